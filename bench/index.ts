@@ -1,0 +1,18 @@
+import { runSuiteBenchmark } from './suite';
+
+/** Every benchmark, each printing a table. Later benchmarks add themselves here. */
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  const benches: Record<string, () => Promise<void>> = {
+    suite: runSuiteBenchmark,
+  };
+  for (const [name, run] of Object.entries(benches)) {
+    if (only && only !== name) continue;
+    await run();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -1,0 +1,147 @@
+Feature: Nodes register themselves, or an administrator creates them by hand
+  With --register-node (the default) the kubelet creates its own Node object, with the
+  labels of --node-labels and the taints of --register-with-taints, and then posts status
+  every --node-status-update-frequency. An administrator may instead create a Node object
+  by hand: it is only a description. The node controller checks it by name; with no
+  kubelet behind it, it never becomes Ready — after --node-startup-grace-period its
+  conditions are Unknown ("Kubelet never posted node status.") — and the object is kept
+  and rechecked until someone deletes it.
+  Source: 000 §1.2 "节点管理" (node3.yaml). Upstream: kubelet registerWithAPIServer;
+  tryUpdateNodeHealth (node_lifecycle_controller.go) for the startup grace period.
+
+  @NODE-SELF-REGISTER
+  Scenario: The kubelet registers its node with --node-labels and --register-with-taints
+    Given a kubelet starts on node "10.4.42.5" with:
+      | --node-labels          | zone=a,disktype=ssd                           |
+      | --register-with-taints | dedicated=infra:NoSchedule,gpu:PreferNoSchedule |
+    Then node "10.4.42.5" exists
+    And node "10.4.42.5" has labels:
+      | zone                   | a         |
+      | disktype               | ssd       |
+      | kubernetes.io/hostname | 10.4.42.5 |
+      | kubernetes.io/os       | linux     |
+    And node "10.4.42.5" has taints:
+      | key       | value | effect           |
+      | dedicated | infra | NoSchedule       |
+      | gpu       |       | PreferNoSchedule |
+    And node "10.4.42.5" is Ready
+
+  @NODE-SELF-REGISTER
+  Scenario Outline: Status is posted every --node-status-update-frequency
+    Given the node status update frequency is <frequency> seconds
+    And the node status report frequency is <frequency> seconds
+    And a ready node "n1"
+    When <frequency> seconds pass
+    Then the Ready condition of node "n1" was posted within the last 0 seconds
+    When <half> seconds pass
+    Then the Ready condition of node "n1" was posted <half> seconds ago
+
+    Examples:
+      | frequency | half |
+      | 10        | 5    |
+      | 4         | 2    |
+
+  @NODE-SELF-REGISTER
+  Scenario: With --register-node=false the kubelet does not create its node
+    Given a kubelet starts on node "n1" with:
+      | --register-node | false |
+    When 20 seconds pass
+    Then node "n1" does not exist
+
+  @NODE-MANUAL @NODE-STARTUP-GRACE
+  Scenario: A hand-made node (the seed's node3.yaml) is kept, Unknown, until deleted
+    Given the node monitor period is 5 seconds
+    And the node startup grace period is 60 seconds
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: "10.4.42.8"
+        labels:
+          name: "node3"
+      """
+    Then node "10.4.42.8" exists
+    And node "10.4.42.8" has no conditions
+    When 60 seconds pass
+    Then node "10.4.42.8" has no conditions
+    When 5 seconds pass
+    Then the conditions of node "10.4.42.8" include:
+      | type           | status  | reason                 | message                           |
+      | Ready          | Unknown | NodeStatusNeverUpdated | Kubelet never posted node status. |
+      | MemoryPressure | Unknown | NodeStatusNeverUpdated | Kubelet never posted node status. |
+      | DiskPressure   | Unknown | NodeStatusNeverUpdated | Kubelet never posted node status. |
+      | PIDPressure    | Unknown | NodeStatusNeverUpdated | Kubelet never posted node status. |
+    When 10 minutes pass
+    Then node "10.4.42.8" exists
+    And node "10.4.42.8" has condition Ready "Unknown" with reason "NodeStatusNeverUpdated"
+    When I delete node "10.4.42.8"
+    Then node "10.4.42.8" does not exist
+
+  @NODE-STARTUP-GRACE @profile-seed
+  Scenario: In the seed's release a never-updated node also gets OutOfDisk Unknown
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: hand-made
+      """
+    And 70 seconds pass
+    Then node "hand-made" has condition OutOfDisk "Unknown" with reason "NodeStatusNeverUpdated"
+
+  @NODE-STARTUP-GRACE
+  Scenario Outline: The startup grace period is a parameter, counted from creation
+    Given the node monitor period is 5 seconds
+    And the node startup grace period is <grace> seconds
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: hand-made
+      """
+    And <grace> seconds pass
+    Then node "hand-made" has no conditions
+    When 5 seconds pass
+    Then node "hand-made" has condition Ready "Unknown" with reason "NodeStatusNeverUpdated"
+
+    Examples:
+      | grace |
+      | 30    |
+      | 120   |
+
+  @NODE-MANUAL-CAPACITY
+  Scenario: A hand-made node reports no capacity until the admin sets it
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: "10.4.42.8"
+      """
+    And 2 minutes pass
+    Then node "10.4.42.8" reports no capacity
+    When I set the capacity of node "10.4.42.8" to "cpu=2,memory=4Gi,pods=110"
+    Then node "10.4.42.8" has capacity:
+      | cpu    | 2   |
+      | memory | 4Gi |
+      | pods   | 110 |
+
+  @NODE-MANUAL @NODE-SELF-REGISTER
+  Scenario: A kubelet that starts behind a hand-made node adopts it and makes it Ready
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: "10.4.42.8"
+        labels:
+          name: "node3"
+      """
+    And 2 minutes pass
+    And a kubelet starts on node "10.4.42.8" with:
+      | --node-ip | 10.4.42.8 |
+    Then node "10.4.42.8" is Ready
+    And node "10.4.42.8" has labels:
+      | name | node3 |

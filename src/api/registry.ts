@@ -1,0 +1,93 @@
+import { KubeObject } from './meta';
+import { FieldErrors } from './validation';
+
+/** What the API server needs to know about one resource: naming, scope, rules. */
+export interface ResourceType<T extends KubeObject = KubeObject> {
+  group: string;
+  version: string;
+  /** Plural, lower case, as in URLs: "nodes". */
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  /** Key prefix under /registry, as upstream lays it out (nodes are "minions"). */
+  storagePrefix: string;
+  /** Subresources served besides the object itself, e.g. "status", "binding". */
+  subresources: string[];
+  /** True when the object has a status the main endpoint must not change. */
+  hasStatus: boolean;
+  /** Increment metadata.generation when spec changes. */
+  tracksGeneration: boolean;
+  nameRule: 'subdomain' | 'label';
+  /** Fills defaults in place on a private copy. */
+  defaults?(obj: T): void;
+  /** Resets what a client may not set on create (e.g. a pod's status). */
+  prepareForCreate?(obj: T): void;
+  validate?(obj: T): FieldErrors;
+  validateUpdate?(obj: T, old: T): FieldErrors;
+  /** Field values for field selectors (metadata.name and metadata.namespace are added). */
+  fields?(obj: T): Record<string, string>;
+  /** Whether DELETE is graceful (pods): returns the grace seconds to apply, 0 = now. */
+  gracePeriod?(obj: T, requested: number | undefined): number;
+}
+
+export function apiVersionOf(rt: Pick<ResourceType, 'group' | 'version'>): string {
+  return rt.group ? `${rt.group}/${rt.version}` : rt.version;
+}
+
+export type ResourceDefinition<T extends KubeObject> = Omit<ResourceType<T>, 'listKind' | 'storagePrefix' | 'subresources' | 'hasStatus' | 'tracksGeneration' | 'nameRule' | 'singular'> &
+  Partial<Pick<ResourceType<T>, 'listKind' | 'storagePrefix' | 'subresources' | 'hasStatus' | 'tracksGeneration' | 'nameRule' | 'singular'>>;
+
+export function defineResource<T extends KubeObject>(def: ResourceDefinition<T>): ResourceType<T> {
+  return {
+    listKind: `${def.kind}List`,
+    storagePrefix: def.resource,
+    subresources: [],
+    hasStatus: false,
+    tracksGeneration: false,
+    nameRule: 'subdomain',
+    singular: def.kind.toLowerCase(),
+    ...def,
+  };
+}
+
+/** All resources the API server serves, looked up by plural name, kind or short name. */
+export class ResourceRegistry {
+  private readonly byKey = new Map<string, ResourceType>();
+  private readonly list: ResourceType[] = [];
+
+  register<T extends KubeObject>(rt: ResourceType<T>): this {
+    const key = `${rt.resource}.${rt.group}`;
+    if (this.byKey.has(key)) throw new Error(`resource ${key} registered twice`);
+    this.byKey.set(key, rt as unknown as ResourceType);
+    this.list.push(rt as unknown as ResourceType);
+    return this;
+  }
+
+  all(): readonly ResourceType[] {
+    return this.list;
+  }
+
+  /** By plural name, optionally group-qualified ("leases.coordination.k8s.io"). */
+  get(resource: string, group?: string): ResourceType | undefined {
+    if (group !== undefined) return this.byKey.get(`${resource}.${group}`);
+    const exact = this.byKey.get(`${resource}.`);
+    if (exact) return exact;
+    const dot = resource.indexOf('.');
+    if (dot > 0) return this.byKey.get(resource);
+    return this.list.find((r) => r.resource === resource);
+  }
+
+  /** Like get(), but also by kind, singular and short name (what kubectl users type). */
+  find(name: string): ResourceType | undefined {
+    const lower = name.toLowerCase();
+    return this.get(lower) ?? this.list.find((r) => r.singular === lower || r.kind.toLowerCase() === lower || r.shortNames?.includes(lower));
+  }
+
+  byKind(kind: string, group?: string): ResourceType | undefined {
+    return this.list.find((r) => r.kind === kind && (group === undefined || r.group === group));
+  }
+}

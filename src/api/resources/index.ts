@@ -1,0 +1,13 @@
+import { ResourceRegistry } from '../registry';
+import { nodes } from './node';
+import { pods } from './pod';
+import { namespaces } from './namespace';
+import { leases } from './lease';
+import { events } from './event';
+
+export { nodes, pods, namespaces, leases, events };
+
+/** A registry holding every resource the control plane serves. */
+export function coreRegistry(): ResourceRegistry {
+  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events);
+}

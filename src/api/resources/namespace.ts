@@ -1,0 +1,24 @@
+import { Namespace } from '../core';
+import { defineResource } from '../registry';
+
+export const namespaces = defineResource<Namespace>({
+  group: '',
+  version: 'v1',
+  resource: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+  shortNames: ['ns'],
+  subresources: ['status', 'finalize'],
+  hasStatus: true,
+  nameRule: 'label',
+  defaults(ns) {
+    ns.spec ??= {};
+    ns.spec.finalizers ??= ['kubernetes'];
+    ns.status ??= {};
+    ns.status.phase ??= 'Active';
+    ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name! };
+  },
+  fields(ns) {
+    return { 'status.phase': ns.status?.phase ?? '' };
+  },
+});

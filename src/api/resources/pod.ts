@@ -1,0 +1,164 @@
+import { Container, Pod } from '../core';
+import { defineResource } from '../registry';
+import { fieldError, FieldErrors, dns1123LabelErrors } from '../validation';
+import { validateResourceList } from './node';
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
+
+function defaultContainer(c: Container): void {
+  if (!c.imagePullPolicy && c.image) {
+    const tag = c.image.includes('@') ? 'digest' : c.image.split('/').pop()!.split(':')[1];
+    c.imagePullPolicy = tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  }
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+  // Upstream defaults requests to limits when only limits are given.
+  if (c.resources?.limits) {
+    c.resources.requests ??= {};
+    for (const [k, v] of Object.entries(c.resources.limits)) c.resources.requests[k] ??= v;
+  }
+}
+
+export function defaultPodSpec(spec: Pod['spec']): void {
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.securityContext ??= {};
+  spec.enableServiceLinks ??= true;
+  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  spec.priority ??= 0;
+  for (const c of spec.containers ?? []) defaultContainer(c);
+  for (const c of spec.initContainers ?? []) defaultContainer(c);
+}
+
+function validateContainers(field: string, containers: Container[] | undefined, required: boolean, names: Set<string>): FieldErrors {
+  const errs: FieldErrors = [];
+  if (!containers || containers.length === 0) {
+    if (required) errs.push(fieldError.required(field));
+    return errs;
+  }
+  containers.forEach((c, i) => {
+    const f = `${field}[${i}]`;
+    if (!c.name) errs.push(fieldError.required(`${f}.name`));
+    else {
+      for (const e of dns1123LabelErrors(c.name)) errs.push(fieldError.invalid(`${f}.name`, c.name, e));
+      if (names.has(c.name)) errs.push(fieldError.duplicate(`${f}.name`, c.name));
+      names.add(c.name);
+    }
+    if (!c.image) errs.push(fieldError.required(`${f}.image`));
+    (c.ports ?? []).forEach((p, j) => {
+      const pf = `${f}.ports[${j}]`;
+      if (!(Number.isInteger(p.containerPort) && p.containerPort >= 1 && p.containerPort <= 65535)) {
+        errs.push(fieldError.invalid(`${pf}.containerPort`, p.containerPort, 'must be between 1 and 65535, inclusive'));
+      }
+      if (p.hostPort !== undefined && !(Number.isInteger(p.hostPort) && p.hostPort >= 0 && p.hostPort <= 65535)) {
+        errs.push(fieldError.invalid(`${pf}.hostPort`, p.hostPort, 'must be between 1 and 65535, inclusive'));
+      }
+      if (p.protocol && !PROTOCOLS.includes(p.protocol)) errs.push(fieldError.notSupported(`${pf}.protocol`, p.protocol, PROTOCOLS));
+    });
+    errs.push(...validateResourceList(`${f}.resources.requests`, c.resources?.requests));
+    errs.push(...validateResourceList(`${f}.resources.limits`, c.resources?.limits));
+  });
+  return errs;
+}
+
+export function validatePodSpec(field: string, spec: Pod['spec'] | undefined): FieldErrors {
+  if (!spec) return [fieldError.required(field)];
+  const names = new Set<string>();
+  const errs = [
+    ...validateContainers(`${field}.containers`, spec.containers, true, names),
+    ...validateContainers(`${field}.initContainers`, spec.initContainers, false, names),
+  ];
+  if (spec.restartPolicy && !RESTART_POLICIES.includes(spec.restartPolicy)) {
+    errs.push(fieldError.notSupported(`${field}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
+  }
+  const volumes = new Set<string>();
+  (spec.volumes ?? []).forEach((v, i) => {
+    if (!v.name) errs.push(fieldError.required(`${field}.volumes[${i}].name`));
+    else if (volumes.has(v.name)) errs.push(fieldError.duplicate(`${field}.volumes[${i}].name`, v.name));
+    volumes.add(v.name);
+  });
+  (spec.tolerations ?? []).forEach((t, i) => {
+    if (t.operator === 'Exists' && t.value) errs.push(fieldError.invalid(`${field}.tolerations[${i}].operator`, t.value, 'value must be empty when `operator` is \'Exists\''));
+    if (t.operator && !['Exists', 'Equal'].includes(t.operator)) errs.push(fieldError.notSupported(`${field}.tolerations[${i}].operator`, t.operator, ['Equal', 'Exists']));
+    if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
+      errs.push(fieldError.invalid(`${field}.tolerations[${i}].effect`, t.effect, 'effect must be \'NoExecute\' when `tolerationSeconds` is set'));
+    }
+  });
+  return errs;
+}
+
+/** Upstream GetPodQOS, simplified to cpu and memory of app and init containers. */
+export function qosClass(spec: Pod['spec'] | undefined): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const containers = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const req = c.resources?.requests ?? {};
+    const lim = c.resources?.limits ?? {};
+    for (const r of ['cpu', 'memory']) {
+      if (req[r] !== undefined || lim[r] !== undefined) any = true;
+      if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+export const pods = defineResource<Pod>({
+  group: '',
+  version: 'v1',
+  resource: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+  shortNames: ['po'],
+  categories: ['all'],
+  subresources: ['status', 'binding', 'eviction', 'log', 'proxy'],
+  hasStatus: true,
+  defaults(pod) {
+    if (pod.spec) defaultPodSpec(pod.spec);
+  },
+  prepareForCreate(pod) {
+    pod.status = { phase: 'Pending', qosClass: qosClass(pod.spec) };
+  },
+  validate(pod) {
+    return validatePodSpec('spec', pod.spec);
+  },
+  validateUpdate(pod, old) {
+    // Pod spec is immutable apart from a few fields (upstream ValidatePodUpdate).
+    const mutable = (s: Pod['spec']) => ({
+      ...s,
+      containers: s.containers.map((c) => ({ ...c, image: undefined })),
+      initContainers: s.initContainers?.map((c) => ({ ...c, image: undefined })),
+      activeDeadlineSeconds: undefined,
+      tolerations: undefined,
+      terminationGracePeriodSeconds: undefined,
+      nodeName: old.spec.nodeName ? s.nodeName : undefined,
+    });
+    if (JSON.stringify(mutable(pod.spec)) !== JSON.stringify(mutable(old.spec))) {
+      return [fieldError.forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
+    }
+    return [];
+  },
+  fields(pod) {
+    return {
+      'spec.nodeName': pod.spec.nodeName ?? '',
+      'spec.restartPolicy': pod.spec.restartPolicy ?? '',
+      'spec.schedulerName': pod.spec.schedulerName ?? '',
+      'spec.serviceAccountName': pod.spec.serviceAccountName ?? '',
+      'spec.hostNetwork': String(pod.spec.hostNetwork ?? false),
+      'status.phase': pod.status?.phase ?? '',
+      'status.podIP': pod.status?.podIP ?? '',
+      'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
+    };
+  },
+  gracePeriod(pod, requested) {
+    // Upstream CheckGracefulDelete: unscheduled or finished pods go at once.
+    if (!pod.spec.nodeName) return 0;
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return 0;
+    return requested ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+  },
+});

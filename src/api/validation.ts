@@ -1,0 +1,60 @@
+/** Field errors as upstream's field.ErrorList renders them into Status causes. */
+import { StatusCause } from './meta';
+
+export type FieldErrors = StatusCause[];
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === undefined || value === null) return 'null';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export const fieldError = {
+  required: (field: string, detail = ''): StatusCause => ({
+    reason: 'FieldValueRequired', field, message: `Required value${detail ? `: ${detail}` : ''}`,
+  }),
+  invalid: (field: string, value: unknown, detail: string): StatusCause => ({
+    reason: 'FieldValueInvalid', field, message: `Invalid value: ${show(value)}: ${detail}`,
+  }),
+  notSupported: (field: string, value: unknown, supported: string[]): StatusCause => ({
+    reason: 'FieldValueNotSupported', field,
+    message: `Unsupported value: ${show(value)}: supported values: ${supported.map((s) => `"${s}"`).join(', ')}`,
+  }),
+  duplicate: (field: string, value: unknown): StatusCause => ({
+    reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${show(value)}`,
+  }),
+  forbidden: (field: string, detail: string): StatusCause => ({
+    reason: 'FieldValueForbidden', field, message: `Forbidden: ${detail}`,
+  }),
+  tooLong: (field: string, value: unknown, max: number): StatusCause => ({
+    reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${max} bytes`,
+  }),
+};
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function dns1123LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!DNS1123_LABEL.test(value)) {
+    errs.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  }
+  return errs;
+}
+
+export function dns1123SubdomainErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!DNS1123_SUBDOMAIN.test(value)) {
+    errs.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+  }
+  return errs;
+}
+
+export type NameRule = 'subdomain' | 'label';
+
+export function nameErrors(field: string, name: string, rule: NameRule): FieldErrors {
+  const errs = rule === 'label' ? dns1123LabelErrors(name) : dns1123SubdomainErrors(name);
+  return errs.map((e) => fieldError.invalid(field, name, e));
+}

@@ -1,0 +1,57 @@
+import { KubeObject } from '../api/meta';
+import { ResourceType } from '../api/registry';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface UserInfo {
+  username: string;
+  groups: string[];
+  uid?: string;
+  extra?: Record<string, string[]>;
+}
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  resource: ResourceType;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  /** The incoming object (a private copy mutating plugins may change); absent on DELETE. */
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  user?: UserInfo;
+  dryRun: boolean;
+}
+
+/**
+ * One admission plugin, as upstream's admission.Interface: mutating plugins change the
+ * object in admit(), validating plugins refuse in validate(); both throw a StatusError.
+ */
+export interface AdmissionPlugin {
+  readonly name: string;
+  admit?(attrs: AdmissionAttributes): void | Promise<void>;
+  validate?(attrs: AdmissionAttributes): void | Promise<void>;
+}
+
+/** Runs every plugin's admit() in order, then every validate(), as the API server does. */
+export class AdmissionChain {
+  private readonly plugins: AdmissionPlugin[] = [];
+
+  use(plugin: AdmissionPlugin): this {
+    if (this.plugins.some((p) => p.name === plugin.name)) throw new Error(`admission plugin ${plugin.name} added twice`);
+    this.plugins.push(plugin);
+    return this;
+  }
+
+  names(): string[] {
+    return this.plugins.map((p) => p.name);
+  }
+
+  async admit(attrs: AdmissionAttributes): Promise<void> {
+    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+  }
+
+  async validate(attrs: AdmissionAttributes): Promise<void> {
+    for (const p of this.plugins) if (p.validate) await p.validate(attrs);
+  }
+}

@@ -1,0 +1,276 @@
+import { Clock } from '../clock';
+import { errors } from '../api/errors';
+import { clone, KubeList, KubeObject, Status } from '../api/meta';
+import { ResourceRegistry, ResourceType } from '../api/registry';
+import { parseSelector, SelectorParseError } from '../api/labels';
+import { parseFieldSelector, FieldSelectorParseError } from '../api/fields';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../api/patch';
+import { Store } from '../store';
+import { AdmissionChain, AdmissionAttributes, Operation, UserInfo } from './admission';
+import { ApiWatchEvent, DeleteOptions, ListOptions, ResourceStorage } from './storage';
+import { SubresourceHandler } from './subresources/subresource';
+
+export interface RequestTarget {
+  /** Plural resource name, optionally group-qualified ("leases.coordination.k8s.io"). */
+  resource: string;
+  group?: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+export interface RequestContext {
+  user?: UserInfo;
+  dryRun?: boolean;
+}
+
+export interface ListQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface WatchQuery extends ListQuery {
+  resourceVersion?: string;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+export interface WatchHandle {
+  stop(): void;
+}
+
+/**
+ * The API server: the only component that touches the store. Resolves the resource,
+ * runs admission, validation and the REST storage, and answers with objects or throws
+ * a StatusError. Transports (in-process client, HTTP) are thin layers over these calls.
+ */
+export class ApiServer {
+  readonly admission = new AdmissionChain();
+  private readonly storages = new Map<ResourceType, ResourceStorage>();
+  private readonly subresources = new Map<string, SubresourceHandler>();
+
+  constructor(readonly registry: ResourceRegistry, readonly store: Store, readonly clock: Clock) {}
+
+  resolve(target: Pick<RequestTarget, 'resource' | 'group'>): ResourceType {
+    const rt = this.registry.get(target.resource, target.group);
+    if (!rt) throw errors.notFound({ kind: 'resources', name: target.resource });
+    return rt;
+  }
+
+  storage<T extends KubeObject = KubeObject>(target: Pick<RequestTarget, 'resource' | 'group'> | ResourceType): ResourceStorage<T> {
+    const rt = 'kind' in target ? target : this.resolve(target);
+    let s = this.storages.get(rt);
+    if (!s) {
+      s = new ResourceStorage(rt, this.store, this.clock);
+      this.storages.set(rt, s);
+    }
+    return s as unknown as ResourceStorage<T>;
+  }
+
+  /** Serves resource/subresource (e.g. "pods/binding") with a handler of its own. */
+  handleSubresource(resource: string, subresource: string, handler: SubresourceHandler): void {
+    this.subresources.set(`${resource}/${subresource}`, handler);
+  }
+
+  private subresourceHandler(rt: ResourceType, sub: string): SubresourceHandler {
+    const h = this.subresources.get(`${rt.resource}/${sub}`);
+    if (!h) throw errors.notFound({ kind: `${rt.resource}/${sub}`, group: rt.group, name: sub });
+    return h;
+  }
+
+  private namespaceOf(rt: ResourceType, target: RequestTarget): string | undefined {
+    if (!rt.namespaced) return undefined;
+    return target.namespace;
+  }
+
+  async create(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject | Status> {
+    const rt = this.resolve(target);
+    if (target.subresource) {
+      return this.subresourceHandler(rt, target.subresource).create!(this, { ...target, namespace: this.namespaceOf(rt, target) }, body, ctx);
+    }
+    const storage = this.storage(rt);
+    const namespace = this.namespaceOf(rt, target);
+    if (rt.namespaced && !namespace && !(body as KubeObject)?.metadata?.namespace) {
+      throw errors.badRequest('the server could not find the requested resource: a namespace is required');
+    }
+    const obj = storage.normalize(body, namespace);
+    storage.prepareCreate(obj);
+    const attrs = this.attributes('CREATE', rt, obj, undefined, ctx);
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
+    return storage.create(obj, ctx.dryRun);
+  }
+
+  async get(target: RequestTarget, ctx: RequestContext = {}): Promise<KubeObject> {
+    const rt = this.resolve(target);
+    if (target.subresource && target.subresource !== 'status') {
+      return this.subresourceHandler(rt, target.subresource).get!(this, target, ctx);
+    }
+    return this.storage(rt).get(this.namespaceOf(rt, target), this.nameOf(target));
+  }
+
+  async list(target: RequestTarget, query: ListQuery = {}): Promise<KubeList> {
+    const rt = this.resolve(target);
+    return this.storage(rt).list(this.namespaceOf(rt, target), this.listOptions(query));
+  }
+
+  async update(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+    const rt = this.resolve(target);
+    const name = this.nameOf(target);
+    if (target.subresource && target.subresource !== 'status') {
+      return this.subresourceHandler(rt, target.subresource).update!(this, target, body, ctx);
+    }
+    const storage = this.storage(rt);
+    const namespace = this.namespaceOf(rt, target);
+    const incoming = storage.normalize(body, namespace);
+    if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
+      throw errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    incoming.metadata.name = name;
+    return storage.guaranteedUpdate(namespace, name, async (current) => {
+      const next = mergeForUpdate(rt, target.subresource, incoming, current);
+      const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+      await this.admission.admit(attrs);
+      await this.admission.validate(attrs);
+      return next;
+    }, { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion });
+  }
+
+  async patch(target: RequestTarget, type: PatchType, patch: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+    const rt = this.resolve(target);
+    const name = this.nameOf(target);
+    const storage = this.storage(rt);
+    const namespace = this.namespaceOf(rt, target);
+    if (target.subresource && target.subresource !== 'status') {
+      throw errors.methodNotSupported({ kind: `${rt.resource}/${target.subresource}`, group: rt.group }, 'patch');
+    }
+    // A resourceVersion inside the patch is a precondition, as upstream treats it.
+    const pinned = type !== 'json' ? ((patch as KubeObject)?.metadata?.resourceVersion) : undefined;
+    return storage.guaranteedUpdate(namespace, name, async (current) => {
+      let patched: KubeObject;
+      try {
+        patched = applyPatch(type, current, patch, rt.kind);
+      } catch (e) {
+        if (e instanceof PatchError) throw errors.invalid(rt.kind, name, [{ reason: 'FieldValueInvalid', message: (e as Error).message }], rt.group || undefined);
+        throw e;
+      }
+      const incoming = storage.normalize(patched, namespace);
+      if (incoming.metadata.name !== name) throw errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+      const next = mergeForUpdate(rt, target.subresource, incoming, current);
+      const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+      await this.admission.admit(attrs);
+      await this.admission.validate(attrs);
+      return next;
+    }, { dryRun: ctx.dryRun, expectedResourceVersion: pinned });
+  }
+
+  async delete(target: RequestTarget, options: DeleteOptions = {}, ctx: RequestContext = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+    const rt = this.resolve(target);
+    const name = this.nameOf(target);
+    const storage = this.storage(rt);
+    const namespace = this.namespaceOf(rt, target);
+    const current = await storage.get(namespace, name);
+    const attrs = this.attributes('DELETE', rt, undefined, current, ctx);
+    attrs.name = name;
+    attrs.namespace = namespace;
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
+    return storage.delete(namespace, name, options, ctx.dryRun);
+  }
+
+  async deleteCollection(target: RequestTarget, query: ListQuery = {}, options: DeleteOptions = {}, ctx: RequestContext = {}): Promise<KubeList> {
+    const list = await this.list(target, query);
+    const gone: KubeObject[] = [];
+    for (const item of list.items) {
+      try {
+        const r = await this.delete({ ...target, namespace: item.metadata.namespace, name: item.metadata.name }, options, ctx);
+        gone.push(r.object);
+      } catch (e) {
+        if (!(e instanceof Error && 'status' in e && (e as { status: Status }).status.code === 404)) throw e;
+      }
+    }
+    return { ...list, items: gone };
+  }
+
+  async watch(target: RequestTarget, query: WatchQuery, onEvent: (e: ApiWatchEvent) => void): Promise<WatchHandle> {
+    const rt = this.resolve(target);
+    return this.storage(rt).watch(this.namespaceOf(rt, target), { ...this.listOptions(query), resourceVersion: query.resourceVersion }, onEvent);
+  }
+
+  private nameOf(target: RequestTarget): string {
+    if (!target.name) throw errors.badRequest('resource name may not be empty');
+    return target.name;
+  }
+
+  listOptions(query: ListQuery): ListOptions {
+    try {
+      return {
+        labelSelector: query.labelSelector ? parseSelector(query.labelSelector) : undefined,
+        fieldSelector: query.fieldSelector ? parseFieldSelector(query.fieldSelector) : undefined,
+      };
+    } catch (e) {
+      if (e instanceof SelectorParseError || e instanceof FieldSelectorParseError) {
+        throw errors.badRequest(`unable to parse requirement: ${e.message}`);
+      }
+      throw e;
+    }
+  }
+
+  private attributes(op: Operation, rt: ResourceType, obj: KubeObject | undefined, old: KubeObject | undefined, ctx: RequestContext, subresource?: string): AdmissionAttributes {
+    const ref = obj ?? old;
+    return {
+      operation: op,
+      resource: rt,
+      subresource,
+      namespace: ref?.metadata.namespace,
+      name: ref?.metadata.name,
+      object: obj,
+      oldObject: old,
+      user: ctx.user,
+      dryRun: ctx.dryRun ?? false,
+    };
+  }
+}
+
+/**
+ * What an update may change: the main endpoint keeps the stored status, the status
+ * subresource keeps everything but status (upstream's PrepareForUpdate + ResetObjectMetaForStatus).
+ */
+function mergeForUpdate(rt: ResourceType, subresource: string | undefined, incoming: KubeObject, current: KubeObject): KubeObject {
+  const cur = clone(current) as KubeObject & { status?: unknown };
+  const inc = incoming as KubeObject & { status?: unknown };
+  const serverMeta = {
+    uid: cur.metadata.uid,
+    creationTimestamp: cur.metadata.creationTimestamp,
+    deletionTimestamp: cur.metadata.deletionTimestamp,
+    deletionGracePeriodSeconds: cur.metadata.deletionGracePeriodSeconds,
+    generation: cur.metadata.generation,
+    namespace: cur.metadata.namespace,
+  };
+  if (subresource === 'status') {
+    const next = { ...cur, status: inc.status };
+    next.metadata.resourceVersion = inc.metadata.resourceVersion;
+    return next;
+  }
+  const next = { ...inc, metadata: { ...inc.metadata, ...dropUndefined(serverMeta) } } as KubeObject & { status?: unknown };
+  if (rt.hasStatus) {
+    if (cur.status === undefined) delete next.status;
+    else next.status = cur.status;
+  }
+  return next;
+}
+
+function dropUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function applyPatch(type: PatchType, current: KubeObject, patch: unknown, kind: string): KubeObject {
+  switch (type) {
+    case 'merge':
+      return applyMergePatch(current as never, patch as never) as unknown as KubeObject;
+    case 'json':
+      return applyJsonPatch(current as never, patch as never) as unknown as KubeObject;
+    case 'strategic':
+      return applyStrategicMergePatch(current as never, patch as never, kind) as unknown as KubeObject;
+  }
+}

@@ -1,0 +1,71 @@
+import { Clock, isoTime } from '../clock';
+import { Event, ObjectReference } from '../api/core';
+import { KubeObject } from '../api/meta';
+import { Client } from './client';
+
+export interface EventSource {
+  component: string;
+  host?: string;
+}
+
+/**
+ * Records core/v1 Events as upstream's EventRecorder does: one Event per object, reason
+ * and message, with repeats folded into count and lastTimestamp. Fire-and-forget: a
+ * failed write never disturbs the component that reported it.
+ */
+export class EventRecorder {
+  private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
+  private seq = 0;
+
+  constructor(private readonly client: Client, private readonly clock: Clock, private readonly source: EventSource) {}
+
+  normal(obj: KubeObject, reason: string, message: string): void {
+    this.record(obj, 'Normal', reason, message);
+  }
+
+  warning(obj: KubeObject, reason: string, message: string): void {
+    this.record(obj, 'Warning', reason, message);
+  }
+
+  record(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const ref: ObjectReference = {
+      kind: obj.kind,
+      namespace: obj.metadata.namespace,
+      name: obj.metadata.name,
+      uid: obj.metadata.uid,
+      apiVersion: obj.apiVersion,
+      resourceVersion: obj.metadata.resourceVersion,
+    };
+    // Cluster-scoped objects' events live in "default", as upstream records them.
+    const namespace = obj.metadata.namespace ?? 'default';
+    const now = isoTime(this.clock.now());
+    const key = [ref.kind, namespace, ref.name, ref.uid, type, reason, message].join('\u0000');
+    const previous = this.seen.get(key);
+    if (previous) {
+      previous.count++;
+      void this.client
+        .patch({ resource: 'events', namespace }, previous.name, 'merge', { count: previous.count, lastTimestamp: now })
+        .catch(() => undefined);
+      return;
+    }
+    const name = `${ref.name}.${(this.clock.now() * 1000 + (this.seq++ % 1000)).toString(16)}`;
+    this.seen.set(key, { name, namespace, count: 1 });
+    const event: Event = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace },
+      involvedObject: ref,
+      reason,
+      message,
+      source: { component: this.source.component, ...(this.source.host ? { host: this.source.host } : {}) },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: this.source.component,
+      reportingInstance: this.source.host ?? '',
+    };
+    void this.client.create({ resource: 'events', namespace }, event).catch(() => undefined);
+  }
+}

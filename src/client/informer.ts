@@ -1,0 +1,182 @@
+import { KubeObject, objectKey } from '../api/meta';
+import { isStatusError } from '../api/errors';
+import { Client, ListOptions, ResourceRef, Watch } from './client';
+
+export interface EventHandler<T extends KubeObject> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T): void;
+}
+
+export type IndexFunc<T> = (obj: T) => string[];
+
+/**
+ * List + watch into a local cache, as client-go's shared informer: components read the
+ * cache and react to changes instead of polling the API server (API-CACHE).
+ */
+export class Informer<T extends KubeObject = KubeObject> {
+  private readonly cache = new Map<string, T>();
+  private readonly handlers: EventHandler<T>[] = [];
+  private readonly indexers = new Map<string, IndexFunc<T>>();
+  private readonly indices = new Map<string, Map<string, Set<string>>>();
+  private watch?: Watch;
+  private synced = false;
+  private stopped = false;
+  private lastResourceVersion = '';
+
+  constructor(private readonly client: Client, readonly ref: ResourceRef, private readonly options: ListOptions = {}) {}
+
+  addEventHandler(handler: EventHandler<T>): void {
+    this.handlers.push(handler);
+    if (this.synced) for (const obj of this.cache.values()) handler.onAdd?.(obj);
+  }
+
+  addIndexer(name: string, fn: IndexFunc<T>): void {
+    if (this.indexers.has(name)) return;
+    this.indexers.set(name, fn);
+    const index = new Map<string, Set<string>>();
+    this.indices.set(name, index);
+    for (const [key, obj] of this.cache) this.indexAdd(name, fn, key, obj);
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  get(key: string): T | undefined {
+    return this.cache.get(key);
+  }
+
+  getByName(name: string, namespace?: string): T | undefined {
+    return this.cache.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(): T[] {
+    return [...this.cache.values()];
+  }
+
+  keys(): string[] {
+    return [...this.cache.keys()];
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+
+  byIndex(name: string, value: string): T[] {
+    const keys = this.indices.get(name)?.get(value);
+    if (!keys) return [];
+    const out: T[] = [];
+    for (const k of keys) {
+      const o = this.cache.get(k);
+      if (o) out.push(o);
+    }
+    return out;
+  }
+
+  async run(): Promise<void> {
+    this.stopped = false;
+    await this.listAndWatch();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watch?.stop();
+    this.watch = undefined;
+  }
+
+  private async listAndWatch(): Promise<void> {
+    const list = await this.client.list<T>(this.ref, this.options);
+    if (this.stopped) return;
+    const seen = new Set<string>();
+    for (const obj of list.items) {
+      const key = objectKey(obj);
+      seen.add(key);
+      this.upsert(key, obj);
+    }
+    for (const [key, obj] of [...this.cache]) if (!seen.has(key)) this.remove(key, obj);
+    this.synced = true;
+    this.lastResourceVersion = list.metadata.resourceVersion ?? '';
+    this.watch = await this.client.watch<T>(this.ref, { ...this.options, resourceVersion: this.lastResourceVersion }, {
+      onEvent: (e) => {
+        const key = objectKey(e.object);
+        this.lastResourceVersion = e.object.metadata.resourceVersion ?? this.lastResourceVersion;
+        if (e.type === 'ADDED' || e.type === 'MODIFIED') this.upsert(key, e.object);
+        else if (e.type === 'DELETED') {
+          const old = this.cache.get(key);
+          if (old) this.remove(key, e.object);
+        }
+      },
+      onClose: (error) => {
+        if (this.stopped) return;
+        // 410 Gone or a dropped connection: list again, as client-go's reflector does.
+        if (error === undefined || isStatusError(error) || error instanceof Error) void this.listAndWatch().catch(() => undefined);
+      },
+    });
+  }
+
+  private upsert(key: string, obj: T): void {
+    const old = this.cache.get(key);
+    if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
+    this.cache.set(key, obj);
+    for (const [name, fn] of this.indexers) {
+      if (old) this.indexRemove(name, fn, key, old);
+      this.indexAdd(name, fn, key, obj);
+    }
+    for (const h of this.handlers) {
+      if (old) h.onUpdate?.(old, obj);
+      else h.onAdd?.(obj);
+    }
+  }
+
+  private remove(key: string, obj: T): void {
+    const old = this.cache.get(key);
+    this.cache.delete(key);
+    if (old) for (const [name, fn] of this.indexers) this.indexRemove(name, fn, key, old);
+    for (const h of this.handlers) h.onDelete?.(obj);
+  }
+
+  private indexAdd(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+    const index = this.indices.get(name)!;
+    for (const v of fn(obj)) {
+      let set = index.get(v);
+      if (!set) index.set(v, (set = new Set()));
+      set.add(key);
+    }
+  }
+
+  private indexRemove(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+    const index = this.indices.get(name)!;
+    for (const v of fn(obj)) {
+      const set = index.get(v);
+      set?.delete(key);
+      if (set && set.size === 0) index.delete(v);
+    }
+  }
+}
+
+/** One informer per resource and selector, shared by every component that asks. */
+export class InformerFactory {
+  private readonly informers = new Map<string, Informer>();
+
+  constructor(private readonly client: Client) {}
+
+  informer<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Informer<T> {
+    const key = JSON.stringify([ref.resource, ref.namespace ?? '', options.labelSelector ?? '', options.fieldSelector ?? '']);
+    let inf = this.informers.get(key);
+    if (!inf) {
+      inf = new Informer(this.client, ref, options);
+      this.informers.set(key, inf);
+    }
+    return inf as unknown as Informer<T>;
+  }
+
+  /** Starts every informer not yet running and waits for their initial lists. */
+  async start(): Promise<void> {
+    await Promise.all([...this.informers.values()].filter((i) => !i.hasSynced).map((i) => i.run()));
+  }
+
+  stop(): void {
+    for (const i of this.informers.values()) i.stop();
+  }
+}

@@ -1,0 +1,59 @@
+import { KubeList, KubeObject, Status } from '../api/meta';
+import { ApiServer, PatchType } from '../apiserver/apiserver';
+import { UserInfo } from '../apiserver/admission';
+import { DeleteOptions } from '../apiserver/storage';
+import { Quiescence } from '../clock';
+import { Client, ListOptions, ResourceRef, Watch, WatchHandlers, WatchOptions } from './client';
+
+/**
+ * Calls the API server's handlers directly: no sockets, same semantics. Every request is
+ * tracked so the virtual clock knows when the cluster is at rest.
+ */
+export class InProcessClient implements Client {
+  constructor(private readonly api: ApiServer, private readonly quiescence: Quiescence, private readonly user?: UserInfo) {}
+
+  private run<T>(fn: () => Promise<T>): Promise<T> {
+    return this.quiescence.track(fn());
+  }
+
+  private target(ref: ResourceRef, name?: string, subresource?: string) {
+    return { resource: ref.resource, namespace: ref.namespace, name, subresource };
+  }
+
+  create<T extends KubeObject>(ref: ResourceRef, obj: T, options: { dryRun?: boolean } = {}): Promise<T> {
+    const namespace = ref.namespace ?? obj.metadata?.namespace;
+    return this.run(() => this.api.create({ ...this.target(ref), namespace }, obj, { user: this.user, dryRun: options.dryRun }) as Promise<T>);
+  }
+
+  get<T extends KubeObject>(ref: ResourceRef, name: string): Promise<T> {
+    return this.run(() => this.api.get(this.target(ref, name), { user: this.user }) as Promise<T>);
+  }
+
+  list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
+    return this.run(() => this.api.list(this.target(ref), options) as Promise<KubeList<T>>);
+  }
+
+  update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: 'status' } = {}): Promise<T> {
+    const namespace = ref.namespace ?? obj.metadata.namespace;
+    return this.run(() => this.api.update({ ...this.target(ref, obj.metadata.name, options.subresource), namespace }, obj, { user: this.user }) as Promise<T>);
+  }
+
+  patch<T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options: { subresource?: 'status' } = {}): Promise<T> {
+    return this.run(() => this.api.patch(this.target(ref, name, options.subresource), type, patch, { user: this.user }) as Promise<T>);
+  }
+
+  delete<T extends KubeObject>(ref: ResourceRef, name: string, options: DeleteOptions = {}): Promise<T | Status> {
+    return this.run(async () => (await this.api.delete(this.target(ref, name), options, { user: this.user })).object as T);
+  }
+
+  createSubresource<R>(ref: ResourceRef, name: string, subresource: string, body: unknown): Promise<R> {
+    return this.run(() => this.api.create(this.target(ref, name, subresource), body, { user: this.user }) as Promise<R>);
+  }
+
+  watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> {
+    return this.run(async () => {
+      const handle = await this.api.watch(this.target(ref), options, (e) => handlers.onEvent(e as never));
+      return { stop: () => { handle.stop(); handlers.onClose?.(); } };
+    });
+  }
+}

@@ -1,0 +1,4 @@
+export * from './clock';
+export { RealClock } from './real';
+export { VirtualClock } from './virtual';
+export { Quiescence } from './quiescence';

@@ -1,0 +1,118 @@
+import { Clock, Quiescence, RealClock, VirtualClock } from '../clock';
+import { ApiServer } from '../apiserver/apiserver';
+import { namespaceLifecycle } from '../apiserver/admission/namespace-lifecycle';
+import { bindingHandler } from '../apiserver/subresources/binding';
+import { coreRegistry } from '../api/resources';
+import { MemoryStore, Store } from '../store';
+import { Client } from '../client/client';
+import { InProcessClient } from '../client/inprocess';
+import { InformerFactory } from '../client/informer';
+import { isStatusError } from '../api/errors';
+import { Namespace } from '../api/core';
+import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
+import { HollowKubelet } from '../kubelet/kubelet';
+import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
+
+/** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
+export const VIRTUAL_EPOCH = Date.UTC(2025, 0, 1, 0, 0, 0);
+
+export interface ClusterOptions {
+  config: ClusterConfig;
+  clock?: 'virtual' | 'real';
+  store?: Store;
+  startTime?: number;
+}
+
+/** One control plane assembled from its parts: store, API server, controllers, kubelets. */
+export class Cluster {
+  readonly quiescence: Quiescence;
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly api: ApiServer;
+  /** The controller manager's client (in-process, privileged). */
+  readonly client: Client;
+  readonly informers: InformerFactory;
+  readonly nodeLifecycle: NodeLifecycleController;
+  readonly kubelets = new Map<string, HollowKubelet>();
+  private started = false;
+
+  constructor(readonly options: ClusterOptions) {
+    this.quiescence = new Quiescence();
+    this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
+    this.store = options.store ?? new MemoryStore(this.quiescence);
+    this.api = new ApiServer(coreRegistry(), this.store, this.clock);
+    this.api.admission.use(namespaceLifecycle(this.api));
+    this.api.handleSubresource('pods', 'binding', bindingHandler);
+    this.client = new InProcessClient(this.api, this.quiescence, { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
+    this.informers = new InformerFactory(this.client);
+    this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
+  }
+
+  get config(): ClusterConfig {
+    return this.options.config;
+  }
+
+  get virtualClock(): VirtualClock | undefined {
+    return this.clock instanceof VirtualClock ? this.clock : undefined;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.bootstrapNamespaces();
+    await this.informers.start();
+    this.nodeLifecycle.run();
+    await this.settle();
+  }
+
+  async stop(): Promise<void> {
+    for (const k of this.kubelets.values()) k.stop();
+    this.nodeLifecycle.stop();
+    this.informers.stop();
+    await this.store.close();
+  }
+
+  /** Waits until no component has work in flight. */
+  async settle(): Promise<void> {
+    await this.quiescence.settle();
+  }
+
+  /** Moves virtual time forward (virtual clock only). */
+  async advance(ms: number): Promise<void> {
+    const clock = this.virtualClock;
+    if (!clock) throw new Error('this cluster runs on the real clock: time cannot be advanced');
+    await clock.advance(ms);
+  }
+
+  /** A client acting as the given user, for components and tests. */
+  clientFor(username: string, groups: string[] = ['system:authenticated']): Client {
+    return new InProcessClient(this.api, this.quiescence, { username, groups });
+  }
+
+  async addKubelet(spec: KubeletSpec): Promise<HollowKubelet> {
+    if (this.kubelets.has(spec.name)) throw new Error(`a kubelet for node "${spec.name}" already runs`);
+    const kubelet = new HollowKubelet(kubeletConfig(this.config, spec), this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
+    this.kubelets.set(spec.name, kubelet);
+    await kubelet.start();
+    await this.settle();
+    return kubelet;
+  }
+
+  kubelet(name: string): HollowKubelet {
+    const k = this.kubelets.get(name);
+    if (!k) throw new Error(`no kubelet runs for node "${name}" (known: ${[...this.kubelets.keys()].join(', ') || 'none'})`);
+    return k;
+  }
+
+  private async bootstrapNamespaces(): Promise<void> {
+    const names = ['default', 'kube-system', 'kube-public'];
+    if (this.config.profile.features.nodeLease) names.push('kube-node-lease');
+    for (const name of names) {
+      try {
+        await this.client.create<Namespace>({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      } catch (e) {
+        if (!isStatusError(e, 'AlreadyExists')) throw e;
+      }
+    }
+  }
+}

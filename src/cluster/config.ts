@@ -1,0 +1,78 @@
+import { NodeLifecycleOptions } from '../controllers/nodelifecycle/options';
+import { CONDITIONS_SET_UNKNOWN, LEGACY_CONDITIONS_SET_UNKNOWN } from '../controllers/nodelifecycle/health';
+import { KubeletConfig } from '../kubelet/config';
+import { Flags, mergeFlags, Profile } from './profile';
+import { parseFlags, ParsedFlags } from './flags';
+
+/** A control plane's whole configuration: a profile and flag overrides on top of it. */
+export interface ClusterConfig {
+  profile: Profile;
+  flags: ParsedFlags;
+}
+
+export function clusterConfig(profile: Profile, overrides: Flags = {}): ClusterConfig {
+  return { profile, flags: parseFlags(mergeFlags(profile.flags, overrides)) };
+}
+
+function required<T>(value: T | undefined, flag: string, profile: Profile): T {
+  if (value === undefined) throw new Error(`profile ${profile.name} sets no value for --${flag}`);
+  return value;
+}
+
+export function nodeLifecycleOptions(c: ClusterConfig): NodeLifecycleOptions {
+  const f = c.flags['kube-controller-manager'];
+  const p = c.profile;
+  const taintBased = f['enable-taint-manager'] ?? p.features.taintBasedEvictions;
+  return {
+    nodeMonitorPeriod: required(f['node-monitor-period'], 'node-monitor-period', p),
+    nodeMonitorGracePeriod: required(f['node-monitor-grace-period'], 'node-monitor-grace-period', p),
+    nodeStartupGracePeriod: required(f['node-startup-grace-period'], 'node-startup-grace-period', p),
+    podEvictionTimeout: f['pod-eviction-timeout'] ?? 5 * 60_000,
+    nodeEvictionRate: required(f['node-eviction-rate'], 'node-eviction-rate', p),
+    secondaryNodeEvictionRate: required(f['secondary-node-eviction-rate'], 'secondary-node-eviction-rate', p),
+    largeClusterSizeThreshold: required(f['large-cluster-size-threshold'], 'large-cluster-size-threshold', p),
+    unhealthyZoneThreshold: required(f['unhealthy-zone-threshold'], 'unhealthy-zone-threshold', p),
+    taintBasedEvictions: taintBased,
+    taintNodesByCondition: p.features.taintNodesByCondition,
+    conditionTypes: p.kubelet.conditions.includes('OutOfDisk') ? LEGACY_CONDITIONS_SET_UNKNOWN : CONDITIONS_SET_UNKNOWN,
+  };
+}
+
+/** What a hollow kubelet is asked to be, in the words of the kubelet's flags. */
+export interface KubeletSpec {
+  name: string;
+  labels?: Record<string, string>;
+  taints?: KubeletConfig['registerWithTaints'];
+  capacity?: Record<string, string>;
+  allocatable?: Record<string, string>;
+  /** --system-reserved: subtracted from capacity for allocatable. */
+  reserved?: Record<string, string>;
+  nodeIP?: string;
+  externalIP?: string;
+  hostnameOverride?: string;
+  podCIDR?: string;
+  /** Per-kubelet flag overrides (node-status-update-frequency, register-node, …). */
+  flags?: Record<string, string>;
+}
+
+export function kubeletConfig(c: ClusterConfig, spec: KubeletSpec): KubeletConfig {
+  const f = { ...c.flags.kubelet, ...parseFlags({ kubelet: spec.flags ?? {} }).kubelet };
+  const p = c.profile;
+  return {
+    nodeName: spec.name,
+    hostnameOverride: spec.hostnameOverride,
+    nodeIP: spec.nodeIP,
+    externalIP: spec.externalIP,
+    labels: spec.labels,
+    registerWithTaints: spec.taints,
+    registerNode: f['register-node'] ?? true,
+    nodeStatusUpdateFrequency: required(f['node-status-update-frequency'], 'node-status-update-frequency', p),
+    nodeStatusReportFrequency: f['node-status-report-frequency'] ?? f['node-status-update-frequency']!,
+    nodeLeaseDurationSeconds: f['node-lease-duration-seconds'] ?? 40,
+    useLease: p.features.nodeLease,
+    podCIDR: spec.podCIDR,
+    capacity: spec.capacity,
+    allocatable: spec.allocatable,
+    machine: spec.reserved ? { ...p.kubelet, reserved: spec.reserved } : p.kubelet,
+  };
+}

@@ -1,0 +1,121 @@
+import { Clock, TimerHandle } from '../../clock';
+import { Lease, Node } from '../../api/core';
+import { clone } from '../../api/meta';
+import { isStatusError } from '../../api/errors';
+import { Client } from '../../client/client';
+import { EventRecorder } from '../../client/events';
+import { Informer, InformerFactory } from '../../client/informer';
+import { assessNodeHealth, HealthResult, NodeHealth } from './health';
+import { NodeLifecycleOptions } from './options';
+
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+/**
+ * The node lifecycle controller (pkg/controller/nodelifecycle): every node-monitor-period
+ * it judges each node's health from heartbeats (status or Lease) and marks silent nodes
+ * Unknown. Everything it knows comes from informers; everything it changes goes through
+ * the API server.
+ */
+export class NodeLifecycleController {
+  private readonly nodes: Informer<Node>;
+  private readonly leases: Informer<Lease>;
+  private readonly health = new Map<string, NodeHealth>();
+  private readonly known = new Set<string>();
+  private timer?: TimerHandle;
+  readonly events: EventRecorder;
+  /** Per-node results of the last pass, for what builds on health (zones, eviction). */
+  private readonly passListeners: ((results: Map<string, { node: Node; result: HealthResult }>) => Promise<void>)[] = [];
+
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    readonly options: NodeLifecycleOptions,
+  ) {
+    this.nodes = informers.informer<Node>({ resource: 'nodes' });
+    this.leases = informers.informer<Lease>({ resource: 'leases', namespace: NODE_LEASE_NAMESPACE });
+    this.events = new EventRecorder(client, clock, { component: 'node-controller' });
+  }
+
+  /** Lets later slices (eviction, zones) act on each pass's results. */
+  onPass(listener: (results: Map<string, { node: Node; result: HealthResult }>) => Promise<void>): void {
+    this.passListeners.push(listener);
+  }
+
+  run(): void {
+    // Upstream runs monitorNodeHealth at once and then every period (wait.Until).
+    void this.monitorNodeHealth().catch(() => undefined);
+    this.timer = this.clock.setInterval(() => void this.monitorNodeHealth().catch(() => undefined), this.options.nodeMonitorPeriod);
+  }
+
+  stop(): void {
+    if (this.timer) this.clock.clear(this.timer);
+  }
+
+  /** The controller's record for a node (for diagnostics and reports). */
+  healthOf(name: string): NodeHealth | undefined {
+    return this.health.get(name);
+  }
+
+  async monitorNodeHealth(): Promise<void> {
+    const now = this.clock.now();
+    const nodes = this.nodes.list();
+    const names = new Set(nodes.map((n) => n.metadata.name!));
+    for (const node of nodes) {
+      if (!this.known.has(node.metadata.name!)) {
+        this.known.add(node.metadata.name!);
+        this.events.normal(node, 'RegisteredNode', `Node ${node.metadata.name} event: Registered Node ${node.metadata.name} in Controller`);
+      }
+    }
+    for (const name of [...this.known]) {
+      if (!names.has(name)) {
+        this.known.delete(name);
+        this.health.delete(name);
+      }
+    }
+    const results = new Map<string, { node: Node; result: HealthResult }>();
+    await Promise.all(nodes.map(async (node) => {
+      const r = await this.updateNodeHealth(node, now);
+      if (r) results.set(node.metadata.name!, r);
+    }));
+    for (const listener of this.passListeners) await listener(results);
+  }
+
+  private async updateNodeHealth(node: Node, now: number): Promise<{ node: Node; result: HealthResult } | undefined> {
+    const name = node.metadata.name!;
+    const lease = this.leases.getByName(name, NODE_LEASE_NAMESPACE);
+    const result = assessNodeHealth(node, this.health.get(name), lease, {
+      now,
+      gracePeriodMs: this.options.nodeMonitorGracePeriod,
+      startupGracePeriodMs: this.options.nodeStartupGracePeriod,
+      conditionTypes: this.options.conditionTypes,
+    });
+    if (!result.updatedConditions) {
+      this.health.set(name, result.health);
+      return { node, result };
+    }
+    // Write Unknown; on a conflict re-read and judge again (upstream retries 5 times).
+    let current = node;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const r = attempt === 0 ? result : assessNodeHealth(current, this.health.get(name), lease, {
+        now, gracePeriodMs: this.options.nodeMonitorGracePeriod, startupGracePeriodMs: this.options.nodeStartupGracePeriod, conditionTypes: this.options.conditionTypes,
+      });
+      if (!r.updatedConditions) {
+        this.health.set(name, r.health);
+        return { node: current, result: r };
+      }
+      const next = clone(current);
+      next.status = { ...next.status, conditions: r.updatedConditions };
+      try {
+        const written = await this.client.update<Node>({ resource: 'nodes' }, next, { subresource: 'status' });
+        this.health.set(name, r.health);
+        return { node: written, result: r };
+      } catch (e) {
+        if (isStatusError(e, 'NotFound')) return undefined;
+        if (!isStatusError(e, 'Conflict')) throw e;
+        current = await this.client.get<Node>({ resource: 'nodes' }, name);
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,129 @@
+import { Lease, Node, NodeCondition } from '../../api/core';
+import { isoTime, parseTime } from '../../clock';
+
+/** What the controller remembers of a node between passes (upstream nodeHealthData). */
+export interface NodeHealth {
+  /** When the controller last saw a heartbeat (its own clock, never the kubelet's). */
+  probeTimestamp: number;
+  /** When the controller last saw the Ready condition change. */
+  readyTransitionTimestamp: number;
+  /** The node's Ready condition as last seen (undefined: none). */
+  ready?: NodeCondition;
+  lease?: Lease;
+}
+
+export const CONDITIONS_SET_UNKNOWN = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
+/** The seed's release (v1.12) also reset OutOfDisk; it had no separate list upstream. */
+export const LEGACY_CONDITIONS_SET_UNKNOWN = ['Ready', 'OutOfDisk', 'MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
+
+export interface HealthOptions {
+  now: number;
+  gracePeriodMs: number;
+  startupGracePeriodMs: number;
+  /** Condition types set Unknown when the grace period passes. */
+  conditionTypes: readonly string[];
+}
+
+export interface HealthResult {
+  /** Grace period that applied to this node this pass. */
+  gracePeriodMs: number;
+  /** Ready as observed before this pass changed anything (synthetic Unknown if absent). */
+  observed: NodeCondition;
+  /** The Ready condition after this pass (undefined if the node has none). */
+  current?: NodeCondition;
+  /** A new status to write, when the node must be marked Unknown. */
+  updatedConditions?: NodeCondition[];
+  health: NodeHealth;
+}
+
+function sameCondition(a: NodeCondition | undefined, b: NodeCondition | undefined): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+function renewTime(lease: Lease | undefined): number | undefined {
+  return parseTime(lease?.spec?.renewTime);
+}
+
+/**
+ * One node, one pass of upstream's tryUpdateNodeHealth: detect heartbeats (the Ready
+ * condition's lastHeartbeatTime changing, or the Lease's renewTime advancing), and once
+ * now is strictly after probe + grace, set the conditions Unknown. Pure: the caller
+ * writes the status and keeps the returned health record.
+ */
+export function assessNodeHealth(node: Node, saved: NodeHealth | undefined, lease: Lease | undefined, o: HealthOptions): HealthResult {
+  const now = o.now;
+  const conditions = node.status?.conditions ?? [];
+  const current = conditions.find((c) => c.type === 'Ready');
+  const created = parseTime(node.metadata.creationTimestamp) ?? now;
+  let observed: NodeCondition;
+  let gracePeriodMs: number;
+  let health: NodeHealth | undefined = saved ? { ...saved } : undefined;
+
+  if (!current) {
+    const t = node.metadata.creationTimestamp;
+    observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: t, lastTransitionTime: t };
+    gracePeriodMs = o.startupGracePeriodMs;
+    health = health ? { ...health, ready: undefined } : { probeTimestamp: created, readyTransitionTimestamp: created };
+  } else {
+    observed = { ...current };
+    gracePeriodMs = o.gracePeriodMs;
+  }
+
+  // Heartbeat by status: only Ready's lastHeartbeatTime counts.
+  const savedReady = health?.ready;
+  if (!health) {
+    health = { probeTimestamp: now, readyTransitionTimestamp: now, ready: current };
+  } else if (!savedReady && current) {
+    health = { ...health, probeTimestamp: now, readyTransitionTimestamp: now, ready: current };
+  } else if (savedReady && current && savedReady.lastHeartbeatTime !== current.lastHeartbeatTime) {
+    const transitioned = savedReady.lastTransitionTime !== current.lastTransitionTime;
+    health = { ...health, probeTimestamp: now, readyTransitionTimestamp: transitioned ? now : health.readyTransitionTimestamp, ready: current };
+  }
+
+  // Heartbeat by Lease: the first lease seen counts, then each strictly later renewTime.
+  if (lease) {
+    const seen = health.lease;
+    const renewed = renewTime(lease);
+    if (!seen || (renewTime(seen) ?? -Infinity) < (renewed ?? -Infinity)) {
+      health = { ...health, lease, probeTimestamp: now };
+    }
+  }
+
+  if (!(now > health.probeTimestamp + gracePeriodMs)) {
+    return { gracePeriodMs, observed, current, health };
+  }
+
+  // Grace passed: Unknown, keeping the kubelet's last heartbeat time.
+  const stamp = isoTime(now);
+  const next = conditions.map((c) => ({ ...c }));
+  for (const type of o.conditionTypes) {
+    const c = next.find((x) => x.type === type);
+    if (!c) {
+      next.push({
+        type,
+        status: 'Unknown',
+        reason: 'NodeStatusNeverUpdated',
+        message: 'Kubelet never posted node status.',
+        lastHeartbeatTime: node.metadata.creationTimestamp,
+        lastTransitionTime: stamp,
+      });
+    } else if (c.status !== 'Unknown') {
+      c.status = 'Unknown';
+      c.reason = 'NodeStatusUnknown';
+      c.message = 'Kubelet stopped posting node status.';
+      c.lastTransitionTime = stamp;
+    }
+  }
+  const newReady = next.find((c) => c.type === 'Ready');
+  if (sameCondition(newReady, observed)) {
+    // Ready already Unknown: upstream writes nothing, even if other conditions changed.
+    return { gracePeriodMs, observed, current, health };
+  }
+  return {
+    gracePeriodMs,
+    observed,
+    current: newReady,
+    updatedConditions: next,
+    health: { ...health, ready: newReady, readyTransitionTimestamp: now },
+  };
+}

@@ -1,0 +1,52 @@
+import { Event } from '../api/core';
+import { Client } from '../client/client';
+import { KubeletSpec } from '../cluster/config';
+import { Flags, Profile } from '../cluster/profile';
+
+export type { KubeletSpec };
+
+/** What a target can do; scenarios needing more are reported not applicable there. */
+export interface Capabilities {
+  /** Time moves only when told to (advance is instant and exact). */
+  virtualTime: boolean;
+  /** Control-plane flags can be set per scenario. */
+  configurableFlags: boolean;
+  /** Hollow kubelets can be added, stopped and restarted. */
+  hollowKubelets: boolean;
+  /** A simulated cloud provider whose machines can be deleted. */
+  cloudProvider: boolean;
+}
+
+/**
+ * Thrown when a scenario needs something a target cannot give (a flag it cannot set, a
+ * fault it cannot inject). Reported "not applicable" with the reason, never as a failure.
+ */
+export class NotApplicableError extends Error {}
+
+/**
+ * The only thing steps touch. The reference driver runs the control plane in-process in
+ * virtual time; other drivers reach real clusters. Same features, same verdicts.
+ */
+export interface ClusterDriver {
+  readonly target: string;
+  readonly profile: Profile;
+  readonly capabilities: Capabilities;
+  /** Control-plane flags for this scenario; only before start(). */
+  configure(flags: Flags): void;
+  /** Starts the cluster (or connects to it); idempotent. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** An admin client for objects: create, get, list, update, patch, delete, watch. */
+  readonly client: Client;
+  /** The cluster's current time, ms since the epoch. */
+  now(): number;
+  /** Lets time pass; the cluster is at rest when it returns. */
+  advance(ms: number): Promise<void>;
+  /** Polls check (after letting the cluster settle) until it holds or the time is up. */
+  waitFor(description: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void>;
+  addKubelet(spec: KubeletSpec): Promise<void>;
+  /** Posts one last heartbeat, then silences the kubelet; returns that heartbeat's time. */
+  stopKubelet(name: string): Promise<number>;
+  startKubelet(name: string): Promise<void>;
+  events(filter?: { involvedName?: string; reason?: string; namespace?: string }): Promise<Event[]>;
+}

@@ -1,0 +1,87 @@
+import { Event } from '../api/core';
+import { Client } from '../client/client';
+import { Cluster } from '../cluster/cluster';
+import { clusterConfig, KubeletSpec } from '../cluster/config';
+import { Flags, mergeFlags, Profile } from '../cluster/profile';
+import { Capabilities, ClusterDriver } from './driver';
+
+/**
+ * The reference target: the control plane in this process, on a virtual clock. Each
+ * scenario gets a fresh cluster; time moves only when a step says so.
+ */
+export class ReferenceDriver implements ClusterDriver {
+  readonly target = 'reference';
+  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true };
+  private flags: Flags = {};
+  private instance?: Cluster;
+
+  constructor(readonly profile: Profile) {}
+
+  configure(flags: Flags): void {
+    if (this.instance) throw new Error('control-plane flags must be set before the cluster starts (put the Given steps that set them first)');
+    this.flags = mergeFlags(this.flags, flags);
+  }
+
+  /** The assembled cluster (for the reference's own diagnostics and benchmarks). */
+  get cluster(): Cluster {
+    if (!this.instance) throw new Error('the cluster has not started');
+    return this.instance;
+  }
+
+  async start(): Promise<void> {
+    if (this.instance) return;
+    this.instance = new Cluster({ config: clusterConfig(this.profile, this.flags), clock: 'virtual' });
+    await this.instance.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.instance?.stop();
+  }
+
+  get client(): Client {
+    return this.cluster.client;
+  }
+
+  now(): number {
+    return this.cluster.clock.now();
+  }
+
+  async advance(ms: number): Promise<void> {
+    await this.cluster.advance(ms);
+  }
+
+  async waitFor(description: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+    // Virtual time: check, then step to the next instant anything is due, up to the limit.
+    const deadline = this.now() + timeoutMs;
+    await this.cluster.settle();
+    while (!(await check())) {
+      if (this.now() >= deadline) throw new Error(`timed out after ${timeoutMs / 1000}s of cluster time waiting for ${description}`);
+      await this.cluster.advance(Math.min(1000, deadline - this.now()));
+    }
+  }
+
+  async addKubelet(spec: KubeletSpec): Promise<void> {
+    await this.start();
+    await this.cluster.addKubelet(spec);
+  }
+
+  async stopKubelet(name: string): Promise<number> {
+    const kubelet = this.cluster.kubelet(name);
+    await kubelet.syncNodeStatus(true);
+    if (kubelet.config.useLease) await kubelet.renewLease();
+    await this.cluster.settle();
+    const at = this.now();
+    kubelet.stop();
+    return at;
+  }
+
+  async startKubelet(name: string): Promise<void> {
+    await this.cluster.kubelet(name).start();
+    await this.cluster.settle();
+  }
+
+  async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
+    const list = await this.client.list<Event>({ resource: 'events', namespace: filter.namespace });
+    return list.items.filter((e) => (!filter.involvedName || e.involvedObject.name === filter.involvedName) && (!filter.reason || e.reason === filter.reason));
+  }
+}

@@ -1,0 +1,53 @@
+import { Taint } from '../api/core';
+import { MachineProfile } from '../cluster/profile';
+
+/** A hollow kubelet's settings, named after the kubelet flags they stand for. */
+export interface KubeletConfig {
+  /** The node name (--hostname-override when given, else the host name). */
+  nodeName: string;
+  /** --hostname-override: the Hostname address. Defaults to nodeName. */
+  hostnameOverride?: string;
+  /** --node-ip: the InternalIP address. */
+  nodeIP?: string;
+  externalIP?: string;
+  /** --node-labels */
+  labels?: Record<string, string>;
+  /** --register-with-taints */
+  registerWithTaints?: Taint[];
+  /** --register-node */
+  registerNode: boolean;
+  /** --node-status-update-frequency, ms */
+  nodeStatusUpdateFrequency: number;
+  /** --node-status-report-frequency, ms: post unchanged status at most this often. */
+  nodeStatusReportFrequency: number;
+  /** --node-lease-duration-seconds; the lease is renewed every quarter of it. */
+  nodeLeaseDurationSeconds: number;
+  /** Heartbeat through a Lease in kube-node-lease (NodeLease, v1.13+). */
+  useLease: boolean;
+  /** --pod-cidr: used for pod IPs until the node gets spec.podCIDR. */
+  podCIDR?: string;
+  capacity?: Record<string, string>;
+  allocatable?: Record<string, string>;
+  machine: MachineProfile;
+}
+
+/** Parses --register-with-taints syntax: key=value:Effect,key2:Effect. */
+export function parseTaints(spec: string): Taint[] {
+  if (!spec.trim()) return [];
+  return spec.split(',').map((item) => {
+    const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(item.trim());
+    if (!m) throw new Error(`invalid taint spec: ${item} (want key=value:Effect)`);
+    return m[2] !== undefined ? { key: m[1], value: m[2], effect: m[3] as Taint['effect'] } : { key: m[1], effect: m[3] as Taint['effect'] };
+  });
+}
+
+/** Parses --node-labels syntax: key=value,key2=value2. */
+export function parseLabels(spec: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new Error(`invalid label: ${item} (want key=value)`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}

@@ -1,0 +1,235 @@
+import { createHash } from 'node:crypto';
+import { Clock, isoTime, microTime, TimerHandle } from '../clock';
+import { Lease, Node, NodeAddress, NodeSystemInfo } from '../api/core';
+import { clone } from '../api/meta';
+import { isStatusError } from '../api/errors';
+import { Quantity } from '../api/quantity';
+import { Client } from '../client/client';
+import { EventRecorder } from '../client/events';
+import { KubeletConfig } from './config';
+import { HEALTHY_EVENT, kubeletConditions } from './conditions';
+import { PodRunner } from './pods';
+
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+/**
+ * The hollow kubelet: a kubelet without containers. It registers its Node, posts node
+ * status, renews its Lease, and runs the pods bound to it as simulated processes — all
+ * through the API server, so it drives the in-process control plane and external
+ * clusters alike. stop() silences it as a dead or partitioned machine would be.
+ */
+export class HollowKubelet {
+  private statusTimer?: TimerHandle;
+  private leaseTimer?: TimerHandle;
+  private lastReported = 0;
+  private lastReportedStatus = '';
+  private running = false;
+  private readonly events: EventRecorder;
+  readonly pods: PodRunner;
+  private nodeUID?: string;
+
+  constructor(readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock) {
+    this.events = new EventRecorder(client, clock, { component: 'kubelet', host: config.nodeName });
+    this.pods = new PodRunner(config, client, clock, this.events);
+  }
+
+  get name(): string {
+    return this.config.nodeName;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts (or resumes): registers if needed, then heartbeats on its periods. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    if (this.config.registerNode) await this.register();
+    // Without a Node to update (--register-node=false and nobody made one) the kubelet
+    // keeps trying on its period, as upstream's does.
+    await this.syncNodeStatus(true).catch((e) => { if (!isStatusError(e, 'NotFound')) throw e; });
+    this.statusTimer = this.clock.setInterval(() => void this.syncNodeStatus(false).catch(() => undefined), this.config.nodeStatusUpdateFrequency);
+    if (this.config.useLease) {
+      await this.renewLease();
+      const interval = (this.config.nodeLeaseDurationSeconds * 1000) / 4;
+      this.leaseTimer = this.clock.setInterval(() => void this.renewLease().catch(() => undefined), interval);
+    }
+    await this.pods.start();
+  }
+
+  /** Stops heartbeats and pod handling, as a machine that died or lost the network. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    if (this.statusTimer) this.clock.clear(this.statusTimer);
+    if (this.leaseTimer) this.clock.clear(this.leaseTimer);
+    this.statusTimer = this.leaseTimer = undefined;
+    this.pods.stop();
+  }
+
+  private addresses(): NodeAddress[] {
+    const out: NodeAddress[] = [];
+    if (this.config.nodeIP) out.push({ type: 'InternalIP', address: this.config.nodeIP });
+    if (this.config.externalIP) out.push({ type: 'ExternalIP', address: this.config.externalIP });
+    out.push({ type: 'Hostname', address: this.config.hostnameOverride ?? this.config.nodeName });
+    return out;
+  }
+
+  capacity(): Record<string, string> {
+    return { ...this.config.machine.capacity, ...this.config.capacity };
+  }
+
+  /** allocatable = capacity − reserved, unless given outright. */
+  allocatable(): Record<string, string> {
+    if (this.config.allocatable) return { ...this.config.allocatable };
+    const out: Record<string, string> = {};
+    for (const [name, cap] of Object.entries(this.capacity())) {
+      const reserved = this.config.machine.reserved[name];
+      out[name] = reserved ? Quantity.parse(cap).sub(Quantity.parse(reserved)).toString() : cap;
+    }
+    return out;
+  }
+
+  private nodeInfo(): NodeSystemInfo {
+    const id = createHash('md5').update(this.config.nodeName).digest('hex');
+    const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`.toUpperCase();
+    const boot = createHash('md5').update(`${this.config.nodeName}/boot`).digest('hex');
+    const m = this.config.machine;
+    return {
+      machineID: id,
+      systemUUID: uuid,
+      bootID: `${boot.slice(0, 8)}-${boot.slice(8, 12)}-${boot.slice(12, 16)}-${boot.slice(16, 20)}-${boot.slice(20, 32)}`,
+      kernelVersion: m.kernelVersion,
+      osImage: m.osImage,
+      containerRuntimeVersion: m.containerRuntimeVersion,
+      kubeletVersion: m.version,
+      kubeProxyVersion: m.version,
+      operatingSystem: m.operatingSystem,
+      architecture: m.architecture,
+    };
+  }
+
+  /** The Node this kubelet registers (upstream initialNode). */
+  initialNode(): Node {
+    const name = this.config.nodeName;
+    const now = isoTime(this.clock.now());
+    const m = this.config.machine;
+    return {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name,
+        labels: {
+          'beta.kubernetes.io/arch': m.architecture,
+          'beta.kubernetes.io/os': m.operatingSystem,
+          'kubernetes.io/arch': m.architecture,
+          'kubernetes.io/os': m.operatingSystem,
+          'kubernetes.io/hostname': this.config.hostnameOverride ?? name,
+          ...this.config.labels,
+        },
+        annotations: {
+          'node.alpha.kubernetes.io/ttl': '0',
+          'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+        },
+      },
+      spec: this.config.registerWithTaints?.length ? { taints: this.config.registerWithTaints } : {},
+      status: {
+        capacity: this.capacity(),
+        allocatable: this.allocatable(),
+        conditions: kubeletConditions(m.conditions, undefined, now),
+        addresses: this.addresses(),
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: this.nodeInfo(),
+      },
+    };
+  }
+
+  private async register(): Promise<void> {
+    const node = this.initialNode();
+    try {
+      const created = await this.client.create<Node>({ resource: 'nodes' }, node);
+      this.nodeUID = created.metadata.uid;
+      this.events.normal(created, 'Starting', 'Starting kubelet.');
+      this.events.normal(created, 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+      for (const c of this.config.machine.conditions) {
+        if (HEALTHY_EVENT[c]) this.events.normal(created, HEALTHY_EVENT[c], `Node ${created.metadata.name} status is now: ${HEALTHY_EVENT[c]}`);
+      }
+    } catch (e) {
+      // A Node made by hand (or by an earlier run of this kubelet) is adopted, as upstream's
+      // tryRegisterWithAPIServer does; status updates then fill it in.
+      if (!isStatusError(e, 'AlreadyExists')) throw e;
+    }
+  }
+
+  /**
+   * Computes status every node-status-update-frequency; posts it when it changed or when
+   * node-status-report-frequency has passed (always, in releases before leases).
+   */
+  async syncNodeStatus(force: boolean): Promise<void> {
+    if (!this.running) return;
+    const nowMs = this.clock.now();
+    const now = isoTime(nowMs);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let node: Node;
+      try {
+        node = await this.client.get<Node>({ resource: 'nodes' }, this.config.nodeName);
+      } catch (e) {
+        if (isStatusError(e, 'NotFound') && this.config.registerNode && this.running) {
+          await this.register(); // deleted under us: register again, as the kubelet does
+          continue;
+        }
+        throw e;
+      }
+      this.nodeUID = node.metadata.uid;
+      const next = clone(node);
+      const status = (next.status ??= {});
+      status.capacity = this.capacity();
+      status.allocatable = this.allocatable();
+      status.addresses = this.addresses();
+      status.nodeInfo = this.nodeInfo();
+      status.daemonEndpoints = { kubeletEndpoint: { Port: 10250 } };
+      const previous = node.status?.conditions;
+      status.conditions = kubeletConditions(this.config.machine.conditions, previous, now);
+      const fingerprint = JSON.stringify({ ...status, conditions: status.conditions.map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
+      const changed = fingerprint !== this.lastReportedStatus;
+      if (!force && !changed && nowMs - this.lastReported < this.config.nodeStatusReportFrequency) return;
+      try {
+        await this.client.update<Node>({ resource: 'nodes' }, next, { subresource: 'status' });
+        this.lastReported = nowMs;
+        this.lastReportedStatus = fingerprint;
+        const wasReady = previous?.find((c) => c.type === 'Ready')?.status;
+        if (wasReady !== undefined && wasReady !== 'True') this.events.normal(next, 'NodeReady', `Node ${next.metadata.name} status is now: NodeReady`);
+        return;
+      } catch (e) {
+        if (!isStatusError(e, 'Conflict')) throw e;
+      }
+    }
+  }
+
+  /** Renews (or creates) kube-node-lease/<node>, owned by the Node (upstream nodelease controller). */
+  async renewLease(): Promise<void> {
+    if (!this.running) return;
+    const ref = { resource: 'leases', namespace: NODE_LEASE_NAMESPACE };
+    const renewTime = microTime(this.clock.now());
+    try {
+      const lease = await this.client.get<Lease>(ref, this.config.nodeName);
+      const next = clone(lease);
+      next.spec = { ...next.spec, holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime };
+      await this.client.update<Lease>(ref, next);
+    } catch (e) {
+      if (!isStatusError(e, 'NotFound')) throw e;
+      const lease: Lease = {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: {
+          name: this.config.nodeName,
+          namespace: NODE_LEASE_NAMESPACE,
+          ...(this.nodeUID ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.config.nodeName, uid: this.nodeUID }] } : {}),
+        },
+        spec: { holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime },
+      };
+      await this.client.create(ref, lease);
+    }
+  }
+}

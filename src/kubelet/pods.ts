@@ -1,0 +1,105 @@
+import { Clock, isoTime } from '../clock';
+import { Node, Pod, PodCondition } from '../api/core';
+import { clone } from '../api/meta';
+import { isStatusError } from '../api/errors';
+import { Client } from '../client/client';
+import { EventRecorder } from '../client/events';
+import { Informer } from '../client/informer';
+import { KubeletConfig } from './config';
+import { PodIPAllocator } from './ipam';
+
+/**
+ * Runs the pods bound to this node as simulated processes: a bound pod becomes Running
+ * with an IP from the node's pod CIDR; a pod marked for deletion is stopped and removed.
+ */
+export class PodRunner {
+  private informer?: Informer<Pod>;
+  private nodeInformer?: Informer<Node>;
+  private ips?: PodIPAllocator;
+  private active = false;
+
+  constructor(private readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock, private readonly events: EventRecorder) {}
+
+  async start(): Promise<void> {
+    this.active = true;
+    this.nodeInformer = new Informer<Node>(this.client, { resource: 'nodes' }, { fieldSelector: `metadata.name=${this.config.nodeName}` });
+    await this.nodeInformer.run();
+    this.informer = new Informer<Pod>(this.client, { resource: 'pods' }, { fieldSelector: `spec.nodeName=${this.config.nodeName}` });
+    this.informer.addEventHandler({
+      onAdd: (pod) => void this.sync(pod).catch(() => undefined),
+      onUpdate: (_old, pod) => void this.sync(pod).catch(() => undefined),
+      onDelete: (pod) => this.ips?.release(pod.metadata.uid ?? ''),
+    });
+    await this.informer.run();
+  }
+
+  stop(): void {
+    this.active = false;
+    this.informer?.stop();
+    this.nodeInformer?.stop();
+  }
+
+  running(): Pod[] {
+    return this.informer?.list() ?? [];
+  }
+
+  private allocator(): PodIPAllocator | undefined {
+    const node = this.nodeInformer?.getByName(this.config.nodeName);
+    const cidr = node?.spec?.podCIDR ?? this.config.podCIDR;
+    if (!cidr) return undefined;
+    if (!this.ips || this.ips.cidr !== cidr) this.ips = new PodIPAllocator(cidr);
+    return this.ips;
+  }
+
+  private async sync(pod: Pod): Promise<void> {
+    if (!this.active) return;
+    const ref = { resource: 'pods', namespace: pod.metadata.namespace };
+    if (pod.metadata.deletionTimestamp) {
+      // Containers stop at once in a hollow node; then the kubelet confirms the deletion.
+      try {
+        await this.client.delete(ref, pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+      } catch (e) {
+        if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
+      }
+      return;
+    }
+    const phase = pod.status?.phase;
+    if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return;
+    const now = isoTime(this.clock.now());
+    const node = this.nodeInformer?.getByName(this.config.nodeName);
+    const hostIP = node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? this.config.nodeIP;
+    const podIP = pod.spec.hostNetwork ? hostIP : this.allocator()?.allocate(pod.metadata.uid ?? pod.metadata.name!);
+    const next = clone(pod);
+    const cond = (type: string): PodCondition => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now });
+    const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled') ?? cond('PodScheduled');
+    next.status = {
+      ...next.status,
+      phase: 'Running',
+      conditions: [cond('Initialized'), cond('Ready'), cond('ContainersReady'), scheduled],
+      hostIP,
+      ...(hostIP ? { hostIPs: [{ ip: hostIP }] } : {}),
+      ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
+      startTime: now,
+      containerStatuses: pod.spec.containers.map((c) => ({
+        name: c.name,
+        ready: true,
+        restartCount: 0,
+        started: true,
+        image: c.image ?? '',
+        imageID: `docker-pullable://${c.image ?? ''}`,
+        containerID: `docker://${(pod.metadata.uid ?? '').replace(/-/g, '')}${c.name}`.slice(0, 73),
+        state: { running: { startedAt: now } },
+      })),
+    };
+    try {
+      const updated = await this.client.update<Pod>(ref, next, { subresource: 'status' });
+      for (const c of pod.spec.containers) {
+        this.events.normal(updated, 'Pulled', `Container image "${c.image}" already present on machine`);
+        this.events.normal(updated, 'Created', `Created container ${c.name}`);
+        this.events.normal(updated, 'Started', `Started container ${c.name}`);
+      }
+    } catch (e) {
+      if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+    }
+  }
+}

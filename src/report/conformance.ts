@@ -1,0 +1,257 @@
+// The conformance matrix: one row per catalogued behaviour, one column per run (a target with a
+// profile), built from per-scenario results. Written as conformance.json and conformance.html.
+//
+// A behaviour's status on a run:
+// - pass            it has at least one scenario, and each passed (or, for some, is not applicable there)
+// - fail            any of its scenarios failed, or is undefined, pending, ambiguous or skipped without a reason
+// - not-applicable  every one of its scenarios is not applicable there (or it is informative and has none)
+// - not-covered     no scenario of the run cites it
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Behaviour, SeedCitation } from './catalogue';
+import type { RunMetadata, ScenarioResult, ScenarioStatus } from './messages';
+import { isEmbeddableSvg, renderConformanceHtml } from './html';
+
+export { isEmbeddableSvg };
+
+export type BehaviourStatus = 'pass' | 'fail' | 'not-applicable' | 'not-covered';
+
+export const BEHAVIOUR_STATUSES: readonly BehaviourStatus[] = ['pass', 'fail', 'not-applicable', 'not-covered'];
+export const SCENARIO_STATUSES: readonly ScenarioStatus[] = [
+  'passed', 'failed', 'not-applicable', 'undefined', 'pending', 'skipped', 'ambiguous',
+];
+
+/** One run's scenarios and what it ran against. */
+export interface RunResult {
+  /** column heading, e.g. "reference · seed" */
+  label: string;
+  target: string;
+  profile: string;
+  scenarios: ScenarioResult[];
+  meta?: RunMetadata;
+}
+
+export interface ScenarioEntry {
+  name: string;
+  /** uri:line */
+  location: string;
+  status: ScenarioStatus;
+  durationMs: number;
+  attempts: number;
+  /** the step that failed (or is undefined, pending, ambiguous), e.g. 'When 16 more seconds pass' */
+  failedStep?: string;
+  error?: string;
+  /** why it is not applicable */
+  reason?: string;
+  /** SVG timelines the scenario attached (only plain `<svg` documents are kept) */
+  timelines: string[];
+}
+
+export interface BehaviourRunResult {
+  status: BehaviourStatus;
+  /** for not-applicable: why */
+  reason?: string;
+  durationMs: number;
+  scenarios: ScenarioEntry[];
+}
+
+export interface BehaviourRow {
+  id: string;
+  title: string;
+  area: string;
+  seed: SeedCitation[];
+  upstream?: string;
+  informative: boolean;
+  /** index-aligned with ConformanceReport.runs */
+  results: BehaviourRunResult[];
+}
+
+export interface RunTotals {
+  behaviours: number;
+  /** behaviours that pass */
+  covered: number;
+  byStatus: Record<BehaviourStatus, number>;
+  scenarios: { total: number; byStatus: Record<ScenarioStatus, number> };
+  /** sum of scenario durations */
+  durationMs: number;
+}
+
+export interface RunSummary {
+  label: string;
+  target: string;
+  profile: string;
+  meta?: RunMetadata;
+  totals: RunTotals;
+  /** scenarios (uri:line) that cite no behaviour ID */
+  untagged: string[];
+}
+
+export interface UnknownTag {
+  /** the ID as tagged, without the @ */
+  id: string;
+  /** scenarios (uri:line) carrying it */
+  locations: string[];
+}
+
+export interface ConformanceReport {
+  /** ISO 8601 */
+  generatedAt: string;
+  behaviours: number;
+  /** catalogue areas, in catalogue order */
+  areas: string[];
+  runs: RunSummary[];
+  rows: BehaviourRow[];
+  /** behaviour-like tags (@FOO-BAR) that are not in the catalogue: typos or missing entries */
+  unknownTags: UnknownTag[];
+}
+
+export interface BuildOptions {
+  generatedAt?: Date;
+}
+
+export function buildConformance(catalogue: Behaviour[], runs: RunResult[], options: BuildOptions = {}): ConformanceReport {
+  const known = new Set(catalogue.map((b) => b.id));
+  const rows: BehaviourRow[] = catalogue.map((b) => {
+    const row: BehaviourRow = {
+      id: b.id,
+      title: b.title,
+      area: b.area,
+      seed: b.seed.map((s) => ({ ...s })),
+      informative: b.informative,
+      results: runs.map((run) => behaviourResult(b, run.scenarios.filter((s) => s.behaviourIds.includes(b.id)))),
+    };
+    if (b.upstream !== undefined) row.upstream = b.upstream;
+    return row;
+  });
+
+  const unknown = new Map<string, Set<string>>();
+  for (const run of runs) {
+    for (const s of run.scenarios) {
+      for (const id of s.behaviourIds) {
+        if (known.has(id)) continue;
+        const set = unknown.get(id) ?? new Set<string>();
+        set.add(locationOf(s));
+        unknown.set(id, set);
+      }
+    }
+  }
+
+  return {
+    generatedAt: (options.generatedAt ?? new Date()).toISOString(),
+    behaviours: catalogue.length,
+    areas: [...new Set(catalogue.map((b) => b.area))],
+    runs: runs.map((run, i) => {
+      const summary: RunSummary = {
+        label: run.label,
+        target: run.target,
+        profile: run.profile,
+        totals: totalsFor(rows.map((r) => r.results[i] as BehaviourRunResult), run.scenarios),
+        untagged: run.scenarios.filter((s) => s.behaviourIds.length === 0).map(locationOf),
+      };
+      if (run.meta) summary.meta = run.meta;
+      return summary;
+    }),
+    rows,
+    unknownTags: [...unknown.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([id, locations]) => ({ id, locations: [...locations] })),
+  };
+}
+
+function behaviourResult(b: Behaviour, scenarios: ScenarioResult[]): BehaviourRunResult {
+  const entries = scenarios.map(toEntry);
+  const durationMs = round(scenarios.reduce((sum, s) => sum + s.durationMs, 0));
+  if (scenarios.length === 0) {
+    return b.informative
+      ? { status: 'not-applicable', reason: b.notApplicableReason, durationMs, scenarios: entries }
+      : { status: 'not-covered', durationMs, scenarios: entries };
+  }
+  if (scenarios.some((s) => s.status !== 'passed' && s.status !== 'not-applicable')) {
+    return { status: 'fail', durationMs, scenarios: entries };
+  }
+  if (scenarios.every((s) => s.status === 'not-applicable')) {
+    const reasons = [...new Set(scenarios.map((s) => s.notApplicableReason ?? '').filter((r) => r !== ''))];
+    const reason = reasons.length > 0 ? reasons.join('; ') : b.notApplicableReason;
+    return reason !== undefined
+      ? { status: 'not-applicable', reason, durationMs, scenarios: entries }
+      : { status: 'not-applicable', durationMs, scenarios: entries };
+  }
+  return { status: 'pass', durationMs, scenarios: entries };
+}
+
+function toEntry(s: ScenarioResult): ScenarioEntry {
+  const entry: ScenarioEntry = {
+    name: s.name,
+    location: locationOf(s),
+    status: s.status,
+    durationMs: s.durationMs,
+    attempts: s.attempts,
+    timelines: s.attachments.filter((a) => a.mediaType === 'image/svg+xml' && a.encoding === 'identity')
+      .map((a) => a.body.trim())
+      .filter(isEmbeddableSvg),
+  };
+  const culprit = s.status === 'passed' || s.status === 'not-applicable'
+    ? undefined
+    : s.steps.find((st) => st.status !== 'passed' && st.status !== 'skipped' && st.status !== 'unknown');
+  if (culprit) entry.failedStep = culprit.keyword ? `${culprit.keyword} ${culprit.text}` : culprit.text;
+  if (s.error !== undefined) entry.error = s.error;
+  if (s.notApplicableReason !== undefined) entry.reason = s.notApplicableReason;
+  return entry;
+}
+
+function totalsFor(results: BehaviourRunResult[], scenarios: ScenarioResult[]): RunTotals {
+  const byStatus = Object.fromEntries(BEHAVIOUR_STATUSES.map((s) => [s, 0])) as Record<BehaviourStatus, number>;
+  for (const r of results) byStatus[r.status] += 1;
+  const scenarioCounts = Object.fromEntries(SCENARIO_STATUSES.map((s) => [s, 0])) as Record<ScenarioStatus, number>;
+  for (const s of scenarios) scenarioCounts[s.status] += 1;
+  return {
+    behaviours: results.length,
+    covered: byStatus.pass,
+    byStatus,
+    scenarios: { total: scenarios.length, byStatus: scenarioCounts },
+    durationMs: round(scenarios.reduce((sum, s) => sum + s.durationMs, 0)),
+  };
+}
+
+/** One line per run, e.g. "reference · seed: 12/73 behaviours covered — 31 scenarios: 30 passed, 0 failed, 1 not applicable". */
+export function formatSummary(report: ConformanceReport): string {
+  const lines = report.runs.map((run) => {
+    const t = run.totals;
+    const sc = t.scenarios.byStatus;
+    const parts = [`${sc.passed} passed`, `${sc.failed} failed`, `${sc['not-applicable']} not applicable`];
+    for (const s of ['undefined', 'pending', 'ambiguous', 'skipped'] as const) {
+      if (sc[s] > 0) parts.push(`${sc[s]} ${s}${s === 'skipped' ? ' without a reason' : ''}`);
+    }
+    const failing = t.byStatus.fail > 0 ? `, ${t.byStatus.fail} failing` : '';
+    const plural = t.scenarios.total === 1 ? 'scenario' : 'scenarios';
+    return `${run.label}: ${t.covered}/${t.behaviours} behaviours covered${failing} — ${t.scenarios.total} ${plural}: ${parts.join(', ')}`;
+  });
+  if (report.unknownTags.length > 0) {
+    lines.push(`unknown behaviour tags (not in the catalogue): ${report.unknownTags
+      .map((u) => `@${u.id} (${u.locations.join(', ')})`).join('; ')}`);
+  }
+  return lines.join('\n');
+}
+
+export interface WrittenReports {
+  json: string;
+  html: string;
+}
+
+/** Writes conformance.json and conformance.html into outDir (created if missing). */
+export function writeConformanceReports(report: ConformanceReport, outDir: string): WrittenReports {
+  fs.mkdirSync(outDir, { recursive: true });
+  const json = path.join(outDir, 'conformance.json');
+  const html = path.join(outDir, 'conformance.html');
+  fs.writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(html, renderConformanceHtml(report));
+  return { json, html };
+}
+
+function locationOf(s: ScenarioResult): string {
+  return `${s.uri}:${s.line}`;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

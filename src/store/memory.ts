@@ -1,0 +1,145 @@
+import { Quiescence } from '../clock';
+import { KeyValue, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
+
+interface Watcher {
+  prefix: string;
+  onEvent: (events: WatchEvent[]) => void;
+  stopped: boolean;
+}
+
+/**
+ * The in-memory backend. Keeps the event history since the last compaction so watches
+ * can start in the past. Events are delivered asynchronously (tracked by the
+ * quiescence tracker) so a writer never runs a watcher's code inside its own call.
+ */
+export class MemoryStore implements Store {
+  readonly backend = 'memory';
+  private rev = 1;
+  private compacted = 0;
+  private readonly data = new Map<string, KeyValue>();
+  private sortedKeys: string[] | undefined;
+  private readonly history: { revision: number; event: WatchEvent }[] = [];
+  private readonly watchers = new Set<Watcher>();
+  /** History kept for watches that start in the past; older entries are compacted away. */
+  constructor(private readonly quiescence = new Quiescence(), private readonly historyLimit = 100_000) {}
+
+  revision(): number {
+    return this.rev;
+  }
+
+  async get<V>(key: string): Promise<KeyValue<V> | undefined> {
+    return this.data.get(key) as KeyValue<V> | undefined;
+  }
+
+  async range<V>(prefix: string): Promise<RangeResult<V>> {
+    const items: KeyValue<V>[] = [];
+    for (const key of this.keys()) {
+      if (key.startsWith(prefix)) items.push(this.data.get(key) as KeyValue<V>);
+    }
+    return { items, revision: this.rev };
+  }
+
+  async count(prefix: string): Promise<number> {
+    let n = 0;
+    for (const key of this.data.keys()) if (key.startsWith(prefix)) n++;
+    return n;
+  }
+
+  async create<V>(key: string, value: V): Promise<KeyValue<V>> {
+    if (this.data.has(key)) throw new StoreError('KeyExists', key, `key exists: ${key}`);
+    const revision = ++this.rev;
+    const kv: KeyValue<V> = { key, value, createRevision: revision, modRevision: revision, version: 1 };
+    this.data.set(key, kv);
+    this.sortedKeys = undefined;
+    this.emit({ type: 'PUT', kv, created: true });
+    return kv;
+  }
+
+  async update<V>(key: string, value: V, expectedModRevision?: number): Promise<KeyValue<V>> {
+    const prev = this.data.get(key);
+    if (!prev) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
+    if (expectedModRevision !== undefined && prev.modRevision !== expectedModRevision) {
+      throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${prev.modRevision}, not ${expectedModRevision}`);
+    }
+    const revision = ++this.rev;
+    const kv: KeyValue<V> = { key, value, createRevision: prev.createRevision, modRevision: revision, version: prev.version + 1 };
+    this.data.set(key, kv);
+    this.emit({ type: 'PUT', kv, prevKv: prev, created: false });
+    return kv;
+  }
+
+  async delete<V>(key: string, expectedModRevision?: number): Promise<KeyValue<V>> {
+    const prev = this.data.get(key);
+    if (!prev) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
+    if (expectedModRevision !== undefined && prev.modRevision !== expectedModRevision) {
+      throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${prev.modRevision}, not ${expectedModRevision}`);
+    }
+    const revision = ++this.rev;
+    this.data.delete(key);
+    this.sortedKeys = undefined;
+    const tombstone: KeyValue = { ...prev, modRevision: revision };
+    this.emit({ type: 'DELETE', kv: tombstone, prevKv: prev, created: false });
+    return prev as KeyValue<V>;
+  }
+
+  watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Watch {
+    const after = options.afterRevision ?? this.rev;
+    if (after < this.compacted) {
+      throw new StoreError('Compacted', prefix, `required revision ${after} has been compacted (oldest available ${this.compacted})`, this.compacted);
+    }
+    if (after > this.rev) {
+      throw new StoreError('FutureRevision', prefix, `required revision ${after} is a future revision (current ${this.rev})`, this.rev);
+    }
+    const watcher: Watcher = { prefix, onEvent: onEvent as (events: WatchEvent[]) => void, stopped: false };
+    const backlog = this.history.filter((h) => h.revision > after && h.event.kv.key.startsWith(prefix)).map((h) => h.event);
+    this.watchers.add(watcher);
+    if (backlog.length > 0) this.deliver(watcher, backlog);
+    return {
+      stop: () => {
+        watcher.stopped = true;
+        this.watchers.delete(watcher);
+      },
+    };
+  }
+
+  async compact(revision: number): Promise<void> {
+    if (revision > this.rev) throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
+    if (revision <= this.compacted) return;
+    this.compacted = revision;
+    let drop = 0;
+    while (drop < this.history.length && this.history[drop].revision <= revision) drop++;
+    this.history.splice(0, drop);
+  }
+
+  compactedRevision(): number {
+    return this.compacted;
+  }
+
+  async close(): Promise<void> {
+    for (const w of this.watchers) w.stopped = true;
+    this.watchers.clear();
+  }
+
+  private keys(): string[] {
+    if (!this.sortedKeys) this.sortedKeys = [...this.data.keys()].sort();
+    return this.sortedKeys;
+  }
+
+  private emit(event: WatchEvent): void {
+    this.history.push({ revision: event.kv.modRevision, event });
+    if (this.history.length > this.historyLimit) {
+      const keep = Math.floor(this.historyLimit / 2);
+      this.compacted = this.history[this.history.length - keep - 1].revision;
+      this.history.splice(0, this.history.length - keep);
+    }
+    for (const w of this.watchers) {
+      if (event.kv.key.startsWith(w.prefix)) this.deliver(w, [event]);
+    }
+  }
+
+  private deliver(w: Watcher, events: WatchEvent[]): void {
+    this.quiescence.defer(() => {
+      if (!w.stopped) w.onEvent(events);
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { After, Before, ITestCaseHookParameter } from '@cucumber/cucumber';
+import { KubeWorld, NOT_APPLICABLE } from './world';
+
+const PROFILE_TAG = /^@profile-(.+)$/;
+const NEEDS_TAG = /^@needs-(.+)$/;
+
+/**
+ * Scenarios tagged @profile-<name> describe one release's semantics; in a run on another
+ * profile they are not applicable. @needs-<capability> likewise asks the target for a
+ * capability (virtual-time, hollow-kubelets, cloud-provider, configurable-flags).
+ */
+Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
+  const tags = pickle.tags.map((t) => t.name);
+  const profiles = tags.map((t) => PROFILE_TAG.exec(t)?.[1]).filter((p): p is string => !!p);
+  if (profiles.length > 0 && !profiles.includes(this.profileName)) {
+    this.attach(`describes the ${profiles.join(' / ')} profile; this run uses ${this.profileName}`, NOT_APPLICABLE);
+    return 'skipped';
+  }
+  const caps = this.driver.capabilities as unknown as Record<string, boolean>;
+  for (const need of tags.map((t) => NEEDS_TAG.exec(t)?.[1]).filter((n): n is string => !!n)) {
+    const key = need.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (!(key in caps)) throw new Error(`unknown capability tag @needs-${need}`);
+    if (!caps[key]) {
+      this.attach(`needs ${need}, which target ${this.driver.target} does not offer`, NOT_APPLICABLE);
+      return 'skipped';
+    }
+  }
+  return undefined;
+});
+
+/** Cluster time the scenario covered, for the benchmark's simulated/wall ratio. */
+export const CLOCK_MEDIA_TYPE = 'application/x.kubespec.clock+json';
+
+After(async function (this: KubeWorld, { result }: ITestCaseHookParameter) {
+  if (this.isStarted) {
+    if (result?.status === 'FAILED') await this.attachDiagnostics();
+    this.attach(JSON.stringify({ simulatedMs: this.driver.now() - this.startedAt }), CLOCK_MEDIA_TYPE);
+  }
+  await this.driver.stop();
+});

@@ -1,0 +1,96 @@
+import { IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
+import { ClusterDriver, createDriver, NotApplicableError } from '../src/drivers';
+import { componentOf } from '../src/cluster/flags';
+import { Component, Flags } from '../src/cluster/profile';
+import { Node, Pod } from '../src/api/core';
+
+export interface RunParameters {
+  target: string;
+  profile: string;
+}
+
+export const NOT_APPLICABLE = 'text/x.kubespec.not-applicable';
+
+/**
+ * Per-scenario state: the driver for the run's target and profile, flags the Given steps
+ * set before the cluster starts, and what earlier steps observed.
+ */
+export class KubeWorld extends World<RunParameters> {
+  readonly driver: ClusterDriver;
+  private pendingFlags: Flags = {};
+  private started = false;
+  /** Cluster time when the scenario's cluster started. */
+  startedAt = 0;
+  /** Time of each node's last heartbeat before its kubelet was stopped. */
+  readonly lastHeartbeat = new Map<string, number>();
+  /** Time marks named by steps ("the stop"), ms. */
+  readonly marks = new Map<string, number>();
+
+  constructor(options: IWorldOptions<RunParameters>) {
+    super(options);
+    const { target = 'reference', profile = 'seed' } = options.parameters ?? ({} as RunParameters);
+    this.driver = createDriver(target, profile);
+  }
+
+  /** Sets a control-plane flag (by its upstream name) for this scenario. */
+  setFlag(flag: string, value: string, component?: Component): void {
+    const c = component ?? componentOf(flag);
+    if (!c) throw new Error(`unknown flag --${flag}`);
+    if (this.started) throw new Error(`--${flag} must be set before the cluster starts: move this step before the steps that create objects`);
+    if (!this.driver.capabilities.configurableFlags) {
+      throw new NotApplicableError(`target ${this.driver.target} cannot set --${flag}`);
+    }
+    this.pendingFlags = { ...this.pendingFlags, [c]: { ...this.pendingFlags[c], [flag]: value } };
+  }
+
+  /** The flag's value in force: set by the scenario, else the profile's. */
+  flag(flag: string): string | undefined {
+    const c = componentOf(flag);
+    if (!c) throw new Error(`unknown flag --${flag}`);
+    return this.pendingFlags[c]?.[flag] ?? this.driver.profile.flags[c]?.[flag];
+  }
+
+  /** The driver, started with the flags set so far. */
+  async cluster(): Promise<ClusterDriver> {
+    if (!this.started) {
+      this.driver.configure(this.pendingFlags);
+      await this.driver.start();
+      this.started = true;
+      this.startedAt = this.driver.now();
+    }
+    return this.driver;
+  }
+
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  /** On failure: the nodes, pods and recent events, so the report shows what the cluster looked like. */
+  async attachDiagnostics(): Promise<void> {
+    try {
+      const c = this.driver.client;
+      const nodes = await c.list<Node>({ resource: 'nodes' });
+      const pods = await c.list<Pod>({ resource: 'pods' });
+      const events = (await this.driver.events()).slice(-30);
+      const at = new Date(this.driver.now()).toISOString();
+      const lines = [
+        `cluster time ${at}`,
+        'nodes:',
+        ...nodes.items.map((n) => `  ${n.metadata.name}: ${(n.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(' ')}; taints: ${(n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).join(',') || 'none'}`),
+        'pods:',
+        ...pods.items.map((p) => `  ${p.metadata.namespace}/${p.metadata.name}: ${p.status?.phase ?? ''} on ${p.spec.nodeName ?? '(unbound)'}${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`),
+        'recent events:',
+        ...events.map((e) => `  ${e.lastTimestamp} ${e.involvedObject.kind}/${e.involvedObject.name} ${e.reason}: ${e.message}`),
+      ];
+      this.attach(lines.join('\n'), 'text/plain');
+    } catch (e) {
+      this.attach(`could not collect diagnostics: ${(e as Error).message}`, 'text/plain');
+    }
+  }
+
+  get profileName(): string {
+    return this.driver.profile.name;
+  }
+}
+
+setWorldConstructor(KubeWorld);
