@@ -1,14 +1,11 @@
 import { DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
-import * as yaml from 'js-yaml';
 import { Lease, Node, NodeCondition } from '../src/api/core';
-import { KubeObject } from '../src/api/meta';
 import { isStatusError } from '../src/api/errors';
 import { KubeletSpec } from '../src/drivers';
 import { parseLabels, parseTaints } from '../src/kubelet/config';
 import { KubeWorld } from './world';
 import { step, toMs } from './support';
-import { resourceFor } from './objects';
 
 const NODES = { resource: 'nodes' };
 
@@ -90,12 +87,6 @@ When(/^the kubelet on "([^"]+)" stops$/, step(async function (this: KubeWorld, n
 When(/^the kubelet on "([^"]+)" starts again$/, step(async function (this: KubeWorld, name: string) {
   const cluster = await this.cluster();
   await cluster.startKubelet(name);
-}));
-
-When(/^I create this (?:object|node):$/, step(async function (this: KubeWorld, manifest: string) {
-  const cluster = await this.cluster();
-  const obj = yaml.load(manifest) as KubeObject;
-  await cluster.client.create({ resource: resourceFor(obj), namespace: obj.metadata?.namespace }, obj);
 }));
 
 When(/^I delete node "([^"]+)"$/, step(async function (this: KubeWorld, name: string) {

@@ -3,6 +3,7 @@ import { ClusterDriver, createDriver, NotApplicableError } from '../src/drivers'
 import { componentOf } from '../src/cluster/flags';
 import { Component, Flags } from '../src/cluster/profile';
 import { Node, Pod } from '../src/api/core';
+import { StatusError } from '../src/api/errors';
 
 export interface RunParameters {
   target: string;
@@ -23,6 +24,8 @@ export class KubeWorld extends World<RunParameters> {
   startedAt = 0;
   /** Time of each node's last heartbeat before its kubelet was stopped. */
   readonly lastHeartbeat = new Map<string, number>();
+  /** The error of the last request a step expected might fail. */
+  lastError?: StatusError;
   /** Time marks named by steps ("the stop"), ms. */
   readonly marks = new Map<string, number>();
 

@@ -1,0 +1,67 @@
+import { DataTable, Then, When } from '@cucumber/cucumber';
+import { expect } from 'chai';
+import * as yaml from 'js-yaml';
+import { KubeObject } from '../src/api/meta';
+import { StatusError, isStatusError } from '../src/api/errors';
+import { KubeWorld } from './world';
+import { step } from './support';
+import { fieldAt, resourceFor, resourceNamed, showField } from './objects';
+
+/** Generic object vocabulary: create from a manifest, check fields, delete, expect errors. */
+
+function parseManifest(manifest: string): KubeObject {
+  const obj = yaml.load(manifest) as KubeObject;
+  if (!obj || typeof obj !== 'object') throw new Error('the manifest is not a YAML object');
+  return obj;
+}
+
+When(/^I create this (?:object|node|pod):$/, step(async function (this: KubeWorld, manifest: string) {
+  const cluster = await this.cluster();
+  const obj = parseManifest(manifest);
+  await cluster.client.create({ resource: resourceFor(obj), namespace: obj.metadata?.namespace ?? (resourceNamed(obj.kind!).namespaced ? 'default' : undefined) }, obj);
+}));
+
+When(/^I try to create this object:$/, step(async function (this: KubeWorld, manifest: string) {
+  const cluster = await this.cluster();
+  const obj = parseManifest(manifest);
+  this.lastError = undefined;
+  try {
+    await cluster.client.create({ resource: resourceFor(obj), namespace: obj.metadata?.namespace ?? (resourceNamed(obj.kind!).namespaced ? 'default' : undefined) }, obj);
+  } catch (e) {
+    if (!(e instanceof StatusError)) throw e;
+    this.lastError = e;
+  }
+}));
+
+Then(/^the request fails with (\d+) (\w+)(?: and message "(.*)")?$/, step(function (this: KubeWorld, code: string, reason: string, message: string | null) {
+  expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
+  expect(this.lastError!.status.code).to.equal(Number(code));
+  expect(this.lastError!.status.reason).to.equal(reason);
+  if (message != null) expect(this.lastError!.status.message).to.equal(message);
+}));
+
+When(/^I delete the (\w+) "([^"]+)"(?: in namespace "([^"]+)")?$/, step(async function (this: KubeWorld, kind: string, name: string, namespace: string | null) {
+  const cluster = await this.cluster();
+  const r = resourceNamed(kind);
+  await cluster.client.delete({ resource: r.resource, namespace: r.namespaced ? namespace ?? 'default' : undefined }, name);
+}));
+
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has:$/, step(async function (this: KubeWorld, kind: string, name: string, namespace: string | null, table: DataTable) {
+  const cluster = await this.cluster();
+  const r = resourceNamed(kind);
+  const obj = await cluster.client.get({ resource: r.resource, namespace: r.namespaced ? namespace ?? 'default' : undefined }, name);
+  for (const [path, expected] of table.raw()) {
+    expect(showField(fieldAt(obj, path)), `${r.kind} ${name}: ${path}`).to.equal(expected);
+  }
+}));
+
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? does not exist$/, step(async function (this: KubeWorld, kind: string, name: string, namespace: string | null) {
+  const cluster = await this.cluster();
+  const r = resourceNamed(kind);
+  try {
+    await cluster.client.get({ resource: r.resource, namespace: r.namespaced ? namespace ?? 'default' : undefined }, name);
+    expect.fail(`${r.kind} ${name} exists`);
+  } catch (e) {
+    if (!isStatusError(e, 'NotFound')) throw e;
+  }
+}));
