@@ -14,6 +14,7 @@ export class ReferenceDriver implements ClusterDriver {
   readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true };
   private flags: Flags = {};
   private instance?: Cluster;
+  private settling?: Client;
 
   constructor(readonly profile: Profile) {}
 
@@ -38,8 +39,10 @@ export class ReferenceDriver implements ClusterDriver {
     await this.instance?.stop();
   }
 
+  /** The admin client; each call returns once the cluster has reacted to it (at rest). */
   get client(): Client {
-    return this.cluster.client;
+    if (!this.settling) this.settling = settlingClient(this.cluster.clientFor('kubernetes-admin', ['system:masters', 'system:authenticated']), () => this.cluster.settle());
+    return this.settling;
   }
 
   now(): number {
@@ -84,4 +87,25 @@ export class ReferenceDriver implements ClusterDriver {
     const list = await this.client.list<Event>({ resource: 'events', namespace: filter.namespace });
     return list.items.filter((e) => (!filter.involvedName || e.involvedObject.name === filter.involvedName) && (!filter.reason || e.reason === filter.reason));
   }
+}
+
+/** Wraps a client so every request is followed by the cluster settling. */
+function settlingClient(inner: Client, settle: () => Promise<void>): Client {
+  const after = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } finally {
+      await settle();
+    }
+  };
+  return {
+    create: (ref, obj, o) => after(inner.create(ref, obj, o)),
+    get: (ref, name) => inner.get(ref, name),
+    list: (ref, o) => inner.list(ref, o),
+    update: (ref, obj, o) => after(inner.update(ref, obj, o)),
+    patch: (ref, name, type, patch, o) => after(inner.patch(ref, name, type, patch, o)),
+    delete: (ref, name, o) => after(inner.delete(ref, name, o)),
+    createSubresource: (ref, name, sub, body) => after(inner.createSubresource(ref, name, sub, body)),
+    watch: (ref, o, h) => inner.watch(ref, o, h),
+  };
 }

@@ -1,0 +1,28 @@
+@API-WORKFLOW @API-CACHE
+Feature: Everything goes through the API server
+  The master workflow: a client creates a pod; the API server validates and stores it; a
+  kubelet that sees a pod bound to its node (through its list/watch cache, not by polling)
+  runs it and reports its status back through the API server. Deleting a pod bound to a
+  node is graceful: it is marked Terminating and removed once its kubelet confirms.
+  Source: 002 §2 (kube-master), §3 (API server). Upstream: pkg/registry/core/pod/storage
+  (graceful deletion), kubelet syncPod.
+
+  Scenario: A pod bound to a node runs there with an IP and is deleted gracefully
+    Given a ready node "n1"
+    And a pod "web" running on node "n1"
+    Then the pod "web" has:
+      | status.phase                   | Running |
+      | status.conditions[0].type      | Initialized |
+      | status.containerStatuses[0].ready | true |
+    When I delete the pod "web"
+    Then pod "web" is gone
+
+  Scenario: A pod on a silent node stays Terminating until its kubelet answers
+    Given a ready node "n1"
+    And a pod "web" running on node "n1"
+    When the kubelet on "n1" stops
+    And I delete the pod "web"
+    And 10 minutes pass
+    Then pod "web" is Terminating
+    When the kubelet on "n1" starts again
+    Then pod "web" is gone

@@ -1,0 +1,81 @@
+import { Given, Then, When } from '@cucumber/cucumber';
+import { expect } from 'chai';
+import { Pod } from '../src/api/core';
+import { isStatusError } from '../src/api/errors';
+import { KubeWorld } from './world';
+import { step } from './support';
+
+/** Shared pod vocabulary: pods placed on nodes directly, their phase, where they run. */
+
+const pods = (namespace: string) => ({ resource: 'pods', namespace });
+
+export function podManifest(name: string, namespace: string, spec: Partial<Pod['spec']> = {}, labels?: Record<string, string>): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, ...(labels ? { labels } : {}) },
+    spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }], ...spec },
+  };
+}
+
+export async function getPod(world: KubeWorld, name: string, namespace = 'default'): Promise<Pod | undefined> {
+  const cluster = await world.cluster();
+  try {
+    return await cluster.client.get<Pod>(pods(namespace), name);
+  } catch (e) {
+    if (isStatusError(e, 'NotFound')) return undefined;
+    throw e;
+  }
+}
+
+/** Creates a pod bound to a node (no scheduler involved) and waits until it runs there. */
+export async function runPodOn(world: KubeWorld, name: string, node: string, namespace = 'default', spec: Partial<Pod['spec']> = {}): Promise<void> {
+  const cluster = await world.cluster();
+  await cluster.client.create(pods(namespace), podManifest(name, namespace, { ...spec, nodeName: node }));
+  await cluster.waitFor(`pod ${namespace}/${name} to run on ${node}`, async () => (await getPod(world, name, namespace))?.status?.phase === 'Running', 60_000);
+}
+
+Given(/^a pod "([^"]+)"(?: in namespace "([^"]+)")? running on node "([^"]+)"$/, step(async function (this: KubeWorld, name: string, namespace: string | null, node: string) {
+  await runPodOn(this, name, node, namespace ?? 'default');
+}));
+
+Given(/^(\d+) pods? running on node "([^"]+)"$/, step(async function (this: KubeWorld, count: string, node: string) {
+  for (let i = 1; i <= Number(count); i++) await runPodOn(this, `${node}-pod-${i}`, node);
+}));
+
+When(/^I create a pod "([^"]+)"(?: in namespace "([^"]+)")?$/, step(async function (this: KubeWorld, name: string, namespace: string | null) {
+  const cluster = await this.cluster();
+  const ns = namespace ?? 'default';
+  await cluster.client.create(pods(ns), podManifest(name, ns));
+}));
+
+Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? is Running on node "([^"]+)"$/, step(async function (this: KubeWorld, name: string, namespace: string | null, node: string) {
+  const pod = await getPod(this, name, namespace ?? 'default');
+  expect(pod, `pod ${name} exists`).to.not.equal(undefined);
+  expect(pod!.spec.nodeName).to.equal(node);
+  expect(pod!.status?.phase).to.equal('Running');
+}));
+
+Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? is (Pending|Running|Succeeded|Failed|Unknown)$/, step(async function (this: KubeWorld, name: string, namespace: string | null, phase: string) {
+  const pod = await getPod(this, name, namespace ?? 'default');
+  expect(pod, `pod ${name} exists`).to.not.equal(undefined);
+  expect(pod!.status?.phase).to.equal(phase);
+}));
+
+Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? is (Terminating|not Terminating)$/, step(async function (this: KubeWorld, name: string, namespace: string | null, state: string) {
+  const pod = await getPod(this, name, namespace ?? 'default');
+  expect(pod, `pod ${name} exists`).to.not.equal(undefined);
+  if (state === 'Terminating') expect(pod!.metadata.deletionTimestamp, 'deletionTimestamp').to.be.a('string');
+  else expect(pod!.metadata.deletionTimestamp, 'deletionTimestamp').to.equal(undefined);
+}));
+
+Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? (?:is gone|no longer exists)$/, step(async function (this: KubeWorld, name: string, namespace: string | null) {
+  expect(await getPod(this, name, namespace ?? 'default'), `pod ${name}`).to.equal(undefined);
+}));
+
+Then(/^node "([^"]+)" runs (\d+) pods?$/, step(async function (this: KubeWorld, node: string, count: string) {
+  const cluster = await this.cluster();
+  const list = await cluster.client.list<Pod>({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` });
+  const live = list.items.filter((p) => !p.metadata.deletionTimestamp);
+  expect(live.map((p) => p.metadata.name), `pods on ${node}`).to.have.length(Number(count));
+}));
