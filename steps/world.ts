@@ -8,6 +8,8 @@ import { StatusError } from '../src/api/errors';
 export interface RunParameters {
   target: string;
   profile: string;
+  /** A third-party ClusterDriver module (kubespec run --driver). */
+  driverModule?: string;
 }
 
 export const NOT_APPLICABLE = 'text/x.kubespec.not-applicable';
@@ -31,8 +33,8 @@ export class KubeWorld extends World<RunParameters> {
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);
-    const { target = 'reference', profile = 'seed' } = options.parameters ?? ({} as RunParameters);
-    this.driver = createDriver(target, profile);
+    const { target = 'reference', profile = 'seed', driverModule } = options.parameters ?? ({} as RunParameters);
+    this.driver = createDriver(target, profile, driverModule);
   }
 
   /** Sets a control-plane flag (by its upstream name) for this scenario. */

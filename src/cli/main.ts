@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import { runCommand, RUN_HELP } from './run';
-import { ConformanceReport, formatSummary, loadRun, writeReports } from '../report';
+import { ConformanceReport, formatSummary, loadRun, mergeShards, writeReports } from '../report';
 
 const HELP = `kubespec — an executable specification of the Kubernetes control plane
 
 Commands:
   run      run the features against a target and write conformance reports
-  report   merge report directories side by side: kubespec report DIR... [--out DIR]
+  report   merge report directories: kubespec report DIR... [--out DIR] (shards of one run
+           become one column; other targets and profiles stand side by side)
   help     this text
 
 ${RUN_HELP}`;
@@ -19,7 +20,7 @@ async function reportCommand(argv: string[]): Promise<number> {
     else dirs.push(argv[i]);
   }
   if (dirs.length === 0) throw new Error('usage: kubespec report DIR... [--out DIR]');
-  const { report, files } = writeReports(dirs.map((d) => loadRun(d)), path.resolve(out));
+  const { report, files } = writeReports(mergeShards(dirs.map((d) => loadRun(d))), path.resolve(out));
   console.log(formatSummary(report));
   console.log(`reports: ${path.relative(process.cwd(), files.html)}`);
   console.log(closingLine(report));

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
-import { formatSummary, reportFromMessages, writeReports, writeRunInfo } from '../report';
+import { failedLocations, formatSummary, reportFromMessages, writeReports, writeRunInfo } from '../report';
 import { loadProfile } from '../cluster/profile';
-import { TARGETS } from '../drivers';
+import { loadDriverModule, TARGETS } from '../drivers';
 import { checkKnown, one, parseArgs } from './args';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -14,7 +14,11 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
   --profile seed            the release semantics: ${'seed | kubernetes-1.32 | path/to/profile.yaml'}
   --tags EXPR               a Cucumber tag expression, e.g. '@NODE-GRACE-UNKNOWN and not @slow'
   --report-dir DIR          where reports go (default: reports); messages always at DIR/messages.ndjson
+  --driver ./driver.js      a third-party ClusterDriver module (see README); the target is its name
   --fail-fast               stop at the first failing scenario
+  --rerun-failed            run only the scenarios that did not pass in DIR/messages.ndjson
+  --shard INDEX/TOTAL       run every TOTAL-th scenario starting at INDEX (1-based), for CI splits;
+                            merge the shards' report dirs with kubespec report
   --parallel N              run scenarios in N worker processes
   --quiet-summary           print only the summary, no per-step progress
 
@@ -22,17 +26,30 @@ Exit codes: 0 all scenarios passed or were not applicable; 1 some failed; 2 bad 
 
 /** Runs Cucumber on features/ with the given target and profile, then builds the reports. */
 export async function runCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['fail-fast', 'quiet-summary', 'help']);
+  const args = parseArgs(argv, ['fail-fast', 'quiet-summary', 'rerun-failed', 'help']);
   if (args.flags.has('help')) { console.log(RUN_HELP); return 0; }
-  checkKnown(args, ['target', 'profile', 'tags', 'report-dir', 'fail-fast', 'parallel', 'quiet-summary', 'help'], 'run');
-  const target = one(args, 'target', 'reference')!;
+  checkKnown(args, ['target', 'profile', 'tags', 'report-dir', 'fail-fast', 'parallel', 'quiet-summary', 'rerun-failed', 'shard', 'driver', 'help'], 'run');
+  const driverModule = one(args, 'driver');
+  const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
   const profileName = one(args, 'profile', 'seed')!;
-  if (!(TARGETS as readonly string[]).includes(target)) throw new Error(`unknown target "${target}" (known: ${TARGETS.join(', ')})`);
+  if (!driverModule && !(TARGETS as readonly string[]).includes(target)) throw new Error(`unknown target "${target}" (known: ${TARGETS.join(', ')}, or --driver ./module.js)`);
+  const shard = one(args, 'shard');
+  if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) throw new Error(`--shard wants INDEX/TOTAL with 1 ≤ INDEX ≤ TOTAL, got "${shard}"`);
+  if (shard && Number(shard.split('/')[0]) > Number(shard.split('/')[1])) throw new Error(`--shard ${shard}: INDEX is larger than TOTAL`);
   const profile = loadProfile(profileName); // fails early, with the list of profiles
   const reportDir = path.resolve(one(args, 'report-dir', 'reports')!);
   fs.mkdirSync(reportDir, { recursive: true });
   const messages = path.join(reportDir, 'messages.ndjson');
-  const paths = args.positionals.length > 0 ? args.positionals : [path.join(ROOT, 'features/**/*.feature')];
+  let paths = args.positionals.length > 0 ? args.positionals : [path.join(ROOT, 'features/**/*.feature')];
+  if (args.flags.has('rerun-failed')) {
+    if (!fs.existsSync(messages)) throw new Error(`--rerun-failed: no previous run in ${reportDir} (no messages.ndjson)`);
+    paths = failedLocations(messages).map((loc) => path.resolve(ROOT, loc));
+    if (paths.length === 0) {
+      console.log(`--rerun-failed: every scenario of the last run in ${path.relative(process.cwd(), reportDir) || '.'} passed or was not applicable; nothing to rerun`);
+      return 0;
+    }
+    console.log(`--rerun-failed: ${paths.length} scenario(s) from the last run`);
+  }
   const quiet = args.flags.has('quiet-summary');
 
   process.env.TS_NODE_TRANSPILE_ONLY ??= 'true';
@@ -42,13 +59,14 @@ export async function runCommand(argv: string[]): Promise<number> {
       require: [path.join(ROOT, 'steps/**/*.ts')],
       requireModule: ['ts-node/register'],
       format: [
-        quiet ? 'summary' : 'progress',
+        quiet ? 'summary' : path.join(__dirname, 'progress-formatter.js'),
         `message:${messages}`,
         `html:${path.join(reportDir, 'cucumber.html')}`,
         `junit:${path.join(reportDir, 'junit.xml')}`,
       ],
       formatOptions: { junit: { suiteName: `kubespec ${target} ${profile.name}` } },
-      worldParameters: { target, profile: profileName },
+      worldParameters: { target, profile: profileName, ...(driverModule ? { driverModule: path.resolve(driverModule) } : {}) },
+      ...(shard ? { shard } : {}),
       tags: one(args, 'tags', '')!,
       failFast: args.flags.has('fail-fast'),
       parallel: Number(one(args, 'parallel', '0')),
@@ -57,7 +75,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   }, { cwd: ROOT });
   const started = Date.now();
   const { success } = await runCucumber(runConfiguration, { cwd: ROOT, stdout: process.stdout, stderr: process.stderr });
-  const info = { target, profile: profile.name };
+  const info = { target, profile: profile.name, ...(shard ? { label: `${target} · ${profile.name}` } : {}) };
   writeRunInfo(reportDir, info);
   const { report, files } = writeReports([reportFromMessages(messages, info)], reportDir);
   console.log('');

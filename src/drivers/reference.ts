@@ -10,7 +10,7 @@ import { Capabilities, ClusterDriver } from './driver';
  * scenario gets a fresh cluster; time moves only when a step says so.
  */
 export class ReferenceDriver implements ClusterDriver {
-  readonly target = 'reference';
+  readonly target: string = 'reference';
   readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true };
   private flags: Flags = {};
   private instance?: Cluster;

@@ -95,3 +95,23 @@ function readRunInfo(dir: string): RunInfo | undefined {
 function defaultLabel(info: RunInfo): string {
   return `${info.target} · ${info.profile}`;
 }
+
+/**
+ * Shards of one run (same target and profile, split with --shard) become one column; runs
+ * of different targets or profiles stay side by side.
+ */
+export function mergeShards(runs: RunResult[]): RunResult[] {
+  const byLabel = new Map<string, RunResult>();
+  for (const run of runs) {
+    const have = byLabel.get(run.label);
+    if (have) byLabel.set(run.label, { ...have, scenarios: [...have.scenarios, ...run.scenarios] });
+    else byLabel.set(run.label, run);
+  }
+  return [...byLabel.values()];
+}
+
+/** Locations (uri:line) of the scenarios that did not pass in a previous run's messages. */
+export function failedLocations(messagesPath: string): string[] {
+  const { scenarios } = readMessages(messagesPath);
+  return [...new Set(scenarios.filter((s) => s.status !== 'passed' && s.status !== 'not-applicable').map((s) => `${s.uri}:${s.line}`))];
+}
