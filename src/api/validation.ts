@@ -1,5 +1,8 @@
 /** Field errors as upstream's field.ErrorList renders them into Status causes. */
 import { StatusCause } from './meta';
+import { dns1123SubdomainErrors } from './labels';
+
+export { dns1123SubdomainErrors };
 
 export type FieldErrors = StatusCause[];
 
@@ -32,22 +35,12 @@ export const fieldError = {
 };
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export function dns1123LabelErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!DNS1123_LABEL.test(value)) {
     errs.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
-  }
-  return errs;
-}
-
-export function dns1123SubdomainErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push('must be no more than 253 characters');
-  if (!DNS1123_SUBDOMAIN.test(value)) {
-    errs.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
   }
   return errs;
 }

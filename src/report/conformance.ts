@@ -55,13 +55,7 @@ export interface BehaviourRunResult {
   scenarios: ScenarioEntry[];
 }
 
-export interface BehaviourRow {
-  id: string;
-  title: string;
-  area: string;
-  seed: SeedCitation[];
-  upstream?: string;
-  informative: boolean;
+export interface BehaviourRow extends Omit<Behaviour, 'notApplicableReason'> {
   /** index-aligned with ConformanceReport.runs */
   results: BehaviourRunResult[];
 }
