@@ -1,0 +1,124 @@
+import fetch from 'node-fetch';
+import { KubeConfig, Watch as KubeWatch } from '@kubernetes/client-node';
+import { KubeList, KubeObject, Status } from '../api/meta';
+import { StatusError } from '../api/errors';
+import { ResourceRegistry } from '../api/registry';
+import { Client, DeleteOptions, ListOptions, PatchType, ResourceRef, Watch, WatchHandlers, WatchOptions } from './client';
+
+const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+/**
+ * The Client over HTTP(S) to any API server named by a kubeconfig, with
+ * @kubernetes/client-node doing what a kubeconfig asks (certificates, tokens, exec
+ * plugins, proxies) and its Watch doing the watch framing. Paths come from the resource
+ * registry, so every resource the suite speaks of reaches its Kubernetes URL.
+ */
+export class KubeconfigClient implements Client {
+  private readonly watcher: KubeWatch;
+
+  constructor(readonly kubeConfig: KubeConfig, private readonly registry: ResourceRegistry) {
+    this.watcher = new KubeWatch(kubeConfig);
+  }
+
+  static fromFile(file: string, registry: ResourceRegistry, context?: string): KubeconfigClient {
+    const kc = new KubeConfig();
+    kc.loadFromFile(file);
+    if (context) kc.setCurrentContext(context);
+    return new KubeconfigClient(kc, registry);
+  }
+
+  get server(): string {
+    const cluster = this.kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('the kubeconfig has no current cluster');
+    return cluster.server.replace(/\/$/, '');
+  }
+
+  /** The URL path of a resource, object or subresource. */
+  path(ref: ResourceRef, name?: string, subresource?: string): string {
+    const rt = this.registry.get(ref.resource);
+    if (!rt) throw new Error(`unknown resource "${ref.resource}"`);
+    const base = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
+    const ns = rt.namespaced && ref.namespace ? `/namespaces/${encodeURIComponent(ref.namespace)}` : '';
+    return `${base}${ns}/${rt.resource}${name ? `/${encodeURIComponent(name)}` : ''}${subresource ? `/${subresource}` : ''}`;
+  }
+
+  /** One request; a non-2xx answer becomes the StatusError the server sent (or one made from it). */
+  async request<T>(method: string, path: string, options: { query?: Record<string, string | undefined>; body?: unknown; contentType?: string } = {}): Promise<T> {
+    const url = new URL(this.server + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    const init = await this.kubeConfig.applyToFetchOptions({});
+    const headers: Record<string, string> = { ...(init.headers as Record<string, string>), accept: 'application/json' };
+    if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    const res = await fetch(url.toString(), { ...init, method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) {
+      const status = parsed as Status | undefined;
+      if (status?.kind === 'Status') throw new StatusError(status);
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: res.status, reason: res.statusText, message: text.slice(0, 500) || res.statusText });
+    }
+    return parsed as T;
+  }
+
+  create<T extends KubeObject>(ref: ResourceRef, obj: T, options: { dryRun?: boolean } = {}): Promise<T> {
+    const namespace = ref.namespace ?? obj.metadata?.namespace;
+    return this.request('POST', this.path({ ...ref, namespace }), { body: obj, query: { dryRun: options.dryRun ? 'All' : undefined } });
+  }
+
+  get<T extends KubeObject>(ref: ResourceRef, name: string): Promise<T> {
+    return this.request('GET', this.path(ref, name));
+  }
+
+  list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
+    return this.request('GET', this.path(ref), { query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector } });
+  }
+
+  update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: 'status' } = {}): Promise<T> {
+    const namespace = ref.namespace ?? obj.metadata.namespace;
+    return this.request('PUT', this.path({ ...ref, namespace }, obj.metadata.name, options.subresource), { body: obj });
+  }
+
+  patch<T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options: { subresource?: 'status' } = {}): Promise<T> {
+    return this.request('PATCH', this.path(ref, name, options.subresource), { body: patch, contentType: PATCH_CONTENT_TYPES[type] });
+  }
+
+  delete<T extends KubeObject>(ref: ResourceRef, name: string, options: DeleteOptions = {}): Promise<T | Status> {
+    return this.request('DELETE', this.path(ref, name), { body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options } });
+  }
+
+  createSubresource<R>(ref: ResourceRef, name: string, subresource: string, body: unknown): Promise<R> {
+    return this.request('POST', this.path(ref, name, subresource), { body });
+  }
+
+  async watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> {
+    let stopped = false;
+    const controller = await this.watcher.watch(
+      this.path(ref),
+      { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, resourceVersion: options.resourceVersion, allowWatchBookmarks: false },
+      (phase: string, obj: T) => {
+        if (phase === 'ERROR') {
+          const status = obj as unknown as Status;
+          if (!stopped) handlers.onClose?.(new StatusError(status));
+          stopped = true;
+          return;
+        }
+        if (phase === 'ADDED' || phase === 'MODIFIED' || phase === 'DELETED') handlers.onEvent({ type: phase, object: obj });
+      },
+      (err: unknown) => {
+        if (stopped) return;
+        stopped = true;
+        handlers.onClose?.(err ? (err instanceof Error ? err : new Error(String(err))) : undefined);
+      },
+    );
+    return { stop: () => { stopped = true; controller.abort(); } };
+  }
+}

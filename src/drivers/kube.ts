@@ -1,0 +1,182 @@
+import { Event } from '../api/core';
+import { KubeObject, Status } from '../api/meta';
+import { isStatusError } from '../api/errors';
+import { Client, DeleteOptions, ListOptions, PatchType, ResourceRef, Watch, WatchHandlers, WatchOptions } from '../client/client';
+import { KubeconfigClient } from '../client/kubeconfig';
+import { RealClock } from '../clock';
+import { clusterConfig, kubeletConfig, KubeletSpec } from '../cluster/config';
+import { Flags, Profile } from '../cluster/profile';
+import { HollowKubelet } from '../kubelet/kubelet';
+import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
+import { TargetDeclaration, unmetFlags } from './targets';
+
+/** The kubespec control endpoints a `kubespec serve` offers (absent on other servers). */
+interface ClockAnswer {
+  now: string;
+  mode: 'virtual' | 'real';
+}
+
+/**
+ * The kube target: any API server from a kubeconfig. Objects go over HTTP(S); time is the
+ * server's virtual clock when it offers one (kubespec serve --clock virtual), else real;
+ * hollow kubelets run in the server when it can host them, else here as API clients that
+ * join the cluster as KWOK's do. Everything a scenario creates is removed afterwards, also
+ * when it failed.
+ */
+export class KubeDriver implements ClusterDriver {
+  readonly target: string;
+  capabilities: Capabilities;
+  private clockMode: 'virtual' | 'real' = 'real';
+  private serverKubelets = false;
+  private readonly localKubelets = new Map<string, HollowKubelet>();
+  private readonly remoteKubelets = new Set<string>();
+  private readonly created: { ref: ResourceRef; name: string }[] = [];
+  private readonly tracking: Client;
+  private waitedMs = 0;
+  private started = false;
+  private readonly realClock = new RealClock();
+
+  constructor(
+    readonly profile: Profile,
+    readonly declaration: TargetDeclaration,
+    private readonly http: KubeconfigClient,
+  ) {
+    this.target = declaration.name;
+    // Virtual time is a property of the server found at start(), not of the declaration.
+    this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, virtualTime: false };
+    this.tracking = trackingClient(http, (ref, name) => this.created.push({ ref, name }));
+  }
+
+  configure(flags: Flags): void {
+    if (this.declaration.configurableFlags) throw new Error(`target ${this.target} declares configurable flags, but the kube driver cannot set them`);
+    const unmet = unmetFlags(this.declaration.flags, flags);
+    if (unmet.length > 0) throw new NotApplicableError(`target ${this.target} cannot run with ${unmet.join(', ')}`);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    try {
+      const clock = await this.http.request<ClockAnswer>('GET', '/kubespec/v1/clock');
+      this.clockMode = clock.mode;
+      this.serverKubelets = true;
+    } catch (e) {
+      if (!isStatusError(e) || (e.code !== 404 && e.code !== 403)) throw e;
+    }
+    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual' };
+  }
+
+  async stop(): Promise<void> {
+    for (const k of this.localKubelets.values()) k.stop();
+    // Remove what the scenario made, newest first; nodes of hollow kubelets last.
+    for (const { ref, name } of [...this.created].reverse()) {
+      await this.http.delete(ref, name, { gracePeriodSeconds: 0 }).catch(() => undefined);
+    }
+    for (const name of [...this.localKubelets.keys(), ...this.remoteKubelets]) {
+      await this.http.delete({ resource: 'nodes' }, name).catch(() => undefined);
+    }
+  }
+
+  get client(): Client {
+    return this.tracking;
+  }
+
+  private serverNow?: number;
+
+  now(): number {
+    return this.clockMode === 'virtual' ? this.serverNow ?? Date.now() : Date.now();
+  }
+
+  private async refreshServerTime(): Promise<void> {
+    if (this.clockMode !== 'virtual') return;
+    const c = await this.http.request<ClockAnswer>('GET', '/kubespec/v1/clock');
+    this.serverNow = Date.parse(c.now);
+  }
+
+  async advance(ms: number): Promise<void> {
+    if (this.clockMode === 'virtual') {
+      const r = await this.http.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: ms / 1000 } });
+      this.serverNow = Date.parse(r.now);
+      return;
+    }
+    this.waitedMs += ms;
+    if (this.waitedMs > this.declaration.maxScenarioTimeMs) {
+      throw new NotApplicableError(`needs more than the ${this.declaration.maxScenarioTimeMs / 1000} s of real time a scenario may take on ${this.target} (--max-scenario-time)`);
+    }
+    await new Promise<void>((resolve) => this.realClock.setTimeout(resolve, ms));
+  }
+
+  async waitFor(description: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+    await this.refreshServerTime();
+    const deadline = this.now() + timeoutMs;
+    while (!(await check())) {
+      if (this.now() >= deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${description}`);
+      const step = this.clockMode === 'virtual' ? 1000 : 250;
+      await this.advance(Math.min(step, Math.max(1, deadline - this.now())));
+    }
+  }
+
+  async addKubelet(spec: KubeletSpec): Promise<void> {
+    await this.start();
+    if (this.serverKubelets) {
+      await this.http.request('POST', '/kubespec/v1/kubelets', { body: spec });
+      this.remoteKubelets.add(spec.name);
+      await this.refreshServerTime();
+      return;
+    }
+    const config = kubeletConfig(clusterConfig(this.profile, this.declaration.flags), spec);
+    const kubelet = new HollowKubelet(config, this.http, this.realClock);
+    this.localKubelets.set(spec.name, kubelet);
+    await kubelet.start();
+  }
+
+  async stopKubelet(name: string): Promise<number> {
+    if (this.remoteKubelets.has(name)) {
+      await this.http.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/stop`, { body: {} });
+      await this.refreshServerTime();
+      return this.now();
+    }
+    const k = this.localKubelets.get(name);
+    if (!k) throw new Error(`no hollow kubelet for node "${name}" in this scenario`);
+    await k.syncNodeStatus(true);
+    if (k.config.useLease) await k.renewLease();
+    const at = Date.now();
+    k.stop();
+    return at;
+  }
+
+  async startKubelet(name: string): Promise<void> {
+    if (this.remoteKubelets.has(name)) {
+      await this.http.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/start`, { body: {} });
+      await this.refreshServerTime();
+      return;
+    }
+    const k = this.localKubelets.get(name);
+    if (!k) throw new Error(`no hollow kubelet for node "${name}" in this scenario`);
+    await k.start();
+  }
+
+  async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
+    const fields = [filter.involvedName ? `involvedObject.name=${filter.involvedName}` : '', filter.reason ? `reason=${filter.reason}` : ''].filter(Boolean).join(',');
+    const list = await this.http.list<Event>({ resource: 'events', namespace: filter.namespace }, fields ? { fieldSelector: fields } : {});
+    return list.items;
+  }
+}
+
+/** Records what is created so the driver can clean up; everything else passes through. */
+function trackingClient(inner: Client, onCreate: (ref: ResourceRef, name: string) => void): Client {
+  return {
+    async create<T extends KubeObject>(ref: ResourceRef, obj: T, o?: { dryRun?: boolean }) {
+      const made = await inner.create(ref, obj, o);
+      if (!o?.dryRun) onCreate({ resource: ref.resource, namespace: ref.namespace ?? made.metadata.namespace }, made.metadata.name!);
+      return made;
+    },
+    get: <T extends KubeObject>(ref: ResourceRef, name: string) => inner.get<T>(ref, name),
+    list: <T extends KubeObject>(ref: ResourceRef, o?: ListOptions) => inner.list<T>(ref, o),
+    update: <T extends KubeObject>(ref: ResourceRef, obj: T, o?: { subresource?: 'status' }) => inner.update(ref, obj, o),
+    patch: <T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, o?: { subresource?: 'status' }) => inner.patch<T>(ref, name, type, patch, o),
+    delete: <T extends KubeObject>(ref: ResourceRef, name: string, o?: DeleteOptions): Promise<T | Status> => inner.delete<T>(ref, name, o),
+    createSubresource: <R>(ref: ResourceRef, name: string, sub: string, body: unknown) => inner.createSubresource<R>(ref, name, sub, body),
+    watch: <T extends KubeObject>(ref: ResourceRef, o: WatchOptions, h: WatchHandlers<T>): Promise<Watch> => inner.watch(ref, o, h),
+  };
+}
