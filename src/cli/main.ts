@@ -1,6 +1,9 @@
 import * as path from 'node:path';
 import { runCommand, RUN_HELP } from './run';
-import { ConformanceReport, formatSummary, loadRun, mergeShards, writeReports } from '../report';
+import { buildConformance, ConformanceReport, formatSummary, loadCatalogue, loadRun, mergeShards, writeReports } from '../report';
+import { loadFeatures } from '../report/features';
+import { renderDocs, writeDocs } from '../report/docs';
+import { checkKnown, one, parseArgs } from './args';
 
 const HELP = `kubespec — an executable specification of the Kubernetes control plane
 
@@ -8,6 +11,7 @@ Commands:
   run      run the features against a target and write conformance reports
   report   merge report directories: kubespec report DIR... [--out DIR] (shards of one run
            become one column; other targets and profiles stand side by side)
+  docs     the living documentation: kubespec docs [--results DIR] [--out DIR]
   help     this text
 
 ${RUN_HELP}`;
@@ -25,6 +29,19 @@ async function reportCommand(argv: string[]): Promise<number> {
   console.log(`reports: ${path.relative(process.cwd(), files.html)}`);
   console.log(closingLine(report));
   return report.runs.some((r) => r.totals.byStatus.fail > 0) ? 1 : 0;
+}
+
+/** Renders features + catalogue (+ the latest results) to one static page. */
+async function docsCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  checkKnown(args, ['results', 'out'], 'docs');
+  const root = path.resolve(__dirname, '../..');
+  const results = one(args, 'results');
+  const catalogue = loadCatalogue();
+  const report = results ? buildConformance(catalogue, mergeShards([loadRun(path.resolve(results))])) : undefined;
+  const file = writeDocs(path.resolve(one(args, 'out', 'reports/docs')!), renderDocs(catalogue, loadFeatures(path.join(root, 'features'), root), report));
+  console.log(`documentation: ${path.relative(process.cwd(), file)}`);
+  return 0;
 }
 
 /** The plain closing line CI reads: scenarios over every run, not applicable counted as skipped. */
@@ -46,6 +63,8 @@ export async function main(argv: string[]): Promise<number> {
       return runCommand(rest);
     case 'report':
       return reportCommand(rest);
+    case 'docs':
+      return docsCommand(rest);
     case undefined:
     case 'help':
     case '--help':

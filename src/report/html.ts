@@ -210,7 +210,7 @@ export function esc(text: string): string {
 }
 
 /** The catalogue's light markup: `code`, **strong**, *emphasis* — escaped first. */
-function inlineMarkdown(text: string): string {
+export function inlineMarkdown(text: string): string {
   return text.split(/(`[^`]+`)/).map((part) => {
     if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return `<code>${esc(part.slice(1, -1))}</code>`;
     return esc(part)
