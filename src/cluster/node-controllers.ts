@@ -43,7 +43,8 @@ export class NodeControllers {
     this.eviction = new NodeEvictionController(c.nodeLifecycle, informers, client, clock, quiescence, options);
     this.all.push(this.eviction);
     if (options.taintNodesByCondition) this.all.push(new NoScheduleTaintController(informers, client, clock, quiescence));
-    if (options.taintBasedEvictions) this.all.push((this.taintEviction = new TaintEvictionController(informers, client, clock, quiescence)));
+    // The taint manager ran by default long before taint-based eviction (--enable-taint-manager, v1.6–v1.26).
+    if (kcm['enable-taint-manager'] ?? true) this.all.push((this.taintEviction = new TaintEvictionController(informers, client, clock, quiescence)));
     this.all.push(new PodGCController(informers, client, clock, quiescence, { quarantine: config.profile.features.orphanPodQuarantine ?? true }));
     if (kcm['allocate-node-cidrs'] && kcm['cluster-cidr']) {
       this.all.push((this.ipam = new RangeAllocator(informers, client, clock, quiescence, { clusterCIDR: kcm['cluster-cidr'], nodeCIDRMaskSize: kcm['node-cidr-mask-size'] ?? 24 })));
