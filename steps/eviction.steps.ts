@@ -265,3 +265,27 @@ When(/^the cloud deletes the machine of node "([^"]+)"$/, step(async function (t
   this.lastHeartbeat.set(node, cluster.now());
   await cluster.deleteMachine(node);
 }));
+
+When(/^I remove the taint "([^"]+)" from node "([^"]+)"$/, step(async function (this: KubeWorld, key: string, node: string) {
+  const cluster = await this.cluster();
+  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints: (n.spec?.taints ?? []).filter((t) => t.key !== key) } });
+}));
+
+Then(/^there is an event "([^"]+)" for pod "([^"]+)"(?: with message "([^"]*)")?$/, step(async function (this: KubeWorld, reason: string, pod: string, message: string | null) {
+  const cluster = await this.cluster();
+  const events = await cluster.events({ involvedName: pod, reason });
+  expect(events.map((e) => `${e.reason}: ${e.message}`), `events for pod ${pod}`).to.not.be.empty;
+  if (message != null) expect(events.map((e) => e.message)).to.include(message);
+}));
+
+Then(/^the daemon pod on node "([^"]+)" has tolerations:$/, step(async function (this: KubeWorld, node: string, table: DataTable) {
+  const cluster = await this.cluster();
+  const pods = (await cluster.client.list<Pod>({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })).items
+    .filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'));
+  expect(pods, `daemon pods on ${node}`).to.have.length(1);
+  const actual = (pods[0].spec.tolerations ?? []).map((t) => ({
+    key: t.key ?? '', operator: t.operator ?? '', effect: t.effect ?? '', seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
+  }));
+  expect(actual).to.deep.equal(table.hashes());
+}));
