@@ -1,5 +1,6 @@
 /** core/v1 and coordination.k8s.io/v1 types used by the control plane. */
 import { KubeObject } from './meta';
+import type { LabelSelector } from './labels';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
@@ -203,6 +204,26 @@ export interface Event extends KubeObject {
   eventTime?: string | null;
   reportingComponent?: string;
   reportingInstance?: string;
+}
+
+/** apps/v1 DaemonSet (the fields the reference's DaemonSet controller uses). */
+export interface DaemonSet extends KubeObject {
+  spec: {
+    selector: LabelSelector;
+    template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+    updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete'; rollingUpdate?: { maxUnavailable?: number | string } };
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number;
+  };
+  status?: {
+    currentNumberScheduled: number;
+    numberMisscheduled: number;
+    desiredNumberScheduled: number;
+    numberReady: number;
+    observedGeneration?: number;
+    updatedNumberScheduled?: number;
+    numberAvailable?: number;
+  };
 }
 
 export interface Binding extends KubeObject {

@@ -13,9 +13,11 @@ export interface EventSource {
  * and message, with repeats folded into count and lastTimestamp. Fire-and-forget: a
  * failed write never disturbs the component that reported it.
  */
+/** Shared by every recorder in the process, so two components never pick the same Event name. */
+let eventSeq = 0;
+
 export class EventRecorder {
   private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
-  private seq = 0;
 
   constructor(private readonly client: Client, private readonly clock: Clock, private readonly source: EventSource) {}
 
@@ -48,7 +50,7 @@ export class EventRecorder {
         .catch(() => undefined);
       return;
     }
-    const name = `${ref.name}.${(this.clock.now() * 1000 + (this.seq++ % 1000)).toString(16)}`;
+    const name = `${ref.name}.${(this.clock.now() * 1000 + (eventSeq++ % 1000)).toString(16)}`;
     this.seen.set(key, { name, namespace, count: 1 });
     const event: Event = {
       apiVersion: 'v1',

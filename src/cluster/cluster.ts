@@ -11,6 +11,7 @@ import { isStatusError } from '../api/errors';
 import { Namespace } from '../api/core';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
 import { HollowKubelet } from '../kubelet/kubelet';
+import { NodeControllers } from './node-controllers';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
@@ -33,6 +34,7 @@ export class Cluster {
   readonly client: Client;
   readonly informers: InformerFactory;
   readonly nodeLifecycle: NodeLifecycleController;
+  readonly nodeControllers: NodeControllers;
   readonly kubelets = new Map<string, HollowKubelet>();
   private started = false;
 
@@ -46,6 +48,7 @@ export class Cluster {
     this.client = new InProcessClient(this.api, this.quiescence, { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     this.informers = new InformerFactory(this.client);
     this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
+    this.nodeControllers = new NodeControllers(this);
   }
 
   get config(): ClusterConfig {
@@ -61,6 +64,7 @@ export class Cluster {
     this.started = true;
     await this.bootstrapNamespaces();
     await this.informers.start();
+    this.nodeControllers.run();
     this.nodeLifecycle.run();
     await this.settle();
   }
@@ -68,6 +72,7 @@ export class Cluster {
   async stop(): Promise<void> {
     for (const k of this.kubelets.values()) k.stop();
     this.nodeLifecycle.stop();
+    this.nodeControllers.stop();
     this.informers.stop();
     await this.store.close();
   }
@@ -91,6 +96,7 @@ export class Cluster {
 
   async addKubelet(spec: KubeletSpec): Promise<HollowKubelet> {
     if (this.kubelets.has(spec.name)) throw new Error(`a kubelet for node "${spec.name}" already runs`);
+    this.nodeControllers.cloud?.addMachine(spec.name);
     const kubelet = new HollowKubelet(kubeletConfig(this.config, spec), this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
     this.kubelets.set(spec.name, kubelet);
     await kubelet.start();

@@ -22,7 +22,8 @@ function required<T>(value: T | undefined, flag: string, profile: Profile): T {
 export function nodeLifecycleOptions(c: ClusterConfig): NodeLifecycleOptions {
   const f = c.flags['kube-controller-manager'];
   const p = c.profile;
-  const taintBased = f['enable-taint-manager'] ?? p.features.taintBasedEvictions;
+  // Before v1.18 taint-based eviction needed the TaintBasedEvictions gate and the taint manager.
+  const taintBased = p.features.taintBasedEvictions && (f['enable-taint-manager'] ?? true);
   return {
     nodeMonitorPeriod: required(f['node-monitor-period'], 'node-monitor-period', p),
     nodeMonitorGracePeriod: required(f['node-monitor-grace-period'], 'node-monitor-grace-period', p),

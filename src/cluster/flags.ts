@@ -51,6 +51,7 @@ const FLAG_TABLE = {
     'cluster-cidr': str,
     'node-cidr-mask-size': int,
     'enable-taint-manager': bool,
+    'cloud-provider': str,
     'controllers': str,
   },
   'kube-scheduler': {

@@ -24,7 +24,13 @@ export interface Profile {
   name: string;
   kubernetesVersion: string;
   description: string;
-  features: { nodeLease: boolean; taintBasedEvictions: boolean; taintNodesByCondition: boolean };
+  features: {
+    nodeLease: boolean;
+    taintBasedEvictions: boolean;
+    taintNodesByCondition: boolean;
+    /** Pod GC waits 40 s and re-checks before deleting pods of a vanished node (v1.19+). */
+    orphanPodQuarantine?: boolean;
+  };
   flags: Flags;
   kubelet: MachineProfile;
 }

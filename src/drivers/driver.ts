@@ -49,4 +49,9 @@ export interface ClusterDriver {
   stopKubelet(name: string): Promise<number>;
   startKubelet(name: string): Promise<void>;
   events(filter?: { involvedName?: string; reason?: string; namespace?: string }): Promise<Event[]>;
+  /**
+   * Deletes the machine behind a node at the cloud provider (capability cloudProvider), as
+   * an operator deleting a VM; its kubelet stops with it.
+   */
+  deleteMachine(name: string): Promise<void>;
 }

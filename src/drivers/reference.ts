@@ -3,7 +3,7 @@ import { Client } from '../client/client';
 import { Cluster } from '../cluster/cluster';
 import { clusterConfig, KubeletSpec } from '../cluster/config';
 import { Flags, mergeFlags, Profile } from '../cluster/profile';
-import { Capabilities, ClusterDriver } from './driver';
+import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 
 /**
  * The reference target: the control plane in this process, on a virtual clock. Each
@@ -80,6 +80,14 @@ export class ReferenceDriver implements ClusterDriver {
 
   async startKubelet(name: string): Promise<void> {
     await this.cluster.kubelet(name).start();
+    await this.cluster.settle();
+  }
+
+  async deleteMachine(name: string): Promise<void> {
+    const cloud = this.cluster.nodeControllers.cloud;
+    if (!cloud) throw new NotApplicableError('this cluster runs without a cloud provider (set --cloud-provider=simulated)');
+    if (!cloud.deleteMachine(name)) throw new Error(`the cloud has no machine "${name}"`);
+    this.cluster.kubelets.get(name)?.stop();
     await this.cluster.settle();
   }
 

@@ -57,6 +57,14 @@ export class NodeLifecycleController {
     return this.health.get(name);
   }
 
+  /**
+   * Leaving master disruption mode (handleDisruption): every node's probe and Ready
+   * transition times become now, so grace periods and eviction timeouts start again.
+   */
+  restartHealthTimers(now: number): void {
+    for (const [name, h] of this.health) this.health.set(name, { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
+  }
+
   async monitorNodeHealth(): Promise<void> {
     const now = this.clock.now();
     const nodes = this.nodes.list();

@@ -1,0 +1,32 @@
+import { CloudProvider } from './provider';
+
+/**
+ * A cloud whose machines are a set of names: each hollow kubelet's machine is created
+ * with it, and the driver can delete one (as an operator deleting a VM in the console).
+ */
+export class SimulatedCloud implements CloudProvider {
+  readonly name = 'simulated';
+  private readonly machines = new Set<string>();
+
+  /** providerID a node on this cloud carries: simulated://<name>. */
+  providerID(name: string): string {
+    return `simulated://${name}`;
+  }
+
+  addMachine(name: string): void {
+    this.machines.add(name);
+  }
+
+  deleteMachine(name: string): boolean {
+    return this.machines.delete(name);
+  }
+
+  hasMachine(name: string): boolean {
+    return this.machines.has(name);
+  }
+
+  async instanceExists(nodeName: string, providerID?: string): Promise<boolean> {
+    const name = providerID?.startsWith('simulated://') ? providerID.slice('simulated://'.length) : nodeName;
+    return this.machines.has(name);
+  }
+}

@@ -1,0 +1,68 @@
+import { Clock, Quiescence } from '../clock';
+import { ApiServer } from '../apiserver/apiserver';
+import { defaultTolerationSeconds } from '../apiserver/admission/default-toleration-seconds';
+import { Client } from '../client/client';
+import { InformerFactory } from '../client/informer';
+import { SimulatedCloud } from '../cloud/simulated';
+import { CloudNodeLifecycleController } from '../controllers/cloudnodelifecycle/controller';
+import { DaemonSetController } from '../controllers/daemonset/controller';
+import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
+import { NodeEvictionController } from '../controllers/nodelifecycle/eviction';
+import { NoScheduleTaintController } from '../controllers/nodelifecycle/noschedule-taints';
+import { RangeAllocator } from '../controllers/nodeipam/range-allocator';
+import { PodGCController } from '../controllers/podgc/controller';
+import { TaintEvictionController } from '../controllers/tainteviction/controller';
+import { ClusterConfig, nodeLifecycleOptions } from './config';
+
+interface Runnable {
+  run(): void;
+  stop(): void;
+}
+
+/**
+ * Everything built around node health: eviction and zones, NoSchedule taints, the taint
+ * eviction controller, pod GC, node IPAM, the cloud check, DaemonSets, and the
+ * DefaultTolerationSeconds admission plugin — each enabled as the configuration says.
+ */
+export class NodeControllers {
+  readonly eviction: NodeEvictionController;
+  readonly taintEviction?: TaintEvictionController;
+  readonly ipam?: RangeAllocator;
+  readonly cloud?: SimulatedCloud;
+  private readonly all: Runnable[] = [];
+
+  constructor(c: { config: ClusterConfig; api: ApiServer; client: Client; informers: InformerFactory; clock: Clock; quiescence: Quiescence; nodeLifecycle: NodeLifecycleController }) {
+    const { config, client, informers, clock, quiescence } = c;
+    const options = nodeLifecycleOptions(config);
+    const apiserver = config.flags['kube-apiserver'];
+    const kcm = config.flags['kube-controller-manager'];
+    c.api.admission.use(defaultTolerationSeconds({
+      notReadySeconds: apiserver['default-not-ready-toleration-seconds'] ?? 300,
+      unreachableSeconds: apiserver['default-unreachable-toleration-seconds'] ?? 300,
+    }));
+    this.eviction = new NodeEvictionController(c.nodeLifecycle, informers, client, clock, quiescence, options);
+    this.all.push(this.eviction);
+    if (options.taintNodesByCondition) this.all.push(new NoScheduleTaintController(informers, client, clock, quiescence));
+    // The taint manager ran by default long before taint-based eviction (--enable-taint-manager, v1.6–v1.26).
+    if (kcm['enable-taint-manager'] ?? true) this.all.push((this.taintEviction = new TaintEvictionController(informers, client, clock, quiescence)));
+    this.all.push(new PodGCController(informers, client, clock, quiescence, { quarantine: config.profile.features.orphanPodQuarantine ?? true }));
+    if (kcm['allocate-node-cidrs'] && kcm['cluster-cidr']) {
+      this.all.push((this.ipam = new RangeAllocator(informers, client, clock, quiescence, { clusterCIDR: kcm['cluster-cidr'], nodeCIDRMaskSize: kcm['node-cidr-mask-size'] ?? 24 })));
+    }
+    if (kcm['cloud-provider'] === 'simulated') {
+      this.cloud = new SimulatedCloud();
+      this.all.push(new CloudNodeLifecycleController(informers, client, clock, quiescence, this.cloud, options.nodeMonitorPeriod));
+    } else if (kcm['cloud-provider']) {
+      throw new Error(`unknown cloud provider "${kcm['cloud-provider']}" (the reference knows: simulated)`);
+    }
+    this.all.push(new DaemonSetController(informers, client, clock, quiescence));
+  }
+
+  run(): void {
+    for (const r of this.all) r.run();
+  }
+
+  stop(): void {
+    for (const r of this.all) r.stop();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Upstream CidrSet (pkg/controller/nodeipam/ipam/cidrset/cidr_set.go), IPv4: the cluster
+ * CIDR cut into node-sized blocks, handed out round-robin from a cursor.
+ */
+
+export class CIDRSetError extends Error {}
+
+export const ERR_NO_CIDRS_REMAINING = 'CIDR allocation failed; there are no remaining CIDRs left to allocate in the accepted range';
+
+export function parseIPv4(ip: string): number {
+  const parts = ip.split('.');
+  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) throw new CIDRSetError(`invalid IP address: ${ip}`);
+  return parts.reduce((acc, p) => ((acc << 8) | Number(p)) >>> 0, 0);
+}
+
+export function formatIPv4(n: number): string {
+  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+}
+
+export function parseCIDR(cidr: string): { ip: number; bits: number } {
+  const m = /^([^/]+)\/(\d{1,2})$/.exec(cidr.trim());
+  if (!m || Number(m[2]) > 32) throw new CIDRSetError(`invalid CIDR address: ${cidr}`);
+  return { ip: parseIPv4(m[1]), bits: Number(m[2]) };
+}
+
+const maskOf = (bits: number) => (bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0);
+
+export class CidrSet {
+  private readonly clusterIP: number;
+  private readonly clusterMask: number;
+  readonly maxCIDRs: number;
+  private readonly used: Uint8Array;
+  private allocatedCount = 0;
+  private nextCandidate = 0;
+
+  constructor(readonly clusterCIDR: string, readonly nodeMaskSize: number) {
+    const { ip, bits } = parseCIDR(clusterCIDR);
+    if (nodeMaskSize < bits || nodeMaskSize > 32) throw new CIDRSetError(`node mask /${nodeMaskSize} does not fit in cluster CIDR ${clusterCIDR}`);
+    // net.ParseCIDR masks the address: 192.168.5.219/28 starts at 192.168.5.208.
+    this.clusterIP = (ip & maskOf(bits)) >>> 0;
+    this.clusterMask = bits;
+    this.maxCIDRs = 2 ** (nodeMaskSize - bits);
+    this.used = new Uint8Array(this.maxCIDRs);
+  }
+
+  get allocated(): number {
+    return this.allocatedCount;
+  }
+
+  private block(index: number): string {
+    const ip = (this.clusterIP | (index * 2 ** (32 - this.nodeMaskSize))) >>> 0;
+    return `${formatIPv4(ip)}/${this.nodeMaskSize}`;
+  }
+
+  /** The next free block, searching from the cursor in a circle (round-robin, not lowest-free). */
+  allocateNext(): string {
+    if (this.allocatedCount === this.maxCIDRs) throw new CIDRSetError(ERR_NO_CIDRS_REMAINING);
+    for (let i = 0; i < this.maxCIDRs; i++) {
+      const candidate = (this.nextCandidate + i) % this.maxCIDRs;
+      if (!this.used[candidate]) {
+        this.used[candidate] = 1;
+        this.allocatedCount++;
+        this.nextCandidate = (candidate + 1) % this.maxCIDRs;
+        return this.block(candidate);
+      }
+    }
+    throw new CIDRSetError(ERR_NO_CIDRS_REMAINING);
+  }
+
+  /** The indexes of every node-sized block the CIDR covers (it may be bigger than one block). */
+  private indexRange(cidr: string): [number, number] {
+    const { ip, bits } = parseCIDR(cidr);
+    const clusterBase = this.clusterIP;
+    const inCluster = bits >= this.clusterMask && ((ip & maskOf(this.clusterMask)) >>> 0) === clusterBase;
+    if (!inCluster) throw new CIDRSetError(`cidr ${cidr} is out the range of cluster cidr ${this.clusterCIDR}`);
+    const blockSize = 2 ** (32 - this.nodeMaskSize);
+    const start = (((ip & maskOf(Math.min(bits, this.nodeMaskSize))) >>> 0) - clusterBase) / blockSize;
+    const count = bits >= this.nodeMaskSize ? 1 : 2 ** (this.nodeMaskSize - bits);
+    return [Math.floor(start), Math.floor(start) + count - 1];
+  }
+
+  occupy(cidr: string): void {
+    const [from, to] = this.indexRange(cidr);
+    for (let i = from; i <= to; i++) if (!this.used[i]) { this.used[i] = 1; this.allocatedCount++; }
+  }
+
+  release(cidr: string): void {
+    const [from, to] = this.indexRange(cidr);
+    for (let i = from; i <= to; i++) if (this.used[i]) { this.used[i] = 0; this.allocatedCount--; }
+  }
+}

@@ -1,0 +1,73 @@
+import { Clock, Quiescence } from '../../clock';
+import { Node, Taint } from '../../api/core';
+import {
+  TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
+} from '../../api/taints';
+import { Client } from '../../client/client';
+import { Informer, InformerFactory } from '../../client/informer';
+import { WorkQueue } from '../../client/workqueue';
+import { swapNodeTaints } from './node-writes';
+
+/** Condition (type, status) → NoSchedule taint key (upstream nodeConditionToTaintKeyStatusMap). */
+const CONDITION_TAINTS: { type: string; status: string; key: string }[] = [
+  { type: 'Ready', status: 'False', key: TAINT_NOT_READY },
+  { type: 'Ready', status: 'Unknown', key: TAINT_UNREACHABLE },
+  { type: 'MemoryPressure', status: 'True', key: TAINT_MEMORY_PRESSURE },
+  { type: 'DiskPressure', status: 'True', key: TAINT_DISK_PRESSURE },
+  { type: 'NetworkUnavailable', status: 'True', key: TAINT_NETWORK_UNAVAILABLE },
+  { type: 'PIDPressure', status: 'True', key: TAINT_PID_PRESSURE },
+];
+const MANAGED_KEYS = new Set([...CONDITION_TAINTS.map((c) => c.key), TAINT_UNSCHEDULABLE]);
+
+/**
+ * doNoScheduleTaintingPass's rule: the NoSchedule taints a node should carry for its
+ * conditions and spec.unschedulable, and the difference from what it carries. Only
+ * NoSchedule taints with the managed keys are compared; every other taint is left alone.
+ */
+export function noScheduleTaintChanges(node: Node): { add: Taint[]; remove: Taint[] } {
+  const want: Taint[] = [];
+  for (const c of node.status?.conditions ?? []) {
+    for (const m of CONDITION_TAINTS) if (m.type === c.type && m.status === c.status) want.push({ key: m.key, effect: 'NoSchedule' });
+  }
+  if (node.spec?.unschedulable) want.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });
+  const have = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' && MANAGED_KEYS.has(t.key));
+  return {
+    add: want.filter((w) => !have.some((h) => h.key === w.key)),
+    remove: have.filter((h) => !want.some((w) => w.key === h.key)),
+  };
+}
+
+/**
+ * TaintNodesByCondition in the node lifecycle controller: every node add or update is
+ * queued and its NoSchedule taints reconciled at once, with no rate limit.
+ */
+export class NoScheduleTaintController {
+  private readonly nodes: Informer<Node>;
+  private readonly queue: WorkQueue;
+
+  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence) {
+    this.nodes = informers.informer<Node>({ resource: 'nodes' });
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'node-noschedule-taints', workers: 8 });
+  }
+
+  run(): void {
+    this.nodes.addEventHandler({
+      onAdd: (n) => this.queue.add(n.metadata.name!),
+      onUpdate: (_o, n) => this.queue.add(n.metadata.name!),
+    });
+  }
+
+  stop(): void {
+    this.queue.shutdown();
+  }
+
+  async sync(name: string): Promise<void> {
+    const node = this.nodes.getByName(name);
+    if (!node) return;
+    const { add, remove } = noScheduleTaintChanges(node);
+    if (add.length === 0 && remove.length === 0) return;
+    if (!(await swapNodeTaints(this.client, name, add, remove, this.clock.now(), node)) && this.nodes.getByName(name)) {
+      throw new Error(`failed to swap taints of node ${name}`);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { NodeCondition } from '../../api/core';
+
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+export const REGION_LABEL = 'topology.kubernetes.io/region';
+export const BETA_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
+export const BETA_REGION_LABEL = 'failure-domain.beta.kubernetes.io/region';
+/** A node with this label (any value) is left out of zone state computations. */
+export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
+
+/**
+ * The key a node's zone is known by (upstream GetZoneKey, component-helpers topology):
+ * the beta failure-domain label wins when present (even empty), else the topology label;
+ * "" when neither region nor zone is set, else region + ":\0:" + zone.
+ */
+export function zoneKey(labels: Record<string, string> | undefined): string {
+  if (!labels) return '';
+  const zone = BETA_ZONE_LABEL in labels ? labels[BETA_ZONE_LABEL] : labels[ZONE_LABEL] ?? '';
+  const region = BETA_REGION_LABEL in labels ? labels[BETA_REGION_LABEL] : labels[REGION_LABEL] ?? '';
+  if (region === '' && zone === '') return '';
+  return `${region}:\x00:${zone}`;
+}
+
+/** The zone key as a person reads it ("z1", "eu-west:z1", "" for no zone). */
+export function zoneName(key: string): string {
+  const [region, zone] = key.split(':\x00:');
+  return zone === undefined ? key : region ? `${region}:${zone}` : zone;
+}
+
+export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
+
+/**
+ * Upstream ComputeZoneState: a zone with no ready node and at least one not-ready node
+ * is fully disrupted; with more than 2 not-ready nodes and a not-ready fraction of at
+ * least the threshold (float32 arithmetic) it is partially disrupted; else normal. A
+ * node without a Ready condition counts as not ready.
+ */
+export function computeZoneState(readyConditions: readonly (NodeCondition | undefined)[], unhealthyZoneThreshold: number): { notReady: number; state: ZoneState } {
+  let ready = 0;
+  let notReady = 0;
+  for (const c of readyConditions) {
+    if (c && c.status === 'True') ready++;
+    else notReady++;
+  }
+  if (ready === 0 && notReady > 0) return { notReady, state: 'FullDisruption' };
+  if (notReady > 2 && Math.fround(Math.fround(notReady) / Math.fround(notReady + ready)) >= Math.fround(unhealthyZoneThreshold)) {
+    return { notReady, state: 'PartialDisruption' };
+  }
+  return { notReady, state: 'Normal' };
+}
+
+export interface ZoneRates {
+  /** --node-eviction-rate, nodes per second */
+  nodeEvictionRate: number;
+  /** --secondary-node-eviction-rate */
+  secondaryNodeEvictionRate: number;
+  /** --large-cluster-size-threshold: a zone is large when it has MORE nodes than this. */
+  largeClusterSizeThreshold: number;
+}
+
+/**
+ * Upstream setLimiterInZone: Normal and FullDisruption evict at the normal rate (a fully
+ * disrupted zone still drains while another zone is healthy); PartialDisruption at the
+ * secondary rate when the zone is larger than the threshold, else not at all.
+ */
+export function zoneEvictionRate(state: ZoneState, zoneSize: number, r: ZoneRates): number {
+  switch (state) {
+    case 'PartialDisruption':
+      return zoneSize > r.largeClusterSizeThreshold ? r.secondaryNodeEvictionRate : 0;
+    case 'Normal':
+    case 'FullDisruption':
+    case 'Initial':
+      return r.nodeEvictionRate;
+  }
+}

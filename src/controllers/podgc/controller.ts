@@ -1,0 +1,83 @@
+import { Clock, Quiescence, TimerHandle } from '../../clock';
+import { Node, Pod } from '../../api/core';
+import { isStatusError } from '../../api/errors';
+import { Client } from '../../client/client';
+import { Informer, InformerFactory } from '../../client/informer';
+import { withPodCondition } from '../nodelifecycle/node-writes';
+
+/** Upstream gcCheckPeriod. */
+export const GC_CHECK_PERIOD_MS = 20_000;
+/** Upstream quarantineTime: how long a missing node must stay missing before its pods go. */
+export const QUARANTINE_MS = 40_000;
+
+export interface PodGCOptions {
+  /** Wait QUARANTINE_MS and ask the API server before deleting (v1.19+); v1.12 deleted at once. */
+  quarantine: boolean;
+}
+
+/**
+ * The pod garbage collector's gcOrphaned (pkg/controller/podgc): pods bound to a node
+ * that no longer exists are force-deleted (grace 0), after marking them Failed with a
+ * DisruptionTarget condition. This is how `kubectl delete node` removes the pods of an
+ * unreachable node that are stuck Terminating (NODE-PARTITION).
+ */
+export class PodGCController {
+  private readonly nodes: Informer<Node>;
+  private readonly pods: Informer<Pod>;
+  /** Missing node → when its quarantine ends. */
+  private readonly quarantine = new Map<string, number>();
+  private timer?: TimerHandle;
+
+  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, private readonly quiescence: Quiescence, private readonly options: PodGCOptions) {
+    this.nodes = informers.informer<Node>({ resource: 'nodes' });
+    this.pods = informers.informer<Pod>({ resource: 'pods' });
+  }
+
+  run(): void {
+    const tick = () => void this.quiescence.track(this.gc()).catch(() => undefined);
+    tick();
+    this.timer = this.clock.setInterval(tick, GC_CHECK_PERIOD_MS);
+  }
+
+  stop(): void {
+    if (this.timer) this.clock.clear(this.timer);
+  }
+
+  async gc(): Promise<void> {
+    const now = this.clock.now();
+    const orphans = this.pods.list().filter((p) => p.spec.nodeName && !this.nodes.getByName(p.spec.nodeName));
+    if (orphans.length === 0) { this.quarantine.clear(); return; }
+    const gone = new Set<string>();
+    for (const pod of orphans) {
+      const node = pod.spec.nodeName!;
+      if (!this.options.quarantine) { gone.add(node); continue; }
+      if (!this.quarantine.has(node)) this.quarantine.set(node, now + QUARANTINE_MS);
+    }
+    for (const [node, until] of [...this.quarantine]) {
+      if (until > now) continue;
+      this.quarantine.delete(node);
+      if (this.nodes.getByName(node)) continue;
+      try {
+        await this.client.get<Node>({ resource: 'nodes' }, node);
+      } catch (e) {
+        if (isStatusError(e, 'NotFound')) gone.add(node);
+      }
+    }
+    for (const pod of orphans) if (gone.has(pod.spec.nodeName!)) await this.deleteOrphan(pod);
+  }
+
+  private async deleteOrphan(pod: Pod): Promise<void> {
+    const ref = { resource: 'pods', namespace: pod.metadata.namespace };
+    try {
+      if (pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed') {
+        const marked = withPodCondition(pod, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' }, this.clock.now());
+        const next = marked ?? { ...pod };
+        next.status = { ...next.status, phase: 'Failed' };
+        await this.client.update<Pod>(ref, next, { subresource: 'status' });
+      }
+      await this.client.delete(ref, pod.metadata.name!, { gracePeriodSeconds: 0 });
+    } catch (e) {
+      if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
+    }
+  }
+}

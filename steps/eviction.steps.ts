@@ -1,0 +1,291 @@
+import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
+import { expect } from 'chai';
+import { Node, Pod } from '../src/api/core';
+import { renderTimeline, TimelineRecorder } from '../src/report/timeline';
+import { KubeWorld } from './world';
+import { step, toMs } from './support';
+import { runPodOn } from './pods.steps';
+
+/**
+ * Vocabulary for zones and eviction: nodes in zones, nodes that stop reporting, and when
+ * each node's pods are marked for deletion — read from a timeline recorded through the
+ * driver's client (watches), so the same steps judge any target.
+ */
+
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
+const recorders = new WeakMap<KubeWorld, TimelineRecorder>();
+const zones = new WeakMap<KubeWorld, Map<string, string[]>>();
+const stops = new WeakMap<KubeWorld, Map<string, number>>();
+
+async function timeline(world: KubeWorld): Promise<TimelineRecorder> {
+  let r = recorders.get(world);
+  if (!r) {
+    const cluster = await world.cluster();
+    r = await TimelineRecorder.start(cluster.client, () => cluster.now());
+    recorders.set(world, r);
+  }
+  return r;
+}
+
+function zoneNodes(world: KubeWorld, zone: string): string[] {
+  const list = zones.get(world)?.get(zone);
+  if (!list) throw new Error(`no nodes were created in zone "${zone}" in this scenario`);
+  return list;
+}
+
+function stopTimes(world: KubeWorld): Map<string, number> {
+  let m = stops.get(world);
+  if (!m) stops.set(world, (m = new Map()));
+  return m;
+}
+
+async function addZoneNode(world: KubeWorld, zone: string, name: string): Promise<void> {
+  const cluster = await world.cluster();
+  await timeline(world);
+  await cluster.addKubelet({ name, labels: { [ZONE_LABEL]: zone } });
+  await cluster.waitFor(`node ${name} to be Ready`, async () => {
+    const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch(() => undefined);
+    return n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  }, 60_000);
+  let m = zones.get(world);
+  if (!m) zones.set(world, (m = new Map()));
+  m.set(zone, [...(m.get(zone) ?? []), name]);
+}
+
+After(function (this: KubeWorld) {
+  const r = recorders.get(this);
+  if (!r) return;
+  r.stop();
+  this.attach(renderTimeline(r.data(), 'Nodes, taints and pod deletions over cluster time'), 'image/svg+xml');
+});
+
+// ── parameters ──────────────────────────────────────────────────────────────────────────
+
+Given(/^the (node eviction rate|secondary node eviction rate) is (\d+(?:\.\d+)?) nodes per second$/, step(function (this: KubeWorld, which: string, rate: string) {
+  this.setFlag(which === 'node eviction rate' ? 'node-eviction-rate' : 'secondary-node-eviction-rate', rate);
+}));
+
+Given(/^the large cluster size threshold is (\d+) nodes$/, step(function (this: KubeWorld, n: string) {
+  this.setFlag('large-cluster-size-threshold', n);
+}));
+
+Given(/^the unhealthy zone threshold is (\d+(?:\.\d+)?)$/, step(function (this: KubeWorld, x: string) {
+  this.setFlag('unhealthy-zone-threshold', x);
+}));
+
+// ── nodes in zones ──────────────────────────────────────────────────────────────────────
+
+Given(/^zone "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, zone: string, count: string, pods: string | null) {
+  const start = zones.get(this)?.get(zone)?.length ?? 0;
+  for (let i = start + 1; i <= start + Number(count); i++) {
+    const name = `${zone}-node-${i}`;
+    await addZoneNode(this, zone, name);
+    for (let p = 1; p <= Number(pods ?? 0); p++) await runPodOn(this, `${name}-pod-${p}`, name);
+  }
+}));
+
+Given(/^a ready node "([^"]+)" in zone "([^"]+)"$/, step(async function (this: KubeWorld, name: string, zone: string) {
+  await addZoneNode(this, zone, name);
+}));
+
+Given(/^the timeline of the cluster is recorded$/, step(async function (this: KubeWorld) {
+  await timeline(this);
+}));
+
+When(/^(\d+) nodes? of zone "([^"]+)" stops? reporting$/, step(async function (this: KubeWorld, count: string, zone: string) {
+  const cluster = await this.cluster();
+  const nodes = zoneNodes(this, zone).slice(0, Number(count));
+  if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
+  for (const n of nodes) stopTimes(this).set(n, await cluster.stopKubelet(n));
+}));
+
+When(/^every node of zone "([^"]+)" stops reporting$/, step(async function (this: KubeWorld, zone: string) {
+  const cluster = await this.cluster();
+  for (const n of zoneNodes(this, zone)) stopTimes(this).set(n, await cluster.stopKubelet(n));
+}));
+
+When(/^node "([^"]+)" of zone "([^"]+)" reports again$/, step(async function (this: KubeWorld, name: string, zone: string) {
+  expect(zoneNodes(this, zone)).to.include(name);
+  const cluster = await this.cluster();
+  await cluster.startKubelet(name);
+}));
+
+// ── when pods go ────────────────────────────────────────────────────────────────────────
+
+function lastStop(world: KubeWorld, nodes: string[]): number {
+  const times = nodes.map((n) => stopTimes(world).get(n)).filter((t): t is number => t !== undefined);
+  if (times.length === 0) throw new Error(`none of ${nodes.join(', ')} was stopped in this scenario`);
+  return Math.max(...times);
+}
+
+/** Offsets in seconds ("0, 10, 20" or "none"). */
+function offsets(list: string): number[] {
+  return list.trim() === 'none' ? [] : list.split(',').map((s) => Number(s.trim()));
+}
+
+async function advanceTo(world: KubeWorld, at: number): Promise<void> {
+  const cluster = await world.cluster();
+  if (at > cluster.now()) await cluster.advance(at - cluster.now());
+}
+
+async function evictionsIn(world: KubeWorld, zone: string): Promise<{ node: string; at: number }[]> {
+  const r = await timeline(world);
+  return zoneNodes(world, zone)
+    .map((node) => ({ node, at: r.firstDeletion(node) }))
+    .filter((x): x is { node: string; at: number } => x.at !== undefined)
+    .sort((a, b) => a.at - b.at);
+}
+
+Then(/^(?:(\d+(?:\.\d+)?) (seconds?|minutes?) after the nodes stopped reporting, )?the pods of zone "([^"]+)" have gone node by node at (.+) seconds$/,
+  step(async function (this: KubeWorld, amount: string | null, unit: string | null, zone: string, list: string) {
+    if (amount != null) await advanceTo(this, lastStop(this, zoneNodes(this, zone)) + toMs(Number(amount), unit!));
+    const got = await evictionsIn(this, zone);
+    const first = got[0]?.at ?? 0;
+    const actual = got.map((x) => (x.at - first) / 1000);
+    expect(actual, `seconds after the first node's pods went, per node: ${got.map((x) => `${x.node}@${((x.at - first) / 1000).toFixed(1)}`).join(', ') || 'none'}`)
+      .to.deep.equal(offsets(list));
+  }));
+
+Then(/^the first node of zone "([^"]+)" lost its pods between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds after the nodes stopped reporting$/,
+  step(async function (this: KubeWorld, zone: string, from: string, to: string) {
+    const got = await evictionsIn(this, zone);
+    expect(got, `no pod of zone ${zone} was marked for deletion`).to.not.be.empty;
+    const after = (got[0].at - lastStop(this, zoneNodes(this, zone))) / 1000;
+    expect(after).to.be.within(Number(from), Number(to));
+  }));
+
+Then(/^(?:(\d+) (seconds?|minutes?) after the nodes stopped reporting, )?no pod of zone "([^"]+)" has been marked for deletion$/, step(async function (this: KubeWorld, amount: string | null, unit: string | null, zone: string) {
+  if (amount != null) await advanceTo(this, lastStop(this, zoneNodes(this, zone)) + toMs(Number(amount), unit!));
+  const got = await evictionsIn(this, zone);
+  expect(got.map((x) => x.node), 'nodes whose pods went').to.deep.equal([]);
+}));
+
+Then(/^the pods of node "([^"]+)" (?:are|were) marked for deletion between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds after its kubelet stopped$/,
+  step(async function (this: KubeWorld, node: string, from: string, to: string) {
+    const stoppedAt = this.lastHeartbeat.get(node) ?? stopTimes(this).get(node);
+    if (stoppedAt === undefined) throw new Error(`the kubelet on ${node} was not stopped in this scenario`);
+    await advanceTo(this, stoppedAt + Number(to) * 1000);
+    const at = (await timeline(this)).firstDeletion(node);
+    expect(at, `no pod of ${node} was marked for deletion within ${to} s`).to.not.equal(undefined);
+    expect((at! - stoppedAt) / 1000, 'seconds after the kubelet stopped').to.be.within(Number(from), Number(to));
+  }));
+
+Then(/^the first nodes of zones "([^"]+)" and "([^"]+)" lost their pods at the same moment$/, step(async function (this: KubeWorld, a: string, b: string) {
+  const [ea, eb] = [await evictionsIn(this, a), await evictionsIn(this, b)];
+  expect(ea, `no pod of zone ${a} went`).to.not.be.empty;
+  expect(eb, `no pod of zone ${b} went`).to.not.be.empty;
+  expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
+}));
+
+Then(/^no pod of node "([^"]+)" has been marked for deletion$/, step(async function (this: KubeWorld, node: string) {
+  const at = (await timeline(this)).firstDeletion(node);
+  expect(at, `a pod of ${node} was marked for deletion`).to.equal(undefined);
+}));
+
+// ── taints ──────────────────────────────────────────────────────────────────────────────
+
+async function taintsOf(world: KubeWorld, node: string): Promise<string[]> {
+  const cluster = await world.cluster();
+  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+  return (n.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
+}
+
+Then(/^node "([^"]+)" (has|does not have) the taint "([^"]+)"$/, step(async function (this: KubeWorld, node: string, has: string, taint: string) {
+  const taints = await taintsOf(this, node);
+  if (has === 'has') expect(taints, `taints of ${node}`).to.include(taint);
+  else expect(taints, `taints of ${node}`).to.not.include(taint);
+}));
+
+Then(/^node "([^"]+)" has no NoExecute taints$/, step(async function (this: KubeWorld, node: string) {
+  expect((await taintsOf(this, node)).filter((t) => t.endsWith(':NoExecute'))).to.deep.equal([]);
+}));
+
+Then(/^no node of zone "([^"]+)" has a NoExecute taint$/, step(async function (this: KubeWorld, zone: string) {
+  for (const n of zoneNodes(this, zone)) expect((await taintsOf(this, n)).filter((t) => t.endsWith(':NoExecute')), n).to.deep.equal([]);
+}));
+
+// ── pods with tolerations ───────────────────────────────────────────────────────────────
+
+Given(/^a pod "([^"]+)" running on node "([^"]+)" with tolerations:$/, step(async function (this: KubeWorld, name: string, node: string, table: DataTable) {
+  const tolerations = table.hashes().map((r) => ({
+    key: r.key || undefined,
+    operator: (r.operator || 'Equal') as 'Equal' | 'Exists',
+    ...(r.value ? { value: r.value } : {}),
+    ...(r.effect ? { effect: r.effect as 'NoExecute' } : {}),
+    ...(r.seconds && r.seconds !== '-' ? { tolerationSeconds: Number(r.seconds) } : {}),
+  }));
+  await timeline(this);
+  await runPodOn(this, name, node, 'default', { tolerations });
+}));
+
+Then(/^pod "([^"]+)" has tolerations:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+  const cluster = await this.cluster();
+  const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
+  const actual = (pod.spec.tolerations ?? []).map((t) => ({
+    key: t.key ?? '', operator: t.operator ?? '', effect: t.effect ?? '', seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
+  }));
+  expect(actual).to.deep.equal(table.hashes());
+}));
+
+Then(/^pod "([^"]+)" has condition (\w+) "(True|False|Unknown)"(?: with reason "([^"]*)")?$/, step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string | null) {
+  const cluster = await this.cluster();
+  const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
+  const c = pod.status?.conditions?.find((x) => x.type === type);
+  expect(c, `pod ${name} has no ${type} condition`).to.not.equal(undefined);
+  expect(c!.status).to.equal(status);
+  if (reason != null) expect(c!.reason).to.equal(reason);
+}));
+
+When(/^node "([^"]+)" reports condition (\w+) "(True|False|Unknown)"$/, step(async function (this: KubeWorld, node: string, type: string, status: string) {
+  const cluster = await this.cluster();
+  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+  const now = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const conditions = (n.status?.conditions ?? []).filter((c) => c.type !== type);
+  conditions.push({ type, status: status as 'True', reason: 'SetByScenario', message: `${type} is ${status}`, lastHeartbeatTime: now, lastTransitionTime: now });
+  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { status: { conditions } }, { subresource: 'status' });
+}));
+
+When(/^I (cordon|uncordon) node "([^"]+)"$/, step(async function (this: KubeWorld, verb: string, node: string) {
+  const cluster = await this.cluster();
+  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { unschedulable: verb === 'cordon' ? true : null } });
+}));
+
+When(/^I taint node "([^"]+)" with "([^"]+)"$/, step(async function (this: KubeWorld, node: string, spec: string) {
+  const cluster = await this.cluster();
+  const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(spec);
+  if (!m) throw new Error(`invalid taint "${spec}" (want key=value:Effect)`);
+  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+  const taints = [...(n.spec?.taints ?? []), { key: m[1], ...(m[2] ? { value: m[2] } : {}), effect: m[3] }];
+  await timeline(this);
+  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints } });
+}));
+
+When(/^the cloud deletes the machine of node "([^"]+)"$/, step(async function (this: KubeWorld, node: string) {
+  const cluster = await this.cluster();
+  this.lastHeartbeat.set(node, cluster.now());
+  await cluster.deleteMachine(node);
+}));
+
+When(/^I remove the taint "([^"]+)" from node "([^"]+)"$/, step(async function (this: KubeWorld, key: string, node: string) {
+  const cluster = await this.cluster();
+  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints: (n.spec?.taints ?? []).filter((t) => t.key !== key) } });
+}));
+
+Then(/^there is an event "([^"]+)" for pod "([^"]+)"(?: with message "([^"]*)")?$/, step(async function (this: KubeWorld, reason: string, pod: string, message: string | null) {
+  const cluster = await this.cluster();
+  const events = await cluster.events({ involvedName: pod, reason });
+  expect(events.map((e) => `${e.reason}: ${e.message}`), `events for pod ${pod}`).to.not.be.empty;
+  if (message != null) expect(events.map((e) => e.message)).to.include(message);
+}));
+
+Then(/^the daemon pod on node "([^"]+)" has tolerations:$/, step(async function (this: KubeWorld, node: string, table: DataTable) {
+  const cluster = await this.cluster();
+  const pods = (await cluster.client.list<Pod>({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })).items
+    .filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'));
+  expect(pods, `daemon pods on ${node}`).to.have.length(1);
+  const actual = (pods[0].spec.tolerations ?? []).map((t) => ({
+    key: t.key ?? '', operator: t.operator ?? '', effect: t.effect ?? '', seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
+  }));
+  expect(actual).to.deep.equal(table.hashes());
+}));
