@@ -156,6 +156,10 @@ export class KubeDriver implements ClusterDriver {
     await k.start();
   }
 
+  async deleteMachine(name: string): Promise<void> {
+    throw new NotApplicableError(`target ${this.target} has no cloud provider the suite can reach to delete machine "${name}"`);
+  }
+
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
     const fields = [filter.involvedName ? `involvedObject.name=${filter.involvedName}` : '', filter.reason ? `reason=${filter.reason}` : ''].filter(Boolean).join(',');
     const list = await this.http.list<Event>({ resource: 'events', namespace: filter.namespace }, fields ? { fieldSelector: fields } : {});
