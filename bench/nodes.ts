@@ -47,6 +47,11 @@ export async function runNodesBenchmark(): Promise<void> {
     for (let t = 0; t < hourMs; t += 60_000) { await cluster.advance(60_000); sample(); }
     const hourWall = Date.now() - hourStart;
     const hourPasses = [...passes].sort((a, b) => a - b);
+    // The pass alone, on a cluster at rest (in the hour, passes share their instant with
+    // the kubelets' heartbeats and the timing above includes that work).
+    passes.length = 0;
+    for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
+    const restPasses = [...passes].sort((a, b) => a - b);
 
     passes.length = 0;
     const failStart = Date.now();
@@ -65,8 +70,10 @@ export async function runNodesBenchmark(): Promise<void> {
       'setup s': setupMs / 1000,
       'hour wall s': hourWall / 1000,
       'hour sim/wall': hourMs / hourWall,
-      'pass median ms': percentile(hourPasses, 50),
-      'pass p99 ms': percentile(hourPasses, 99),
+      'pass at rest median ms': percentile(restPasses, 50),
+      'pass at rest p99 ms': percentile(restPasses, 99),
+      'pass in hour median ms': percentile(hourPasses, 50),
+      'pass in hour p99 ms': percentile(hourPasses, 99),
       'zone-fail 15 min wall s': failWall / 1000,
       'fail pass p99 ms': percentile(failPasses, 99),
       'NoExecute-tainted nodes': tainted,

@@ -237,7 +237,8 @@ export class ApiServer {
  * subresource keeps everything but status (upstream's PrepareForUpdate + ResetObjectMetaForStatus).
  */
 function mergeForUpdate(rt: ResourceType, subresource: string | undefined, incoming: KubeObject, current: KubeObject): KubeObject {
-  const cur = clone(current) as KubeObject & { status?: unknown };
+  // current is already a private copy (guaranteedUpdate hands one to its mutator).
+  const cur = current as KubeObject & { status?: unknown };
   const inc = incoming as KubeObject & { status?: unknown };
   const serverMeta = {
     uid: cur.metadata.uid,

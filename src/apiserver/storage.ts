@@ -8,6 +8,7 @@ import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
 import { nameErrors } from '../api/validation';
 import { validateObjectMeta } from './meta-validation';
+import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
 export interface ListOptions {
   labelSelector?: Selector;
@@ -288,18 +289,33 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       after = Number(rv);
       if (!Number.isInteger(after) || after < 0) throw errors.badRequest(`invalid resource version: ${rv}`);
     }
+    const prefix = this.prefix(namespace);
+    const pinned = INDEXED_FIELDS.map((field) => ({ field, value: options.fieldSelector?.requiresExactMatch(field) })).find((i) => i.value !== undefined);
+    let stopped = false;
+    const deliver = (e: StoreWatchEvent<T>) => {
+      if (stopped) return;
+      const out = this.translate(e, options);
+      if (out) onEvent(out);
+    };
+    const remove = this.hub().add({ prefix, after, index: pinned ? { field: pinned.field, value: pinned.value! } : undefined, deliver });
+    if (remove) return { stop: () => { stopped = true; remove(); } };
+    // Older than the hub remembers: the store's own history, or 410 Gone.
     try {
-      return this.store.watch<T>(this.prefix(namespace), { afterRevision: after }, (events) => {
-        for (const e of events) {
-          const out = this.translate(e, options);
-          if (out) onEvent(out);
-        }
-      });
+      const w = this.store.watch<T>(prefix, { afterRevision: after }, (events) => events.forEach(deliver));
+      return { stop: () => { stopped = true; w.stop(); } };
     } catch (e) {
       if (e instanceof StoreError && e.code === 'Compacted') throw errors.gone(`too old resource version: ${after} (${e.revision})`);
       if (e instanceof StoreError && e.code === 'FutureRevision') throw errors.timeout(`Too large resource version: ${after}, current: ${this.store.revision()}`);
       throw e;
     }
+  }
+
+  private watchHub?: WatchHub<T>;
+
+  /** The shared fan-out for this resource, made on the first watch. */
+  private hub(): WatchHub<T> {
+    this.watchHub ??= new WatchHub<T>(this.store, this.prefix());
+    return this.watchHub;
   }
 
   private translate(e: StoreWatchEvent<T>, options: ListOptions): ApiWatchEvent<T> | undefined {

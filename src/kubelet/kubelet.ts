@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Clock, isoTime, microTime, TimerHandle } from '../clock';
 import { Lease, Node, NodeAddress, NodeSystemInfo } from '../api/core';
-import { clone } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Quantity } from '../api/quantity';
 import { Client } from '../client/client';
@@ -82,6 +81,10 @@ export class HollowKubelet {
 
   /** allocatable = capacity − reserved, unless given outright. */
   allocatable(): Record<string, string> {
+    return { ...(this.cachedAllocatable ??= this.computeAllocatable()) };
+  }
+
+  private computeAllocatable(): Record<string, string> {
     if (this.config.allocatable) return { ...this.config.allocatable };
     const out: Record<string, string> = {};
     for (const [name, cap] of Object.entries(this.capacity())) {
@@ -91,7 +94,14 @@ export class HollowKubelet {
     return out;
   }
 
+  private cachedInfo?: NodeSystemInfo;
+  private cachedAllocatable?: Record<string, string>;
+
   private nodeInfo(): NodeSystemInfo {
+    return (this.cachedInfo ??= this.machineInfo());
+  }
+
+  private machineInfo(): NodeSystemInfo {
     const id = createHash('md5').update(this.config.nodeName).digest('hex');
     const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`.toUpperCase();
     const boot = createHash('md5').update(`${this.config.nodeName}/boot`).digest('hex');
@@ -182,16 +192,19 @@ export class HollowKubelet {
         throw e;
       }
       this.nodeUID = node.metadata.uid;
-      const next = clone(node);
-      const status = (next.status ??= {});
-      status.capacity = this.capacity();
-      status.allocatable = this.allocatable();
-      status.addresses = this.addresses();
-      status.nodeInfo = this.nodeInfo();
-      status.daemonEndpoints = { kubeletEndpoint: { Port: 10250 } };
+      // A new status over the (frozen) node: nothing is copied unless it is posted.
       const previous = node.status?.conditions;
-      status.conditions = kubeletConditions(this.config.machine.conditions, previous, now);
-      const fingerprint = JSON.stringify({ ...status, conditions: status.conditions.map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
+      const status: NonNullable<Node['status']> = {
+        ...node.status,
+        capacity: this.capacity(),
+        allocatable: this.allocatable(),
+        addresses: this.addresses(),
+        nodeInfo: this.nodeInfo(),
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        conditions: kubeletConditions(this.config.machine.conditions, previous, now),
+      };
+      const next: Node = { ...node, status };
+      const fingerprint = JSON.stringify({ ...status, conditions: status.conditions!.map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
       const changed = fingerprint !== this.lastReportedStatus;
       if (!force && !changed && nowMs - this.lastReported < this.config.nodeStatusReportFrequency) return;
       try {
@@ -214,8 +227,7 @@ export class HollowKubelet {
     const renewTime = microTime(this.clock.now());
     try {
       const lease = await this.client.get<Lease>(ref, this.config.nodeName);
-      const next = clone(lease);
-      next.spec = { ...next.spec, holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime };
+      const next: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime } };
       await this.client.update<Lease>(ref, next);
     } catch (e) {
       if (!isStatusError(e, 'NotFound')) throw e;
