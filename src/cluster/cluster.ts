@@ -11,6 +11,8 @@ import { isStatusError } from '../api/errors';
 import { Namespace } from '../api/core';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
 import { HollowKubelet } from '../kubelet/kubelet';
+import { Scheduler } from '../scheduler/scheduler';
+import { schedulerOptions } from '../scheduler/options';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
@@ -33,6 +35,7 @@ export class Cluster {
   readonly client: Client;
   readonly informers: InformerFactory;
   readonly nodeLifecycle: NodeLifecycleController;
+  readonly scheduler: Scheduler;
   readonly kubelets = new Map<string, HollowKubelet>();
   private started = false;
 
@@ -46,6 +49,8 @@ export class Cluster {
     this.client = new InProcessClient(this.api, this.quiescence, { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     this.informers = new InformerFactory(this.client);
     this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
+    const schedulerClient = this.clientFor('system:kube-scheduler');
+    this.scheduler = new Scheduler(new InformerFactory(schedulerClient), schedulerClient, this.clock, this.quiescence, schedulerOptions(options.config));
   }
 
   get config(): ClusterConfig {
@@ -62,12 +67,14 @@ export class Cluster {
     await this.bootstrapNamespaces();
     await this.informers.start();
     this.nodeLifecycle.run();
+    await this.scheduler.start();
     await this.settle();
   }
 
   async stop(): Promise<void> {
     for (const k of this.kubelets.values()) k.stop();
     this.nodeLifecycle.stop();
+    this.scheduler.stop();
     this.informers.stop();
     await this.store.close();
   }

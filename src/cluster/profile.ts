@@ -24,7 +24,7 @@ export interface Profile {
   name: string;
   kubernetesVersion: string;
   description: string;
-  features: { nodeLease: boolean; taintBasedEvictions: boolean; taintNodesByCondition: boolean };
+  features: { nodeLease: boolean; taintBasedEvictions: boolean; taintNodesByCondition: boolean; schedulerFramework?: boolean };
   flags: Flags;
   kubelet: MachineProfile;
 }

@@ -4,10 +4,11 @@ import { pods } from './pod';
 import { namespaces } from './namespace';
 import { leases } from './lease';
 import { events } from './event';
+import { services } from './service';
 
-export { nodes, pods, namespaces, leases, events };
+export { nodes, pods, namespaces, leases, events, services };
 
 /** A registry holding every resource the control plane serves. */
 export function coreRegistry(): ResourceRegistry {
-  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events);
+  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events).register(services);
 }

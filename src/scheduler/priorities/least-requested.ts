@@ -1,0 +1,19 @@
+import { Priority, usage } from './priority';
+
+/** leastRequestedScore: ((capacity − requested) × max) / capacity, integer division; 0 when capacity is 0 or exceeded. */
+export function leastRequestedScore(requested: number, capacity: number, maxScore: number): number {
+  if (capacity === 0 || requested > capacity) return 0;
+  return Math.trunc(((capacity - requested) * maxScore) / capacity);
+}
+
+/**
+ * LeastRequestedPriority (v1.12 least_requested.go; framework NodeResourcesFit with the
+ * LeastAllocated strategy, cpu and memory weight 1): the mean of the cpu and memory
+ * scores, integer division. Requested = the node's non-zero requests + the pod's.
+ */
+export function leastRequested(maxScore: number): Priority {
+  return (_pod, meta, nodes) => nodes.map((n) => {
+    const u = usage(meta, n);
+    return Math.trunc((leastRequestedScore(u.cpu, u.cpuCap, maxScore) + leastRequestedScore(u.mem, u.memCap, maxScore)) / 2);
+  });
+}
