@@ -116,9 +116,9 @@ test('selectHost: v1.12 round-robin over the max scores in list order; v1.32 see
 
 test('NodeTree: zones round-robin, continuing across cycles; after a reset the zone cursor carries on (b1 before a1)', () => {
   const t = new NodeTree();
-  t.add('a1', 'a'); t.add('a2', 'a'); t.add('b1', 'b');
-  assert.deepEqual([1, 2, 3, 4, 5].map(() => t.next()), ['a1', 'b1', 'a2', 'b1', 'a1']);
-  assert.deepEqual(t.list(), ['a1', 'b1', 'a2']);
+  t.add({ name: 'a1' }, 'a'); t.add({ name: 'a2' }, 'a'); t.add({ name: 'b1' }, 'b');
+  assert.deepEqual([1, 2, 3, 4, 5].map(() => t.next()!.name), ['a1', 'b1', 'a2', 'b1', 'a1']);
+  assert.deepEqual(t.list().map((n) => n.name), ['a1', 'b1', 'a2']);
 });
 
 test('pod requests: sum of containers, max with each init container; non-zero defaults per container', () => {

@@ -112,9 +112,9 @@ export class GenericScheduler {
     const order = era === 'framework' ? this.cache.tree.list() : undefined;
     let processed = 0;
     while (processed < all && feasible.length < want) {
-      const name = order ? order[(this.nextStartNodeIndex + processed) % all] : this.cache.tree.next()!;
+      const info = order ? order[(this.nextStartNodeIndex + processed) % all] : this.cache.tree.next()!;
+      const name = info.name;
       processed++;
-      const info = this.cache.nodeInfo(name)!;
       const failed = this.filter(pod, meta, info);
       if (!failed) {
         feasible.push(info);

@@ -3,7 +3,6 @@ import { objectKey } from '../api/meta';
 import { ClusterView, ServiceLike } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { NodeTree } from './node-tree';
-import { zoneKey } from './priorities/selector-spread';
 import { selectorFromSet } from '../api/labels';
 
 /**
@@ -12,7 +11,7 @@ import { selectorFromSet } from '../api/labels';
  * next decision already counts them. Kept incrementally from informer events.
  */
 export class SchedulerCache implements ClusterView {
-  readonly tree = new NodeTree();
+  readonly tree = new NodeTree<NodeInfo>();
   private readonly infos = new Map<string, NodeInfo>();
   private readonly podNode = new Map<string, string>();
   private readonly assumed = new Set<string>();
@@ -36,16 +35,16 @@ export class SchedulerCache implements ClusterView {
   setNode(node: Node): void {
     const name = node.metadata.name!;
     const info = this.info(name);
-    if (info.node) this.tree.remove(name, zoneKey(info.node));
+    if (info.node) this.tree.remove(name, info.zone);
     info.setNode(node);
-    this.tree.add(name, zoneKey(node));
+    this.tree.add(info, info.zone);
   }
 
   removeNode(node: Node): void {
     const name = node.metadata.name!;
     const info = this.infos.get(name);
     if (!info?.node) return;
-    this.tree.remove(name, zoneKey(info.node));
+    this.tree.remove(name, info.zone);
     info.node = undefined;
     if (info.podCount === 0) this.infos.delete(name);
   }

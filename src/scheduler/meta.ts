@@ -1,6 +1,7 @@
 import { Node, Pod } from '../api/core';
 import { HostPort, NodeInfo, podHostPorts } from './nodeinfo';
-import { podNonZeroRequest, podRequest, Resources } from './resources';
+import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from './resources';
+import { CompiledTerm, requiredTerms } from './node-affinity';
 
 /** A Service as the scheduler reads it: namespace and selector. */
 export interface ServiceLike {
@@ -25,12 +26,21 @@ export class PodMeta {
   readonly request: Resources;
   readonly nonZero: { milliCPU: number; memory: number };
   readonly ports: HostPort[];
+  readonly zeroRequest: boolean;
+  private terms?: { value: CompiledTerm[] | undefined };
   private memo = new Map<string, unknown>();
 
   constructor(readonly pod: Pod, readonly cluster: ClusterView) {
     this.request = podRequest(pod);
     this.nonZero = podNonZeroRequest(pod);
     this.ports = podHostPorts(pod);
+    this.zeroRequest = isZeroRequest(this.request);
+  }
+
+  /** The pod's required node-affinity terms (undefined: no constraint), compiled once. */
+  get requiredTerms(): CompiledTerm[] | undefined {
+    if (!this.terms) this.terms = { value: requiredTerms(this.pod) };
+    return this.terms.value;
   }
 
   /** Computes a value once per cycle under a name (precomputations of custom predicates). */

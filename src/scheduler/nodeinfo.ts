@@ -1,6 +1,7 @@
 import { Node, Pod } from '../api/core';
 import { objectKey } from '../api/meta';
 import { emptyResources, nodeAllocatable, podNonZeroRequest, podRequest, Resources } from './resources';
+import { zoneKey } from './zone';
 
 /** A host port as upstream's HostPortInfo keeps it: hostIP (default 0.0.0.0), protocol (default TCP), port. */
 export interface HostPort {
@@ -49,8 +50,12 @@ export class NodeInfo {
     if (node) this.setNode(node);
   }
 
+  /** utilnode.GetZoneKey of the node, kept with it. */
+  zone = '';
+
   setNode(node: Node): void {
     this.node = node;
+    this.zone = zoneKey(node);
     const a = nodeAllocatable(node.status?.allocatable ?? node.status?.capacity);
     this.allocatable = a.resources;
     this.allowedPodNumber = a.pods;

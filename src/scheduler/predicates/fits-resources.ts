@@ -1,6 +1,5 @@
 import { FailureReason } from '../reasons';
-import { isZeroRequest } from '../resources';
-import { Predicate } from './predicate';
+import { FITS, Predicate } from './predicate';
 
 /**
  * PodFitsResources (v1.12 predicates.go; framework NodeResourcesFit fitsRequest).
@@ -13,22 +12,28 @@ import { Predicate } from './predicate';
  * what the pod asks for (> 0).
  */
 export function fitsResources(onlyRequested: boolean): Predicate {
+  const fails = (want: number, have: number, cap: number) => !(onlyRequested && want <= 0) && cap < want + have;
   return (_pod, meta, node) => {
-    const out: FailureReason[] = [];
+    let out: FailureReason[] | undefined;
     const allowed = node.allowedPodNumber;
-    if (node.podCount + 1 > allowed) out.push({ kind: 'insufficient', resource: 'pods', requested: 1, used: node.podCount, capacity: allowed });
+    if (node.podCount + 1 > allowed) out = [{ kind: 'insufficient', resource: 'pods', requested: 1, used: node.podCount, capacity: allowed }];
     const req = meta.request;
-    if (isZeroRequest(req)) return out;
+    if (meta.zeroRequest) return out ?? FITS;
     const a = node.allocatable;
     const used = node.requested;
-    const check = (resource: string, want: number, have: number, cap: number) => {
-      if (onlyRequested && want <= 0) return;
-      if (cap < want + have) out.push({ kind: 'insufficient', resource, requested: want, used: have, capacity: cap });
-    };
-    check('cpu', req.milliCPU, used.milliCPU, a.milliCPU);
-    check('memory', req.memory, used.memory, a.memory);
-    check('ephemeral-storage', req.ephemeralStorage, used.ephemeralStorage, a.ephemeralStorage);
-    for (const [name, want] of req.scalar) check(name, want, used.scalar.get(name) ?? 0, a.scalar.get(name) ?? 0);
-    return out;
+    // Fast path: the common case (everything fits) allocates nothing.
+    if (fails(req.milliCPU, used.milliCPU, a.milliCPU)) (out ??= []).push({ kind: 'insufficient', resource: 'cpu', requested: req.milliCPU, used: used.milliCPU, capacity: a.milliCPU });
+    if (fails(req.memory, used.memory, a.memory)) (out ??= []).push({ kind: 'insufficient', resource: 'memory', requested: req.memory, used: used.memory, capacity: a.memory });
+    if (fails(req.ephemeralStorage, used.ephemeralStorage, a.ephemeralStorage)) {
+      (out ??= []).push({ kind: 'insufficient', resource: 'ephemeral-storage', requested: req.ephemeralStorage, used: used.ephemeralStorage, capacity: a.ephemeralStorage });
+    }
+    if (req.scalar.size) {
+      for (const [name, want] of req.scalar) {
+        const have = used.scalar.get(name) ?? 0;
+        const cap = a.scalar.get(name) ?? 0;
+        if (fails(want, have, cap)) (out ??= []).push({ kind: 'insufficient', resource: name, requested: want, used: have, capacity: cap });
+      }
+    }
+    return out ?? FITS;
   };
 }

@@ -3,7 +3,7 @@ import { fitsResources } from './fits-resources';
 import { podFitsHost } from './host-name';
 import { podFitsHostPorts } from './host-ports';
 import { podMatchNodeSelector } from './node-selector';
-import { Predicate } from './predicate';
+import { FITS, Predicate } from './predicate';
 
 const legacyResources = fitsResources(false);
 
@@ -12,8 +12,13 @@ const legacyResources = fitsResources(false);
  * PodFitsHost, PodFitsHostPorts and PodMatchNodeSelector (EssentialPredicates); all four
  * run and their reasons are concatenated in that order.
  */
+const ALL: readonly Predicate[] = [legacyResources, podFitsHost, podFitsHostPorts, podMatchNodeSelector];
+
 export const generalPredicates: Predicate = (pod, meta, node) => {
-  const out: FailureReason[] = [];
-  for (const p of [legacyResources, podFitsHost, podFitsHostPorts, podMatchNodeSelector]) out.push(...p(pod, meta, node));
-  return out;
+  let out: FailureReason[] | undefined;
+  for (const p of ALL) {
+    const r = p(pod, meta, node);
+    if (r.length) (out ??= []).push(...r);
+  }
+  return out ?? FITS;
 };

@@ -1,4 +1,4 @@
-import { CompiledTerm, requiredTerms, termMatches } from '../node-affinity';
+import { termMatches } from '../node-affinity';
 import { Predicate, FITS } from './predicate';
 
 /**
@@ -15,7 +15,7 @@ export const podMatchNodeSelector: Predicate = (pod, meta, node) => {
       if (!Object.prototype.hasOwnProperty.call(labels, k) || labels[k] !== selector[k]) return [{ kind: 'predicate', reason: 'MatchNodeSelector' }];
     }
   }
-  const terms = meta.once<CompiledTerm[] | undefined>('requiredNodeAffinity', () => requiredTerms(pod));
+  const terms = meta.requiredTerms;
   if (terms && !terms.some((t) => termMatches(t, node.node!))) return [{ kind: 'predicate', reason: 'MatchNodeSelector' }];
   return FITS;
 };

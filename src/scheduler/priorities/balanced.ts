@@ -1,4 +1,4 @@
-import { Priority, usage } from './priority';
+import { Priority } from './priority';
 
 function fractionOfCapacity(requested: number, capacity: number): number {
   return capacity === 0 ? 1 : requested / capacity;
@@ -37,10 +37,14 @@ export function frameworkBalancedScore(cpu: number, cpuCap: number, mem: number,
  */
 export function balancedAllocation(era: 'legacy' | 'framework'): Priority {
   if (era === 'legacy') {
-    return (_pod, meta, nodes) => nodes.map((n) => {
-      const u = usage(meta, n);
-      return legacyBalancedScore(u.cpu, u.cpuCap, u.mem, u.memCap);
-    });
+    return (_pod, meta, nodes) => {
+      const out = new Array<number>(nodes.length);
+      for (let i = 0; i < nodes.length; i++) {
+        const n = nodes[i];
+        out[i] = legacyBalancedScore(n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU, n.allocatable.milliCPU, n.nonZeroRequested.memory + meta.nonZero.memory, n.allocatable.memory);
+      }
+      return out;
+    };
   }
   return (_pod, meta, nodes) => {
     if (meta.request.milliCPU === 0 && meta.request.memory === 0) return nodes.map(() => 0);

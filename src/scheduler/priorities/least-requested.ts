@@ -1,4 +1,4 @@
-import { Priority, usage } from './priority';
+import { Priority } from './priority';
 
 /** leastRequestedScore: ((capacity − requested) × max) / capacity, integer division; 0 when capacity is 0 or exceeded. */
 export function leastRequestedScore(requested: number, capacity: number, maxScore: number): number {
@@ -12,8 +12,14 @@ export function leastRequestedScore(requested: number, capacity: number, maxScor
  * scores, integer division. Requested = the node's non-zero requests + the pod's.
  */
 export function leastRequested(maxScore: number): Priority {
-  return (_pod, meta, nodes) => nodes.map((n) => {
-    const u = usage(meta, n);
-    return Math.trunc((leastRequestedScore(u.cpu, u.cpuCap, maxScore) + leastRequestedScore(u.mem, u.memCap, maxScore)) / 2);
-  });
+  return (_pod, meta, nodes) => {
+    const out = new Array<number>(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
+      const cpu = leastRequestedScore(n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU, n.allocatable.milliCPU, maxScore);
+      const mem = leastRequestedScore(n.nonZeroRequested.memory + meta.nonZero.memory, n.allocatable.memory, maxScore);
+      out[i] = Math.trunc((cpu + mem) / 2);
+    }
+    return out;
+  };
 }

@@ -1,17 +1,7 @@
-import { Node } from '../../api/core';
 import { selectorFromSet } from '../../api/labels';
 import { Priority } from './priority';
 
 const ZONE_WEIGHTING = 2 / 3;
-
-/** utilnode.GetZoneKey (v1.12): region and zone from the beta failure-domain labels; "" when neither is set. */
-export function zoneKey(node: Node | undefined): string {
-  const l = node?.metadata.labels ?? {};
-  const region = l['failure-domain.beta.kubernetes.io/region'] ?? '';
-  const zone = l['failure-domain.beta.kubernetes.io/zone'] ?? '';
-  if (region === '' && zone === '') return '';
-  return `${region}:\u0000:${zone}`;
-}
 
 /**
  * The reduce step of SelectorSpreadPriority (CalculateSpreadPriorityReduce), on counts of
@@ -48,8 +38,9 @@ export function spreadScores(counts: readonly number[], zones: readonly string[]
 export function selectorSpread(maxScore: number): Priority {
   return (pod, meta, nodes) => {
     const selectors = meta.cluster.servicesForPod(pod).map((s) => selectorFromSet(s.spec?.selector ?? {}));
+    // No selector: every count is 0, so every node gets the max, zones or not.
+    if (selectors.length === 0) return new Array<number>(nodes.length).fill(maxScore);
     const counts = nodes.map((n) => {
-      if (selectors.length === 0) return 0;
       let c = 0;
       for (const p of n.pods()) {
         if (p.metadata.namespace !== pod.metadata.namespace || p.metadata.deletionTimestamp) continue;
@@ -57,6 +48,6 @@ export function selectorSpread(maxScore: number): Priority {
       }
       return c;
     });
-    return spreadScores(counts, nodes.map((n) => zoneKey(n.node)), maxScore);
+    return spreadScores(counts, nodes.map((n) => n.zone), maxScore);
   };
 }
