@@ -1,5 +1,6 @@
 import { runSuiteBenchmark } from './suite';
 import { runNodesBenchmark } from './nodes';
+import { runSchedulerBenchmark } from './scheduler';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
@@ -7,6 +8,7 @@ async function main(): Promise<void> {
   const benches: Record<string, () => Promise<void>> = {
     suite: runSuiteBenchmark,
     nodes: runNodesBenchmark,
+    scheduler: runSchedulerBenchmark,
   };
   for (const [name, run] of Object.entries(benches)) {
     if (only && only !== name) continue;

@@ -29,9 +29,9 @@ export async function getPod(world: KubeWorld, name: string, namespace = 'defaul
 }
 
 /** Creates a pod bound to a node (no scheduler involved) and waits until it runs there. */
-export async function runPodOn(world: KubeWorld, name: string, node: string, namespace = 'default', spec: Partial<Pod['spec']> = {}): Promise<void> {
+export async function runPodOn(world: KubeWorld, name: string, node: string, namespace = 'default', spec: Partial<Pod['spec']> = {}, labels?: Record<string, string>): Promise<void> {
   const cluster = await world.cluster();
-  await cluster.client.create(pods(namespace), podManifest(name, namespace, { ...spec, nodeName: node }));
+  await cluster.client.create(pods(namespace), podManifest(name, namespace, { ...spec, nodeName: node }, labels));
   await cluster.waitFor(`pod ${namespace}/${name} to run on ${node}`, async () => (await getPod(world, name, namespace))?.status?.phase === 'Running', 60_000);
 }
 

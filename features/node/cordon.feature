@@ -17,3 +17,23 @@ Feature: Cordon marks a node unschedulable without touching its pods
     Then pod "web" is Running on node "n1"
     When I uncordon node "n1"
     Then node "n1" does not have the taint "node.kubernetes.io/unschedulable:NoSchedule"
+
+  Scenario: A cordoned node gets no new pods; uncordoned, it takes them again
+    Given a ready node "n1"
+    When I cordon node "n1"
+    And I create a pod "late" requesting cpu "100m" and memory "64Mi"
+    Then pod "late" is not scheduled
+    When I uncordon node "n1"
+    Then pod "late" is bound to node "n1"
+
+  @NODE-TAINT-BY-CONDITION
+  Scenario: An unreachable node is tainted and new pods go elsewhere
+    Given the node monitor grace period is 40 seconds
+    And ready nodes "n1", "n2"
+    When the kubelet on "n1" stops
+    And 60 seconds pass
+    Then node "n1" has the taint "node.kubernetes.io/unreachable:NoSchedule"
+    When I create pods "a", "b", "c" requesting cpu "100m" and memory "64Mi"
+    Then pod "a" is bound to node "n2"
+    And pod "b" is bound to node "n2"
+    And pod "c" is bound to node "n2"

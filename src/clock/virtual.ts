@@ -1,3 +1,4 @@
+import { BinaryHeap } from './heap';
 import { Clock, TimerHandle } from './clock';
 import { Quiescence } from './quiescence';
 
@@ -18,7 +19,7 @@ export class VirtualClock implements Clock {
   private current: number;
   private seq = 0;
   private nextId = 1;
-  private readonly heap: Timer[] = [];
+  private readonly heap = new BinaryHeap<Timer>((a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq));
   private readonly live = new Map<number, Timer>();
 
   constructor(start: number, readonly quiescence: Quiescence = new Quiescence()) {
@@ -73,7 +74,7 @@ export class VirtualClock implements Clock {
         if (timer.period !== undefined) {
           timer.due += timer.period;
           timer.seq = this.seq++;
-          this.push(timer);
+          this.heap.push(timer);
         } else {
           this.live.delete(timer.id);
         }
@@ -87,53 +88,17 @@ export class VirtualClock implements Clock {
   private schedule(fn: () => void, ms: number, period?: number): TimerHandle {
     const timer: Timer = { id: this.nextId++, due: this.current + ms, seq: this.seq++, period, fn };
     this.live.set(timer.id, timer);
-    this.push(timer);
+    this.heap.push(timer);
     return { id: timer.id };
   }
 
   private popDue(target: number): Timer | undefined {
     while (this.heap.length > 0) {
-      const top = this.heap[0];
-      if (this.live.get(top.id) !== top) { this.pop(); continue; }
+      const top = this.heap.peek()!;
+      if (this.live.get(top.id) !== top) { this.heap.pop(); continue; }
       if (top.due > target) return undefined;
-      return this.pop();
+      return this.heap.pop();
     }
     return undefined;
-  }
-
-  private before(a: Timer, b: Timer): boolean {
-    return a.due < b.due || (a.due === b.due && a.seq < b.seq);
-  }
-
-  private push(t: Timer): void {
-    const h = this.heap;
-    h.push(t);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.before(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
-      i = p;
-    }
-  }
-
-  private pop(): Timer {
-    const h = this.heap;
-    const top = h[0];
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1, r = l + 1;
-        let m = i;
-        if (l < h.length && this.before(h[l], h[m])) m = l;
-        if (r < h.length && this.before(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
-      }
-    }
-    return top;
   }
 }

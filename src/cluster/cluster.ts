@@ -12,6 +12,8 @@ import { Namespace } from '../api/core';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { NodeControllers } from './node-controllers';
+import { Scheduler } from '../scheduler/scheduler';
+import { schedulerOptions } from '../scheduler/options';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
@@ -35,6 +37,7 @@ export class Cluster {
   readonly informers: InformerFactory;
   readonly nodeLifecycle: NodeLifecycleController;
   readonly nodeControllers: NodeControllers;
+  readonly scheduler: Scheduler;
   readonly kubelets = new Map<string, HollowKubelet>();
   private started = false;
 
@@ -49,6 +52,8 @@ export class Cluster {
     this.informers = new InformerFactory(this.client);
     this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
     this.nodeControllers = new NodeControllers(this);
+    const schedulerClient = this.clientFor('system:kube-scheduler');
+    this.scheduler = new Scheduler(new InformerFactory(schedulerClient), schedulerClient, this.clock, this.quiescence, schedulerOptions(options.config));
   }
 
   get config(): ClusterConfig {
@@ -66,6 +71,7 @@ export class Cluster {
     await this.informers.start();
     this.nodeControllers.run();
     this.nodeLifecycle.run();
+    await this.scheduler.start();
     await this.settle();
   }
 
@@ -73,6 +79,7 @@ export class Cluster {
     for (const k of this.kubelets.values()) k.stop();
     this.nodeLifecycle.stop();
     this.nodeControllers.stop();
+    this.scheduler.stop();
     this.informers.stop();
     await this.store.close();
   }

@@ -30,6 +30,8 @@ export interface Profile {
     taintNodesByCondition: boolean;
     /** Pod GC waits 40 s and re-checks before deleting pods of a vanished node (v1.19+). */
     orphanPodQuarantine?: boolean;
+    /** The scheduler framework's default plugins (0-100 scores), not the legacy predicates. */
+    schedulerFramework?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

@@ -1,4 +1,5 @@
 import { Event } from '../api/core';
+import type { SchedulingDecision } from '../scheduler/decision';
 import { Client } from '../client/client';
 import { KubeletSpec } from '../cluster/config';
 import { Flags, Profile } from '../cluster/profile';
@@ -15,6 +16,8 @@ export interface Capabilities {
   hollowKubelets: boolean;
   /** A simulated cloud provider whose machines can be deleted. */
   cloudProvider: boolean;
+  /** The scheduler's decisions (per node: failed predicate, each priority's score) can be read. */
+  schedulerDecisions?: boolean;
 }
 
 /**
@@ -54,4 +57,6 @@ export interface ClusterDriver {
    * an operator deleting a VM; its kubelet stops with it.
    */
   deleteMachine(name: string): Promise<void>;
+  /** The scheduler's decisions for a pod (namespace/name), oldest first; with capability schedulerDecisions. */
+  schedulerDecisions?(pod: string): Promise<SchedulingDecision[]>;
 }

@@ -4,6 +4,7 @@ import { Cluster } from '../cluster/cluster';
 import { clusterConfig, KubeletSpec } from '../cluster/config';
 import { Flags, mergeFlags, Profile } from '../cluster/profile';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
+import { SchedulingDecision } from '../scheduler/decision';
 
 /**
  * The reference target: the control plane in this process, on a virtual clock. Each
@@ -11,7 +12,7 @@ import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
  */
 export class ReferenceDriver implements ClusterDriver {
   readonly target: string = 'reference';
-  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true };
+  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true };
   private flags: Flags = {};
   private instance?: Cluster;
   private settling?: Client;
@@ -89,6 +90,11 @@ export class ReferenceDriver implements ClusterDriver {
     if (!cloud.deleteMachine(name)) throw new Error(`the cloud has no machine "${name}"`);
     this.cluster.kubelets.get(name)?.stop();
     await this.cluster.settle();
+  }
+
+  async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
+    await this.cluster.settle();
+    return this.cluster.scheduler.decisions.filter((d) => d.pod === pod);
   }
 
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {

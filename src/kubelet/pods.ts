@@ -7,6 +7,7 @@ import { EventRecorder } from '../client/events';
 import { Informer } from '../client/informer';
 import { KubeletConfig } from './config';
 import { PodIPAllocator } from './ipam';
+import { admitPod } from './admission';
 
 /**
  * Runs the pods bound to this node as simulated processes: a bound pod becomes Running
@@ -17,6 +18,8 @@ export class PodRunner {
   private nodeInformer?: Informer<Node>;
   private ips?: PodIPAllocator;
   private active = false;
+  /** Pods admitted and not yet gone, by uid (what admission counts). */
+  private readonly admitted = new Map<string, Pod>();
 
   constructor(private readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock, private readonly events: EventRecorder) {}
 
@@ -28,7 +31,7 @@ export class PodRunner {
     this.informer.addEventHandler({
       onAdd: (pod) => void this.sync(pod).catch(() => undefined),
       onUpdate: (_old, pod) => void this.sync(pod).catch(() => undefined),
-      onDelete: (pod) => this.ips?.release(pod.metadata.uid ?? ''),
+      onDelete: (pod) => { this.ips?.release(pod.metadata.uid ?? ''); this.admitted.delete(pod.metadata.uid ?? ''); },
     });
     await this.informer.run();
   }
@@ -41,6 +44,18 @@ export class PodRunner {
 
   running(): Pod[] {
     return this.informer?.list() ?? [];
+  }
+
+  /** The pod does not fit this node: it fails without running (kubelet admission). */
+  private async reject(pod: Pod, reason: string, message: string): Promise<void> {
+    const next = clone(pod);
+    next.status = { ...next.status, phase: 'Failed', reason, message };
+    try {
+      const updated = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, { subresource: 'status' });
+      this.events.warning(updated, reason, message);
+    } catch (e) {
+      if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+    }
   }
 
   private allocator(): PodIPAllocator | undefined {
@@ -64,9 +79,18 @@ export class PodRunner {
       return;
     }
     const phase = pod.status?.phase;
-    if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return;
+    if (phase === 'Succeeded' || phase === 'Failed') { this.admitted.delete(pod.metadata.uid ?? ''); return; }
+    if (phase === 'Running') { this.admitted.set(pod.metadata.uid ?? '', pod); return; }
     const now = isoTime(this.clock.now());
     const node = this.nodeInformer?.getByName(this.config.nodeName);
+    const uid = pod.metadata.uid ?? '';
+    if (!this.admitted.has(uid)) {
+      // Admission sees the pods this kubelet already admitted, synchronously, so two pods
+      // bound at once cannot both take the last room.
+      const rejection = admitPod(pod, node, [...this.admitted.values()]);
+      if (rejection) return this.reject(pod, rejection.reason, rejection.message);
+      this.admitted.set(uid, pod);
+    }
     const hostIP = node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? this.config.nodeIP;
     const podIP = pod.spec.hostNetwork ? hostIP : this.allocator()?.allocate(pod.metadata.uid ?? pod.metadata.name!);
     const next = clone(pod);

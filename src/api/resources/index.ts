@@ -5,10 +5,11 @@ import { namespaces } from './namespace';
 import { leases } from './lease';
 import { events } from './event';
 import { daemonsets } from './daemonset';
+import { services } from './service';
 
-export { nodes, pods, namespaces, leases, events, daemonsets };
+export { nodes, pods, namespaces, leases, events, daemonsets, services };
 
 /** A registry holding every resource the control plane serves. */
 export function coreRegistry(): ResourceRegistry {
-  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events).register(daemonsets);
+  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events).register(daemonsets).register(services);
 }

@@ -1,0 +1,44 @@
+@API-WORKFLOW @SCHED-BIND
+Feature: A created pod is scheduled, bound and run
+  The master workflow end to end: a client creates a pod; the scheduler, watching pods
+  without spec.nodeName, picks a node and POSTs a Binding (pods/{name}/binding), which sets
+  spec.nodeName and PodScheduled=True; the kubelet of that node sees the pod bound to it,
+  runs it and reports Running with an IP. The scheduler records a "Scheduled" event
+  "Successfully assigned <namespace>/<name> to <node>".
+  Source: 002 §5.1 (Scheduler 承上启下), §3.3 (kube-scheduler与API Server交互).
+  Upstream: scheduler.scheduleOne / bind (pkg/scheduler/scheduler.go),
+  BindingREST.Create (pkg/registry/core/pod/storage), kubelet syncPod.
+
+  Scenario: A pod goes from Pending to Running on the node the scheduler chose
+    Given the nodes:
+      | name | cpu | memory | podCIDR       |
+      | n1   | 2   | 4Gi    | 10.244.1.0/24 |
+    When I create a pod "web" requesting cpu "100m" and memory "64Mi"
+    Then pod "web" is bound to node "n1"
+    And pod "web" is Running on node "n1"
+    And the pod "web" has:
+      | status.conditions[3].type   | PodScheduled |
+      | status.conditions[3].status | True         |
+      | status.podIP                | 10.244.1.2   |
+    And the events of pod "web" include:
+      | type   | reason    | message                                  | from              |
+      | Normal | Scheduled | Successfully assigned default/web to n1  | default-scheduler |
+      | Normal | Started   | Started container app                    | kubelet           |
+
+  Scenario: A pod for another scheduler is left alone
+    Given the nodes:
+      | name |
+      | n1   |
+    When I create this pod:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: custom, namespace: default }
+      spec:
+        schedulerName: my-scheduler
+        containers: [{ name: app, image: registry.k8s.io/pause:3.9 }]
+      """
+    And 1 minute passes
+    Then pod "custom" is Pending
+    And the pod "custom" has:
+      | spec.nodeName | <none> |

@@ -1,0 +1,117 @@
+import { Node, Pod } from '../api/core';
+import { objectKey } from '../api/meta';
+import { ClusterView, ServiceLike } from './meta';
+import { NodeInfo } from './nodeinfo';
+import { NodeTree } from './node-tree';
+import { selectorFromSet } from '../api/labels';
+
+/**
+ * The scheduler's view of the cluster (schedulercache): a NodeInfo per node with the pods
+ * bound there, plus pods it has assumed (chosen a node for, binding in flight), so the
+ * next decision already counts them. Kept incrementally from informer events.
+ */
+export class SchedulerCache implements ClusterView {
+  readonly tree = new NodeTree<NodeInfo>();
+  private readonly infos = new Map<string, NodeInfo>();
+  private readonly podNode = new Map<string, string>();
+  private readonly assumed = new Set<string>();
+  private readonly byNamespace = new Map<string, Map<string, { pod: Pod; node: string }>>();
+  private services: ServiceLike[] = [];
+
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.infos.get(name);
+  }
+
+  get numNodes(): number {
+    return this.tree.numNodes;
+  }
+
+  private info(name: string): NodeInfo {
+    let i = this.infos.get(name);
+    if (!i) this.infos.set(name, (i = new NodeInfo(name)));
+    return i;
+  }
+
+  setNode(node: Node): void {
+    const name = node.metadata.name!;
+    const info = this.info(name);
+    if (info.node) this.tree.remove(name, info.zone);
+    info.setNode(node);
+    this.tree.add(info, info.zone);
+  }
+
+  removeNode(node: Node): void {
+    const name = node.metadata.name!;
+    const info = this.infos.get(name);
+    if (!info?.node) return;
+    this.tree.remove(name, info.zone);
+    info.node = undefined;
+    if (info.podCount === 0) this.infos.delete(name);
+  }
+
+  /** A pod bound to a node (from the informer): confirms an assumed pod or adds it. */
+  addPod(pod: Pod): void {
+    const key = objectKey(pod);
+    this.assumed.delete(key);
+    this.place(key, pod, pod.spec.nodeName!);
+  }
+
+  removePod(key: string): void {
+    const node = this.podNode.get(key);
+    if (node === undefined) return;
+    this.podNode.delete(key);
+    this.assumed.delete(key);
+    const info = this.infos.get(node);
+    info?.removePod(key);
+    if (info && !info.node && info.podCount === 0) this.infos.delete(node);
+    const ns = key.slice(0, key.indexOf('/'));
+    this.byNamespace.get(ns)?.delete(key);
+  }
+
+  /** AssumePod: count the pod on the node before its binding is confirmed. */
+  assume(pod: Pod, node: string): void {
+    const key = objectKey(pod);
+    this.place(key, pod, node);
+    this.assumed.add(key);
+  }
+
+  /** ForgetPod: the binding failed; the pod no longer counts. */
+  forget(key: string): void {
+    if (this.assumed.has(key)) this.removePod(key);
+  }
+
+  isAssumed(key: string): boolean {
+    return this.assumed.has(key);
+  }
+
+  hasPod(key: string): boolean {
+    return this.podNode.has(key);
+  }
+
+  private place(key: string, pod: Pod, node: string): void {
+    const previous = this.podNode.get(key);
+    if (previous !== undefined && previous !== node) this.removePod(key);
+    this.podNode.set(key, node);
+    this.info(node).addPod(pod, key);
+    const ns = pod.metadata.namespace ?? 'default';
+    let m = this.byNamespace.get(ns);
+    if (!m) this.byNamespace.set(ns, (m = new Map()));
+    m.set(key, { pod, node });
+  }
+
+  setServices(services: ServiceLike[]): void {
+    this.services = services;
+  }
+
+  /** GetPodServices: a service without a selector selects nothing; an empty selector selects every pod. */
+  servicesForPod(pod: Pod): ServiceLike[] {
+    if (this.services.length === 0) return [];
+    const ns = pod.metadata.namespace ?? 'default';
+    return this.services.filter((s) => (s.metadata.namespace ?? 'default') === ns && s.spec?.selector != null
+      && selectorFromSet(s.spec.selector).matches(pod.metadata.labels));
+  }
+
+  podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }> {
+    return this.byNamespace.get(namespace)?.values() ?? [];
+  }
+}

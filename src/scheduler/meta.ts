@@ -1,0 +1,55 @@
+import { Node, Pod } from '../api/core';
+import { HostPort, NodeInfo, podHostPorts } from './nodeinfo';
+import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from './resources';
+import { CompiledTerm, requiredTerms } from './node-affinity';
+
+/** A Service as the scheduler reads it: namespace and selector. */
+export interface ServiceLike {
+  metadata: { name?: string; namespace?: string };
+  spec?: { selector?: Record<string, string> | null };
+}
+
+/** What predicates and priorities may read about the rest of the cluster. */
+export interface ClusterView {
+  /** Services in the pod's namespace whose selector matches the pod's labels (ServiceLister.GetPodServices). */
+  servicesForPod(pod: Pod): ServiceLike[];
+  /** Scheduled (bound or assumed) pods of a namespace, in the order they were added. */
+  podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }>;
+  nodeInfo(name: string): NodeInfo | undefined;
+}
+
+/**
+ * Facts about the pod being scheduled, computed once per scheduling cycle and shared by
+ * every predicate and priority (upstream's predicateMetadata / priorityMetadata).
+ */
+export class PodMeta {
+  readonly request: Resources;
+  readonly nonZero: { milliCPU: number; memory: number };
+  readonly ports: HostPort[];
+  readonly zeroRequest: boolean;
+  private terms?: { value: CompiledTerm[] | undefined };
+  private memo = new Map<string, unknown>();
+
+  constructor(readonly pod: Pod, readonly cluster: ClusterView) {
+    this.request = podRequest(pod);
+    this.nonZero = podNonZeroRequest(pod);
+    this.ports = podHostPorts(pod);
+    this.zeroRequest = isZeroRequest(this.request);
+  }
+
+  /** The pod's required node-affinity terms (undefined: no constraint), compiled once. */
+  get requiredTerms(): CompiledTerm[] | undefined {
+    if (!this.terms) this.terms = { value: requiredTerms(this.pod) };
+    return this.terms.value;
+  }
+
+  /** Computes a value once per cycle under a name (precomputations of custom predicates). */
+  once<T>(name: string, compute: () => T): T {
+    if (this.memo.has(name)) return this.memo.get(name) as T;
+    const v = compute();
+    this.memo.set(name, v);
+    return v;
+  }
+}
+
+export type { Node };

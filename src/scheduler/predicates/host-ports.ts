@@ -1,0 +1,12 @@
+import { Predicate, FITS } from './predicate';
+
+/**
+ * PodFitsHostPorts (registered also as PodFitsPorts "for backwards compatibility with
+ * 1.0"; framework plugin NodePorts): each wanted (hostIP, protocol, hostPort) conflicts
+ * with a used one of the same protocol and port when either IP is 0.0.0.0 or they are
+ * equal (HostPortInfo.CheckConflict). hostPort 0 asks for nothing.
+ */
+export const podFitsHostPorts: Predicate = (_pod, meta, node) => {
+  for (const p of meta.ports) if (node.portConflicts(p)) return [{ kind: 'predicate', reason: 'PodFitsHostPorts' }];
+  return FITS;
+};

@@ -1,0 +1,33 @@
+import { Pod } from '../../api/core';
+import { PodMeta } from '../meta';
+import { NodeInfo } from '../nodeinfo';
+
+/**
+ * A priority: one score per feasible node, in the order given (upstream's Map and Reduce
+ * functions in one). Scores are 0..maxScore: 10 in the legacy scheduler
+ * (schedulerapi.MaxPriority), 100 in the framework (MaxNodeScore).
+ */
+export type Priority = (pod: Pod, meta: PodMeta, nodes: readonly NodeInfo[]) => number[];
+
+/** Requested (node's non-zero sum + the pod's) against allocatable, for cpu and memory. */
+export function usage(meta: PodMeta, node: NodeInfo): { cpu: number; cpuCap: number; mem: number; memCap: number } {
+  return {
+    cpu: node.nonZeroRequested.milliCPU + meta.nonZero.milliCPU,
+    cpuCap: node.allocatable.milliCPU,
+    mem: node.nonZeroRequested.memory + meta.nonZero.memory,
+    memCap: node.allocatable.memory,
+  };
+}
+
+/**
+ * NormalizeReduce (priorities/reduce.go): score × maxScore / maxCount in integer
+ * arithmetic, reversed when asked; all zero → 0 (or maxScore when reversed).
+ */
+export function normalize(raw: number[], maxScore: number, reverse: boolean): number[] {
+  const maxCount = Math.max(0, ...raw);
+  if (maxCount === 0) return raw.map(() => (reverse ? maxScore : 0));
+  return raw.map((s) => {
+    const v = Math.trunc((maxScore * s) / maxCount);
+    return reverse ? maxScore - v : v;
+  });
+}

@@ -1,0 +1,180 @@
+import { Era } from './reasons';
+import { Predicate } from './predicates/predicate';
+import { generalPredicates } from './predicates/general';
+import { fitsResources } from './predicates/fits-resources';
+import { podFitsHost } from './predicates/host-name';
+import { podFitsHostPorts } from './predicates/host-ports';
+import { podMatchNodeSelector } from './predicates/node-selector';
+import { noDiskConflict } from './predicates/no-disk-conflict';
+import { podToleratesNodeTaints } from './predicates/taint-toleration';
+import { checkNodeUnschedulable } from './predicates/node-unschedulable';
+import { Priority } from './priorities/priority';
+import { leastRequested } from './priorities/least-requested';
+import { mostRequested } from './priorities/most-requested';
+import { balancedAllocation } from './priorities/balanced';
+import { selectorSpread } from './priorities/selector-spread';
+import { taintTolerationPriority } from './priorities/taint-toleration';
+import { nodeAffinityPriority } from './priorities/node-affinity';
+import { preferAvoidPodsPriority } from './priorities/prefer-avoid-pods';
+import { equalPriority } from './priorities/equal';
+
+/** A configured predicate: its name (as a policy names it), its kind (its place in the order) and the function. */
+export interface PredicateConfig {
+  name: string;
+  kind: string;
+  fn: Predicate;
+}
+
+export interface PriorityConfig {
+  name: string;
+  weight: number;
+  fn: Priority;
+}
+
+/** What one scheduler runs: an era (scores, wording, tie-breaking) and its predicates and priorities. */
+export interface Algorithm {
+  era: Era;
+  provider: string;
+  predicates: PredicateConfig[];
+  priorities: PriorityConfig[];
+}
+
+/**
+ * predicatesOrdering (v1.12 predicates.go): predicates run in this order and, by default
+ * (alwaysCheckAllPredicates false), a node's evaluation stops at the first that fails.
+ * Custom predicates from a policy run at the place of their kind.
+ */
+export const PREDICATE_ORDER = [
+  'CheckNodeCondition', 'CheckNodeUnschedulable', 'GeneralPredicates', 'HostName', 'PodFitsHostPorts',
+  'MatchNodeSelector', 'PodFitsResources', 'NoDiskConflict', 'PodToleratesNodeTaints',
+  'PodToleratesNodeNoExecuteTaints', 'CheckNodeLabelPresence', 'CheckServiceAffinity',
+];
+
+/** Predicates registered by name in v1.12 (algorithmprovider/defaults), as this control plane implements them. */
+export const LEGACY_PREDICATES: Record<string, Predicate> = {
+  GeneralPredicates: generalPredicates,
+  PodFitsResources: fitsResources(false),
+  HostName: podFitsHost,
+  PodFitsHostPorts: podFitsHostPorts,
+  MatchNodeSelector: podMatchNodeSelector,
+  NoDiskConflict: noDiskConflict,
+  PodToleratesNodeTaints: podToleratesNodeTaints,
+  CheckNodeUnschedulable: checkNodeUnschedulable,
+};
+
+/** PodFitsPorts is PodFitsHostPorts, "registered for backwards compatibility with 1.0". */
+export const PREDICATE_ALIASES: Record<string, string> = { PodFitsPorts: 'PodFitsHostPorts' };
+
+/** Priorities registered by name in v1.12 with their default weights (0–10 scores). */
+export const LEGACY_PRIORITIES: Record<string, { fn: Priority; weight: number }> = {
+  SelectorSpreadPriority: { fn: selectorSpread(10), weight: 1 },
+  ServiceSpreadingPriority: { fn: selectorSpread(10), weight: 1 },
+  LeastRequestedPriority: { fn: leastRequested(10), weight: 1 },
+  MostRequestedPriority: { fn: mostRequested(10), weight: 1 },
+  BalancedResourceAllocation: { fn: balancedAllocation('legacy'), weight: 1 },
+  NodePreferAvoidPodsPriority: { fn: preferAvoidPodsPriority(10), weight: 10000 },
+  NodeAffinityPriority: { fn: nodeAffinityPriority(10), weight: 1 },
+  TaintTolerationPriority: { fn: taintTolerationPriority(10), weight: 1 },
+  EqualPriority: { fn: equalPriority, weight: 1 },
+};
+
+/**
+ * With TaintNodesByCondition (on in v1.12 and in the seed profile) ApplyFeatureGates makes
+ * PodToleratesNodeTaints and CheckNodeUnschedulable mandatory: every provider and every
+ * policy gets them.
+ */
+export const MANDATORY_PREDICATES = ['CheckNodeUnschedulable', 'PodToleratesNodeTaints'];
+
+/**
+ * Providers as v1.12 registers them (algorithmprovider/defaults/defaults.go). The
+ * upstream DefaultProvider also lists NoVolumeZoneConflict, MaxEBSVolumeCount,
+ * MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount, CheckVolumeBinding (persistent volumes,
+ * which this control plane does not serve) and MatchInterPodAffinity /
+ * InterPodAffinityPriority (inter-pod affinity, not modelled): they are left out, which
+ * is exact for pods without PVCs and without pod (anti-)affinity — every pod the suite
+ * creates. ClusterAutoscalerProvider is the same with MostRequestedPriority in place of
+ * LeastRequestedPriority (copyAndReplace).
+ */
+export const LEGACY_PROVIDERS: Record<string, { predicates: string[]; priorities: string[] }> = {
+  DefaultProvider: {
+    predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
+    priorities: ['SelectorSpreadPriority', 'LeastRequestedPriority', 'BalancedResourceAllocation', 'NodePreferAvoidPodsPriority', 'NodeAffinityPriority', 'TaintTolerationPriority'],
+  },
+  ClusterAutoscalerProvider: {
+    predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
+    priorities: ['SelectorSpreadPriority', 'MostRequestedPriority', 'BalancedResourceAllocation', 'NodePreferAvoidPodsPriority', 'NodeAffinityPriority', 'TaintTolerationPriority'],
+  },
+};
+
+export function orderPredicates(configs: PredicateConfig[]): PredicateConfig[] {
+  const rank = (k: string) => {
+    const i = PREDICATE_ORDER.indexOf(k);
+    return i < 0 ? PREDICATE_ORDER.length : i;
+  };
+  return configs.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c.kind) - rank(b.c.kind) || a.i - b.i).map((x) => x.c);
+}
+
+function legacyPredicate(name: string): PredicateConfig {
+  const kind = PREDICATE_ALIASES[name] ?? name;
+  const fn = LEGACY_PREDICATES[kind];
+  if (!fn) throw new Error(`Invalid configuration: Predicate type not found for ${name}`);
+  return { name, kind, fn };
+}
+
+export function legacyPriority(name: string, weight?: number): PriorityConfig {
+  const p = LEGACY_PRIORITIES[name];
+  if (!p) throw new Error(`Invalid configuration: Priority type not found for ${name}`);
+  return { name, weight: weight ?? p.weight, fn: p.fn };
+}
+
+/** Predicate configs for names, plus the mandatory ones, de-duplicated and ordered. */
+export function legacyPredicates(names: string[], custom: PredicateConfig[] = []): PredicateConfig[] {
+  const seen = new Set<string>();
+  const out: PredicateConfig[] = [];
+  for (const n of [...names, ...MANDATORY_PREDICATES]) {
+    if (seen.has(n)) continue;
+    seen.add(n);
+    out.push(legacyPredicate(n));
+  }
+  return orderPredicates([...out, ...custom]);
+}
+
+/** --algorithm-provider: a legacy provider by name. */
+export function legacyProvider(name: string): Algorithm {
+  const p = LEGACY_PROVIDERS[name];
+  if (!p) throw new Error(`failed to create scheduler: plugin "${name}" has not been registered (known providers: ${Object.keys(LEGACY_PROVIDERS).join(', ')})`);
+  return { era: 'legacy', provider: name, predicates: legacyPredicates(p.predicates), priorities: p.priorities.map((n) => legacyPriority(n)) };
+}
+
+/**
+ * The v1.32 default plugin set (pkg/scheduler/apis/config/v1/default_plugins.go) as far
+ * as this control plane models it. Filters, in order: NodeUnschedulable, NodeName,
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions.
+ * Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1 (LeastAllocated),
+ * NodeResourcesBalancedAllocation 1. Not modelled: volume limits/binding/zone (no PVs),
+ * PodTopologySpread and InterPodAffinity (score 0 for pods without spread constraints or
+ * pod affinity… and the system default spreading for pods owned by a controller, which
+ * the reference leaves out), ImageLocality (hollow nodes report no images: every node 0).
+ */
+export function frameworkPlugins(): Algorithm {
+  const kinds: [string, Predicate][] = [
+    ['NodeUnschedulable', checkNodeUnschedulable],
+    ['NodeName', podFitsHost],
+    ['TaintToleration', podToleratesNodeTaints],
+    ['NodeAffinity', podMatchNodeSelector],
+    ['NodePorts', podFitsHostPorts],
+    ['NodeResourcesFit', fitsResources(true)],
+    ['VolumeRestrictions', noDiskConflict],
+  ];
+  return {
+    era: 'framework',
+    provider: 'default-plugins',
+    predicates: kinds.map(([name, fn]) => ({ name, kind: name, fn })),
+    priorities: [
+      { name: 'TaintToleration', weight: 3, fn: taintTolerationPriority(100) },
+      { name: 'NodeAffinity', weight: 2, fn: nodeAffinityPriority(100) },
+      { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100) },
+      { name: 'NodeResourcesBalancedAllocation', weight: 1, fn: balancedAllocation('framework') },
+    ],
+  };
+}

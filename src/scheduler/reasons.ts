@@ -1,0 +1,105 @@
+/**
+ * Why a node does not fit a pod. Predicates return reasons as data; the message a user
+ * sees depends on the release (legacy predicates of the seed's v1.12 vs the framework
+ * plugins of v1.32), so the wording lives in one table per era.
+ */
+export type PredicateReason =
+  | 'NoDiskConflict'
+  | 'MatchNodeSelector'
+  | 'HostName'
+  | 'PodFitsHostPorts'
+  | 'CheckNodeLabelPresence'
+  | 'CheckServiceAffinity'
+  | 'PodToleratesNodeTaints'
+  | 'NodeUnschedulable'
+  | 'NodeUnknownCondition'
+  | 'MaxVolumeCount';
+
+export type FailureReason =
+  | { kind: 'predicate'; reason: PredicateReason; taint?: { key: string; value?: string } }
+  | { kind: 'insufficient'; resource: string; requested: number; used: number; capacity: number };
+
+export type Era = 'legacy' | 'framework';
+
+/** v1.12 pkg/scheduler/algorithm/predicates/error.go, GetReason() of each Err* variable. */
+const LEGACY: Record<PredicateReason, string> = {
+  NoDiskConflict: 'node(s) had no available disk',
+  MatchNodeSelector: "node(s) didn't match node selector",
+  HostName: "node(s) didn't match the requested hostname",
+  PodFitsHostPorts: "node(s) didn't have free ports for the requested pod ports",
+  CheckNodeLabelPresence: "node(s) didn't have the requested labels",
+  CheckServiceAffinity: "node(s) didn't match service affinity",
+  PodToleratesNodeTaints: "node(s) had taints that the pod didn't tolerate",
+  NodeUnschedulable: 'node(s) were unschedulable',
+  NodeUnknownCondition: 'node(s) had unknown conditions',
+  MaxVolumeCount: 'node(s) exceed max volume count',
+};
+
+/** v1.32 framework plugins' ErrReason constants (nodeaffinity, nodename, nodeports, volumerestrictions, …). */
+const FRAMEWORK: Record<PredicateReason, string> = {
+  ...LEGACY,
+  MatchNodeSelector: "node(s) didn't match Pod's node affinity/selector",
+  HostName: "node(s) didn't match the requested node name",
+  CheckNodeLabelPresence: "node(s) didn't have the requested labels",
+  NodeUnknownCondition: 'node(s) had unknown conditions',
+  MaxVolumeCount: 'node(s) exceed max volume count',
+};
+
+/** The short reason counted in the FailedScheduling histogram (GetReason / Status reason). */
+export function reasonText(r: FailureReason, era: Era): string {
+  if (r.kind === 'insufficient') {
+    if (era === 'framework' && r.resource === 'pods') return 'Too many pods';
+    return `Insufficient ${r.resource}`;
+  }
+  if (era === 'framework' && r.reason === 'PodToleratesNodeTaints' && r.taint) {
+    return `node(s) had untolerated taint {${r.taint.key}: ${r.taint.value ?? ''}}`;
+  }
+  return (era === 'legacy' ? LEGACY : FRAMEWORK)[r.reason];
+}
+
+/** InsufficientResourceError.Error(), also what the kubelet's admission reports. */
+export function insufficientMessage(r: Extract<FailureReason, { kind: 'insufficient' }>): string {
+  return `Node didn't have enough resource: ${r.resource}, requested: ${r.requested}, used: ${r.used}, capacity: ${r.capacity}`;
+}
+
+/**
+ * FitError.Error(): "0/N nodes are available: " then "<count> <reason>" per distinct
+ * reason, sorted as strings, joined by ", ", and a final "." (v1.8+ generic_scheduler.go).
+ * Every reason of every node counts once per node.
+ */
+export function fitErrorMessage(numAllNodes: number, failures: ReadonlyMap<string, readonly FailureReason[]>, era: Era): string {
+  return `0/${numAllNodes} nodes are available: ${reasonHistogram(failures, era).join(', ')}.`;
+}
+
+export function reasonHistogram(failures: ReadonlyMap<string, readonly FailureReason[]>, era: Era): string[] {
+  const counts = new Map<string, number>();
+  for (const reasons of failures.values()) {
+    for (const r of reasons) {
+      const t = reasonText(r, era);
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([t, n]) => `${n} ${t}`).sort();
+}
+
+/** Framework failures preemption could resolve by evicting pods (Unschedulable, not UnschedulableAndUnresolvable). */
+function resolvable(r: FailureReason): boolean {
+  return r.kind === 'insufficient' || r.reason === 'PodFitsHostPorts' || r.reason === 'NoDiskConflict';
+}
+
+/**
+ * v1.32 FitError.Error() with the DefaultPreemption PostFilter's message appended: every
+ * node whose failure preemption cannot fix counts as "Preemption is not helpful for
+ * scheduling", every other as "No preemption victims found for incoming pod" (this control
+ * plane models no pod of lower priority to evict). The preemption message ends in "." and
+ * the separator adds another, hence upstream's "..".
+ */
+export function frameworkFitErrorMessage(numAllNodes: number, failures: ReadonlyMap<string, readonly FailureReason[]>): string {
+  const counts = new Map<string, number>();
+  for (const reasons of failures.values()) {
+    const t = reasons.some((r) => !resolvable(r)) ? 'Preemption is not helpful for scheduling' : 'No preemption victims found for incoming pod';
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  const preemption = `0/${numAllNodes} nodes are available: ${[...counts].map(([t, n]) => `${n} ${t}`).sort().join(', ')}.`;
+  return `${fitErrorMessage(numAllNodes, failures, 'framework')} preemption: ${preemption}.`;
+}

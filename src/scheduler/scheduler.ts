@@ -1,0 +1,203 @@
+import { Clock, isoTime, Quiescence } from '../clock';
+import { Node, Pod, PodCondition } from '../api/core';
+import { KubeObject, objectKey } from '../api/meta';
+import { Client } from '../client/client';
+import { EventRecorder } from '../client/events';
+import { Informer, InformerFactory } from '../client/informer';
+import { GenericScheduler } from './algorithm';
+import { SchedulerCache } from './cache';
+import { SchedulingDecision } from './decision';
+import { ServiceLike } from './meta';
+import { Algorithm } from './providers';
+import { SchedulingQueue } from './queue';
+
+export interface SchedulerOptions {
+  /** --scheduler-name: pods whose spec.schedulerName names another scheduler are left alone. */
+  schedulerName: string;
+  algorithm: Algorithm;
+  /** percentageOfNodesToScore: 50 in v1.12; 0 (adaptive) in v1.32. */
+  percentageOfNodesToScore: number;
+  alwaysCheckAllPredicates: boolean;
+  /** Keep every decision's per-node verdicts and scores (explainability; costs time at scale). */
+  recordDecisions: boolean;
+}
+
+function isTerminal(pod: Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** isPodUpdated (v1.12 scheduling_queue.go): a change other than resourceVersion, generation or status. */
+function changedBeyondStatus(a: Pod, b: Pod): boolean {
+  const strip = (p: Pod) => JSON.stringify({ ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined, spec: p.spec });
+  return strip(a) !== strip(b);
+}
+
+/** nodeSchedulingPropertiesChanged (v1.12 factory.go): what in a Node update may let waiting pods fit. */
+function schedulingPropertiesChanged(a: Node, b: Node): boolean {
+  const props = (n: Node) => JSON.stringify([n.spec?.unschedulable ?? false, n.status?.allocatable, n.metadata.labels, n.spec?.taints ?? [], (n.status?.conditions ?? []).map((c) => [c.type, c.status])]);
+  return props(a) !== props(b);
+}
+
+/**
+ * The scheduler: watches pods without spec.nodeName that name it, and nodes; for each pod
+ * runs the algorithm (predicates, then priorities) over its cache, assumes the pod on the
+ * chosen node and POSTs a Binding (pods/{name}/binding). When nothing fits the pod stays
+ * Pending with PodScheduled=False reason Unschedulable and a FailedScheduling event, and
+ * waits in the unschedulable queue until the cluster changes.
+ */
+export class Scheduler {
+  readonly cache = new SchedulerCache();
+  readonly queue = new SchedulingQueue();
+  readonly decisions: SchedulingDecision[] = [];
+  private readonly algorithm: GenericScheduler;
+  private readonly pods: Informer<Pod>;
+  private readonly nodes: Informer<Node>;
+  private readonly services: Informer<KubeObject & ServiceLike>;
+  private readonly events: EventRecorder;
+  private looping = false;
+  private stopped = true;
+  /** Decisions made, bindings that succeeded (for benchmarks). */
+  scheduled = 0;
+  bound = 0;
+  onBound?: (pod: string) => void;
+
+  constructor(private readonly informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, private readonly quiescence: Quiescence, readonly options: SchedulerOptions) {
+    this.pods = informers.informer<Pod>({ resource: 'pods' });
+    this.nodes = informers.informer<Node>({ resource: 'nodes' });
+    this.services = informers.informer<KubeObject & ServiceLike>({ resource: 'services' });
+    this.events = new EventRecorder(client, clock, { component: options.schedulerName });
+    this.algorithm = new GenericScheduler(options.algorithm, this.cache, { percentageOfNodesToScore: options.percentageOfNodesToScore, alwaysCheckAllPredicates: options.alwaysCheckAllPredicates });
+  }
+
+  /** Registers the handlers, then lists and watches (the handlers see every existing object). */
+  async start(): Promise<void> {
+    this.run();
+    await this.informers.start();
+  }
+
+  run(): void {
+    this.stopped = false;
+    this.nodes.addEventHandler({
+      onAdd: (n) => { this.cache.setNode(n); this.moveAll(); },
+      onUpdate: (old, n) => { this.cache.setNode(n); if (schedulingPropertiesChanged(old, n)) this.moveAll(); },
+      onDelete: (n) => this.cache.removeNode(n),
+    });
+    const servicesChanged = () => { this.cache.setServices(this.services.list()); this.moveAll(); };
+    this.services.addEventHandler({ onAdd: servicesChanged, onUpdate: servicesChanged, onDelete: servicesChanged });
+    this.pods.addEventHandler({
+      onAdd: (p) => this.podAdded(p),
+      onUpdate: (old, p) => this.podUpdated(old, p),
+      onDelete: (p) => this.podDeleted(p),
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.informers.stop();
+  }
+
+  private responsible(pod: Pod): boolean {
+    return (pod.spec.schedulerName ?? 'default-scheduler') === this.options.schedulerName;
+  }
+
+  private podAdded(pod: Pod): void {
+    if (isTerminal(pod)) return;
+    if (pod.spec.nodeName) this.cache.addPod(pod);
+    else if (this.responsible(pod) && !pod.metadata.deletionTimestamp) this.enqueue(() => this.queue.add(objectKey(pod), pod));
+  }
+
+  private podUpdated(old: Pod, pod: Pod): void {
+    const key = objectKey(pod);
+    if (isTerminal(pod)) {
+      this.queue.delete(key);
+      if (this.cache.hasPod(key)) { this.cache.removePod(key); this.moveAll(); }
+      return;
+    }
+    if (pod.spec.nodeName) {
+      this.queue.delete(key);
+      this.cache.addPod(pod);
+      return;
+    }
+    if (!this.responsible(pod) || pod.metadata.deletionTimestamp) { this.queue.delete(key); return; }
+    if (changedBeyondStatus(old, pod)) this.enqueue(() => this.queue.update(key, pod));
+  }
+
+  private podDeleted(pod: Pod): void {
+    const key = objectKey(pod);
+    this.queue.delete(key);
+    if (this.cache.hasPod(key)) {
+      this.cache.removePod(key);
+      this.moveAll();
+    }
+  }
+
+  private moveAll(): void {
+    if (this.queue.unschedulableCount === 0) return;
+    this.enqueue(() => this.queue.moveAllToActive());
+  }
+
+  private enqueue(change: () => void): void {
+    change();
+    if (this.looping || this.stopped || this.queue.length === 0) return;
+    this.looping = true;
+    this.quiescence.begin();
+    // Next macrotask: informer deliveries of the same instant land first, as they would upstream.
+    setImmediate(() => {
+      try { this.drain(); } finally { this.looping = false; this.quiescence.end(); }
+    });
+  }
+
+  /** scheduleOne until the active queue is empty. Decisions are synchronous; bindings run in flight. */
+  private drain(): void {
+    for (let item = this.queue.pop(); item && !this.stopped; item = this.queue.pop()) this.scheduleOne(item.key);
+  }
+
+  scheduleOne(key: string): void {
+    const pod = this.pods.get(key);
+    if (!pod || pod.spec.nodeName || pod.metadata.deletionTimestamp || isTerminal(pod) || this.cache.isAssumed(key)) return;
+    const result = this.algorithm.schedule(pod, this.clock.now(), this.options.recordDecisions);
+    this.scheduled++;
+    if (result.decision) this.decisions.push(result.decision);
+    if (!result.node) {
+      this.recordUnschedulable(pod, result.message!);
+      this.queue.addUnschedulable(key, pod);
+      return;
+    }
+    this.cache.assume(pod, result.node);
+    void this.bind(pod, key, result.node);
+  }
+
+  private async bind(pod: Pod, key: string, node: string): Promise<void> {
+    const { name, namespace, uid } = pod.metadata;
+    try {
+      await this.client.createSubresource({ resource: 'pods', namespace }, name!, 'binding', {
+        apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { apiVersion: 'v1', kind: 'Node', name: node },
+      });
+      this.bound++;
+      this.onBound?.(key);
+      this.events.normal(pod, 'Scheduled', `Successfully assigned ${namespace}/${name} to ${node}`);
+    } catch (e) {
+      this.cache.forget(key);
+      this.events.warning(pod, 'FailedScheduling', `Binding rejected: ${(e as Error).message}`);
+      const latest = this.pods.get(key);
+      if (latest && !latest.spec.nodeName) this.queue.addUnschedulable(key, latest);
+    }
+  }
+
+  /** PodScheduled=False reason Unschedulable (written only when it changes) and a FailedScheduling event. */
+  private recordUnschedulable(pod: Pod, message: string): void {
+    this.events.warning(pod, 'FailedScheduling', message);
+    const conditions = pod.status?.conditions ?? [];
+    const old = conditions.find((c) => c.type === 'PodScheduled');
+    if (old && old.status === 'False' && old.reason === 'Unschedulable' && old.message === message) return;
+    const now = isoTime(this.clock.now());
+    const condition: PodCondition = {
+      type: 'PodScheduled', status: 'False', lastProbeTime: null,
+      lastTransitionTime: old && old.status === 'False' ? old.lastTransitionTime : now,
+      reason: 'Unschedulable', message,
+    };
+    const next = [...conditions.filter((c) => c.type !== 'PodScheduled'), condition];
+    void this.client.patch({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, 'merge', { status: { conditions: next } }, { subresource: 'status' })
+      .catch(() => undefined);
+  }
+}
