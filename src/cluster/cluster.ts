@@ -12,6 +12,8 @@ import { Namespace } from '../api/core';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
+import { ControllerManager } from './controller-manager';
+import { HollowProxy } from '../kubeproxy/proxy';
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
 export const VIRTUAL_EPOCH = Date.UTC(2025, 0, 1, 0, 0, 0);
@@ -34,6 +36,9 @@ export class Cluster {
   readonly informers: InformerFactory;
   readonly nodeLifecycle: NodeLifecycleController;
   readonly kubelets = new Map<string, HollowKubelet>();
+  readonly controllers: ControllerManager;
+  /** One hollow kube-proxy per node, next to its kubelet. */
+  readonly proxies = new Map<string, HollowProxy>();
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
@@ -46,6 +51,7 @@ export class Cluster {
     this.client = new InProcessClient(this.api, this.quiescence, { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     this.informers = new InformerFactory(this.client);
     this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
+    this.controllers = new ControllerManager(this);
   }
 
   get config(): ClusterConfig {
@@ -59,15 +65,20 @@ export class Cluster {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    await this.controllers.startApiServer();
     await this.bootstrapNamespaces();
+    await this.controllers.bootstrap();
     await this.informers.start();
     this.nodeLifecycle.run();
+    this.controllers.run();
     await this.settle();
   }
 
   async stop(): Promise<void> {
     for (const k of this.kubelets.values()) k.stop();
+    for (const p of this.proxies.values()) p.stop();
     this.nodeLifecycle.stop();
+    this.controllers.stop();
     this.informers.stop();
     await this.store.close();
   }
@@ -94,6 +105,9 @@ export class Cluster {
     const kubelet = new HollowKubelet(kubeletConfig(this.config, spec), this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
     this.kubelets.set(spec.name, kubelet);
     await kubelet.start();
+    const proxy = new HollowProxy(spec.name, this.clientFor('system:kube-proxy', ['system:node-proxier', 'system:authenticated']));
+    this.proxies.set(spec.name, proxy);
+    await proxy.start();
     await this.settle();
     return kubelet;
   }

@@ -24,7 +24,17 @@ export interface Profile {
   name: string;
   kubernetesVersion: string;
   description: string;
-  features: { nodeLease: boolean; taintBasedEvictions: boolean; taintNodesByCondition: boolean };
+  features: {
+    nodeLease: boolean;
+    taintBasedEvictions: boolean;
+    taintNodesByCondition: boolean;
+    /** Token secrets made for every service account and mounted into pods (before v1.22/v1.24). */
+    legacyServiceAccountTokens?: boolean;
+    /** Load balancers keep NotReady nodes (KEP-3458, v1.30+). */
+    stableLoadBalancerNodeSet?: boolean;
+    /** ResourceQuota's "must specify … for: <containers>" wording (newer releases). */
+    perContainerQuotaMessages?: boolean;
+  };
   flags: Flags;
   kubelet: MachineProfile;
 }

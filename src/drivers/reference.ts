@@ -100,7 +100,7 @@ function settlingClient(inner: Client, settle: () => Promise<void>): Client {
   };
   return {
     create: (ref, obj, o) => after(inner.create(ref, obj, o)),
-    get: (ref, name) => inner.get(ref, name),
+    get: (ref, name, o) => inner.get(ref, name, o),
     list: (ref, o) => inner.list(ref, o),
     update: (ref, obj, o) => after(inner.update(ref, obj, o)),
     patch: (ref, name, type, patch, o) => after(inner.patch(ref, name, type, patch, o)),

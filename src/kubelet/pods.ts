@@ -7,6 +7,7 @@ import { EventRecorder } from '../client/events';
 import { Informer } from '../client/informer';
 import { KubeletConfig } from './config';
 import { PodIPAllocator } from './ipam';
+import { PodLifecycle } from './lifecycle';
 
 /**
  * Runs the pods bound to this node as simulated processes: a bound pod becomes Running
@@ -17,8 +18,11 @@ export class PodRunner {
   private nodeInformer?: Informer<Node>;
   private ips?: PodIPAllocator;
   private active = false;
+  private readonly lifecycle: PodLifecycle;
 
-  constructor(private readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock, private readonly events: EventRecorder) {}
+  constructor(private readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock, private readonly events: EventRecorder) {
+    this.lifecycle = new PodLifecycle(client, clock, (uid) => this.running().find((p) => p.metadata.uid === uid));
+  }
 
   async start(): Promise<void> {
     this.active = true;
@@ -28,13 +32,14 @@ export class PodRunner {
     this.informer.addEventHandler({
       onAdd: (pod) => void this.sync(pod).catch(() => undefined),
       onUpdate: (_old, pod) => void this.sync(pod).catch(() => undefined),
-      onDelete: (pod) => this.ips?.release(pod.metadata.uid ?? ''),
+      onDelete: (pod) => { this.ips?.release(pod.metadata.uid ?? ''); this.lifecycle.forget(pod.metadata.uid ?? ''); },
     });
     await this.informer.run();
   }
 
   stop(): void {
     this.active = false;
+    this.lifecycle.stop();
     this.informer?.stop();
     this.nodeInformer?.stop();
   }
@@ -64,6 +69,7 @@ export class PodRunner {
       return;
     }
     const phase = pod.status?.phase;
+    if (phase === 'Running') this.lifecycle.started(pod);
     if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return;
     const now = isoTime(this.clock.now());
     const node = this.nodeInformer?.getByName(this.config.nodeName);
@@ -93,6 +99,7 @@ export class PodRunner {
     };
     try {
       const updated = await this.client.update<Pod>(ref, next, { subresource: 'status' });
+      this.lifecycle.started(updated);
       for (const c of pod.spec.containers) {
         this.events.normal(updated, 'Pulled', `Container image "${c.image}" already present on machine`);
         this.events.normal(updated, 'Created', `Created container ${c.name}`);
