@@ -83,6 +83,20 @@ export class ReferenceDriver implements ClusterDriver {
     await this.cluster.settle();
   }
 
+  async route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined> {
+    const proxy = this.cluster.proxies.get(node);
+    if (!proxy) throw new Error(`no kube-proxy runs on node "${node}"`);
+    return proxy.route(clusterIP, port);
+  }
+
+  async loadBalancers() {
+    return this.cluster.controllers.cloud.list();
+  }
+
+  async authenticate(token: string) {
+    return this.cluster.controllers.authenticator.authenticate(token);
+  }
+
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
     const list = await this.client.list<Event>({ resource: 'events', namespace: filter.namespace });
     return list.items.filter((e) => (!filter.involvedName || e.involvedObject.name === filter.involvedName) && (!filter.reason || e.reason === filter.reason));

@@ -86,8 +86,8 @@ export class EndpointsController {
     } catch (e) {
       // A terminating namespace refuses new Endpoints: nothing to do (upstream drops the error).
       if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return;
-      if (isStatusError(e, 'AlreadyExists') || isStatusError(e, 'Conflict')) throw e; // retried with backoff
-      if (!isStatusError(e, 'NotFound')) throw e;
+      // Someone wrote them first: their event is on its way through the informer and syncs the service again.
+      if (!isStatusError(e, 'AlreadyExists') && !isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
     }
   }
 }

@@ -99,8 +99,8 @@ export class JobController {
     try {
       await this.client.update<Job>({ resource: JOBS, namespace }, next, { subresource: 'status' });
     } catch (e) {
-      if (isStatusError(e, 'Conflict')) this.queue.add(key);
-      else if (!isStatusError(e, 'NotFound')) throw e;
+      // A conflict means a newer object is on its way through the informer, which syncs it again.
+      if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
     }
   }
 

@@ -151,8 +151,8 @@ export class ReplicationManager {
     try {
       await this.client.update<ReplicationController>({ resource: RC, namespace: rc.metadata.namespace }, next, { subresource: 'status' });
     } catch (e) {
+      // A conflict means a newer RC is on its way through the informer, which syncs it again.
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
-      if (isStatusError(e, 'Conflict')) this.queue.add(keyOf(rc.metadata.namespace, rc.metadata.name!));
     }
   }
 }
