@@ -159,3 +159,9 @@ Then(/^the request fails with a cause "([^"]+)" on field "([^"]+)" saying "([^"]
   expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
   expect(this.lastError!.status.details?.causes ?? []).to.deep.include({ reason, field, message });
 }));
+
+Then(/^(\d+) pods?(?: in namespace "([^"]+)")? (?:are|is) Terminating$/, step(async function (this: KubeWorld, count: string, ns: string | null) {
+  const cluster = await this.cluster();
+  const list = await cluster.client.list<Pod>({ resource: 'pods', namespace: ns ?? 'default' });
+  expect(list.items.filter((p) => p.metadata.deletionTimestamp).map((p) => p.metadata.name), 'terminating pods').to.have.length(Number(count));
+}));
