@@ -68,8 +68,8 @@ When(/^I keep the token of service account "([^"]+)"(?: in namespace "([^"]+)")?
   this.tokens.set(`${ns ?? 'default'}/${account}`, await tokenOf(this, account, ns ?? 'default'));
 }));
 
-Then(/^the (?:kept )?token of (?:secret "([^"]+)"|service account "([^"]+)")(?: in namespace "([^"]+)")? (authenticates as "([^"]+)" in groups (.+)|is refused)$/,
-  step(async function (this: KubeWorld, secretName: string | null, account: string | null, ns: string | null, _what: string, user: string | null, groups: string | null) {
+Then(/^the (kept )?token of (?:secret "([^"]+)"|service account "([^"]+)")(?: in namespace "([^"]+)")? (?:authenticates as "([^"]+)" in groups (.+)|is refused)$/,
+  step(async function (this: KubeWorld, kept: string | null, secretName: string | null, account: string | null, ns: string | null, user: string | null, groups: string | null) {
     const cluster = await this.cluster();
     const namespace = ns ?? 'default';
     let token: string;
@@ -78,7 +78,9 @@ Then(/^the (?:kept )?token of (?:secret "([^"]+)"|service account "([^"]+)")(?: 
       expect(secret.data?.token, `secret ${secretName} has a token`).to.be.a('string');
       token = Buffer.from(secret.data!.token, 'base64').toString('utf8');
     } else {
-      token = this.tokens.get(`${namespace}/${account}`) ?? await tokenOf(this, account!, namespace);
+      const key = `${namespace}/${account}`;
+      if (kept && !this.tokens.has(key)) throw new Error(`no token of ${key} was kept`);
+      token = kept ? this.tokens.get(key)! : await tokenOf(this, account!, namespace);
     }
     const who = await cluster.authenticate(token);
     if (user === null) {
