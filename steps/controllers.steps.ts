@@ -165,3 +165,11 @@ Then(/^(\d+) pods?(?: in namespace "([^"]+)")? (?:are|is) Terminating$/, step(as
   const list = await cluster.client.list<Pod>({ resource: 'pods', namespace: ns ?? 'default' });
   expect(list.items.filter((p) => p.metadata.deletionTimestamp).map((p) => p.metadata.name), 'terminating pods').to.have.length(Number(count));
 }));
+
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has (?:label "([^"]+)" = "([^"]*)"|no label "([^"]+)")$/, step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, key: string | null, value: string | null, absent: string | null) {
+  const cluster = await this.cluster();
+  const { ref } = refFor(kind, ns);
+  const labels = (await cluster.client.get(ref, name)).metadata.labels ?? {};
+  if (absent !== null) expect(labels, `labels of ${kind} ${name}`).to.not.have.property(absent);
+  else expect(labels[key!], `label ${key} of ${kind} ${name}`).to.equal(value);
+}));
