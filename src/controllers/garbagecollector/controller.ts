@@ -188,7 +188,9 @@ export class GarbageCollector {
       }
       if (!(current.metadata.finalizers ?? []).includes(finalizer)) return;
       const next = clone(current);
-      next.metadata.finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+      const rest = (current.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+      if (rest.length > 0) next.metadata.finalizers = rest;
+      else delete next.metadata.finalizers;
       try {
         await this.client.update(ref, next);
         return;

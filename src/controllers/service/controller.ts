@@ -103,7 +103,9 @@ export class ServiceController {
       if ((svc.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER)) {
         const fresh = await this.client.get<Service>(ref, svc.metadata.name!);
         const next = clone(fresh);
-        next.metadata.finalizers = (fresh.metadata.finalizers ?? []).filter((f) => f !== LB_CLEANUP_FINALIZER);
+        const rest = (fresh.metadata.finalizers ?? []).filter((f) => f !== LB_CLEANUP_FINALIZER);
+        if (rest.length > 0) next.metadata.finalizers = rest;
+        else delete next.metadata.finalizers;
         await this.client.update<Service>(ref, next);
       }
     } catch (e) {
