@@ -1,5 +1,5 @@
 import { Pod, podCondition } from '../../api/core';
-import { ReplicationController, ReplicationControllerCondition } from '../../api/resources/replicationcontroller';
+import { ReplicationController } from '../../api/resources/replicationcontroller';
 import { parseTime } from '../../clock';
 import { isPodReady } from './ranking';
 
@@ -30,11 +30,15 @@ export function calculateStatus(rc: ReplicationController, pods: readonly Pod[],
   };
   // fullyLabeledReplicas, readyReplicas, availableReplicas and observedGeneration are omitempty.
   for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) if (!status[k]) delete status[k];
-  const others = (rc.status?.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure');
-  const failure: ReplicationControllerCondition[] = manageError
-    ? [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: manageError.at, reason: manageError.reason, message: manageError.message }]
-    : [];
-  const conditions = [...others, ...failure];
+  // Upstream sets ReplicaFailure only when it is absent (the first error's message stays) and drops it on success.
+  const existing = rc.status?.conditions ?? [];
+  const hasFailure = existing.some((c) => c.type === 'ReplicaFailure');
+  let conditions = existing;
+  if (manageError && !hasFailure) {
+    conditions = [...existing, { type: 'ReplicaFailure', status: 'True', lastTransitionTime: manageError.at, reason: manageError.reason, message: manageError.message }];
+  } else if (!manageError && hasFailure) {
+    conditions = existing.filter((c) => c.type !== 'ReplicaFailure');
+  }
   if (conditions.length > 0) status.conditions = conditions;
   return status;
 }
