@@ -166,10 +166,18 @@ Then(/^(\d+) pods?(?: in namespace "([^"]+)")? (?:are|is) Terminating$/, step(as
   expect(list.items.filter((p) => p.metadata.deletionTimestamp).map((p) => p.metadata.name), 'terminating pods').to.have.length(Number(count));
 }));
 
-Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has (?:label "([^"]+)" = "([^"]*)"|no label "([^"]+)")$/, step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, key: string | null, value: string | null, absent: string | null) {
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has (label|annotation) (?:"([^"]+)" = "([^"]*)"|no \4 "([^"]+)")$/, step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, what: string, key: string | null, value: string | null, absent: string | null) {
   const cluster = await this.cluster();
   const { ref } = refFor(kind, ns);
-  const labels = (await cluster.client.get(ref, name)).metadata.labels ?? {};
+  const meta = (await cluster.client.get(ref, name)).metadata;
+  const labels = (what === 'label' ? meta.labels : meta.annotations) ?? {};
   if (absent !== null) expect(labels, `labels of ${kind} ${name}`).to.not.have.property(absent);
   else expect(labels[key!], `label ${key} of ${kind} ${name}`).to.equal(value);
+}));
+
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has no error$/, step(async function (this: KubeWorld, kind: string, name: string, ns: string | null) {
+  expect(this.lastError?.status.message, 'the request failed').to.equal(undefined);
+  const cluster = await this.cluster();
+  const { ref } = refFor(kind, ns);
+  expect((await cluster.client.get(ref, name)).metadata.name).to.equal(name);
 }));

@@ -34,6 +34,9 @@ export const limitranges = defineResource<LimitRange>({
   shortNames: ['limits'],
   defaults(lr) {
     for (const item of lr.spec?.limits ?? []) {
+      for (const part of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const) {
+        for (const [k, v] of Object.entries(item[part] ?? {})) if (typeof v === 'number') item[part]![k] = String(v);
+      }
       if (item.type !== 'Container') continue;
       for (const [k, v] of Object.entries(item.max ?? {})) if (item.default?.[k] === undefined) item.default = { ...item.default, [k]: v };
       for (const [k, v] of Object.entries(item.default ?? {})) if (item.defaultRequest?.[k] === undefined) item.defaultRequest = { ...item.defaultRequest, [k]: v };

@@ -22,6 +22,9 @@ export const resourcequotas = defineResource<ResourceQuota>({
   shortNames: ['quota'],
   subresources: ['status'],
   hasStatus: true,
+  defaults(q) {
+    for (const [k, v] of Object.entries(q.spec?.hard ?? {})) if (typeof v === 'number') q.spec.hard![k] = String(v);
+  },
   prepareForCreate(q) {
     q.status = {};
   },
