@@ -166,14 +166,15 @@ Then(/^(\d+) pods?(?: in namespace "([^"]+)")? (?:are|is) Terminating$/, step(as
   expect(list.items.filter((p) => p.metadata.deletionTimestamp).map((p) => p.metadata.name), 'terminating pods').to.have.length(Number(count));
 }));
 
-Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has (label|annotation) (?:"([^"]+)" = "([^"]*)"|no \4 "([^"]+)")$/, step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, what: string, key: string | null, value: string | null, absent: string | null) {
-  const cluster = await this.cluster();
-  const { ref } = refFor(kind, ns);
-  const meta = (await cluster.client.get(ref, name)).metadata;
-  const labels = (what === 'label' ? meta.labels : meta.annotations) ?? {};
-  if (absent !== null) expect(labels, `labels of ${kind} ${name}`).to.not.have.property(absent);
-  else expect(labels[key!], `label ${key} of ${kind} ${name}`).to.equal(value);
-}));
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has (?:(label|annotation) "([^"]+)" = "([^"]*)"|no (label|annotation) "([^"]+)")$/,
+  step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, what: string | null, key: string | null, value: string | null, whatAbsent: string | null, absent: string | null) {
+    const cluster = await this.cluster();
+    const { ref } = refFor(kind, ns);
+    const meta = (await cluster.client.get(ref, name)).metadata;
+    const map = ((what ?? whatAbsent) === 'label' ? meta.labels : meta.annotations) ?? {};
+    if (absent !== null) expect(map, `${whatAbsent}s of ${kind} ${name}`).to.not.have.property(absent);
+    else expect(map[key!], `${what} ${key} of ${kind} ${name}`).to.equal(value);
+  }));
 
 Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has no error$/, step(async function (this: KubeWorld, kind: string, name: string, ns: string | null) {
   expect(this.lastError?.status.message, 'the request failed').to.equal(undefined);

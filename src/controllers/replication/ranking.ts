@@ -17,9 +17,14 @@ function maxRestarts(pod: Pod): number {
   return Math.max(0, ...(pod.status?.containerStatuses ?? []).map((c) => c.restartCount));
 }
 
-/** Missing times sort as the zero time, i.e. before any real one. */
-function time(s: string | null | undefined): number {
-  return parseTime(s ?? undefined) ?? Number.NEGATIVE_INFINITY;
+/** Upstream afterOrZero: a missing (zero) time goes first, else the later one; negative when a goes first. */
+function laterOrZeroFirst(a: string | null | undefined, b: string | null | undefined): number {
+  const ta = parseTime(a ?? undefined);
+  const tb = parseTime(b ?? undefined);
+  if (ta === tb) return 0;
+  if (ta === undefined) return -1;
+  if (tb === undefined) return 1;
+  return ta > tb ? -1 : 1;
 }
 
 /**
@@ -39,17 +44,13 @@ export function compareForDeletion(a: Pod, b: Pod): number {
   const readyB = isPodReady(b) ? 1 : 0;
   if (readyA !== readyB) return readyA - readyB;
   if (readyA && readyB) {
-    const sinceA = time(podCondition(a, 'Ready')?.lastTransitionTime);
-    const sinceB = time(podCondition(b, 'Ready')?.lastTransitionTime);
-    if (sinceA !== sinceB) return sinceB - sinceA > 0 ? 1 : -1; // more recent first
+    const since = laterOrZeroFirst(podCondition(a, 'Ready')?.lastTransitionTime, podCondition(b, 'Ready')?.lastTransitionTime);
+    if (since !== 0) return since; // more recently ready first
   }
   const restartsA = maxRestarts(a);
   const restartsB = maxRestarts(b);
   if (restartsA !== restartsB) return restartsB - restartsA;
-  const createdA = time(a.metadata.creationTimestamp);
-  const createdB = time(b.metadata.creationTimestamp);
-  if (createdA !== createdB) return createdB - createdA > 0 ? 1 : -1; // newer first
-  return 0;
+  return laterOrZeroFirst(a.metadata.creationTimestamp, b.metadata.creationTimestamp); // newer first
 }
 
 /** The pods to delete when diff too many run (upstream getPodsToDelete): all when scaling to 0, else the first diff by rank. */
