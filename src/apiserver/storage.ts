@@ -7,6 +7,7 @@ import { Selector } from '../api/labels';
 import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
 import { nameErrors } from '../api/validation';
+import { randomSuffix } from '../api/names';
 import { validateObjectMeta } from './meta-validation';
 
 export interface ListOptions {
@@ -40,7 +41,6 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
   deleted: boolean;
 }
 
-const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /**
  * REST storage for one resource over the versioned store: keys, resourceVersions,
@@ -112,9 +112,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
   prepareCreate(obj: T): void {
     const m = obj.metadata;
     if (!m.name && m.generateName) {
-      let suffix = '';
-      for (let i = 0; i < 5; i++) suffix += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)];
-      m.name = `${m.generateName}${suffix}`;
+      m.name = `${m.generateName}${randomSuffix()}`;
     }
     m.uid = randomUUID();
     m.creationTimestamp = isoTime(this.clock.now());

@@ -5,6 +5,7 @@ import { PodTemplateSpec } from '../api/resources/replicationcontroller';
 import { Client } from '../client/client';
 import { EventRecorder } from '../client/events';
 import { controllerRef } from './ownership';
+import { Expectations, slowStartBatch } from './expectations';
 
 /**
  * Upstream RealPodControl: creates pods from a controller's template, linked to it by a
@@ -96,4 +97,17 @@ export async function claimPods(pods: readonly Pod[], owner: KubeObject, matches
     }
   }
   return claimed;
+}
+
+/**
+ * Creates n pods from the template in slow-start batches, expecting them first so a
+ * lagging cache never creates twice (upstream manageReplicas / manageJob); creations that
+ * failed are no longer expected. Returns how many were made; throws the first error.
+ */
+export async function createExpectedPods(control: PodControl, expectations: Expectations, key: string, n: number, template: PodTemplateSpec, owner: KubeObject): Promise<number> {
+  expectations.expect(key, n, 0);
+  const { successes, error } = await slowStartBatch(n, 1, () => control.createPod(template, owner));
+  if (successes < n) expectations.lowerExpectations(key, n - successes, 0);
+  if (error) throw error;
+  return successes;
 }

@@ -4,6 +4,7 @@ import { ServiceAccount } from '../../api/resources/serviceaccount';
 import { Secret, SERVICE_ACCOUNT_TOKEN } from '../../api/resources/secret';
 import type { ApiServer } from '../apiserver';
 import { AdmissionAttributes, AdmissionPlugin } from '../admission';
+import { randomSuffix } from '../../api/names';
 
 export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 
@@ -66,13 +67,9 @@ async function legacyVolume(api: ApiServer, ns: string, sa: ServiceAccount, attr
   throw forbidden(attrs, `no API token found for service account "${ns}/${sa.metadata.name}", retry after the token is automatically created and added to the service account`);
 }
 
-const SUFFIX = 'bcdfghjklmnpqrstvwxz2456789';
-
 function projectedVolume(): Volume {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += SUFFIX[Math.floor(Math.random() * SUFFIX.length)];
   return {
-    name: `kube-api-access-${s}`,
+    name: `kube-api-access-${randomSuffix()}`,
     projected: {
       defaultMode: 420,
       sources: [

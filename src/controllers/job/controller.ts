@@ -8,9 +8,9 @@ import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { Expectations, slowStartBatch } from '../expectations';
+import { Expectations } from '../expectations';
 import { controllerOf, keyOf } from '../ownership';
-import { claimPods, PodControl } from '../podcontrol';
+import { claimPods, createExpectedPods, PodControl } from '../podcontrol';
 import { countPods, decide, finishedCondition, isFinished, jobStatus } from './state';
 
 const JOBS = 'jobs.batch';
@@ -108,11 +108,7 @@ export class JobController {
   private async manageActive(key: string, job: Job, active: Pod[], wantActive: number): Promise<number> {
     const diff = wantActive - active.length;
     if (diff > 0) {
-      this.expectations.expect(key, diff, 0);
-      const { successes, error } = await slowStartBatch(diff, 1, () => this.control.createPod(job.spec.template, job));
-      if (successes < diff) this.expectations.lowerExpectations(key, diff - successes, 0);
-      if (error) throw error;
-      return successes;
+      return createExpectedPods(this.control, this.expectations, key, diff, job.spec.template, job);
     }
     if (diff < 0) {
       const victims = active.slice(0, -diff);

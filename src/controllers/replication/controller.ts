@@ -8,9 +8,9 @@ import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { Quiescence } from '../../clock';
 import { WorkQueue } from '../../client/workqueue';
-import { Expectations, slowStartBatch } from '../expectations';
+import { Expectations } from '../expectations';
 import { controllerOf, keyOf, matchesSelector } from '../ownership';
-import { claimPods, PodControl } from '../podcontrol';
+import { claimPods, createExpectedPods, PodControl } from '../podcontrol';
 import { isPodActive, podsToDelete } from './ranking';
 import { calculateStatus } from './status';
 
@@ -126,11 +126,7 @@ export class ReplicationManager {
     const replicas = rc.spec.replicas ?? 1;
     const diff = pods.length - replicas;
     if (diff < 0) {
-      const n = Math.min(-diff, this.options.burstReplicas);
-      this.expectations.expect(key, n, 0);
-      const { successes, error } = await slowStartBatch(n, 1, () => this.control.createPod(rc.spec.template!, rc));
-      if (successes < n) this.expectations.lowerExpectations(key, n - successes, 0);
-      if (error) throw error;
+      await createExpectedPods(this.control, this.expectations, key, Math.min(-diff, this.options.burstReplicas), rc.spec.template!, rc);
     } else if (diff > 0) {
       const n = Math.min(diff, this.options.burstReplicas);
       const victims = podsToDelete(pods, n, replicas);

@@ -8,20 +8,13 @@ import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { legacyClaims, TokenSigner } from '../../serviceaccount/jwt';
 import { keyOf } from '../ownership';
+import { randomSuffix } from '../../api/names';
 
 export interface TokensOptions {
   /** Create a token secret for every account (before v1.24, LegacyServiceAccountTokenNoAutoGeneration). */
   autoGenerate: boolean;
   /** The cluster's root CA (PEM) put into each secret as ca.crt, when the cluster has one. */
   rootCA?: string;
-}
-
-const SUFFIX = 'bcdfghjklmnpqrstvwxz2456789';
-
-function randomSuffix(): string {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += SUFFIX[Math.floor(Math.random() * SUFFIX.length)];
-  return s;
 }
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
