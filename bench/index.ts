@@ -1,6 +1,7 @@
 import { runSuiteBenchmark } from './suite';
 import { runNodesBenchmark } from './nodes';
 import { runSchedulerBenchmark } from './scheduler';
+import { runControllersBenchmark } from './controllers';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
     suite: runSuiteBenchmark,
     nodes: runNodesBenchmark,
     scheduler: runSchedulerBenchmark,
+    controllers: runControllersBenchmark,
   };
   for (const [name, run] of Object.entries(benches)) {
     if (only && only !== name) continue;

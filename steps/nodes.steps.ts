@@ -60,9 +60,9 @@ async function waitReady(world: KubeWorld, name: string): Promise<void> {
   }, 60_000);
 }
 
-Given(/^a ready node "([^"]+)"$/, step(async function (this: KubeWorld, name: string) {
+Given(/^a ready node "([^"]+)"(?: with pod CIDR "([^"]+)")?$/, step(async function (this: KubeWorld, name: string, podCIDR: string | null) {
   const cluster = await this.cluster();
-  await cluster.addKubelet({ name, nodeIP: /^\d+\.\d+\.\d+\.\d+$/.test(name) ? name : undefined });
+  await cluster.addKubelet({ name, nodeIP: /^\d+\.\d+\.\d+\.\d+$/.test(name) ? name : undefined, ...(podCIDR ? { podCIDR } : {}) });
   await waitReady(this, name);
 }));
 

@@ -30,6 +30,8 @@ export class KubeWorld extends World<RunParameters> {
   lastError?: StatusError;
   /** Time marks named by steps ("the stop"), ms. */
   readonly marks = new Map<string, number>();
+  /** Bearer tokens steps kept, by the account they belong to ("ns/name"). */
+  readonly tokens = new Map<string, string>();
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);

@@ -32,6 +32,17 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
   fields?(obj: T): Record<string, string>;
   /** Whether DELETE is graceful (pods): returns the grace seconds to apply, 0 = now. */
   gracePeriod?(obj: T, requested: number | undefined): number;
+  /**
+   * What a DELETE without a propagation policy does to dependents (upstream's
+   * DefaultGarbageCollectionPolicy): core/v1 ReplicationControllers and batch/v1 Jobs orphan
+   * them for backward compatibility; unset means background deletion.
+   */
+  defaultGarbageCollectionPolicy?: 'orphan';
+  /**
+   * A deletion the object's own spec holds (a namespace's spec.finalizers): the first DELETE
+   * marks the object (markDeleting); later ones are refused with `refusal` while held(obj).
+   */
+  deletionHold?: { held(obj: T): boolean; markDeleting(obj: T): void; refusal: string };
 }
 
 export function apiVersionOf(rt: Pick<ResourceType, 'group' | 'version'>): string {

@@ -35,6 +35,16 @@ export interface WatchQuery extends ListQuery {
 
 export type PatchType = 'merge' | 'json' | 'strategic';
 
+/**
+ * Something a resource's REST storage reserves for a new object before it is stored (a
+ * service's cluster IP): reserve() may change the object and returns the undo that runs
+ * if the create then fails.
+ */
+export interface CreateHook {
+  readonly resource: string;
+  reserve(obj: KubeObject, dryRun: boolean): (() => void) | Promise<() => void>;
+}
+
 export interface WatchHandle {
   stop(): void;
 }
@@ -48,6 +58,7 @@ export class ApiServer {
   readonly admission = new AdmissionChain();
   private readonly storages = new Map<ResourceType, ResourceStorage>();
   private readonly subresources = new Map<string, SubresourceHandler>();
+  private readonly createHooks: CreateHook[] = [];
 
   constructor(readonly registry: ResourceRegistry, readonly store: Store, readonly clock: Clock) {}
 
@@ -65,6 +76,10 @@ export class ApiServer {
       this.storages.set(rt, s);
     }
     return s as unknown as ResourceStorage<T>;
+  }
+
+  addCreateHook(hook: CreateHook): void {
+    this.createHooks.push(hook);
   }
 
   /** Serves resource/subresource (e.g. "pods/binding") with a handler of its own. */
@@ -98,7 +113,14 @@ export class ApiServer {
     const attrs = this.attributes('CREATE', rt, obj, undefined, ctx);
     await this.admission.admit(attrs);
     await this.admission.validate(attrs);
-    return storage.create(obj, ctx.dryRun);
+    const undo: (() => void)[] = [];
+    try {
+      for (const h of this.createHooks) if (h.resource === rt.resource) undo.push(await h.reserve(obj, ctx.dryRun ?? false));
+      return await storage.create(obj, ctx.dryRun);
+    } catch (e) {
+      for (const u of undo) u();
+      throw e;
+    }
   }
 
   async get(target: RequestTarget, ctx: RequestContext = {}): Promise<KubeObject> {

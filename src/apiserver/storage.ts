@@ -7,6 +7,7 @@ import { Selector } from '../api/labels';
 import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
 import { nameErrors } from '../api/validation';
+import { randomSuffix } from '../api/names';
 import { validateObjectMeta } from './meta-validation';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
@@ -41,7 +42,6 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
   deleted: boolean;
 }
 
-const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /**
  * REST storage for one resource over the versioned store: keys, resourceVersions,
@@ -113,9 +113,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
   prepareCreate(obj: T): void {
     const m = obj.metadata;
     if (!m.name && m.generateName) {
-      let suffix = '';
-      for (let i = 0; i < 5; i++) suffix += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)];
-      m.name = `${m.generateName}${suffix}`;
+      m.name = `${m.generateName}${randomSuffix()}`;
     }
     m.uid = randomUUID();
     m.creationTimestamp = isoTime(this.clock.now());
@@ -237,8 +235,23 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const requested = options.gracePeriodSeconds;
       if (requested !== undefined && requested < 0) throw errors.badRequest('gracePeriodSeconds must be non-negative');
       const grace = this.type.gracePeriod ? this.type.gracePeriod(current, requested) : 0;
-      const finalizers = withPropagationFinalizers(current.metadata.finalizers ?? [], options);
+      const finalizers = withPropagationFinalizers(current.metadata.finalizers ?? [], options, this.type.defaultGarbageCollectionPolicy);
       const alreadyDeleting = current.metadata.deletionTimestamp !== undefined;
+      const hold = this.type.deletionHold;
+      if (hold && alreadyDeleting && hold.held(current)) throw errors.conflict(this.target(name), hold.refusal);
+      if (hold && !alreadyDeleting) {
+        const marked = clone(current) as T;
+        marked.metadata.deletionTimestamp = isoTime(this.clock.now());
+        if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
+        hold.markDeleting(marked);
+        if (dryRun) return { object: marked, deleted: false };
+        try {
+          return { object: this.decorate(await this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision)), deleted: false };
+        } catch (e) {
+          if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
+          throw e;
+        }
+      }
       const currentGrace = current.metadata.deletionGracePeriodSeconds;
       const shortens = alreadyDeleting && currentGrace !== undefined && grace < currentGrace;
       if (finalizers.length === 0 && grace === 0) {
@@ -357,9 +370,11 @@ function shouldDeleteDuringUpdate(obj: KubeObject): boolean {
   return m.deletionTimestamp !== undefined && (m.finalizers ?? []).length === 0 && m.deletionGracePeriodSeconds === 0;
 }
 
-function withPropagationFinalizers(finalizers: readonly string[], options: DeleteOptions): string[] {
+function withPropagationFinalizers(finalizers: readonly string[], options: DeleteOptions, defaultPolicy?: 'orphan'): string[] {
   const out = [...finalizers];
-  const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : undefined);
+  let policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : options.orphanDependents === false ? 'Background' : undefined);
+  // Upstream shouldOrphanDependents: an explicit option wins, then a finalizer already set, then the type's default.
+  if (!policy && defaultPolicy === 'orphan' && !out.includes('foregroundDeletion')) policy = 'Orphan';
   const add = (f: string) => { if (!out.includes(f)) out.push(f); };
   const drop = (f: string) => { const i = out.indexOf(f); if (i >= 0) out.splice(i, 1); };
   if (policy === 'Orphan') { add('orphan'); drop('foregroundDeletion'); }

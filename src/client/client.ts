@@ -35,9 +35,11 @@ export interface WatchHandlers<T extends KubeObject> {
  */
 export interface Client {
   create<T extends KubeObject>(ref: ResourceRef, obj: T, options?: { dryRun?: boolean }): Promise<T>;
-  get<T extends KubeObject>(ref: ResourceRef, name: string): Promise<T>;
+  /** GET an object, or one of its subresources ("scale"). */
+  get<T extends KubeObject>(ref: ResourceRef, name: string, options?: { subresource?: string }): Promise<T>;
   list<T extends KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<KubeList<T>>;
-  update<T extends KubeObject>(ref: ResourceRef, obj: T, options?: { subresource?: 'status' }): Promise<T>;
+  /** PUT an object, or a subresource: "status", "scale", "finalize" (namespaces). */
+  update<T extends KubeObject>(ref: ResourceRef, obj: T, options?: { subresource?: string }): Promise<T>;
   patch<T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options?: { subresource?: 'status' }): Promise<T>;
   delete<T extends KubeObject>(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<T | Status>;
   /** POST to a subresource such as pods/{name}/binding or pods/{name}/eviction. */

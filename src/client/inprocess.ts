@@ -25,15 +25,15 @@ export class InProcessClient implements Client {
     return this.run(() => this.api.create({ ...this.target(ref), namespace }, obj, { user: this.user, dryRun: options.dryRun }) as Promise<T>);
   }
 
-  get<T extends KubeObject>(ref: ResourceRef, name: string): Promise<T> {
-    return this.run(() => this.api.get(this.target(ref, name), { user: this.user }) as Promise<T>);
+  get<T extends KubeObject>(ref: ResourceRef, name: string, options: { subresource?: string } = {}): Promise<T> {
+    return this.run(() => this.api.get(this.target(ref, name, options.subresource), { user: this.user }) as Promise<T>);
   }
 
   list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
     return this.run(() => this.api.list(this.target(ref), options) as Promise<KubeList<T>>);
   }
 
-  update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: 'status' } = {}): Promise<T> {
+  update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: string } = {}): Promise<T> {
     const namespace = ref.namespace ?? obj.metadata.namespace;
     return this.run(() => this.api.update({ ...this.target(ref, obj.metadata.name, options.subresource), namespace }, obj, { user: this.user }) as Promise<T>);
   }

@@ -15,6 +15,8 @@ import { NodeControllers } from './node-controllers';
 import { Scheduler } from '../scheduler/scheduler';
 import { schedulerOptions } from '../scheduler/options';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
+import { ControllerManager } from './controller-manager';
+import { HollowProxy } from '../kubeproxy/proxy';
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
 export const VIRTUAL_EPOCH = Date.UTC(2025, 0, 1, 0, 0, 0);
@@ -39,6 +41,9 @@ export class Cluster {
   readonly nodeControllers: NodeControllers;
   readonly scheduler: Scheduler;
   readonly kubelets = new Map<string, HollowKubelet>();
+  readonly controllers: ControllerManager;
+  /** One hollow kube-proxy per node, next to its kubelet. */
+  readonly proxies = new Map<string, HollowProxy>();
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
@@ -54,6 +59,7 @@ export class Cluster {
     this.nodeControllers = new NodeControllers(this);
     const schedulerClient = this.clientFor('system:kube-scheduler');
     this.scheduler = new Scheduler(new InformerFactory(schedulerClient), schedulerClient, this.clock, this.quiescence, schedulerOptions(options.config));
+    this.controllers = new ControllerManager(this);
   }
 
   get config(): ClusterConfig {
@@ -67,19 +73,24 @@ export class Cluster {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    await this.controllers.startApiServer();
     await this.bootstrapNamespaces();
+    await this.controllers.bootstrap();
     await this.informers.start();
     this.nodeControllers.run();
     this.nodeLifecycle.run();
     await this.scheduler.start();
+    this.controllers.run();
     await this.settle();
   }
 
   async stop(): Promise<void> {
     for (const k of this.kubelets.values()) k.stop();
+    for (const p of this.proxies.values()) p.stop();
     this.nodeLifecycle.stop();
     this.nodeControllers.stop();
     this.scheduler.stop();
+    this.controllers.stop();
     this.informers.stop();
     await this.store.close();
   }
@@ -107,6 +118,9 @@ export class Cluster {
     const kubelet = new HollowKubelet(kubeletConfig(this.config, spec), this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
     this.kubelets.set(spec.name, kubelet);
     await kubelet.start();
+    const proxy = new HollowProxy(spec.name, this.clientFor('system:kube-proxy', ['system:node-proxier', 'system:authenticated']));
+    this.proxies.set(spec.name, proxy);
+    await proxy.start();
     await this.settle();
     return kubelet;
   }

@@ -31,6 +31,7 @@ const FLAG_TABLE = {
     'insecure-port': int,
     'insecure-bind-address': str,
     'service-cluster-ip-range': str,
+    'advertise-address': str,
     'default-not-ready-toleration-seconds': int,
     'default-unreachable-toleration-seconds': int,
     'enable-admission-plugins': str,
@@ -53,6 +54,8 @@ const FLAG_TABLE = {
     'enable-taint-manager': bool,
     'cloud-provider': str,
     'controllers': str,
+    'resource-quota-sync-period': duration,
+    'cluster-name': str,
   },
   'kube-scheduler': {
     'algorithm-provider': str,

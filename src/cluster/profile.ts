@@ -32,6 +32,12 @@ export interface Profile {
     orphanPodQuarantine?: boolean;
     /** The scheduler framework's default plugins (0-100 scores), not the legacy predicates. */
     schedulerFramework?: boolean;
+    /** Token secrets made for every service account and mounted into pods (before v1.22/v1.24). */
+    legacyServiceAccountTokens?: boolean;
+    /** Load balancers keep NotReady nodes (KEP-3458, v1.30+). */
+    stableLoadBalancerNodeSet?: boolean;
+    /** ResourceQuota's "must specify … for: <containers>" wording (newer releases). */
+    perContainerQuotaMessages?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

@@ -59,4 +59,13 @@ export interface ClusterDriver {
   deleteMachine(name: string): Promise<void>;
   /** The scheduler's decisions for a pod (namespace/name), oldest first; with capability schedulerDecisions. */
   schedulerDecisions?(pod: string): Promise<SchedulingDecision[]>;
+  /**
+   * Sends one connection to clusterIP:port through the kube-proxy of a node; returns the
+   * endpoint it reached, or undefined when the service has no endpoint (refused).
+   */
+  route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined>;
+  /** The cloud's load balancers (needs the cloudProvider capability). */
+  loadBalancers(): Promise<{ name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]>;
+  /** Who the API server takes a bearer token for (a TokenReview), or undefined if it refuses it. */
+  authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined>;
 }

@@ -160,6 +160,27 @@ export class KubeDriver implements ClusterDriver {
     throw new NotApplicableError(`target ${this.target} has no cloud provider the suite can reach to delete machine "${name}"`);
   }
 
+  async route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined> {
+    throw new NotApplicableError(`target ${this.target} offers no way to send a connection to ${clusterIP}:${port} through the kube-proxy of node "${node}"`);
+  }
+
+  async loadBalancers(): Promise<{ name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]> {
+    throw new NotApplicableError(`target ${this.target} has no cloud provider the suite can inspect for load balancers`);
+  }
+
+  /** Asks the API server through a TokenReview, as any component checking a token would. */
+  async authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined> {
+    const review = await this.http.request<{ status?: { authenticated?: boolean; user?: { username?: string; groups?: string[] } } }>(
+      'POST', '/apis/authentication.k8s.io/v1/tokenreviews',
+      { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } },
+    ).catch((e) => {
+      if (isStatusError(e) && e.code === 404) throw new NotApplicableError(`target ${this.target} serves no TokenReview API`);
+      throw e;
+    });
+    if (!review.status?.authenticated) return undefined;
+    return { username: review.status.user?.username ?? '', groups: review.status.user?.groups ?? [] };
+  }
+
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
     const fields = [filter.involvedName ? `involvedObject.name=${filter.involvedName}` : '', filter.reason ? `reason=${filter.reason}` : ''].filter(Boolean).join(',');
     const list = await this.http.list<Event>({ resource: 'events', namespace: filter.namespace }, fields ? { fieldSelector: fields } : {});

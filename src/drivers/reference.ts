@@ -97,6 +97,20 @@ export class ReferenceDriver implements ClusterDriver {
     return this.cluster.scheduler.decisions.filter((d) => d.pod === pod);
   }
 
+  async route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined> {
+    const proxy = this.cluster.proxies.get(node);
+    if (!proxy) throw new Error(`no kube-proxy runs on node "${node}"`);
+    return proxy.route(clusterIP, port);
+  }
+
+  async loadBalancers() {
+    return this.cluster.controllers.cloud.list();
+  }
+
+  async authenticate(token: string) {
+    return this.cluster.controllers.authenticator.authenticate(token);
+  }
+
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
     const list = await this.client.list<Event>({ resource: 'events', namespace: filter.namespace });
     return list.items.filter((e) => (!filter.involvedName || e.involvedObject.name === filter.involvedName) && (!filter.reason || e.reason === filter.reason));
@@ -114,7 +128,7 @@ function settlingClient(inner: Client, settle: () => Promise<void>): Client {
   };
   return {
     create: (ref, obj, o) => after(inner.create(ref, obj, o)),
-    get: (ref, name) => inner.get(ref, name),
+    get: (ref, name, o) => inner.get(ref, name, o),
     list: (ref, o) => inner.list(ref, o),
     update: (ref, obj, o) => after(inner.update(ref, obj, o)),
     patch: (ref, name, type, patch, o) => after(inner.patch(ref, name, type, patch, o)),

@@ -8,6 +8,7 @@ import { Informer } from '../client/informer';
 import { KubeletConfig } from './config';
 import { PodIPAllocator } from './ipam';
 import { admitPod } from './admission';
+import { PodLifecycle } from './lifecycle';
 
 /**
  * Runs the pods bound to this node as simulated processes: a bound pod becomes Running
@@ -20,8 +21,11 @@ export class PodRunner {
   private active = false;
   /** Pods admitted and not yet gone, by uid (what admission counts). */
   private readonly admitted = new Map<string, Pod>();
+  private readonly lifecycle: PodLifecycle;
 
-  constructor(private readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock, private readonly events: EventRecorder) {}
+  constructor(private readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock, private readonly events: EventRecorder) {
+    this.lifecycle = new PodLifecycle(client, clock, (uid) => this.running().find((p) => p.metadata.uid === uid));
+  }
 
   async start(): Promise<void> {
     this.active = true;
@@ -31,13 +35,14 @@ export class PodRunner {
     this.informer.addEventHandler({
       onAdd: (pod) => void this.sync(pod).catch(() => undefined),
       onUpdate: (_old, pod) => void this.sync(pod).catch(() => undefined),
-      onDelete: (pod) => { this.ips?.release(pod.metadata.uid ?? ''); this.admitted.delete(pod.metadata.uid ?? ''); },
+      onDelete: (pod) => { this.ips?.release(pod.metadata.uid ?? ''); this.admitted.delete(pod.metadata.uid ?? ''); this.lifecycle.forget(pod.metadata.uid ?? ''); },
     });
     await this.informer.run();
   }
 
   stop(): void {
     this.active = false;
+    this.lifecycle.stop();
     this.informer?.stop();
     this.nodeInformer?.stop();
   }
@@ -80,7 +85,7 @@ export class PodRunner {
     }
     const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') { this.admitted.delete(pod.metadata.uid ?? ''); return; }
-    if (phase === 'Running') { this.admitted.set(pod.metadata.uid ?? '', pod); return; }
+    if (phase === 'Running') { this.admitted.set(pod.metadata.uid ?? '', pod); this.lifecycle.started(pod); return; }
     const now = isoTime(this.clock.now());
     const node = this.nodeInformer?.getByName(this.config.nodeName);
     const uid = pod.metadata.uid ?? '';
@@ -117,6 +122,7 @@ export class PodRunner {
     };
     try {
       const updated = await this.client.update<Pod>(ref, next, { subresource: 'status' });
+      this.lifecycle.started(updated);
       for (const c of pod.spec.containers) {
         this.events.normal(updated, 'Pulled', `Container image "${c.image}" already present on machine`);
         this.events.normal(updated, 'Created', `Created container ${c.name}`);

@@ -5,11 +5,21 @@ import { namespaces } from './namespace';
 import { leases } from './lease';
 import { events } from './event';
 import { daemonsets } from './daemonset';
+import { replicationcontrollers } from './replicationcontroller';
+import { jobs } from './job';
 import { services } from './service';
+import { endpoints } from './endpoints';
+import { serviceaccounts } from './serviceaccount';
+import { secrets } from './secret';
+import { resourcequotas } from './resourcequota';
+import { limitranges } from './limitrange';
 
-export { nodes, pods, namespaces, leases, events, daemonsets, services };
+export { nodes, pods, namespaces, leases, events, daemonsets };
+export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
 
 /** A registry holding every resource the control plane serves. */
 export function coreRegistry(): ResourceRegistry {
-  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events).register(daemonsets).register(services);
+  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events)
+    .register(daemonsets).register(replicationcontrollers).register(jobs).register(services).register(endpoints)
+    .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges);
 }

@@ -14,6 +14,10 @@ function defaultContainer(c: Container): void {
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
   for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+  // JSON numbers are quantities too (upstream Quantity.UnmarshalJSON); store them as strings.
+  for (const list of [c.resources?.requests, c.resources?.limits]) {
+    for (const [k, v] of Object.entries(list ?? {})) if (typeof v === 'number') list![k] = String(v);
+  }
   // Upstream defaults requests to limits when only limits are given.
   if (c.resources?.limits) {
     c.resources.requests ??= {};

@@ -6,32 +6,36 @@ import { AdmissionPlugin } from '../admission';
 export const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
 
 /**
- * NamespaceLifecycle (plugin/pkg/admission/namespace/lifecycle): no content in a namespace
- * that does not exist or is terminating; the system namespaces may not be deleted.
+ * NamespaceLifecycle (staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle,
+ * Lifecycle.Admit): the system namespaces may not be deleted; operations on namespaces
+ * and deletes of anything are always allowed; creates and updates in a namespace that does
+ * not exist are NotFound; creates in a Terminating namespace are Forbidden, with a
+ * NamespaceTerminating cause. Events are no exception (upstream has none).
  */
 export function namespaceLifecycle(api: ApiServer): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    async validate(attrs) {
+    async admit(attrs) {
       if (attrs.resource.resource === 'namespaces') {
         if (attrs.operation === 'DELETE' && attrs.name && IMMORTAL_NAMESPACES.includes(attrs.name)) {
           throw errors.forbidden({ kind: 'namespaces', name: attrs.name }, 'this namespace may not be deleted');
         }
         return;
       }
-      if (!attrs.resource.namespaced || attrs.operation !== 'CREATE' || !attrs.namespace) return;
+      if (!attrs.resource.namespaced || !attrs.namespace || attrs.operation === 'DELETE') return;
       let ns: Namespace;
       try {
-        ns = (await api.storage<Namespace>({ resource: 'namespaces' }).get(undefined, attrs.namespace));
+        ns = await api.storage<Namespace>({ resource: 'namespaces' }).get(undefined, attrs.namespace);
       } catch {
         throw errors.notFound({ kind: 'namespaces', name: attrs.namespace });
       }
-      // Events may still be written while a namespace terminates, as upstream allows.
-      if (ns.status?.phase === 'Terminating' && attrs.resource.resource !== 'events') {
-        throw errors.forbidden(
-          { kind: attrs.resource.resource, group: attrs.resource.group, name: attrs.name },
+      if (attrs.operation === 'CREATE' && ns.status?.phase === 'Terminating') {
+        const err = errors.forbidden(
+          { kind: attrs.resource.resource, group: attrs.resource.group, name: attrs.name ?? attrs.object?.metadata.generateName ?? 'Unknown' },
           `unable to create new content in namespace ${attrs.namespace} because it is being terminated`,
         );
+        err.status.details = { ...err.status.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${attrs.namespace} is being terminated`, field: 'metadata.namespace' }] };
+        throw err;
       }
     },
   };

@@ -1,0 +1,110 @@
+Feature: Deleting a namespace deletes everything in it, then the namespace
+  DELETE on a namespace only marks it: deletionTimestamp is set and its phase becomes
+  Terminating, while spec.finalizers keeps `kubernetes`. The namespace controller then
+  deletes every object in it (service accounts, replication controllers, pods, services,
+  …); while content remains it retries; once empty it removes `kubernetes` through
+  namespaces/finalize and the namespace goes. Meanwhile NamespaceLifecycle admission
+  refuses new objects in it; `default`, `kube-system` and `kube-public` may not be deleted.
+  Source: 002 §4.4 "Namespace Controller". Upstream: namespace REST.Delete and FinalizeREST
+  (pkg/registry/core/namespace/storage), namespacedResourcesDeleter.Delete
+  (pkg/controller/namespace/deletion), Lifecycle.Admit (admission/plugin/namespace/lifecycle).
+
+  Background:
+    Given a ready node "n1" with pod CIDR "10.244.1.0/24"
+    When I create this object:
+      """
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: shop
+      """
+    And I create this object:
+      """
+      apiVersion: v1
+      kind: ReplicationController
+      metadata: { name: web, namespace: shop }
+      spec:
+        replicas: 2
+        template:
+          metadata:
+            labels: { app: web }
+          spec:
+            nodeName: n1
+            containers:
+              - name: nginx
+                image: nginx
+      """
+    And I create this object:
+      """
+      apiVersion: v1
+      kind: Service
+      metadata: { name: web, namespace: shop }
+      spec:
+        selector: { app: web }
+        ports:
+          - port: 80
+      """
+
+  @NS-TERMINATING
+  Scenario: A new namespace is Active with the kubernetes finalizer
+    Then the namespace "shop" has:
+      | status.phase     | Active         |
+      | spec.finalizers  | ["kubernetes"] |
+    And the serviceaccount "default" in namespace "shop" has:
+      | metadata.name | default |
+
+  @NS-TERMINATING @CTRL-RECONCILE
+  Scenario: The namespace stays Terminating, refusing new content, until its content is gone
+    When the kubelet on "n1" stops
+    And I delete the namespace "shop"
+    Then the namespace "shop" has:
+      | status.phase              | Terminating          |
+      | metadata.deletionTimestamp | 2025-01-01T00:00:00Z |
+      | spec.finalizers           | ["kubernetes"]       |
+    And the replicationcontroller "web" in namespace "shop" does not exist
+    And the service "web" in namespace "shop" does not exist
+    And the endpoints "web" in namespace "shop" does not exist
+    And the serviceaccount "default" in namespace "shop" does not exist
+    And 2 pods in namespace "shop" are Terminating
+    When I try to create this object:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: late, namespace: shop }
+      spec:
+        containers:
+          - name: c
+            image: busybox
+      """
+    Then the request fails with 403 Forbidden and message "pods "late" is forbidden: unable to create new content in namespace shop because it is being terminated"
+    And the request fails with a cause "NamespaceTerminating" on field "metadata.namespace" saying "namespace shop is being terminated"
+    When I try to delete the namespace "shop"
+    Then the request fails with 409 Conflict and message "Operation cannot be fulfilled on namespaces "shop": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system."
+    When the kubelet on "n1" starts again
+    And 30 seconds pass
+    Then the namespace "shop" does not exist
+
+  @NS-TERMINATING
+  Scenario: The controller re-checks after the pods' grace period and then removes the namespace
+    # Pods leave only once their kubelet confirms; the controller retries after the longest
+    # remaining grace period (30 s by default), as upstream's estimate.
+    When I delete the namespace "shop"
+    Then the namespace "shop" has:
+      | status.phase | Terminating |
+    And the replicationcontroller "web" in namespace "shop" does not exist
+    When 29 seconds pass
+    Then the namespace "shop" has:
+      | status.phase | Terminating |
+    When 1 second passes
+    Then the namespace "shop" does not exist
+
+  @NS-TERMINATING
+  Scenario Outline: The system namespaces may not be deleted
+    When I try to delete the namespace "<namespace>"
+    Then the request fails with 403 Forbidden and message "namespaces "<namespace>" is forbidden: this namespace may not be deleted"
+
+    Examples:
+      | namespace   |
+      | default     |
+      | kube-system |
+      | kube-public |

@@ -1,0 +1,117 @@
+import { Clock, Quiescence } from '../clock';
+import { ApiServer } from '../apiserver/apiserver';
+import { limitRanger } from '../apiserver/admission/limitranger';
+import { resourceQuotaAdmission } from '../apiserver/admission/resourcequota';
+import { serviceAccountAdmission } from '../apiserver/admission/serviceaccount';
+import { KubernetesServiceController } from '../apiserver/kubernetes-service';
+import { ServiceAllocations } from '../apiserver/service-allocation';
+import { finalizeHandler } from '../apiserver/subresources/finalize';
+import { scaleHandler } from '../apiserver/subresources/scale';
+import { Client } from '../client/client';
+import { InformerFactory } from '../client/informer';
+import { SimulatedLoadBalancers } from '../cloud/loadbalancer';
+import { EndpointsController } from '../controllers/endpoints/controller';
+import { GarbageCollector } from '../controllers/garbagecollector/controller';
+import { JobController } from '../controllers/job/controller';
+import { NamespaceController } from '../controllers/namespace/controller';
+import { ReplicationManager } from '../controllers/replication/controller';
+import { ResourceQuotaController } from '../controllers/resourcequota/controller';
+import { ServiceAccountsController } from '../controllers/serviceaccount/controller';
+import { TokensController } from '../controllers/serviceaccount/tokens';
+import { ServiceController } from '../controllers/service/controller';
+import { ServiceAccountAuthenticator } from '../serviceaccount/authenticator';
+import { TokenSigner } from '../serviceaccount/jwt';
+import { Store } from '../store';
+import { ClusterConfig } from './config';
+
+interface Parts {
+  api: ApiServer;
+  store: Store;
+  client: Client;
+  informers: InformerFactory;
+  clock: Clock;
+  quiescence: Quiescence;
+  config: ClusterConfig;
+}
+
+/**
+ * The workload, namespace, service and quota half of the control plane: the API server's
+ * admission plugins, subresources and service-IP allocation for them, the `kubernetes`
+ * service, and the kube-controller-manager controllers that act on them. Every setting
+ * comes from the cluster's flags and profile.
+ */
+export class ControllerManager {
+  readonly signer = new TokenSigner();
+  readonly authenticator: ServiceAccountAuthenticator;
+  readonly cloud = new SimulatedLoadBalancers();
+  readonly serviceAllocations: ServiceAllocations;
+  readonly kubernetesService: KubernetesServiceController;
+  readonly garbageCollector: GarbageCollector;
+  readonly replication: ReplicationManager;
+  readonly jobs: JobController;
+  readonly namespaces: NamespaceController;
+  readonly serviceAccounts: ServiceAccountsController;
+  readonly tokens: TokensController;
+  readonly endpoints: EndpointsController;
+  readonly services: ServiceController;
+  readonly resourceQuota: ResourceQuotaController;
+
+  constructor(p: Parts) {
+    const apiserver = p.config.flags['kube-apiserver'];
+    const kcm = p.config.flags['kube-controller-manager'];
+    const features = p.config.profile.features;
+    const cidr = apiserver['service-cluster-ip-range'] ?? '10.96.0.0/12';
+    this.serviceAllocations = new ServiceAllocations(cidr, p.store);
+    p.api.addCreateHook(this.serviceAllocations);
+    p.api.handleSubresource('replicationcontrollers', 'scale', scaleHandler);
+    p.api.handleSubresource('namespaces', 'finalize', finalizeHandler);
+    p.api.admission.use(limitRanger(p.api));
+    p.api.admission.use(serviceAccountAdmission(p.api, { legacyTokenSecrets: features.legacyServiceAccountTokens ?? false }));
+    p.api.admission.use(resourceQuotaAdmission(p.api, { constraintMessages: features.perContainerQuotaMessages ? 'per-container' : 'legacy' }));
+    this.authenticator = new ServiceAccountAuthenticator(this.signer, p.api);
+    this.kubernetesService = new KubernetesServiceController(p.client, p.clock, {
+      clusterIP: this.serviceAllocations.ips.firstIP,
+      advertiseAddress: apiserver['advertise-address'] ?? '10.0.0.1',
+      securePort: apiserver['secure-port'] ?? 6443,
+      intervalMs: 10_000,
+    });
+    const { informers, client, clock, quiescence } = p;
+    this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence);
+    this.replication = new ReplicationManager(informers, client, clock, quiescence);
+    this.jobs = new JobController(informers, client, clock, quiescence);
+    this.namespaces = new NamespaceController(informers, client, clock, quiescence);
+    this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
+    this.tokens = new TokensController(informers, client, clock, quiescence, this.signer, { autoGenerate: features.legacyServiceAccountTokens ?? false });
+    this.endpoints = new EndpointsController(informers, client, clock, quiescence);
+    this.services = new ServiceController(informers, client, clock, quiescence, this.cloud, {
+      clusterName: kcm['cluster-name'] ?? 'kubernetes',
+      nodeSelection: features.stableLoadBalancerNodeSet ? 'stable' : 'legacy',
+    });
+    this.resourceQuota = new ResourceQuotaController(informers, client, clock, quiescence, kcm['resource-quota-sync-period'] ?? 5 * 60_000);
+  }
+
+  /** The API server's part: what services already hold, then the `kubernetes` service. */
+  async startApiServer(): Promise<void> {
+    await this.serviceAllocations.start();
+  }
+
+  /** Called once the namespaces exist. */
+  async bootstrap(): Promise<void> {
+    await this.kubernetesService.start();
+  }
+
+  /** Starts the controllers (their informers have synced). */
+  run(): void {
+    for (const c of this.controllers()) c.run();
+  }
+
+  stop(): void {
+    for (const c of this.controllers()) c.stop();
+    this.kubernetesService.stop();
+    this.serviceAllocations.stop();
+  }
+
+  private controllers() {
+    return [this.garbageCollector, this.replication, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
+  }
+}

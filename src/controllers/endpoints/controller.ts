@@ -1,0 +1,93 @@
+import { Clock, Quiescence } from '../../clock';
+import { Pod } from '../../api/core';
+import { clone } from '../../api/meta';
+import { isStatusError } from '../../api/errors';
+import { Endpoints } from '../../api/resources/endpoints';
+import { Service } from '../../api/resources/service';
+import { Client } from '../../client/client';
+import { Informer, InformerFactory } from '../../client/informer';
+import { WorkQueue } from '../../client/workqueue';
+import { keyOf, splitKey } from '../ownership';
+import { computeSubsets, endpointsLabels } from './subsets';
+
+function selects(svc: Service, pod: Pod): boolean {
+  const sel = svc.spec.selector;
+  return sel !== undefined && svc.metadata.namespace === pod.metadata.namespace && Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v);
+}
+
+/**
+ * The endpoints controller (pkg/controller/endpoint, syncService): keeps an Endpoints
+ * object per service with a selector, named as the service, from the pods it selects;
+ * re-syncs every service a pod change touches (before and after the change); deletes the
+ * Endpoints with the service and re-creates them if someone deletes them. Services
+ * without a selector (their Endpoints are the user's) and ExternalName services are left alone.
+ */
+export class EndpointsController {
+  private readonly services: Informer<Service>;
+  private readonly pods: Informer<Pod>;
+  private readonly endpoints: Informer<Endpoints>;
+  private readonly queue: WorkQueue;
+
+  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence) {
+    this.services = informers.informer<Service>({ resource: 'services' });
+    this.pods = informers.informer<Pod>({ resource: 'pods' });
+    this.endpoints = informers.informer<Endpoints>({ resource: 'endpoints' });
+    this.services.addIndexer('namespace', (s) => [s.metadata.namespace ?? '']);
+    this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'endpoint', workers: 5 });
+  }
+
+  run(): void {
+    const svc = (s: Service) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
+    this.services.addEventHandler({ onAdd: svc, onUpdate: (_o, n) => svc(n), onDelete: svc });
+    const touched = (...pods: Pod[]) => {
+      for (const s of this.services.byIndex('namespace', pods[0].metadata.namespace ?? '')) if (pods.some((p) => selects(s, p))) svc(s);
+    };
+    this.pods.addEventHandler({ onAdd: (p) => touched(p), onUpdate: (o, n) => touched(o, n), onDelete: (p) => touched(p) });
+    // Upstream onEndpointsDelete and checkLeftoverEndpoints: a deleted or leftover Endpoints is re-checked.
+    const ep = (e: Endpoints) => this.queue.add(keyOf(e.metadata.namespace, e.metadata.name!));
+    for (const e of this.endpoints.list()) if (!this.services.getByName(e.metadata.name!, e.metadata.namespace)) ep(e);
+    this.endpoints.addEventHandler({ onDelete: ep });
+  }
+
+  stop(): void {
+    this.queue.shutdown();
+  }
+
+  async sync(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const ref = { resource: 'endpoints', namespace };
+    const svc = this.services.getByName(name, namespace);
+    if (!svc) {
+      // Only what this controller manages: Endpoints of a service that had a selector are gone with it.
+      if (!this.endpoints.getByName(name, namespace)) return;
+      try {
+        await this.client.delete(ref, name);
+      } catch (e) {
+        if (!isStatusError(e, 'NotFound')) throw e;
+      }
+      return;
+    }
+    if (svc.spec.selector === undefined || svc.spec.type === 'ExternalName') return;
+    const pods = this.pods.byIndex('namespace', namespace!).filter((p) => selects(svc, p));
+    const subsets = computeSubsets(svc, pods);
+    const labels = endpointsLabels(svc);
+    const current = this.endpoints.getByName(name, namespace);
+    if (current && JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) && JSON.stringify(current.metadata.labels ?? {}) === JSON.stringify(labels)) return;
+    try {
+      if (!current) {
+        await this.client.create<Endpoints>(ref, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, subsets });
+      } else {
+        const next = clone(current);
+        next.metadata.labels = labels;
+        next.subsets = subsets;
+        await this.client.update<Endpoints>(ref, next);
+      }
+    } catch (e) {
+      // A terminating namespace refuses new Endpoints: nothing to do (upstream drops the error).
+      if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return;
+      // Someone wrote them first: their event is on its way through the informer and syncs the service again.
+      if (!isStatusError(e, 'AlreadyExists') && !isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { Clock, Quiescence, TimerHandle } from '../../clock';
+import { clone, KubeObject } from '../../api/meta';
+import { isStatusError } from '../../api/errors';
+import { formatResourceList } from '../../api/quantity';
+import { coreRegistry } from '../../api/resources';
+import { ResourceType } from '../../api/registry';
+import { ResourceQuota } from '../../api/resources/resourcequota';
+import { Client } from '../../client/client';
+import { Informer, InformerFactory } from '../../client/informer';
+import { WorkQueue } from '../../client/workqueue';
+import { totalUsage } from '../../quota/usage';
+import { keyOf, splitKey } from '../ownership';
+
+/** Kinds whose usage the controller recounts (upstream's evaluators for core kinds and the generic object counts). */
+const COUNTED = ['pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'jobs'];
+
+/**
+ * The resource quota controller (pkg/controller/resourcequota, syncResourceQuota): keeps
+ * status.hard = spec.hard and status.used = the namespace's real usage masked to the hard
+ * names; recounts a quota when it changes, when objects it counts go (or pods finish), and
+ * every --resource-quota-sync-period.
+ */
+export class ResourceQuotaController {
+  private readonly quotas: Informer<ResourceQuota>;
+  private readonly counted: { rt: ResourceType; informer: Informer }[] = [];
+  private readonly queue: WorkQueue;
+  private timer?: TimerHandle;
+
+  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly resyncPeriodMs: number) {
+    this.quotas = informers.informer<ResourceQuota>({ resource: 'resourcequotas' });
+    this.quotas.addIndexer('namespace', (q) => [q.metadata.namespace ?? '']);
+    for (const rt of coreRegistry().all()) {
+      if (!COUNTED.includes(rt.resource)) continue;
+      const informer = informers.informer({ resource: rt.group ? `${rt.resource}.${rt.group}` : rt.resource });
+      informer.addIndexer('namespace', (o) => [o.metadata.namespace ?? '']);
+      this.counted.push({ rt, informer });
+    }
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'resourcequota', workers: 5 });
+  }
+
+  run(): void {
+    const quota = (q: ResourceQuota) => this.queue.add(keyOf(q.metadata.namespace, q.metadata.name!));
+    this.quotas.addEventHandler({ onAdd: quota, onUpdate: (o, n) => { if (JSON.stringify(o.spec) !== JSON.stringify(n.spec) || !n.status?.used) quota(n); } });
+    const namespace = (o: KubeObject) => { for (const q of this.quotas.byIndex('namespace', o.metadata.namespace ?? '')) quota(q); };
+    for (const { rt, informer } of this.counted) {
+      informer.addEventHandler({
+        onDelete: namespace,
+        // Upstream replenishes when a pod becomes terminal; admission already charged the create.
+        onUpdate: (o, n) => { if (rt.resource === 'pods' && (o as { status?: { phase?: string } }).status?.phase !== (n as { status?: { phase?: string } }).status?.phase) namespace(n); },
+      });
+    }
+    this.timer = this.clock.setInterval(() => { for (const q of this.quotas.list()) quota(q); }, this.resyncPeriodMs);
+  }
+
+  stop(): void {
+    if (this.timer) this.clock.clear(this.timer);
+    this.queue.shutdown();
+  }
+
+  async sync(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const quota = this.quotas.getByName(name, namespace);
+    if (!quota) return;
+    const hard = quota.spec.hard ?? {};
+    const items = this.counted.flatMap(({ rt, informer }) => informer.byIndex('namespace', namespace!).map((obj) => ({ rt, obj })));
+    const used = formatResourceList(totalUsage(items, Object.keys(hard), quota.spec.scopes, this.clock.now()));
+    const status = { hard: { ...hard }, used };
+    if (JSON.stringify(quota.status) === JSON.stringify(status)) return;
+    const next = clone(quota);
+    next.status = status;
+    try {
+      await this.client.update<ResourceQuota>({ resource: 'resourcequotas', namespace }, next, { subresource: 'status' });
+    } catch (e) {
+      // A conflict means a newer object is on its way through the informer, which syncs it again.
+      if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { Clock, Quiescence } from '../../clock';
+import { Namespace } from '../../api/core';
+import { isStatusError } from '../../api/errors';
+import { ServiceAccount } from '../../api/resources/serviceaccount';
+import { Client } from '../../client/client';
+import { Informer, InformerFactory } from '../../client/informer';
+import { WorkQueue } from '../../client/workqueue';
+
+/**
+ * The service account controller (pkg/controller/serviceaccount, ServiceAccountsController):
+ * every active namespace has the accounts it should (`default`); one deleted is made
+ * again. Terminating namespaces are left alone.
+ */
+export class ServiceAccountsController {
+  private readonly namespaces: Informer<Namespace>;
+  private readonly accounts: Informer<ServiceAccount>;
+  private readonly queue: WorkQueue;
+
+  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence, private readonly names: readonly string[] = ['default']) {
+    this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
+    this.accounts = informers.informer<ServiceAccount>({ resource: 'serviceaccounts' });
+    this.queue = new WorkQueue(clock, quiescence, (ns) => this.sync(ns), { name: 'serviceaccount', workers: 5 });
+  }
+
+  run(): void {
+    const enqueue = (ns: Namespace) => this.queue.add(ns.metadata.name!);
+    this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
+    this.accounts.addEventHandler({ onDelete: (sa) => { if (this.names.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!); } });
+  }
+
+  stop(): void {
+    this.queue.shutdown();
+  }
+
+  async sync(namespace: string): Promise<void> {
+    const ns = this.namespaces.getByName(namespace);
+    if (!ns || ns.status?.phase !== 'Active' || ns.metadata.deletionTimestamp) return;
+    for (const name of this.names) {
+      if (this.accounts.getByName(name, namespace)) continue;
+      try {
+        await this.client.create<ServiceAccount>({ resource: 'serviceaccounts', namespace }, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
+      } catch (e) {
+        if (isStatusError(e, 'AlreadyExists')) continue;
+        if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return;
+        throw e;
+      }
+    }
+  }
+}
