@@ -1,15 +1,19 @@
 import * as path from 'node:path';
 import { runCommand, RUN_HELP } from './run';
+import { serveCommand, SERVE_HELP } from './serve';
 import { ConformanceReport, formatSummary, loadRun, writeReports } from '../report';
 
 const HELP = `kubespec — an executable specification of the Kubernetes control plane
 
 Commands:
   run      run the features against a target and write conformance reports
+  serve    the control plane as one process over HTTP(S), for kubectl and client libraries
   report   merge report directories side by side: kubespec report DIR... [--out DIR]
   help     this text
 
-${RUN_HELP}`;
+${RUN_HELP}
+
+${SERVE_HELP}`;
 
 async function reportCommand(argv: string[]): Promise<number> {
   const dirs: string[] = [];
@@ -45,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
       return runCommand(rest);
     case 'report':
       return reportCommand(rest);
+    case 'serve':
+      return serveCommand(rest);
     case undefined:
     case 'help':
     case '--help':

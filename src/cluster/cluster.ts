@@ -2,6 +2,7 @@ import { Clock, Quiescence, RealClock, VirtualClock } from '../clock';
 import { ApiServer } from '../apiserver/apiserver';
 import { namespaceLifecycle } from '../apiserver/admission/namespace-lifecycle';
 import { bindingHandler } from '../apiserver/subresources/binding';
+import { evictionHandler } from '../apiserver/subresources/eviction';
 import { coreRegistry } from '../api/resources';
 import { MemoryStore, Store } from '../store';
 import { Client } from '../client/client';
@@ -11,6 +12,7 @@ import { isStatusError } from '../api/errors';
 import { Namespace } from '../api/core';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
 import { HollowKubelet } from '../kubelet/kubelet';
+import { ensureBootstrapPolicy } from '../apiserver/auth/bootstrap-policy';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
@@ -34,6 +36,8 @@ export class Cluster {
   readonly informers: InformerFactory;
   readonly nodeLifecycle: NodeLifecycleController;
   readonly kubelets = new Map<string, HollowKubelet>();
+  /** Called for every kubelet added (e.g. to serve its HTTPS API when the cluster serves HTTP). */
+  readonly kubeletHooks: ((kubelet: HollowKubelet) => Promise<void>)[] = [];
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
@@ -43,6 +47,7 @@ export class Cluster {
     this.api = new ApiServer(coreRegistry(), this.store, this.clock);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);
+    this.api.handleSubresource('pods', 'eviction', evictionHandler);
     this.client = new InProcessClient(this.api, this.quiescence, { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     this.informers = new InformerFactory(this.client);
     this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
@@ -60,6 +65,7 @@ export class Cluster {
     if (this.started) return;
     this.started = true;
     await this.bootstrapNamespaces();
+    await ensureBootstrapPolicy(this.client);
     await this.informers.start();
     this.nodeLifecycle.run();
     await this.settle();
@@ -94,6 +100,7 @@ export class Cluster {
     const kubelet = new HollowKubelet(kubeletConfig(this.config, spec), this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
     this.kubelets.set(spec.name, kubelet);
     await kubelet.start();
+    for (const hook of this.kubeletHooks) await hook(kubelet);
     await this.settle();
     return kubelet;
   }
