@@ -27,9 +27,10 @@ import type { KubeletSpec } from './config';
 export interface ServeSettings {
   /** Where the PKI and the kubeconfig live. */
   dir: string;
-  /** Overrides the flags' ports (tests ask for 0: any free port). */
-  securePort?: number;
-  insecurePort?: number;
+  /** The PKI elsewhere (shared by many clusters in tests); default dir/pki. */
+  pkiDir?: string;
+  /** Ports that are on listen on any free port (tests); which ports are on is the flags'. */
+  anyFreePort?: boolean;
   /** Issue every certificate with one shared key pair (fast; for tests). */
   fastKeys?: boolean;
 }
@@ -97,7 +98,7 @@ export class ClusterServer {
   }
 
   get pkiDir(): string {
-    return path.join(this.settings.dir, 'pki');
+    return this.settings.pkiDir ?? path.join(this.settings.dir, 'pki');
   }
 
   async start(): Promise<ServedEndpoints> {
@@ -122,9 +123,10 @@ export class ClusterServer {
       kubelets,
       routes: [this.clockRoute(), this.kubeletsRoute()],
     }, {
-      securePort: this.settings.securePort ?? f['secure-port'] ?? 6443,
+      securePort: f['secure-port'] ?? 6443,
       bindAddress,
-      insecurePort: this.settings.insecurePort ?? f['insecure-port'] ?? 0,
+      insecurePort: f['insecure-port'] ?? 0,
+      anyFreePort: this.settings.anyFreePort,
       insecureBindAddress: f['insecure-bind-address'] ?? '127.0.0.1',
       serving,
       clientCA: ca.keyPair.certPem,
@@ -145,6 +147,11 @@ export class ClusterServer {
     if (!server.startsWith('https:')) return kubeconfigYaml(server, user, {});
     const cert = this.ca!.issue({ commonName: user, organizations: groups, usage: 'client' });
     return kubeconfigYaml(server, user, { 'client-certificate-data': b64(cert.certPem), 'client-key-data': b64(cert.keyPem) }, this.ca!.keyPair.certPem);
+  }
+
+  /** A kubeconfig with a bearer token, or with no credentials at all (anonymous). */
+  kubeconfigWithToken(server: string, token: string | undefined): string {
+    return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', token ? { token } : {}, server.startsWith('https:') ? this.ca!.keyPair.certPem : undefined);
   }
 
   async stop(): Promise<void> {

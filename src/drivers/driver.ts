@@ -15,6 +15,29 @@ export interface Capabilities {
   hollowKubelets: boolean;
   /** A simulated cloud provider whose machines can be deleted. */
   cloudProvider: boolean;
+  /** The API server is reachable over HTTP(S), for kubectl and client libraries. */
+  http: boolean;
+}
+
+/** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
+export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true };
+
+/** The API server over HTTP(S), as kubectl sees it. */
+export interface HttpAccess {
+  /** Files that exist once the cluster serves, known before it starts (to name them in flags). */
+  readonly files: { kubeletCA: string };
+  /** Starts serving (idempotent) and returns where. */
+  serve(): Promise<HttpEndpoint>;
+  /** Writes a kubeconfig for these credentials and returns its path. */
+  kubeconfig(credentials: Credentials): Promise<string>;
+}
+
+export interface HttpEndpoint {
+  /** The URL kubeconfigs point at (the secure port when on). */
+  server: string;
+  secure?: { host: string; port: number };
+  insecure?: { host: string; port: number };
+  caFile: string;
 }
 
 /**
@@ -49,4 +72,8 @@ export interface ClusterDriver {
   stopKubelet(name: string): Promise<number>;
   startKubelet(name: string): Promise<void>;
   events(filter?: { involvedName?: string; reason?: string; namespace?: string }): Promise<Event[]>;
+  /** The HTTP(S) face of the API server (capability http). */
+  readonly http?: HttpAccess;
+  /** Compacts the API server's storage up to now (older resourceVersions answer 410). */
+  compactStorage?(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { Cluster } from '../cluster/cluster';
 import { clusterConfig, KubeletSpec } from '../cluster/config';
 import { Flags, mergeFlags, Profile } from '../cluster/profile';
 import { Capabilities, ClusterDriver } from './driver';
+import { ReferenceHttp } from './reference-http';
 
 /**
  * The reference target: the control plane in this process, on a virtual clock. Each
@@ -11,7 +12,8 @@ import { Capabilities, ClusterDriver } from './driver';
  */
 export class ReferenceDriver implements ClusterDriver {
   readonly target = 'reference';
-  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true };
+  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, http: true };
+  readonly http = new ReferenceHttp(async () => { await this.start(); return this.cluster; });
   private flags: Flags = {};
   private instance?: Cluster;
   private settling?: Client;
@@ -36,7 +38,12 @@ export class ReferenceDriver implements ClusterDriver {
   }
 
   async stop(): Promise<void> {
+    await this.http.stop();
     await this.instance?.stop();
+  }
+
+  async compactStorage(): Promise<void> {
+    await this.cluster.store.compact(this.cluster.store.revision());
   }
 
   /** The admin client; each call returns once the cluster has reacted to it (at rest). */

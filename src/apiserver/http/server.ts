@@ -19,6 +19,8 @@ export interface ServingOptions {
   serving?: KeyPair;
   /** PEM bundle of CAs trusted for client certificates (--client-ca-file). */
   clientCA?: string;
+  /** Ports that are on listen on any free port instead (tests). */
+  anyFreePort?: boolean;
 }
 
 export interface Listening {
@@ -58,12 +60,12 @@ export class ApiHttpServer {
       if (!s.serving) throw new Error('the secure port needs a serving certificate');
       const handler = new ApiHttpHandler({ ...this.handlerOptions, serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}` });
       this.secure = https.createServer({ cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false }, handler.listener);
-      this.listening.secure = await listen(this.secure, s.securePort, s.bindAddress);
+      this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
     }
     if (s.insecurePort !== 0) {
       const handler = new ApiHttpHandler({ ...this.handlerOptions, authenticator: undefined, authorizer: undefined, serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}` });
       this.insecure = http.createServer(handler.listener);
-      this.listening.insecure = await listen(this.insecure, s.insecurePort, s.insecureBindAddress);
+      this.listening.insecure = await listen(this.insecure, s.anyFreePort ? 0 : s.insecurePort, s.insecureBindAddress);
     }
     return this.listening;
   }

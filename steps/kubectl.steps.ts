@@ -1,0 +1,140 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
+import { expect } from 'chai';
+import { Credentials, NotApplicableError } from '../src/drivers';
+import { CertificateAuthority } from '../src/apiserver/auth/pki';
+import { KubeWorld } from './world';
+import { step } from './support';
+import { backgroundPrints, cleanupKubectl, kubectlState, KubectlResult, parseColumns, runKubectl, startKubectl } from './kubectl';
+
+/** kubectl vocabulary: run the real kubectl against the target and read what it prints. */
+
+function last(world: KubeWorld): KubectlResult {
+  const r = kubectlState(world).last;
+  if (!r) throw new Error('no kubectl command has run yet');
+  return r;
+}
+
+function show(r: KubectlResult): string {
+  return `$ ${r.command}\n(exit ${r.code})\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
+}
+
+/** kubectl is another process: its steps take real time. */
+const KUBECTL_TIMEOUT = { timeout: 90_000 };
+
+const rtrim = (text: string) => text.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n').replace(/\n+$/, '');
+
+After(function (this: KubeWorld) {
+  cleanupKubectl(this);
+});
+
+Given(/^a file "([^"]+)" containing:$/, step(function (this: KubeWorld, name: string, text: string) {
+  fs.writeFileSync(path.join(kubectlState(this).dir, name), `${text}\n`);
+}));
+
+Given(/^a token file for the API server with:$/, step(function (this: KubeWorld, table: DataTable) {
+  const file = path.join(kubectlState(this).dir, 'tokens.csv');
+  fs.writeFileSync(file, table.hashes().map((r) => `${r.token},${r.user},${r.uid},"${r.groups ?? ''}"`).join('\n'));
+  this.setFlag('token-auth-file', file);
+}));
+
+Given(/^the API server verifies kubelet certificates with (the kubelets' CA|an unrelated CA)$/, step(async function (this: KubeWorld, which: string) {
+  const http = this.driver.http;
+  if (!http) throw new NotApplicableError(`target ${this.driver.target} does not serve HTTP`);
+  let file = http.files.kubeletCA;
+  if (which === 'an unrelated CA') {
+    file = path.join(kubectlState(this).dir, 'unrelated-ca.crt');
+    fs.writeFileSync(file, CertificateAuthority.create('unrelated-ca').keyPair.certPem);
+  }
+  this.setFlag('kubelet-certificate-authority', file);
+}));
+
+When(/^I run "(kubectl .*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
+  await runKubectl(this, command);
+}));
+
+function credentialsOf(words: string): Credentials {
+  const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
+  if (user) return { user: user[1], groups: (user[2] ?? '').split(',').map((g) => g.trim()).filter(Boolean) };
+  const token = /^with bearer token "([^"]*)"$/.exec(words);
+  if (token) return { token: token[1] };
+  if (words === 'without credentials') return { anonymous: true };
+  throw new Error(`unknown credentials: ${words}`);
+}
+
+When(/^I run "(kubectl .*)" (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|without credentials)$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string) {
+  await runKubectl(this, command, credentialsOf(who));
+}));
+
+When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
+  await startKubectl(this, command);
+}));
+
+Then(/^kubectl succeeds$/, step(function (this: KubeWorld) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+}));
+
+Then(/^kubectl fails$/, step(function (this: KubeWorld) {
+  const r = last(this);
+  expect(r.code, show(r)).to.not.equal(0);
+}));
+
+Then(/^kubectl prints "(.*)"( on stderr)?$/, step(function (this: KubeWorld, text: string, stderr: string | null) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(stderr ? r.stderr : r.stdout, show(r)).to.contain(text.replace(/\\n/g, '\n'));
+}));
+
+Then(/^kubectl fails with "(.*)"$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.not.equal(0);
+  expect(r.stderr, show(r)).to.contain(text);
+}));
+
+Then(/^kubectl prints exactly:$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(rtrim(r.stdout), show(r)).to.equal(rtrim(text));
+}));
+
+Then(/^kubectl prints these lines in order:$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
+  let at = 0;
+  for (const want of rtrim(text).split('\n')) {
+    const i = out.indexOf(want, at);
+    expect(i, `line not found (in order): "${want}"\n${show(r)}`).to.be.greaterThan(-1);
+    at = i + 1;
+  }
+}));
+
+Then(/^kubectl prints the table:$/, step(function (this: KubeWorld, table: DataTable) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  const { header, rows } = parseColumns(r.stdout);
+  const [wantHeader, ...wantRows] = table.raw();
+  expect(header, show(r)).to.deep.equal(wantHeader);
+  expect(rows.map((row) => header.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
+}));
+
+Then(/^kubectl prints a table whose (?:columns include|rows are, in these columns):$/, step(function (this: KubeWorld, table: DataTable) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  const { header, rows } = parseColumns(r.stdout);
+  const [wantHeader, ...wantRows] = table.raw();
+  for (const h of wantHeader) expect(header, `column ${h}\n${show(r)}`).to.include(h);
+  expect(rows.map((row) => wantHeader.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
+}));
+
+Then(/^kubectl prints the header "([^"]*)"$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(parseColumns(r.stdout).header, show(r)).to.deep.equal(text.split(/\s{2,}|\t/).length > 1 ? text.split(/\s{2,}/) : text.split(' '));
+}));
+
+Then(/^the background kubectl prints a line matching "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, pattern: string) {
+  await backgroundPrints(this, new RegExp(pattern));
+}));
