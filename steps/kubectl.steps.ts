@@ -50,9 +50,6 @@ Given(/^the API server verifies kubelet certificates with (the kubelets' CA|an u
   this.setFlag('kubelet-certificate-authority', file);
 }));
 
-When(/^I run "(kubectl .*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
-  await runKubectl(this, command);
-}));
 
 function credentialsOf(words: string): Credentials {
   const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
@@ -60,11 +57,12 @@ function credentialsOf(words: string): Credentials {
   const token = /^with bearer token "([^"]*)"$/.exec(words);
   if (token) return { token: token[1] };
   if (words === 'without credentials') return { anonymous: true };
+  if (words === 'on the insecure port') return { insecurePort: true };
   throw new Error(`unknown credentials: ${words}`);
 }
 
-When(/^I run "(kubectl .*)" (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|without credentials)$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string) {
-  await runKubectl(this, command, credentialsOf(who));
+When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
+  await runKubectl(this, command, who ? credentialsOf(who) : { admin: true });
 }));
 
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
@@ -137,4 +135,40 @@ Then(/^kubectl prints the header "([^"]*)"$/, step(function (this: KubeWorld, te
 
 Then(/^the background kubectl prints a line matching "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, pattern: string) {
   await backgroundPrints(this, new RegExp(pattern));
+}));
+
+When(/^the API server serves over HTTP$/, step(async function (this: KubeWorld) {
+  const cluster = await this.cluster();
+  if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
+  this.lastServeError = undefined;
+  try {
+    await cluster.http.serve();
+  } catch (e) {
+    this.lastServeError = e as Error;
+  }
+}));
+
+Then(/^the (secure|insecure) port listens on "([^"]+)"$/, step(async function (this: KubeWorld, which: 'secure' | 'insecure', host: string) {
+  const e = await (await this.cluster()).http!.serve();
+  expect(e[which], `${which} port`).to.not.equal(undefined);
+  expect(e[which]!.host).to.equal(host);
+}));
+
+Then(/^the (secure|insecure) port is off$/, step(async function (this: KubeWorld, which: 'secure' | 'insecure') {
+  const e = await (await this.cluster()).http!.serve();
+  expect(e[which], `${which} port`).to.equal(undefined);
+}));
+
+Then(/^the API server refuses to serve with "(.*)"$/, step(function (this: KubeWorld, text: string) {
+  expect(this.lastServeError, 'the API server started serving').to.not.equal(undefined);
+  expect(this.lastServeError!.message).to.contain(text);
+}));
+
+Then(/^a GET of "([^"]+)" through the background kubectl proxy answers (\d+)(?: with "(.*)")?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: string, text: string | null) {
+  const line = await backgroundPrints(this, /Starting to serve on/);
+  const address = /Starting to serve on (\S+)/.exec(line)![1];
+  const res = await fetch(`http://${address}${urlPath}`);
+  const body = await res.text();
+  expect(res.status, body).to.equal(Number(code));
+  if (text != null) expect(body).to.contain(text);
 }));

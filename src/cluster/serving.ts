@@ -151,7 +151,11 @@ export class ClusterServer {
 
   /** A kubeconfig with a bearer token, or with no credentials at all (anonymous). */
   kubeconfigWithToken(server: string, token: string | undefined): string {
-    return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', token ? { token } : {}, server.startsWith('https:') ? this.ca!.keyPair.certPem : undefined);
+    // No credentials: a user name without password (kubectl prompts for one when a kubeconfig
+    // user is empty); the Basic header it then sends authenticates nobody, so the request is
+    // anonymous, as on an upstream server since basic auth was removed (v1.19).
+    const user: Record<string, string> = token ? { token } : { username: 'anonymous' };
+    return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', user, server.startsWith('https:') ? this.ca!.keyPair.certPem : undefined);
   }
 
   async stop(): Promise<void> {

@@ -20,7 +20,7 @@ export interface Capabilities {
 }
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
-export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true };
+export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true } | { insecurePort: true };
 
 /** The API server over HTTP(S), as kubectl sees it. */
 export interface HttpAccess {

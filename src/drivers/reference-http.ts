@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Cluster } from '../cluster/cluster';
-import { ClusterServer } from '../cluster/serving';
+import { ClusterServer, kubeconfigYaml } from '../cluster/serving';
 import { Credentials, HttpAccess, HttpEndpoint } from './driver';
 
 /** One PKI per process, made on first use and shared by every scenario's cluster (RSA keys are slow). */
@@ -37,8 +37,12 @@ export class ReferenceHttp implements HttpAccess {
     const file = path.join(this.dir!, `kubeconfig-${++this.count}`);
     let text: string;
     if ('admin' in credentials) text = fs.readFileSync(path.join(this.dir!, 'admin.kubeconfig'), 'utf8');
-    else if ('user' in credentials) text = this.server!.kubeconfigFor(e.server, credentials.user, credentials.groups);
-    else text = this.server!.kubeconfigWithToken(e.server, 'token' in credentials ? credentials.token : undefined);
+    else if ('insecurePort' in credentials) {
+      if (!e.insecure) throw new Error('the insecure port is off (--insecure-port 0)');
+      text = kubeconfigYaml(`http://${e.insecure.host}:${e.insecure.port}`, 'insecure', {});
+    } else if ('user' in credentials) text = this.server!.kubeconfigFor(e.server, credentials.user, credentials.groups);
+    else if ('token' in credentials) text = this.server!.kubeconfigWithToken(e.server, credentials.token);
+    else text = this.server!.kubeconfigWithToken(e.server, undefined);
     fs.writeFileSync(file, text, { mode: 0o600 });
     return file;
   }
