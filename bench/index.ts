@@ -1,10 +1,12 @@
 import { runSuiteBenchmark } from './suite';
+import { runHttpBenchmark } from './http';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
   const only = process.argv[2];
   const benches: Record<string, () => Promise<void>> = {
     suite: runSuiteBenchmark,
+    http: runHttpBenchmark,
   };
   for (const [name, run] of Object.entries(benches)) {
     if (only && only !== name) continue;

@@ -172,3 +172,21 @@ Then(/^a GET of "([^"]+)" through the background kubectl proxy answers (\d+)(?: 
   expect(res.status, body).to.equal(Number(code));
   if (text != null) expect(body).to.contain(text);
 }));
+
+When(/^the API server compacts its storage$/, step(async function (this: KubeWorld) {
+  const cluster = await this.cluster();
+  if (!cluster.compactStorage) throw new NotApplicableError(`target ${cluster.target} cannot be told to compact its storage`);
+  await cluster.compactStorage();
+}));
+
+Then(/^the background kubectl prints lines matching, in order:$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, table: DataTable) {
+  const patterns = table.raw().map(([p]) => new RegExp(p));
+  await backgroundPrints(this, patterns[patterns.length - 1]);
+  const lines = kubectlState(this).background!.out.join('').split('\n');
+  let at = 0;
+  for (const p of patterns) {
+    const i = lines.findIndex((l, j) => j >= at && p.test(l));
+    expect(i, `no line matching ${p} after line ${at}:\n${lines.join('\n')}`).to.be.greaterThan(-1);
+    at = i + 1;
+  }
+}));

@@ -205,6 +205,7 @@ Feature: The real kubectl works against the API server
 
   @API-LIST-WATCH
   Scenario: get --watch prints each change as it happens
-    When I start "kubectl get nodes --watch-only --output-watch-events" in the background
-    And I run "kubectl cordon 10.4.42.6"
+    When I start "kubectl get nodes --watch --output-watch-events" in the background
+    Then the background kubectl prints a line matching "^ADDED\s+10\.4\.42\.6\s+Ready\s"
+    When I run "kubectl cordon 10.4.42.6"
     Then the background kubectl prints a line matching "^MODIFIED\s+10\.4\.42\.6\s+Ready,SchedulingDisabled"

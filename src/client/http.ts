@@ -38,8 +38,8 @@ export class HttpClient implements Client {
     this.registry = options.registry ?? coreRegistry();
     this.base = new URL(options.server);
     this.agent = this.base.protocol === 'https:'
-      ? new https.Agent({ keepAlive: true, ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: !options.insecureSkipTLSVerify, maxSockets: 64 })
-      : new http.Agent({ keepAlive: true, maxSockets: 64 });
+      ? new https.Agent({ keepAlive: true, ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: !options.insecureSkipTLSVerify })
+      : new http.Agent({ keepAlive: true });
   }
 
   close(): void {
