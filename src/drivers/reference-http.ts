@@ -7,6 +7,7 @@ import { Credentials, HttpAccess, HttpEndpoint } from './driver';
 
 /** One PKI per process, made on first use and shared by every scenario's cluster (RSA keys are slow). */
 const PKI_DIR = path.join(os.tmpdir(), `kubespec-pki-${process.pid}`);
+process.once('exit', () => fs.rmSync(PKI_DIR, { recursive: true, force: true }));
 
 /**
  * The reference target's HTTP(S) face: on demand, the scenario's in-process cluster is
