@@ -2,6 +2,7 @@ import { runSuiteBenchmark } from './suite';
 import { runNodesBenchmark } from './nodes';
 import { runSchedulerBenchmark } from './scheduler';
 import { runControllersBenchmark } from './controllers';
+import { runHttpBenchmark } from './http';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
     nodes: runNodesBenchmark,
     scheduler: runSchedulerBenchmark,
     controllers: runControllersBenchmark,
+    http: runHttpBenchmark,
   };
   for (const [name, run] of Object.entries(benches)) {
     if (only && only !== name) continue;

@@ -28,6 +28,8 @@ export class KubeWorld extends World<RunParameters> {
   readonly lastHeartbeat = new Map<string, number>();
   /** The error of the last request a step expected might fail. */
   lastError?: StatusError;
+  /** Why the API server could not start serving HTTP, when a step expected it might not. */
+  lastServeError?: Error;
   /** Time marks named by steps ("the stop"), ms. */
   readonly marks = new Map<string, number>();
   /** Bearer tokens steps kept, by the account they belong to ("ns/name"). */

@@ -1,5 +1,5 @@
 import { KubeObject } from './meta';
-import { FieldErrors } from './validation';
+import { FieldErrors, NameRule } from './validation';
 
 /** What the API server needs to know about one resource: naming, scope, rules. */
 export interface ResourceType<T extends KubeObject = KubeObject> {
@@ -21,7 +21,7 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
   hasStatus: boolean;
   /** Increment metadata.generation when spec changes. */
   tracksGeneration: boolean;
-  nameRule: 'subdomain' | 'label';
+  nameRule: NameRule;
   /** Fills defaults in place on a private copy. */
   defaults?(obj: T): void;
   /** Resets what a client may not set on create (e.g. a pod's status). */

@@ -45,9 +45,16 @@ export function dns1123LabelErrors(value: string): string[] {
   return errs;
 }
 
-export type NameRule = 'subdomain' | 'label';
+/** 'path': any name usable as one URL path segment (RBAC's ValidateRBACName = IsValidPathSegmentName). */
+export type NameRule = 'subdomain' | 'label' | 'path';
+
+export function pathSegmentNameErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  for (const bad of ['/', '%']) if (name.includes(bad)) return [`may not contain '${bad}'`];
+  return [];
+}
 
 export function nameErrors(field: string, name: string, rule: NameRule): FieldErrors {
-  const errs = rule === 'label' ? dns1123LabelErrors(name) : dns1123SubdomainErrors(name);
+  const errs = rule === 'label' ? dns1123LabelErrors(name) : rule === 'path' ? pathSegmentNameErrors(name) : dns1123SubdomainErrors(name);
   return errs.map((e) => fieldError.invalid(field, name, e));
 }

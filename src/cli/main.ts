@@ -4,17 +4,21 @@ import { buildConformance, ConformanceReport, formatSummary, loadCatalogue, load
 import { loadFeatures } from '../report/features';
 import { renderDocs, writeDocs } from '../report/docs';
 import { checkKnown, one, parseArgs } from './args';
+import { serveCommand, SERVE_HELP } from './serve';
 
 const HELP = `kubespec — an executable specification of the Kubernetes control plane
 
 Commands:
   run      run the features against a target and write conformance reports
+  serve    the control plane as one process over HTTP(S), for kubectl and client libraries
   report   merge report directories: kubespec report DIR... [--out DIR] (shards of one run
            become one column; other targets and profiles stand side by side)
   docs     the living documentation: kubespec docs [--results DIR] [--out DIR]
   help     this text
 
-${RUN_HELP}`;
+${RUN_HELP}
+
+${SERVE_HELP}`;
 
 async function reportCommand(argv: string[]): Promise<number> {
   const dirs: string[] = [];
@@ -65,6 +69,8 @@ export async function main(argv: string[]): Promise<number> {
       return reportCommand(rest);
     case 'docs':
       return docsCommand(rest);
+    case 'serve':
+      return serveCommand(rest);
     case undefined:
     case 'help':
     case '--help':

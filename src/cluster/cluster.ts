@@ -2,6 +2,7 @@ import { Clock, Quiescence, RealClock, VirtualClock } from '../clock';
 import { ApiServer } from '../apiserver/apiserver';
 import { namespaceLifecycle } from '../apiserver/admission/namespace-lifecycle';
 import { bindingHandler } from '../apiserver/subresources/binding';
+import { evictionHandler } from '../apiserver/subresources/eviction';
 import { coreRegistry } from '../api/resources';
 import { MemoryStore, Store } from '../store';
 import { Client } from '../client/client';
@@ -14,6 +15,7 @@ import { HollowKubelet } from '../kubelet/kubelet';
 import { NodeControllers } from './node-controllers';
 import { Scheduler } from '../scheduler/scheduler';
 import { schedulerOptions } from '../scheduler/options';
+import { ensureBootstrapPolicy } from '../apiserver/auth/bootstrap-policy';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 import { ControllerManager } from './controller-manager';
 import { HollowProxy } from '../kubeproxy/proxy';
@@ -44,6 +46,8 @@ export class Cluster {
   readonly controllers: ControllerManager;
   /** One hollow kube-proxy per node, next to its kubelet. */
   readonly proxies = new Map<string, HollowProxy>();
+  /** Called for every kubelet added (e.g. to serve its HTTPS API when the cluster serves HTTP). */
+  readonly kubeletHooks: ((kubelet: HollowKubelet) => Promise<void>)[] = [];
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
@@ -53,6 +57,7 @@ export class Cluster {
     this.api = new ApiServer(coreRegistry(), this.store, this.clock);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);
+    this.api.handleSubresource('pods', 'eviction', evictionHandler);
     this.client = new InProcessClient(this.api, this.quiescence, { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     this.informers = new InformerFactory(this.client);
     this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
@@ -75,6 +80,7 @@ export class Cluster {
     this.started = true;
     await this.controllers.startApiServer();
     await this.bootstrapNamespaces();
+    await ensureBootstrapPolicy(this.client);
     await this.controllers.bootstrap();
     await this.informers.start();
     this.nodeControllers.run();
@@ -121,6 +127,7 @@ export class Cluster {
     const proxy = new HollowProxy(spec.name, this.clientFor('system:kube-proxy', ['system:node-proxier', 'system:authenticated']));
     this.proxies.set(spec.name, proxy);
     await proxy.start();
+    for (const hook of this.kubeletHooks) await hook(kubelet);
     await this.settle();
     return kubelet;
   }

@@ -38,6 +38,7 @@ const FLAG_TABLE = {
     'authorization-mode': str,
     'token-auth-file': str,
     'kubelet-certificate-authority': str,
+    'anonymous-auth': bool,
   },
   'kube-controller-manager': {
     'node-monitor-period': duration,

@@ -18,6 +18,29 @@ export interface Capabilities {
   cloudProvider: boolean;
   /** The scheduler's decisions (per node: failed predicate, each priority's score) can be read. */
   schedulerDecisions?: boolean;
+  /** The API server is reachable over HTTP(S), for kubectl and client libraries. */
+  http: boolean;
+}
+
+/** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
+export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true } | { insecurePort: true };
+
+/** The API server over HTTP(S), as kubectl sees it. */
+export interface HttpAccess {
+  /** Files that exist once the cluster serves, known before it starts (to name them in flags). */
+  readonly files: { kubeletCA: string };
+  /** Starts serving (idempotent) and returns where. */
+  serve(): Promise<HttpEndpoint>;
+  /** Writes a kubeconfig for these credentials and returns its path. */
+  kubeconfig(credentials: Credentials): Promise<string>;
+}
+
+export interface HttpEndpoint {
+  /** The URL kubeconfigs point at (the secure port when on). */
+  server: string;
+  secure?: { host: string; port: number };
+  insecure?: { host: string; port: number };
+  caFile: string;
 }
 
 /**
@@ -68,4 +91,8 @@ export interface ClusterDriver {
   loadBalancers(): Promise<{ name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]>;
   /** Who the API server takes a bearer token for (a TokenReview), or undefined if it refuses it. */
   authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined>;
+  /** The HTTP(S) face of the API server (capability http). */
+  readonly http?: HttpAccess;
+  /** Compacts the API server's storage up to now (older resourceVersions answer 410). */
+  compactStorage?(): Promise<void>;
 }

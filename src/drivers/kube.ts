@@ -39,12 +39,12 @@ export class KubeDriver implements ClusterDriver {
   constructor(
     readonly profile: Profile,
     readonly declaration: TargetDeclaration,
-    private readonly http: KubeconfigClient,
+    private readonly api: KubeconfigClient,
   ) {
     this.target = declaration.name;
     // Virtual time is a property of the server found at start(), not of the declaration.
-    this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, virtualTime: false };
-    this.tracking = trackingClient(http, (ref, name) => this.created.push({ ref, name }));
+    this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, virtualTime: false, http: false };
+    this.tracking = trackingClient(api, (ref, name) => this.created.push({ ref, name }));
   }
 
   configure(flags: Flags): void {
@@ -57,7 +57,7 @@ export class KubeDriver implements ClusterDriver {
     if (this.started) return;
     this.started = true;
     try {
-      const clock = await this.http.request<ClockAnswer>('GET', '/kubespec/v1/clock');
+      const clock = await this.api.request<ClockAnswer>('GET', '/kubespec/v1/clock');
       this.clockMode = clock.mode;
       this.serverKubelets = true;
     } catch (e) {
@@ -70,10 +70,10 @@ export class KubeDriver implements ClusterDriver {
     for (const k of this.localKubelets.values()) k.stop();
     // Remove what the scenario made, newest first; nodes of hollow kubelets last.
     for (const { ref, name } of [...this.created].reverse()) {
-      await this.http.delete(ref, name, { gracePeriodSeconds: 0 }).catch(() => undefined);
+      await this.api.delete(ref, name, { gracePeriodSeconds: 0 }).catch(() => undefined);
     }
     for (const name of [...this.localKubelets.keys(), ...this.remoteKubelets]) {
-      await this.http.delete({ resource: 'nodes' }, name).catch(() => undefined);
+      await this.api.delete({ resource: 'nodes' }, name).catch(() => undefined);
     }
   }
 
@@ -89,13 +89,13 @@ export class KubeDriver implements ClusterDriver {
 
   private async refreshServerTime(): Promise<void> {
     if (this.clockMode !== 'virtual') return;
-    const c = await this.http.request<ClockAnswer>('GET', '/kubespec/v1/clock');
+    const c = await this.api.request<ClockAnswer>('GET', '/kubespec/v1/clock');
     this.serverNow = Date.parse(c.now);
   }
 
   async advance(ms: number): Promise<void> {
     if (this.clockMode === 'virtual') {
-      const r = await this.http.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: ms / 1000 } });
+      const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: ms / 1000 } });
       this.serverNow = Date.parse(r.now);
       return;
     }
@@ -119,20 +119,20 @@ export class KubeDriver implements ClusterDriver {
   async addKubelet(spec: KubeletSpec): Promise<void> {
     await this.start();
     if (this.serverKubelets) {
-      await this.http.request('POST', '/kubespec/v1/kubelets', { body: spec });
+      await this.api.request('POST', '/kubespec/v1/kubelets', { body: spec });
       this.remoteKubelets.add(spec.name);
       await this.refreshServerTime();
       return;
     }
     const config = kubeletConfig(clusterConfig(this.profile, this.declaration.flags), spec);
-    const kubelet = new HollowKubelet(config, this.http, this.realClock);
+    const kubelet = new HollowKubelet(config, this.api, this.realClock);
     this.localKubelets.set(spec.name, kubelet);
     await kubelet.start();
   }
 
   async stopKubelet(name: string): Promise<number> {
     if (this.remoteKubelets.has(name)) {
-      await this.http.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/stop`, { body: {} });
+      await this.api.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/stop`, { body: {} });
       await this.refreshServerTime();
       return this.now();
     }
@@ -147,7 +147,7 @@ export class KubeDriver implements ClusterDriver {
 
   async startKubelet(name: string): Promise<void> {
     if (this.remoteKubelets.has(name)) {
-      await this.http.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/start`, { body: {} });
+      await this.api.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/start`, { body: {} });
       await this.refreshServerTime();
       return;
     }
@@ -170,7 +170,7 @@ export class KubeDriver implements ClusterDriver {
 
   /** Asks the API server through a TokenReview, as any component checking a token would. */
   async authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined> {
-    const review = await this.http.request<{ status?: { authenticated?: boolean; user?: { username?: string; groups?: string[] } } }>(
+    const review = await this.api.request<{ status?: { authenticated?: boolean; user?: { username?: string; groups?: string[] } } }>(
       'POST', '/apis/authentication.k8s.io/v1/tokenreviews',
       { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } },
     ).catch((e) => {
@@ -183,7 +183,7 @@ export class KubeDriver implements ClusterDriver {
 
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
     const fields = [filter.involvedName ? `involvedObject.name=${filter.involvedName}` : '', filter.reason ? `reason=${filter.reason}` : ''].filter(Boolean).join(',');
-    const list = await this.http.list<Event>({ resource: 'events', namespace: filter.namespace }, fields ? { fieldSelector: fields } : {});
+    const list = await this.api.list<Event>({ resource: 'events', namespace: filter.namespace }, fields ? { fieldSelector: fields } : {});
     return list.items;
   }
 }

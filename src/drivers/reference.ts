@@ -5,6 +5,7 @@ import { clusterConfig, KubeletSpec } from '../cluster/config';
 import { Flags, mergeFlags, Profile } from '../cluster/profile';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { SchedulingDecision } from '../scheduler/decision';
+import { ReferenceHttp } from './reference-http';
 
 /**
  * The reference target: the control plane in this process, on a virtual clock. Each
@@ -12,7 +13,8 @@ import { SchedulingDecision } from '../scheduler/decision';
  */
 export class ReferenceDriver implements ClusterDriver {
   readonly target: string = 'reference';
-  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true };
+  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true, http: true };
+  readonly http = new ReferenceHttp(async () => { await this.start(); return this.cluster; });
   private flags: Flags = {};
   private instance?: Cluster;
   private settling?: Client;
@@ -37,7 +39,12 @@ export class ReferenceDriver implements ClusterDriver {
   }
 
   async stop(): Promise<void> {
+    await this.http.stop();
     await this.instance?.stop();
+  }
+
+  async compactStorage(): Promise<void> {
+    await this.cluster.store.compact(this.cluster.store.revision());
   }
 
   /** The admin client; each call returns once the cluster has reacted to it (at rest). */

@@ -13,6 +13,7 @@ import { serviceaccounts } from './serviceaccount';
 import { secrets } from './secret';
 import { resourcequotas } from './resourcequota';
 import { limitranges } from './limitrange';
+import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac';
 
 export { nodes, pods, namespaces, leases, events, daemonsets };
 export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
@@ -21,5 +22,6 @@ export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, sec
 export function coreRegistry(): ResourceRegistry {
   return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events)
     .register(daemonsets).register(replicationcontrollers).register(jobs).register(services).register(endpoints)
-    .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges);
+    .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges)
+    .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings);
 }

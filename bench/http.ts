@@ -1,0 +1,76 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as yaml from 'js-yaml';
+import { Cluster } from '../src/cluster/cluster';
+import { clusterConfig } from '../src/cluster/config';
+import { loadProfile } from '../src/cluster/profile';
+import { ClusterServer } from '../src/cluster/serving';
+import { HttpClient } from '../src/client/http';
+import { Node } from '../src/api/core';
+import { percentile, printTable } from './table';
+
+/**
+ * The API server over loopback HTTPS (127.0.0.1 only): GETs per second, LIST of 5000
+ * nodes, creates per second, and watch fan-out (1000 watchers, events delivered per
+ * second). Latencies are per request, median and p99, in milliseconds.
+ */
+const NODES = Number(process.env.BENCH_NODES ?? 5000);
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
+const WATCH_EVENTS = 50;
+const CONCURRENCY = 32;
+
+const node = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } }, status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' } } } as Node);
+
+async function timed(total: number, run: (i: number) => Promise<unknown>): Promise<{ perSecond: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    for (let i = next++; i < total; i = next++) {
+      const t = process.hrtime.bigint();
+      await run(i);
+      latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  }));
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return { perSecond: total / seconds, latencies: latencies.sort((a, b) => a - b) };
+}
+
+const row = (name: string, count: number, r: { perSecond: number; latencies: number[] }) => ({
+  operation: name, requests: count, 'per second': Math.round(r.perSecond), 'median ms': r.latencies.length ? percentile(r.latencies, 50) : NaN, 'p99 ms': r.latencies.length ? percentile(r.latencies, 99) : NaN,
+});
+
+export async function runHttpBenchmark(): Promise<void> {
+  const cluster = new Cluster({ config: clusterConfig(loadProfile('kubernetes-1.32')) });
+  await cluster.start();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-http-'));
+  const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
+  const e = await server.start();
+  const u = (yaml.load(fs.readFileSync(e.kubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] }).users[0].user;
+  const client = new HttpClient({ server: e.server, ca: fs.readFileSync(e.caFile, 'utf8'), cert: Buffer.from(u['client-certificate-data'], 'base64').toString(), key: Buffer.from(u['client-key-data'], 'base64').toString() });
+  const ref = { resource: 'nodes' };
+  try {
+    const rows = [];
+    rows.push(row('create node', NODES, await timed(NODES, (i) => client.create(ref, node(`n${i}`)))));
+    rows.push(row('get node', 10_000, await timed(10_000, (i) => client.get(ref, `n${i % NODES}`))));
+    rows.push(row(`list ${NODES} nodes`, 20, await timed(20, () => client.list(ref))));
+    // Fan-out: WATCHERS watches from now; WATCH_EVENTS label changes; every watcher must see every event.
+    const rv = (await client.list(ref, { fieldSelector: 'metadata.name=n0' })).metadata.resourceVersion;
+    let delivered = 0;
+    const watches = await Promise.all(Array.from({ length: WATCHERS }, () => client.watch(ref, { resourceVersion: rv, fieldSelector: 'metadata.name=n0' }, { onEvent: () => { delivered++; } })));
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < WATCH_EVENTS; i++) await client.patch(ref, 'n0', 'merge', { metadata: { labels: { step: String(i) } } });
+    const want = WATCHERS * WATCH_EVENTS;
+    while (delivered < want) await new Promise((r) => setTimeout(r, 5));
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    for (const w of watches) w.stop();
+    rows.push({ operation: `watch fan-out (${WATCHERS} watchers × ${WATCH_EVENTS} changes)`, requests: want, 'per second': Math.round(want / seconds), 'median ms': NaN, 'p99 ms': NaN });
+    printTable('API server over loopback HTTPS (events delivered per second for the fan-out)', rows);
+  } finally {
+    client.close();
+    await server.stop();
+    await cluster.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

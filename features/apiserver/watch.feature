@@ -1,0 +1,26 @@
+@needs-http @API-LIST-WATCH
+Feature: List and watch over HTTP
+  A list returns the resourceVersion it was read at; a watch streams ADDED, MODIFIED and
+  DELETED events as JSON lines, in order; without a resourceVersion it first replays the
+  current objects as ADDED. A version older than the storage keeps (compacted) is answered
+  410 Expired ("too old resource version").
+  Source: 002 §2 (list/watch), §3. Upstream: k8s.io/apiserver endpoints/handlers/watch.go,
+  storage/cacher.
+
+  Background:
+    Given a ready node "n1"
+
+  Scenario: A watch replays the current objects, then streams every change in order
+    When I create a pod "web"
+    And I start "kubectl get --raw /api/v1/namespaces/default/pods?watch=true" in the background
+    Then the background kubectl prints a line matching "^\{"type":"ADDED","object":\{.*"name":"web""
+    When I delete the pod "web"
+    Then the background kubectl prints lines matching, in order:
+      | ^\{"type":"ADDED","object":\{.*"kind":"Pod".*"name":"web"   |
+      | ^\{"type":"DELETED","object":\{.*"kind":"Pod".*"name":"web" |
+
+  Scenario: A compacted resourceVersion answers 410 Expired
+    When I create a pod "web"
+    And the API server compacts its storage
+    And I run "kubectl get --raw /api/v1/namespaces/default/pods?watch=true&resourceVersion=1"
+    Then kubectl fails with "Error from server (Expired): too old resource version: 1"

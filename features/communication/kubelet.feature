@@ -1,0 +1,43 @@
+@needs-http
+Feature: The API server reaches kubelets over HTTPS
+  For logs (and exec, port-forward) the API server connects to the kubelet's HTTPS port at
+  the node's address (status.addresses, preferring Hostname, InternalDNS, InternalIP, …, and
+  status.daemonEndpoints.kubeletEndpoint.Port). By default it does not verify the
+  kubelet's serving certificate — open to a man in the middle on untrusted networks, as the
+  seed warns; with --kubelet-certificate-authority it verifies it against that CA.
+  Hollow kubelets serve their HTTPS API with a certificate of their own, on loopback.
+  SSH tunnels (COMM-SSH-TUNNEL) are informative: upstream removed them.
+  Source: 000 §2.3 "apiserver to kubelet". Upstream: pkg/kubelet/client, LogREST
+  (pkg/registry/core/pod/rest/log.go).
+
+  @COMM-KUBELET
+  Scenario: With a CA that did not sign the kubelet's certificate, the API server refuses to talk to it
+    Given the API server verifies kubelet certificates with an unrelated CA
+    And a ready node "10.4.42.5"
+    And a pod "web" running on node "10.4.42.5"
+    When I run "kubectl logs web"
+    Then kubectl fails with "x509: certificate signed by unknown authority"
+
+  @COMM-KUBELET
+  Scenario: With the kubelets' CA the API server verifies and reaches the kubelet
+    Given the API server verifies kubelet certificates with the kubelets' CA
+    And a ready node "10.4.42.5"
+    And a pod "web" running on node "10.4.42.5"
+    When I run "kubectl logs web --timestamps"
+    Then kubectl prints "2025-01-01T00:00:00.000000000Z hollow container app"
+
+  @COMM-KUBELET
+  Scenario: Unverified by default: logs flow whatever certificate the kubelet shows
+    Given a ready node "10.4.42.5"
+    And a pod "web" running on node "10.4.42.5"
+    When I run "kubectl logs web"
+    Then kubectl prints "hollow container app (image registry.k8s.io/pause:3.9) of pod default/web started on node 10.4.42.5"
+
+  @COMM-KUBELET
+  Scenario: A kubelet that does not answer: logs fail, the stored pod stays
+    Given a ready node "10.4.42.5"
+    And a pod "web" running on node "10.4.42.5"
+    When the kubelet on "10.4.42.5" stops
+    And I run "kubectl logs web"
+    Then kubectl fails with "Error from server"
+    And pod "web" is Running on node "10.4.42.5"

@@ -1,0 +1,50 @@
+@needs-http
+Feature: The API server's two ports
+  The secure port serves HTTPS (--secure-port, 6443 by default, on --bind-address) and
+  requires authentication and authorization. The insecure port serves plain HTTP without
+  authentication or authorization; it is off unless --insecure-port asks for it, and it
+  only ever binds to loopback (--insecure-bind-address, 127.0.0.1). Upstream removed the
+  insecure port in v1.20; the reference keeps it as the seed describes, off by default.
+  Tests listen on free ports: the port numbers are the flags', the behaviour is the same.
+  Source: 002 §2.4.1 "默认有两个端口"; 000 §2.2 Cluster to Master.
+  Upstream: k8s.io/apiserver SecureServingOptions, kube-apiserver InsecureServingOptions (≤ v1.19).
+
+  Background:
+    Given the flag "--authorization-mode" is "RBAC"
+
+  @COMM-SECURE-PORT @COMM-INSECURE-PORT
+  Scenario: By default only the secure port listens, on every address
+    Given a ready node "10.4.42.5"
+    When the API server serves over HTTP
+    Then the secure port listens on "0.0.0.0"
+    And the insecure port is off
+    When I run "kubectl get nodes"
+    Then kubectl prints a table whose columns include:
+      | NAME      | STATUS |
+      | 10.4.42.5 | Ready  |
+
+  @COMM-SECURE-PORT
+  Scenario: --bind-address chooses where the secure port listens
+    Given the flag "--bind-address" is "127.0.0.1"
+    When the API server serves over HTTP
+    Then the secure port listens on "127.0.0.1"
+
+  @COMM-INSECURE-PORT
+  Scenario: The insecure port, when on, listens on loopback and skips authentication and authorization
+    Given the flag "--insecure-port" is "8080"
+    And a ready node "10.4.42.5"
+    When the API server serves over HTTP
+    Then the insecure port listens on "127.0.0.1"
+    When I run "kubectl get nodes" on the insecure port
+    Then kubectl prints a table whose columns include:
+      | NAME      |
+      | 10.4.42.5 |
+    When I run "kubectl get --raw /api/v1/nodes" without credentials
+    Then kubectl fails with "Error from server (Forbidden): nodes is forbidden: User "system:anonymous" cannot list resource "nodes" in API group "" at the cluster scope"
+
+  @COMM-INSECURE-PORT
+  Scenario: The insecure port refuses any address but loopback
+    Given the flag "--insecure-port" is "8080"
+    And the flag "--insecure-bind-address" is "0.0.0.0"
+    When the API server serves over HTTP
+    Then the API server refuses to serve with "--insecure-bind-address 0.0.0.0 is not a loopback address"

@@ -1,0 +1,43 @@
+@needs-http
+Feature: Proxying through the API server, and kubectl proxy in front of it
+  /api/v1/nodes/{name}/proxy/… forwards to the node's kubelet, so what it returns is the
+  kubelet's own view (its pods, its health), which may differ from what the API stores;
+  /api/v1/namespaces/{ns}/pods/{name}/proxy/… forwards to the pod (a hollow pod answers
+  with who it is). `kubectl proxy` is a plain-HTTP reverse proxy on localhost that adds the
+  user's credentials. (services/{name}/proxy waits for Services in this control plane.)
+  Source: 002 §2.4.2 Kubectl Proxy, §2.5 通过API Server访问Node、Pod和Service; 000 §2.3.
+  Upstream: pkg/registry/core/node/rest/proxy.go, pod/rest/subresources.go; kubectl proxy.
+
+  Background:
+    Given ready nodes "10.4.42.5", "10.4.42.6"
+    And a pod "web" running on node "10.4.42.5"
+
+  @COMM-PROXY
+  Scenario: The node proxy answers with the kubelet's own view of its pods
+    When I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/pods"
+    Then kubectl prints ""kind":"PodList""
+    And kubectl prints ""name":"web""
+    When I run "kubectl get --raw /api/v1/nodes/10.4.42.6/proxy/pods"
+    Then kubectl prints ""items":[]"
+    When I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/healthz"
+    Then kubectl prints "ok"
+
+  @COMM-PROXY
+  Scenario: The kubelet's view differs from the stored object once the kubelet is gone
+    When the kubelet on "10.4.42.5" stops
+    And I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/pods"
+    Then kubectl fails with "Error from server"
+    And pod "web" is Running on node "10.4.42.5"
+
+  @COMM-PROXY
+  Scenario: The pod proxy reaches the pod through its node
+    When I run "kubectl get --raw /api/v1/namespaces/default/pods/web/proxy/index.html"
+    Then kubectl prints "hollow pod default/web on node 10.4.42.5"
+    And kubectl prints "answered GET /index.html"
+
+  @COMM-KUBECTL-PROXY
+  Scenario: kubectl proxy serves the API on localhost without credentials of its own
+    When I start "kubectl proxy --port=0" in the background
+    Then a GET of "/api/v1/nodes" through the background kubectl proxy answers 200 with "10.4.42.5"
+    And a GET of "/api/v1/nodes/nope" through the background kubectl proxy answers 404 with "nodes \"nope\" not found"
+    And a GET of "/api/v1/nodes/10.4.42.5/proxy/healthz" through the background kubectl proxy answers 200 with "ok"

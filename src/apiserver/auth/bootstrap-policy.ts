@@ -1,0 +1,38 @@
+import { Client } from '../../client/client';
+import { isStatusError } from '../../api/errors';
+import { Role, RoleBinding } from '../../api/resources/rbac';
+
+/**
+ * The default roles every cluster starts with (upstream
+ * plugin/pkg/auth/authorizer/rbac/bootstrappolicy, a subset): cluster-admin for
+ * system:masters; discovery for authenticated users; /version and health for everyone,
+ * anonymous included. Anything else an anonymous user asks for is refused.
+ */
+const READ = ['get'];
+
+const CLUSTER_ROLES: Role[] = [
+  { metadata: { name: 'cluster-admin' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }] },
+  { metadata: { name: 'system:discovery' }, rules: [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: READ }] },
+  { metadata: { name: 'system:public-info-viewer' }, rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: READ }] },
+  { metadata: { name: 'view' }, rules: [{ apiGroups: ['', 'coordination.k8s.io'], resources: ['pods', 'pods/log', 'pods/status', 'nodes', 'namespaces', 'events', 'leases'], verbs: ['get', 'list', 'watch'] }] },
+];
+
+const group = (name: string) => ({ kind: 'Group' as const, apiGroup: 'rbac.authorization.k8s.io', name });
+
+const CLUSTER_ROLE_BINDINGS: RoleBinding[] = [
+  { metadata: { name: 'cluster-admin' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [group('system:masters')] },
+  { metadata: { name: 'system:discovery' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:discovery' }, subjects: [group('system:authenticated')] },
+  { metadata: { name: 'system:public-info-viewer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:public-info-viewer' }, subjects: [group('system:authenticated'), group('system:unauthenticated')] },
+];
+
+export async function ensureBootstrapPolicy(client: Client): Promise<void> {
+  const make = async (resource: string, kind: string, obj: Role | RoleBinding) => {
+    try {
+      await client.create({ resource }, { apiVersion: 'rbac.authorization.k8s.io/v1', kind, ...obj, metadata: { ...obj.metadata, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } } });
+    } catch (e) {
+      if (!isStatusError(e, 'AlreadyExists')) throw e;
+    }
+  };
+  for (const r of CLUSTER_ROLES) await make('clusterroles.rbac.authorization.k8s.io', 'ClusterRole', r);
+  for (const b of CLUSTER_ROLE_BINDINGS) await make('clusterrolebindings.rbac.authorization.k8s.io', 'ClusterRoleBinding', b);
+}

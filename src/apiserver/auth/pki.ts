@@ -1,0 +1,104 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import * as forge from 'node-forge';
+
+/**
+ * Certificates for the secure port, the admin's client certificate and the kubelets'
+ * serving certificates: a CA signs them all, as kubeadm lays a cluster out. Keys come
+ * from node's crypto (RSA 2048); node-forge builds and signs the X.509 certificates.
+ */
+export interface KeyPair {
+  certPem: string;
+  keyPem: string;
+}
+
+export interface CertificateRequest {
+  commonName: string;
+  /** Organisations: Kubernetes reads each O of a client certificate as a group. */
+  organizations?: string[];
+  dnsNames?: string[];
+  ipAddresses?: string[];
+  usage: 'server' | 'client' | 'both';
+  validDays?: number;
+}
+
+function newKey(): { privateKey: string; publicKey: string } {
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+}
+
+function serial(): string {
+  const b = randomBytes(16);
+  b[0] &= 0x7f; // positive
+  return b.toString('hex');
+}
+
+function validity(cert: forge.pki.Certificate, days: number): void {
+  const now = Date.now();
+  cert.validity.notBefore = new Date(now - 60 * 60 * 1000);
+  cert.validity.notAfter = new Date(now + days * 24 * 60 * 60 * 1000);
+}
+
+export class CertificateAuthority {
+  private constructor(readonly certPem: string, private readonly keyPem: string, private readonly sharedKey?: { privateKey: string; publicKey: string }) {}
+
+  /**
+   * A new self-signed CA. With reuseLeafKey, every certificate it issues shares one key
+   * pair (hollow kubelets by the hundred would otherwise spend seconds on RSA).
+   */
+  static create(commonName: string, options: { reuseLeafKey?: boolean } = {}): CertificateAuthority {
+    const { privateKey, publicKey } = newKey();
+    const cert = forge.pki.createCertificate();
+    cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
+    cert.serialNumber = serial();
+    validity(cert, 3650);
+    const subject = [{ name: 'commonName', value: commonName }];
+    cert.setSubject(subject);
+    cert.setIssuer(subject);
+    cert.setExtensions([
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+      { name: 'subjectKeyIdentifier' },
+    ]);
+    cert.sign(forge.pki.privateKeyFromPem(privateKey), forge.md.sha256.create());
+    return new CertificateAuthority(forge.pki.certificateToPem(cert), privateKey, options.reuseLeafKey ? newKey() : undefined);
+  }
+
+  static load(pair: KeyPair, options: { reuseLeafKey?: boolean } = {}): CertificateAuthority {
+    return new CertificateAuthority(pair.certPem, pair.keyPem, options.reuseLeafKey ? newKey() : undefined);
+  }
+
+  get keyPair(): KeyPair {
+    return { certPem: this.certPem, keyPem: this.keyPem };
+  }
+
+  issue(req: CertificateRequest): KeyPair {
+    const { privateKey, publicKey } = this.sharedKey ?? newKey();
+    const caCert = forge.pki.certificateFromPem(this.certPem);
+    const cert = forge.pki.createCertificate();
+    cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
+    cert.serialNumber = serial();
+    validity(cert, req.validDays ?? 365);
+    cert.setSubject([
+      ...(req.organizations ?? []).map((o) => ({ name: 'organizationName', value: o })),
+      { name: 'commonName', value: req.commonName },
+    ]);
+    cert.setIssuer(caCert.subject.attributes);
+    const altNames = [
+      ...(req.dnsNames ?? []).map((value) => ({ type: 2, value })),
+      ...(req.ipAddresses ?? []).filter((ip) => isIP(ip)).map((ip) => ({ type: 7, ip })),
+    ];
+    cert.setExtensions([
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: req.usage !== 'client', clientAuth: req.usage !== 'server' },
+      ...(altNames.length ? [{ name: 'subjectAltName', altNames }] : []),
+      { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
+    ]);
+    cert.sign(forge.pki.privateKeyFromPem(this.keyPem), forge.md.sha256.create());
+    return { certPem: forge.pki.certificateToPem(cert), keyPem: privateKey };
+  }
+}

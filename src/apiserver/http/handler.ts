@@ -1,0 +1,370 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as yaml from 'js-yaml';
+import { errors } from '../../api/errors';
+import { Status } from '../../api/meta';
+import { ResourceType } from '../../api/registry';
+import { Node, Pod } from '../../api/core';
+import { Clock, Quiescence } from '../../clock';
+import { ApiServer, PatchType, RequestContext, RequestTarget } from '../apiserver';
+import { UserInfo } from '../admission';
+import { DeleteOptions } from '../storage';
+import { RequestAuthenticator } from '../auth/authenticator';
+import { Authorizer, forbiddenMessage, AuthorizationAttributes } from '../auth/authorizer';
+import { requestInfo, RequestInfo, queryBool } from './request-info';
+import { writeError, writeJSON } from './respond';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery';
+import { openapiDocument, openapiIndex } from './openapi';
+import { IncludeObject, toTable, wantsTable } from './table';
+import { decodeProtobuf, PROTOBUF } from './protobuf';
+import { serverSideApply } from './apply';
+import { KubeletClient } from './kubelet-client';
+
+/**
+ * The Kubernetes REST API over HTTP, a thin layer over ApiServer: authentication,
+ * authorization, URL routing, discovery, OpenAPI, content negotiation (JSON answers to
+ * every Accept; Tables for kubectl get), watch streams, patches, and the subresources that
+ * reach kubelets (log, proxy). Upstream: k8s.io/apiserver/pkg/endpoints.
+ */
+
+/** A request that is not a Kubernetes resource (kubespec's own endpoints). */
+export interface NonResourceRoute {
+  /** Path prefix, e.g. "/kubespec/v1/". */
+  prefix: string;
+  /** Not counted as work in flight (endpoints that themselves wait for the cluster to settle). */
+  untracked?: boolean;
+  handle(req: IncomingMessage, res: ServerResponse, path: string, body: () => Promise<Buffer>): Promise<void>;
+}
+
+export interface HttpHandlerOptions {
+  api: ApiServer;
+  clock: Clock;
+  quiescence: Quiescence;
+  gitVersion: string;
+  /** Undefined: no authentication or authorization (the insecure port), as upstream's system:unsecured. */
+  authenticator?: RequestAuthenticator;
+  authorizer?: Authorizer;
+  kubelets?: KubeletClient;
+  routes?: NonResourceRoute[];
+  /** "host:port" clients dial, for /api's serverAddressByClientCIDRs. */
+  serverAddress?: () => string;
+}
+
+const UNSECURED: UserInfo = { username: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
+
+const PATCH_TYPES: Record<string, PatchType | 'apply'> = {
+  'application/merge-patch+json': 'merge',
+  'application/json-patch+json': 'json',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+cbor': 'apply',
+};
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export class ApiHttpHandler {
+  constructor(readonly options: HttpHandlerOptions) {}
+
+  /** The request listener for node's http/https servers. */
+  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    // Tracked so the virtual clock settles only when no HTTP request is being answered;
+    // a watch (or a followed log) stops counting once it streams.
+    const untracked = (this.options.routes ?? []).some((r) => r.untracked && (req.url ?? '').startsWith(r.prefix));
+    const q = this.options.quiescence;
+    let tracked = !untracked;
+    if (tracked) q.begin();
+    const release = () => { if (tracked) { tracked = false; q.end(); } };
+    void this.serve(req, res, release).catch((e) => writeError(res, e)).finally(release);
+  };
+
+  private readBody(req: IncomingMessage): () => Promise<Buffer> {
+    let p: Promise<Buffer> | undefined;
+    return () => (p ??= new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    }));
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, release: () => void): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const body = this.readBody(req);
+    const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+    const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
+    await this.authorize(user, info);
+    for (const r of this.options.routes ?? []) {
+      if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body);
+    }
+    if (!info.isResourceRequest) return this.nonResource(req, res, info, url);
+    return this.resource(req, res, info, url.searchParams, user, body, release);
+  }
+
+  private async authorize(user: UserInfo, info: RequestInfo): Promise<void> {
+    const authorizer = this.options.authenticator ? this.options.authorizer : undefined;
+    if (!authorizer) return;
+    const attrs: AuthorizationAttributes = {
+      user,
+      verb: info.isResourceRequest ? info.verb : (info.verb === 'head' ? 'get' : info.verb),
+      isResourceRequest: info.isResourceRequest,
+      path: info.path,
+      apiGroup: info.group,
+      resource: info.resource ?? '',
+      subresource: info.subresource ?? '',
+      namespace: info.namespace ?? '',
+      name: info.name ?? '',
+    };
+    const decision = await authorizer.authorize(attrs);
+    if (decision.allowed) return;
+    const t = info.isResourceRequest ? { kind: info.resource!, group: info.group || undefined, name: info.name } : undefined;
+    throw errors.forbiddenMessage(forbiddenMessage(attrs), t);
+  }
+
+  private async nonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL): Promise<void> {
+    const { api, gitVersion } = this.options;
+    const p = url.pathname.replace(/\/+$/, '') || '/';
+    const text = (code: number, body: string) => { res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' }); res.end(body); };
+    if (p === '/healthz' || p === '/livez' || p === '/readyz') return text(200, 'ok');
+    if (p === '/version') return writeJSON(res, 200, versionInfo(gitVersion));
+    if (p === '/api') return writeJSON(res, 200, apiVersions(this.options.serverAddress?.() ?? req.headers.host ?? ''));
+    if (p === '/apis') return writeJSON(res, 200, apiGroupList(api.registry));
+    if (info.apiPrefix === 'api' && p === `/api/${info.version}`) {
+      const list = apiResourceList(api.registry, '', info.version);
+      if (list) return writeJSON(res, 200, list);
+    }
+    if (info.apiPrefix === 'apis' && p === `/apis/${info.group}/${info.version}`) {
+      const list = apiResourceList(api.registry, info.group, info.version);
+      if (list) return writeJSON(res, 200, list);
+    }
+    const group = /^\/apis\/([^/]+)$/.exec(p);
+    if (group) {
+      const g = apiGroup(api.registry, group[1]);
+      if (g) return writeJSON(res, 200, g);
+    }
+    if (p === '/openapi/v3') return writeJSON(res, 200, openapiIndex(api.registry, gitVersion));
+    const oa = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);
+    if (oa) {
+      const doc = oa[1] ? openapiDocument(api.registry, '', oa[1], gitVersion) : openapiDocument(api.registry, oa[2], oa[3], gitVersion);
+      if (doc) return writeJSON(res, 200, doc);
+    }
+    throw pageNotFound();
+  }
+
+  private resolve(info: RequestInfo): ResourceType {
+    const rt = this.options.api.registry.get(info.resource!, info.group);
+    if (!rt || rt.version !== info.version) throw pageNotFound();
+    if (info.subresource && !rt.subresources.includes(info.subresource)) throw pageNotFound();
+    return rt;
+  }
+
+  private async resource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, q: URLSearchParams, user: UserInfo, body: () => Promise<Buffer>, release: () => void): Promise<void> {
+    const { api } = this.options;
+    const rt = this.resolve(info);
+    const target: RequestTarget = {
+      resource: rt.resource,
+      group: rt.group,
+      namespace: rt.namespaced ? info.namespace : undefined,
+      name: info.name,
+      subresource: info.subresource,
+    };
+    const ctx: RequestContext = { user, dryRun: q.getAll('dryRun').includes('All') };
+    const dryRunValue = q.getAll('dryRun').find((v) => v !== 'All');
+    if (dryRunValue !== undefined) throw errors.badRequest(`Invalid dry run value: ${dryRunValue}`);
+    if (info.subresource === 'log') return this.podLog(res, rt, target, q, release);
+    if (info.subresource === 'proxy') return this.proxy(req, res, rt, target, info, q, body);
+    const table = wantsTable(req.headers.accept);
+    const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
+    switch (info.verb) {
+      case 'get': {
+        if (queryBool(q.get('watch'))) return this.watch(req, res, rt, { ...target, name: undefined }, q, table, release, `metadata.name=${info.name}`);
+        const obj = await api.get(target, ctx);
+        if (table && !target.subresource) return writeJSON(res, 200, toTable(rt, [obj], this.options.clock.now(), { resourceVersion: obj.metadata.resourceVersion, include }));
+        return writeJSON(res, 200, obj);
+      }
+      case 'list': {
+        const list = await api.list(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
+        if (table) return writeJSON(res, 200, toTable(rt, list.items, this.options.clock.now(), { resourceVersion: list.metadata.resourceVersion, include }));
+        return writeJSON(res, 200, list);
+      }
+      case 'watch':
+        return this.watch(req, res, rt, target, q, table, release);
+      case 'create': {
+        const obj = await this.decode(req, await body());
+        const created = await api.create(target, obj, ctx);
+        const code = (created as Status).kind === 'Status' ? ((created as Status).code || 201) : 201;
+        return writeJSON(res, code, created);
+      }
+      case 'update':
+        return writeJSON(res, 200, await api.update(target, await this.decode(req, await body()), ctx));
+      case 'patch': {
+        const type = PATCH_TYPES[mediaType(req.headers['content-type'])];
+        if (!type) {
+          throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${Object.keys(PATCH_TYPES).join(', ')}`);
+        }
+        const raw = (await body()).toString('utf8');
+        const patch = parseBody(raw, type === 'apply');
+        if (type === 'apply') {
+          const r = await serverSideApply(api, target, patch, ctx, q.get('fieldManager') ?? undefined);
+          return writeJSON(res, r.code, r.object);
+        }
+        return writeJSON(res, 200, await api.patch(target, type, patch, ctx));
+      }
+      case 'delete': {
+        const options = await this.deleteOptions(req, await body(), q);
+        const { object } = await api.delete(target, options, { ...ctx, dryRun: ctx.dryRun || (options as { dryRun?: string[] }).dryRun?.includes('All') });
+        return writeJSON(res, 200, object);
+      }
+      case 'deletecollection': {
+        const options = await this.deleteOptions(req, await body(), q);
+        const list = await api.deleteCollection(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined }, options, ctx);
+        return writeJSON(res, 200, list);
+      }
+      default:
+        throw errors.methodNotSupported({ kind: rt.resource, group: rt.group || undefined }, info.verb);
+    }
+  }
+
+  private async decode(req: IncomingMessage, raw: Buffer): Promise<unknown> {
+    const type = mediaType(req.headers['content-type']);
+    if (type === PROTOBUF) return decodeProtobuf(raw);
+    if (type === '' || type === 'application/json' || type === 'application/yaml' || type === '*/*') return parseBody(raw.toString('utf8'), type === 'application/yaml');
+    throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+  }
+
+  private async deleteOptions(req: IncomingMessage, raw: Buffer, q: URLSearchParams): Promise<DeleteOptions> {
+    let options: DeleteOptions = {};
+    if (raw.length > 0) options = (await this.decode(req, raw)) as DeleteOptions;
+    const grace = q.get('gracePeriodSeconds');
+    if (grace !== null) options = { ...options, gracePeriodSeconds: Number(grace) };
+    const policy = q.get('propagationPolicy');
+    if (policy) options = { ...options, propagationPolicy: policy as DeleteOptions['propagationPolicy'] };
+    return options;
+  }
+
+  /**
+   * A watch stream: headers flushed at once, then one JSON event per line, chunked. Table
+   * watches carry one-row Tables (column definitions in the first only). A too-old
+   * resourceVersion answers 410 Expired. Ends after timeoutSeconds of cluster time.
+   */
+  private async watch(req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, nameSelector?: string): Promise<void> {
+    if (queryBool(q.get('sendInitialEvents'))) throw errors.badRequest('sendInitialEvents is not supported by this server; list, then watch from the list\'s resourceVersion');
+    const fieldSelector = [q.get('fieldSelector'), nameSelector].filter(Boolean).join(',') || undefined;
+    const pending: string[] = [];
+    let started = false;
+    let first = true;
+    const write = (line: string) => (started ? res.write(line) : pending.push(line));
+    const handle = await this.options.api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: q.get('resourceVersion') ?? undefined }, (e) => {
+      let object: unknown = e.object;
+      if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
+        object = toTable(rt, [e.object], this.options.clock.now(), { resourceVersion: e.object.metadata.resourceVersion, withColumns: first, include: (q.get('includeObject') ?? 'Metadata') as IncludeObject });
+        first = false;
+      }
+      write(`${JSON.stringify({ type: e.type, object })}\n`);
+    });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+    started = true;
+    for (const line of pending.splice(0)) res.write(line);
+    release();
+    const timeout = Number(q.get('timeoutSeconds') ?? '0');
+    const timer = timeout > 0 ? this.options.clock.setTimeout(() => res.end(), timeout * 1000) : undefined;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        handle.stop();
+        if (timer) this.options.clock.clear(timer);
+        resolve();
+      };
+      res.on('close', done);
+      req.on('close', done);
+    });
+  }
+
+  /** pods/{name}/log: the API server asks the pod's kubelet (/containerLogs/…) and streams the answer. */
+  private async podLog(res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, release: () => void): Promise<void> {
+    if (rt.resource !== 'pods') throw pageNotFound();
+    const pod = (await this.options.api.get({ ...target, subresource: undefined })) as Pod;
+    const containers = pod.spec.containers ?? [];
+    let container = q.get('container');
+    if (!container) {
+      if (containers.length !== 1) {
+        throw errors.badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+      }
+      container = containers[0].name;
+    }
+    if (!containers.some((c) => c.name === container)) throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
+    if (!pod.spec.nodeName) throw errors.badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
+    const node = (await this.options.api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
+    const params = new URLSearchParams();
+    for (const k of ['follow', 'previous', 'tailLines', 'timestamps', 'sinceSeconds', 'sinceTime', 'limitBytes']) {
+      const v = q.get(k);
+      if (v !== null) params.set(k, v);
+    }
+    const qs = params.toString();
+    const upstream = await this.kubelets().request(node, 'GET', `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`);
+    res.writeHead(upstream.statusCode ?? 200, { 'Content-Type': 'text/plain' });
+    if (q.get('follow') === 'true') release();
+    upstream.pipe(res);
+    await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
+  }
+
+  private kubelets(): KubeletClient {
+    if (!this.options.kubelets) throw errors.serviceUnavailable('this API server has no connection to kubelets');
+    return this.options.kubelets;
+  }
+
+  /**
+   * nodes/{name}/proxy/… forwards to that node's kubelet (COMM-PROXY): what comes back is
+   * the kubelet's own view, which may differ from the stored object. pods/{name}/proxy
+   * forwards through the pod's kubelet to the hollow pod.
+   */
+  private async proxy(req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, info: RequestInfo, q: URLSearchParams, body: () => Promise<Buffer>): Promise<void> {
+    const rest = `/${info.rest.map(encodeURIComponent).join('/')}`;
+    const qs = q.toString();
+    let node: Node;
+    let path: string;
+    if (rt.resource === 'nodes') {
+      node = (await this.options.api.get({ resource: 'nodes', name: target.name })) as Node;
+      path = rest;
+    } else if (rt.resource === 'pods') {
+      const pod = (await this.options.api.get({ ...target, subresource: undefined })) as Pod;
+      if (!pod.spec.nodeName || pod.status?.phase !== 'Running') throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
+      node = (await this.options.api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
+      path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
+    } else {
+      throw pageNotFound();
+    }
+    const raw = req.method === 'GET' || req.method === 'HEAD' ? undefined : await body();
+    const upstream = await this.kubelets().request(node, req.method ?? 'GET', `${path}${qs ? `?${qs}` : ''}`, raw);
+    const headers: Record<string, string> = {};
+    const ct = upstream.headers['content-type'];
+    if (ct) headers['Content-Type'] = ct;
+    res.writeHead(upstream.statusCode ?? 200, headers);
+    upstream.pipe(res);
+    await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
+  }
+}
+
+/** upstream's answer for an unknown path: 404 NotFound "the server could not find the requested resource". */
+export function pageNotFound() {
+  const e = errors.notFound({ kind: '', name: '' });
+  e.status.message = 'the server could not find the requested resource';
+  e.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
+  return e;
+}
+
+function parseBody(raw: string, allowYaml: boolean): unknown {
+  if (raw.trim() === '') throw errors.badRequest('the request body is empty');
+  try {
+    return JSON.parse(raw);
+  } catch (e) {
+    if (allowYaml) {
+      try {
+        return yaml.load(raw);
+      } catch (ye) {
+        throw errors.badRequest(`error decoding YAML: ${(ye as Error).message}`);
+      }
+    }
+    throw errors.badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,79 @@
+import * as https from 'node:https';
+import * as tls from 'node:tls';
+import type { IncomingMessage } from 'node:http';
+import { errors } from '../../api/errors';
+import { Node } from '../../api/core';
+
+/**
+ * How the API server reaches a kubelet (COMM-KUBELET): the node's address of the first
+ * preferred type (upstream --kubelet-preferred-address-types default Hostname, InternalDNS,
+ * InternalIP, ExternalDNS, ExternalIP) and status.daemonEndpoints.kubeletEndpoint.Port,
+ * over HTTPS. Without --kubelet-certificate-authority the kubelet's certificate is not
+ * verified, as the seed warns; with it, the chain and the address are checked.
+ * Upstream: pkg/kubelet/client (KubeletClientConfig, NodeConnectionInfoGetter).
+ */
+export const PREFERRED_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
+
+/** Where a node address really is: hollow nodes all listen on loopback, at ports of their own. */
+export interface NodeDialer {
+  dial(nodeName: string, host: string, port: number): { host: string; port: number } | undefined;
+}
+
+export interface KubeletClientOptions {
+  /** --kubelet-certificate-authority, PEM; undefined = do not verify. */
+  certificateAuthority?: string;
+  dialer: NodeDialer;
+}
+
+export function nodeAddress(node: Node): { host: string; port: number } {
+  const addresses = node.status?.addresses ?? [];
+  for (const type of PREFERRED_ADDRESS_TYPES) {
+    const a = addresses.find((x) => x.type === type && x.address);
+    if (a) return { host: a.address, port: node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 10250 };
+  }
+  throw errors.badRequest(`no preferred addresses found; known addresses: ${JSON.stringify(addresses)}`);
+}
+
+/** Go's wording for TLS failures, so kubectl prints what a real API server would. */
+function describe(e: NodeJS.ErrnoException): string {
+  switch (e.code) {
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `tls: failed to verify certificate: x509: ${e.message}`;
+    case 'ECONNREFUSED':
+      return 'dial tcp: connect: connection refused';
+    default:
+      return e.message;
+  }
+}
+
+export class KubeletClient {
+  constructor(private readonly options: KubeletClientOptions) {}
+
+  /** GET (or another method) on the kubelet of a node; resolves with its response stream. */
+  request(node: Node, method: string, pathAndQuery: string, body?: Buffer): Promise<IncomingMessage> {
+    const logical = nodeAddress(node);
+    const url = `https://${logical.host}:${logical.port}${pathAndQuery}`;
+    const real = this.options.dialer.dial(node.metadata.name!, logical.host, logical.port);
+    if (!real) return Promise.reject(errors.serviceUnavailable(`${method} "${url}": dial tcp ${logical.host}:${logical.port}: connect: no route to host`));
+    const ca = this.options.certificateAuthority;
+    return new Promise((resolve, reject) => {
+      const req = https.request({
+        host: real.host,
+        port: real.port,
+        method,
+        path: pathAndQuery,
+        ca,
+        rejectUnauthorized: ca !== undefined,
+        servername: undefined,
+        checkServerIdentity: (_host, cert) => tls.checkServerIdentity(logical.host, cert),
+      }, resolve);
+      req.on('error', (e) => reject(errors.internal(`${method[0]}${method.slice(1).toLowerCase()} "${url}": ${describe(e as NodeJS.ErrnoException)}`)));
+      req.end(body);
+    });
+  }
+}

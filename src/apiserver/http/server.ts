@@ -1,0 +1,81 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { ApiHttpHandler, HttpHandlerOptions } from './handler';
+import { KeyPair } from '../auth/pki';
+
+/**
+ * The API server's ports, as the seed's §2.4 describes them: the secure port (HTTPS,
+ * --secure-port 6443 on --bind-address, authentication and authorization) and the
+ * insecure port (plain HTTP, --insecure-port, off when 0, on --insecure-bind-address
+ * 127.0.0.1, no authentication). Client certificates are asked for but not required, so
+ * token and anonymous clients still connect.
+ */
+export interface ServingOptions {
+  securePort: number;
+  bindAddress: string;
+  insecurePort: number;
+  insecureBindAddress: string;
+  serving?: KeyPair;
+  /** PEM bundle of CAs trusted for client certificates (--client-ca-file). */
+  clientCA?: string;
+  /** Ports that are on listen on any free port instead (tests). */
+  anyFreePort?: boolean;
+}
+
+export interface Listening {
+  secure?: { host: string; port: number };
+  insecure?: { host: string; port: number };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<{ host: string; port: number }> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const a = server.address() as AddressInfo;
+      resolve({ host: a.address, port: a.port });
+    });
+  });
+}
+
+/** Loopback addresses only: the insecure port never listens anywhere else. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+export class ApiHttpServer {
+  private secure?: https.Server;
+  private insecure?: http.Server;
+  readonly listening: Listening = {};
+
+  constructor(private readonly handlerOptions: HttpHandlerOptions, private readonly serving: ServingOptions) {}
+
+  async start(): Promise<Listening> {
+    const s = this.serving;
+    if (s.insecurePort !== 0 && !isLoopback(s.insecureBindAddress)) {
+      throw new Error(`--insecure-bind-address ${s.insecureBindAddress} is not a loopback address: the insecure port skips authentication and may only listen on localhost`);
+    }
+    if (s.securePort !== 0) {
+      if (!s.serving) throw new Error('the secure port needs a serving certificate');
+      const handler = new ApiHttpHandler({ ...this.handlerOptions, serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}` });
+      this.secure = https.createServer({ cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false }, handler.listener);
+      this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
+    }
+    if (s.insecurePort !== 0) {
+      const handler = new ApiHttpHandler({ ...this.handlerOptions, authenticator: undefined, authorizer: undefined, serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}` });
+      this.insecure = http.createServer(handler.listener);
+      this.listening.insecure = await listen(this.insecure, s.anyFreePort ? 0 : s.insecurePort, s.insecureBindAddress);
+    }
+    return this.listening;
+  }
+
+  async stop(): Promise<void> {
+    const close = (srv?: http.Server) => new Promise<void>((resolve) => {
+      if (!srv) return resolve();
+      srv.closeAllConnections();
+      srv.close(() => resolve());
+    });
+    await Promise.all([close(this.secure), close(this.insecure)]);
+  }
+}

@@ -1,0 +1,66 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Cluster } from '../cluster/cluster';
+import { clusterConfig } from '../cluster/config';
+import { componentOf, knownFlags } from '../cluster/flags';
+import { Component, Flags, loadProfile } from '../cluster/profile';
+import { ClusterServer } from '../cluster/serving';
+import { one, parseArgs } from './args';
+
+export const SERVE_HELP = `kubespec serve — the whole control plane as one process, over HTTP(S)
+
+  --profile seed                 release semantics and defaults: seed | kubernetes-1.32 | file.yaml
+  --clock virtual|real           virtual (default): time moves only by POST /kubespec/v1/clock
+  --store memory                 the storage backend (memory)
+  --data-dir DIR                 PKI and admin kubeconfig (default ~/.kubespec)
+  --secure-port 6443             HTTPS port (0 = off); --bind-address 0.0.0.0
+  --insecure-port 0              plain-HTTP port without authentication (0 = off, the default);
+                                 --insecure-bind-address 127.0.0.1 (loopback only)
+  --authorization-mode RBAC      RBAC | AlwaysAllow (comma-separated union)
+  --token-auth-file FILE         bearer tokens: CSV token,user,uid,"group1,group2"
+  --anonymous-auth true          unauthenticated requests are system:anonymous (false: 401)
+  --kubelet-certificate-authority FILE   verify kubelets' serving certificates with this CA
+  --<flag> VALUE                 any other control-plane flag by its upstream name
+                                 (${knownFlags('kube-controller-manager').slice(0, 4).join(', ')}, …)
+
+On start it prints the listening addresses and the path of a kubeconfig for its admin
+(client certificate CN=kubernetes-admin, O=system:masters): kubectl --kubeconfig PATH get nodes.
+Hollow kubelets join with POST /kubespec/v1/kubelets {"nodeName": "n1"}.`;
+
+const OWN = ['profile', 'clock', 'store', 'data-dir', 'help'];
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['help']);
+  if (args.flags.has('help')) { console.log(SERVE_HELP); return 0; }
+  const profile = loadProfile(one(args, 'profile', 'seed')!);
+  const clock = one(args, 'clock', 'virtual')!;
+  if (clock !== 'virtual' && clock !== 'real') throw new Error(`--clock must be virtual or real, got "${clock}"`);
+  const store = one(args, 'store', 'memory')!;
+  if (store !== 'memory') throw new Error(`--store ${store} is not available (known: memory)`);
+  const flags: Flags = {};
+  for (const [name, values] of args.flags) {
+    if (OWN.includes(name)) continue;
+    const c: Component | undefined = componentOf(name);
+    if (!c) throw new Error(`unknown flag --${name} for "kubespec serve" (see kubespec serve --help)`);
+    flags[c] = { ...flags[c], [name]: values[values.length - 1] };
+  }
+  const apiserverDefaults = { 'authorization-mode': 'RBAC' };
+  const config = clusterConfig(profile, { ...flags, 'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] } });
+  const cluster = new Cluster({ config, clock, startTime: clock === 'virtual' ? undefined : Date.now() });
+  await cluster.start();
+  const dir = path.resolve(one(args, 'data-dir', path.join(os.homedir(), '.kubespec'))!);
+  const server = new ClusterServer(cluster, { dir });
+  const endpoints = await server.start();
+  if (endpoints.secure) console.log(`secure port: https://${endpoints.secure.host}:${endpoints.secure.port}`);
+  if (endpoints.insecure) console.log(`insecure port: http://${endpoints.insecure.host}:${endpoints.insecure.port} (no authentication)`);
+  console.log(`profile ${profile.name}, ${clock} clock, ${store} store`);
+  console.log(`kubeconfig: ${endpoints.kubeconfig}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.stop();
+  await cluster.stop();
+  return 0;
+}

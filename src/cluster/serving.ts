@@ -1,0 +1,232 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as yaml from 'js-yaml';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CertificateAuthority, KeyPair } from '../apiserver/auth/pki';
+import { RequestAuthenticator, TokenAuthenticator, TokenFile } from '../apiserver/auth/authenticator';
+import { authorizerFor } from '../apiserver/auth/authorizer';
+import { ApiHttpServer, Listening } from '../apiserver/http/server';
+import { KubeletClient, NodeDialer } from '../apiserver/http/kubelet-client';
+import { NonResourceRoute } from '../apiserver/http/handler';
+import { writeJSON } from '../apiserver/http/respond';
+import { errors } from '../api/errors';
+import { isoTime } from '../clock';
+import { HollowKubelet } from '../kubelet/kubelet';
+import { KubeletServer } from '../kubelet/server';
+import { parseTaints } from '../kubelet/config';
+import type { Cluster } from './cluster';
+import type { KubeletSpec } from './config';
+
+/**
+ * Serves a Cluster over HTTP(S): the API server's ports with their PKI, authentication and
+ * authorization; each hollow kubelet's HTTPS API; and kubespec's own endpoints for virtual
+ * time and hollow kubelets (/kubespec/v1/clock, /kubespec/v1/kubelets). The PKI is made
+ * on first start in `dir` and reused after; a kubeconfig for the admin (client certificate,
+ * CN kubernetes-admin, O system:masters) is written there.
+ */
+export interface ServeSettings {
+  /** Where the PKI and the kubeconfig live. */
+  dir: string;
+  /** The PKI elsewhere (shared by many clusters in tests); default dir/pki. */
+  pkiDir?: string;
+  /** Ports that are on listen on any free port (tests); which ports are on is the flags'. */
+  anyFreePort?: boolean;
+  /** Issue every certificate with one shared key pair (fast; for tests). */
+  fastKeys?: boolean;
+}
+
+export interface ServedEndpoints extends Listening {
+  kubeconfig: string;
+  /** The URL clients use: the secure port when on, else the insecure one. */
+  server: string;
+  caFile: string;
+  kubeletCAFile: string;
+}
+
+function loadOrCreateCA(dir: string, name: string, commonName: string, fast: boolean): CertificateAuthority {
+  const crt = path.join(dir, `${name}.crt`);
+  const key = path.join(dir, `${name}.key`);
+  if (fs.existsSync(crt) && fs.existsSync(key)) return CertificateAuthority.load({ certPem: fs.readFileSync(crt, 'utf8'), keyPem: fs.readFileSync(key, 'utf8') }, { reuseLeafKey: fast });
+  const ca = CertificateAuthority.create(commonName, { reuseLeafKey: fast });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(crt, ca.keyPair.certPem);
+  fs.writeFileSync(key, ca.keyPair.keyPem, { mode: 0o600 });
+  return ca;
+}
+
+function writePair(dir: string, name: string, pair: KeyPair): void {
+  fs.writeFileSync(path.join(dir, `${name}.crt`), pair.certPem);
+  fs.writeFileSync(path.join(dir, `${name}.key`), pair.keyPem, { mode: 0o600 });
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+export function kubeconfigYaml(server: string, user: string, credentials: Record<string, string>, caPem?: string): string {
+  return yaml.dump({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'kubespec', cluster: { server, ...(caPem ? { 'certificate-authority-data': b64(caPem) } : {}) } }],
+    users: [{ name: user, user: credentials }],
+    contexts: [{ name: `${user}@kubespec`, context: { cluster: 'kubespec', user } }],
+    'current-context': `${user}@kubespec`,
+  });
+}
+
+/** Hollow nodes all listen on loopback; this maps each node to its kubelet's real port. */
+class HollowNetwork implements NodeDialer {
+  readonly servers = new Map<string, { kubelet: HollowKubelet; server: KubeletServer }>();
+
+  dial(nodeName: string): { host: string; port: number } | undefined {
+    const s = this.servers.get(nodeName);
+    if (!s || !s.kubelet.isRunning) return undefined; // a stopped kubelet is a machine that does not answer
+    return { host: '127.0.0.1', port: s.server.port };
+  }
+}
+
+export class ClusterServer {
+  private http?: ApiHttpServer;
+  private readonly network = new HollowNetwork();
+  private kubeletCA?: CertificateAuthority;
+  private ca?: CertificateAuthority;
+  readonly authenticator: RequestAuthenticator;
+  endpoints?: ServedEndpoints;
+
+  constructor(private readonly cluster: Cluster, private readonly settings: ServeSettings) {
+    const f = cluster.config.flags['kube-apiserver'];
+    const tokens: TokenAuthenticator[] = f['token-auth-file'] ? [TokenFile.load(f['token-auth-file'])] : [];
+    this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: f['anonymous-auth'] ?? true });
+  }
+
+  get pkiDir(): string {
+    return this.settings.pkiDir ?? path.join(this.settings.dir, 'pki');
+  }
+
+  async start(): Promise<ServedEndpoints> {
+    const f = this.cluster.config.flags['kube-apiserver'];
+    const fast = this.settings.fastKeys ?? false;
+    const pki = this.pkiDir;
+    const ca = (this.ca = loadOrCreateCA(pki, 'ca', 'kubernetes', fast));
+    this.kubeletCA = loadOrCreateCA(pki, 'kubelet-ca', 'kubelet-ca', fast);
+    const bindAddress = f['bind-address'] ?? '0.0.0.0';
+    const ips = ['127.0.0.1', '10.96.0.1', ...(bindAddress !== '0.0.0.0' && bindAddress !== '::' ? [bindAddress] : [])];
+    const serving = ca.issue({ commonName: 'kube-apiserver', dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'], ipAddresses: ips, usage: 'server' });
+    writePair(pki, 'apiserver', serving);
+    const kubeletCAPath = f['kubelet-certificate-authority'];
+    const kubelets = new KubeletClient({ dialer: this.network, certificateAuthority: kubeletCAPath ? fs.readFileSync(kubeletCAPath, 'utf8') : undefined });
+    this.http = new ApiHttpServer({
+      api: this.cluster.api,
+      clock: this.cluster.clock,
+      quiescence: this.cluster.quiescence,
+      gitVersion: this.cluster.config.profile.kubernetesVersion,
+      authenticator: this.authenticator,
+      authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
+      kubelets,
+      routes: [this.clockRoute(), this.kubeletsRoute()],
+    }, {
+      securePort: f['secure-port'] ?? 6443,
+      bindAddress,
+      insecurePort: f['insecure-port'] ?? 0,
+      anyFreePort: this.settings.anyFreePort,
+      insecureBindAddress: f['insecure-bind-address'] ?? '127.0.0.1',
+      serving,
+      clientCA: ca.keyPair.certPem,
+    });
+    const listening = await this.http.start();
+    for (const k of this.cluster.kubelets.values()) await this.serveKubelet(k);
+    this.cluster.kubeletHooks.push((k) => this.serveKubelet(k));
+    const host = (h: string) => (h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h);
+    const server = listening.secure ? `https://${host(listening.secure.host)}:${listening.secure.port}` : listening.insecure ? `http://${host(listening.insecure.host)}:${listening.insecure.port}` : '';
+    const kubeconfig = path.join(this.settings.dir, 'admin.kubeconfig');
+    fs.writeFileSync(kubeconfig, this.kubeconfigFor(server, 'kubernetes-admin', ['system:masters']), { mode: 0o600 });
+    this.endpoints = { ...listening, kubeconfig, server, caFile: path.join(pki, 'ca.crt'), kubeletCAFile: path.join(pki, 'kubelet-ca.crt') };
+    return this.endpoints;
+  }
+
+  /** A kubeconfig whose user authenticates with a client certificate (CN = user, O = groups). */
+  kubeconfigFor(server: string, user: string, groups: string[]): string {
+    if (!server.startsWith('https:')) return kubeconfigYaml(server, user, {});
+    const cert = this.ca!.issue({ commonName: user, organizations: groups, usage: 'client' });
+    return kubeconfigYaml(server, user, { 'client-certificate-data': b64(cert.certPem), 'client-key-data': b64(cert.keyPem) }, this.ca!.keyPair.certPem);
+  }
+
+  /** A kubeconfig with a bearer token, or with no credentials at all (anonymous). */
+  kubeconfigWithToken(server: string, token: string | undefined): string {
+    // No credentials: a user name without password (kubectl prompts for one when a kubeconfig
+    // user is empty); the Basic header it then sends authenticates nobody, so the request is
+    // anonymous, as on an upstream server since basic auth was removed (v1.19).
+    const user: Record<string, string> = token ? { token } : { username: 'anonymous' };
+    return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', user, server.startsWith('https:') ? this.ca!.keyPair.certPem : undefined);
+  }
+
+  async stop(): Promise<void> {
+    await this.http?.stop();
+    for (const { server } of this.network.servers.values()) await server.stop();
+    this.network.servers.clear();
+  }
+
+  private async serveKubelet(kubelet: HollowKubelet): Promise<void> {
+    if (this.network.servers.has(kubelet.name)) return;
+    const cfg = kubelet.config;
+    const tls = this.kubeletCA!.issue({ commonName: `${cfg.nodeName}@kubelet`, dnsNames: [cfg.hostnameOverride ?? cfg.nodeName], ipAddresses: [cfg.nodeIP, cfg.externalIP, cfg.hostnameOverride ?? cfg.nodeName].filter((x): x is string => !!x), usage: 'server' });
+    const server = new KubeletServer(kubelet, this.cluster.clock, tls);
+    await server.start();
+    this.network.servers.set(kubelet.name, { kubelet, server });
+  }
+
+  /** GET /kubespec/v1/clock → {now, mode}; POST {advanceSeconds} → fires due timers, settles, → {now} (409 on the real clock). */
+  private clockRoute(): NonResourceRoute {
+    const cluster = this.cluster;
+    return {
+      prefix: '/kubespec/v1/clock',
+      untracked: true,
+      async handle(req, res, p, body) {
+        if (p !== '/kubespec/v1/clock') throw errors.notFound({ kind: 'kubespec', name: p });
+        const mode = cluster.virtualClock ? 'virtual' : 'real';
+        if (req.method === 'GET') return writeJSON(res, 200, { now: isoTime(cluster.clock.now()), mode });
+        if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'clock' }, req.method ?? '');
+        if (!cluster.virtualClock) throw errors.conflict({ kind: 'clock', name: 'real' }, 'the real clock cannot be advanced');
+        const input = parseJSON(await body()) as { advanceSeconds?: unknown };
+        const s = input.advanceSeconds;
+        if (typeof s !== 'number' || !(s >= 0)) throw errors.badRequest('advanceSeconds must be a non-negative number');
+        await cluster.advance(s * 1000);
+        writeJSON(res, 200, { now: isoTime(cluster.clock.now()), mode });
+      },
+    };
+  }
+
+  /** POST /kubespec/v1/kubelets {nodeName, labels, taints, capacity, allocatable, nodeIP} → 201; …/{name}/stop and …/start → 200. */
+  private kubeletsRoute(): NonResourceRoute {
+    const cluster = this.cluster;
+    return {
+      prefix: '/kubespec/v1/kubelets',
+      untracked: true,
+      async handle(req: IncomingMessage, res: ServerResponse, p: string, body) {
+        if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'kubelets' }, req.method ?? '');
+        if (p === '/kubespec/v1/kubelets') {
+          const input = parseJSON(await body()) as { nodeName?: string; labels?: Record<string, string>; taints?: string | KubeletSpec['taints']; capacity?: Record<string, string>; allocatable?: Record<string, string>; nodeIP?: string };
+          if (!input.nodeName) throw errors.badRequest('nodeName is required');
+          if (cluster.kubelets.has(input.nodeName)) throw errors.alreadyExists({ kind: 'kubelets', name: input.nodeName });
+          const taints = typeof input.taints === 'string' ? parseTaints(input.taints) : input.taints;
+          await cluster.addKubelet({ name: input.nodeName, labels: input.labels, taints, capacity: input.capacity, allocatable: input.allocatable, nodeIP: input.nodeIP });
+          return writeJSON(res, 201, { nodeName: input.nodeName, running: true });
+        }
+        const m = /^\/kubespec\/v1\/kubelets\/([^/]+)\/(stop|start)$/.exec(p);
+        if (!m) throw errors.notFound({ kind: 'kubelets', name: p });
+        const kubelet = cluster.kubelets.get(decodeURIComponent(m[1]));
+        if (!kubelet) throw errors.notFound({ kind: 'kubelets', name: decodeURIComponent(m[1]) });
+        if (m[2] === 'stop') kubelet.stop();
+        else await kubelet.start();
+        await cluster.settle();
+        writeJSON(res, 200, { nodeName: kubelet.name, running: kubelet.isRunning });
+      },
+    };
+  }
+}
+
+function parseJSON(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8') || '{}');
+  } catch (e) {
+    throw errors.badRequest(`invalid JSON body: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,95 @@
+import * as https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pod } from '../api/core';
+import { Clock, isoTime } from '../clock';
+import type { HollowKubelet } from './kubelet';
+
+/**
+ * The hollow kubelet's HTTPS API (port 10250 upstream), what the API server reaches for
+ * logs and the node proxy: /healthz, /pods (the kubelet's own view of its pods),
+ * /containerLogs/{ns}/{pod}/{container}, /stats/summary (a small part of it) and
+ * /hollowPods/… (what a hollow pod answers through pods/{name}/proxy). Its certificate is
+ * its own; the API server checks it only with --kubelet-certificate-authority.
+ * Upstream: pkg/kubelet/server/server.go.
+ */
+export interface KubeletServing {
+  certPem: string;
+  keyPem: string;
+}
+
+/**
+ * A hollow container's log: the lines its simulated process wrote. It writes one line when
+ * it starts; timestamps (RFC 3339 with nanoseconds) are those of the kubelet's clock.
+ */
+export function containerLog(pod: Pod, container: string): { time: string; line: string }[] {
+  const status = pod.status?.containerStatuses?.find((c) => c.name === container);
+  const started = (status?.state as { running?: { startedAt?: string } } | undefined)?.running?.startedAt;
+  if (!started) return [];
+  const spec = pod.spec.containers.find((c) => c.name === container);
+  return [{ time: started, line: `hollow container ${container} (image ${spec?.image ?? ''}) of pod ${pod.metadata.namespace}/${pod.metadata.name} started on node ${pod.spec.nodeName}` }];
+}
+
+function nanoTime(iso: string): string {
+  return iso.replace(/(\.\d+)?Z$/, (_, frac: string | undefined) => `.${((frac ?? '.').slice(1) + '000000000').slice(0, 9)}Z`);
+}
+
+export class KubeletServer {
+  private server?: https.Server;
+  port = 0;
+
+  constructor(private readonly kubelet: HollowKubelet, private readonly clock: Clock, private readonly tls: KubeletServing) {}
+
+  async start(host = '127.0.0.1'): Promise<number> {
+    this.server = https.createServer({ cert: this.tls.certPem, key: this.tls.keyPem }, (req, res) => this.handle(req, res));
+    await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(0, host, () => resolve()));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  async stop(): Promise<void> {
+    const srv = this.server;
+    if (!srv) return;
+    srv.closeAllConnections();
+    await new Promise<void>((resolve) => srv.close(() => resolve()));
+  }
+
+  private pods(): Pod[] {
+    return this.kubelet.isRunning ? this.kubelet.pods.running() : [];
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'https://kubelet');
+    const json = (code: number, body: unknown) => { res.writeHead(code, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(body)); };
+    const text = (code: number, body: string) => { res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' }); res.end(body); };
+    const p = url.pathname;
+    if (p === '/healthz') return text(200, 'ok');
+    if (p === '/pods' || p === '/pods/') return json(200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: this.pods() });
+    if (p === '/stats/summary') {
+      return json(200, {
+        node: { nodeName: this.kubelet.name, startTime: isoTime(this.clock.now()), cpu: { time: isoTime(this.clock.now()), usageNanoCores: 0 }, memory: { time: isoTime(this.clock.now()), workingSetBytes: 0 } },
+        pods: this.pods().map((pod) => ({ podRef: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid }, startTime: pod.status?.startTime, containers: pod.spec.containers.map((c) => ({ name: c.name })) })),
+      });
+    }
+    const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(p);
+    if (logs) {
+      const [, ns, name, container] = logs.map(decodeURIComponent);
+      const pod = this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name);
+      if (!pod) return text(404, `pod ${ns}/${name} not found`);
+      if (!pod.spec.containers.some((c) => c.name === container)) return text(404, `container ${container} is not valid for pod ${name}`);
+      let lines = containerLog(pod, container);
+      const tail = url.searchParams.get('tailLines');
+      if (tail !== null) lines = lines.slice(Math.max(0, lines.length - Number(tail)));
+      const stamped = url.searchParams.get('timestamps') === 'true';
+      return text(200, lines.map((l) => `${stamped ? `${nanoTime(l.time)} ` : ''}${l.line}\n`).join(''));
+    }
+    const hollow = /^\/hollowPods\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
+    if (hollow) {
+      const [, ns, name] = hollow;
+      const pod = this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name);
+      if (!pod) return text(404, `pod ${ns}/${name} not found`);
+      return text(200, `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) answered ${req.method} ${hollow[3] ?? '/'}\n`);
+    }
+    return text(404, '404 page not found\n');
+  }
+}

@@ -1,0 +1,192 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
+import { expect } from 'chai';
+import { Credentials, NotApplicableError } from '../src/drivers';
+import { CertificateAuthority } from '../src/apiserver/auth/pki';
+import { KubeWorld } from './world';
+import { step } from './support';
+import { backgroundPrints, cleanupKubectl, kubectlState, KubectlResult, parseColumns, runKubectl, startKubectl } from './kubectl';
+
+/** kubectl vocabulary: run the real kubectl against the target and read what it prints. */
+
+function last(world: KubeWorld): KubectlResult {
+  const r = kubectlState(world).last;
+  if (!r) throw new Error('no kubectl command has run yet');
+  return r;
+}
+
+function show(r: KubectlResult): string {
+  return `$ ${r.command}\n(exit ${r.code})\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
+}
+
+/** kubectl is another process: its steps take real time. */
+const KUBECTL_TIMEOUT = { timeout: 90_000 };
+
+const rtrim = (text: string) => text.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n').replace(/\n+$/, '');
+
+After(function (this: KubeWorld) {
+  cleanupKubectl(this);
+});
+
+Given(/^a file "([^"]+)" containing:$/, step(function (this: KubeWorld, name: string, text: string) {
+  fs.writeFileSync(path.join(kubectlState(this).dir, name), `${text}\n`);
+}));
+
+Given(/^a token file for the API server with:$/, step(function (this: KubeWorld, table: DataTable) {
+  const file = path.join(kubectlState(this).dir, 'tokens.csv');
+  fs.writeFileSync(file, table.hashes().map((r) => `${r.token},${r.user},${r.uid},"${r.groups ?? ''}"`).join('\n'));
+  this.setFlag('token-auth-file', file);
+}));
+
+Given(/^the API server verifies kubelet certificates with (the kubelets' CA|an unrelated CA)$/, step(async function (this: KubeWorld, which: string) {
+  const http = this.driver.http;
+  if (!http) throw new NotApplicableError(`target ${this.driver.target} does not serve HTTP`);
+  let file = http.files.kubeletCA;
+  if (which === 'an unrelated CA') {
+    file = path.join(kubectlState(this).dir, 'unrelated-ca.crt');
+    fs.writeFileSync(file, CertificateAuthority.create('unrelated-ca').keyPair.certPem);
+  }
+  this.setFlag('kubelet-certificate-authority', file);
+}));
+
+
+function credentialsOf(words: string): Credentials {
+  const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
+  if (user) return { user: user[1], groups: (user[2] ?? '').split(',').map((g) => g.trim()).filter(Boolean) };
+  const token = /^with bearer token "([^"]*)"$/.exec(words);
+  if (token) return { token: token[1] };
+  if (words === 'without credentials') return { anonymous: true };
+  if (words === 'on the insecure port') return { insecurePort: true };
+  throw new Error(`unknown credentials: ${words}`);
+}
+
+When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
+  await runKubectl(this, command, who ? credentialsOf(who) : { admin: true });
+}));
+
+When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
+  await startKubectl(this, command);
+}));
+
+Then(/^kubectl succeeds$/, step(function (this: KubeWorld) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+}));
+
+Then(/^kubectl fails$/, step(function (this: KubeWorld) {
+  const r = last(this);
+  expect(r.code, show(r)).to.not.equal(0);
+}));
+
+Then(/^kubectl prints "(.*)"( on stderr)?$/, step(function (this: KubeWorld, text: string, stderr: string | null) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(stderr ? r.stderr : r.stdout, show(r)).to.contain(text.replace(/\\n/g, '\n'));
+}));
+
+Then(/^kubectl fails with "(.*)"$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.not.equal(0);
+  expect(r.stderr, show(r)).to.contain(text);
+}));
+
+Then(/^kubectl prints exactly:$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(rtrim(r.stdout), show(r)).to.equal(rtrim(text));
+}));
+
+Then(/^kubectl prints these lines in order:$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
+  let at = 0;
+  for (const want of rtrim(text).split('\n')) {
+    const i = out.indexOf(want, at);
+    expect(i, `line not found (in order): "${want}"\n${show(r)}`).to.be.greaterThan(-1);
+    at = i + 1;
+  }
+}));
+
+Then(/^kubectl prints the table:$/, step(function (this: KubeWorld, table: DataTable) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  const { header, rows } = parseColumns(r.stdout);
+  const [wantHeader, ...wantRows] = table.raw();
+  expect(header, show(r)).to.deep.equal(wantHeader);
+  expect(rows.map((row) => header.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
+}));
+
+Then(/^kubectl prints a table whose (?:columns include|rows are, in these columns):$/, step(function (this: KubeWorld, table: DataTable) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  const { header, rows } = parseColumns(r.stdout);
+  const [wantHeader, ...wantRows] = table.raw();
+  for (const h of wantHeader) expect(header, `column ${h}\n${show(r)}`).to.include(h);
+  expect(rows.map((row) => wantHeader.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
+}));
+
+Then(/^kubectl prints the header "([^"]*)"$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(parseColumns(r.stdout).header, show(r)).to.deep.equal(text.split(/\s{2,}|\t/).length > 1 ? text.split(/\s{2,}/) : text.split(' '));
+}));
+
+Then(/^the background kubectl prints a line matching "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, pattern: string) {
+  await backgroundPrints(this, new RegExp(pattern));
+}));
+
+When(/^the API server serves over HTTP$/, step(async function (this: KubeWorld) {
+  const cluster = await this.cluster();
+  if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
+  this.lastServeError = undefined;
+  try {
+    await cluster.http.serve();
+  } catch (e) {
+    this.lastServeError = e as Error;
+  }
+}));
+
+Then(/^the (secure|insecure) port listens on "([^"]+)"$/, step(async function (this: KubeWorld, which: 'secure' | 'insecure', host: string) {
+  const e = await (await this.cluster()).http!.serve();
+  expect(e[which], `${which} port`).to.not.equal(undefined);
+  expect(e[which]!.host).to.equal(host);
+}));
+
+Then(/^the (secure|insecure) port is off$/, step(async function (this: KubeWorld, which: 'secure' | 'insecure') {
+  const e = await (await this.cluster()).http!.serve();
+  expect(e[which], `${which} port`).to.equal(undefined);
+}));
+
+Then(/^the API server refuses to serve with "(.*)"$/, step(function (this: KubeWorld, text: string) {
+  expect(this.lastServeError, 'the API server started serving').to.not.equal(undefined);
+  expect(this.lastServeError!.message).to.contain(text);
+}));
+
+Then(/^a GET of "([^"]+)" through the background kubectl proxy answers (\d+)(?: with "(.*)")?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: string, text: string | null) {
+  const line = await backgroundPrints(this, /Starting to serve on/);
+  const address = /Starting to serve on (\S+)/.exec(line)![1];
+  const res = await fetch(`http://${address}${urlPath}`);
+  const body = await res.text();
+  expect(res.status, body).to.equal(Number(code));
+  if (text != null) expect(body).to.contain(text);
+}));
+
+When(/^the API server compacts its storage$/, step(async function (this: KubeWorld) {
+  const cluster = await this.cluster();
+  if (!cluster.compactStorage) throw new NotApplicableError(`target ${cluster.target} cannot be told to compact its storage`);
+  await cluster.compactStorage();
+}));
+
+Then(/^the background kubectl prints lines matching, in order:$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, table: DataTable) {
+  const patterns = table.raw().map(([p]) => new RegExp(p));
+  await backgroundPrints(this, patterns[patterns.length - 1]);
+  const lines = kubectlState(this).background!.out.join('').split('\n');
+  let at = 0;
+  for (const p of patterns) {
+    const i = lines.findIndex((l, j) => j >= at && p.test(l));
+    expect(i, `no line matching ${p} after line ${at}:\n${lines.join('\n')}`).to.be.greaterThan(-1);
+    at = i + 1;
+  }
+}));

@@ -1,0 +1,139 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Credentials, NotApplicableError } from '../src/drivers';
+import { KubeWorld } from './world';
+
+/**
+ * Runs the installed kubectl, unmodified, against the target's API server: a private HOME
+ * and discovery cache per scenario (kubectl caches discovery per host:port for hours), a
+ * kubeconfig from the driver. A step waits for kubectl to exit, then for the cluster to
+ * come to rest.
+ */
+export interface KubectlResult {
+  command: string;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface KubectlState {
+  dir: string;
+  last?: KubectlResult;
+  background?: { child: ChildProcess; out: string[] };
+}
+
+const states = new WeakMap<KubeWorld, KubectlState>();
+
+export function kubectlState(world: KubeWorld): KubectlState {
+  let s = states.get(world);
+  if (!s) {
+    s = { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-kubectl-')) };
+    fs.mkdirSync(path.join(s.dir, 'home'));
+    states.set(world, s);
+  }
+  return s;
+}
+
+export function cleanupKubectl(world: KubeWorld): void {
+  const s = states.get(world);
+  if (!s) return;
+  s.background?.child.kill();
+  fs.rmSync(s.dir, { recursive: true, force: true });
+  states.delete(world);
+}
+
+/** Splits a command line the way a shell would for simple quoting ('…' and "…"). */
+export function splitArgs(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote: string | undefined;
+  let any = false;
+  for (const ch of line) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") { quote = ch; any = true; }
+    else if (/\s/.test(ch)) { if (cur || any) out.push(cur); cur = ''; any = false; }
+    else cur += ch;
+  }
+  if (quote) throw new Error(`unbalanced quote in: ${line}`);
+  if (cur || any) out.push(cur);
+  return out;
+}
+
+async function prepare(world: KubeWorld, command: string, credentials: Credentials): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
+  const cluster = await world.cluster();
+  if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
+  const [bin, ...args] = splitArgs(command);
+  if (bin !== 'kubectl') throw new Error(`only kubectl commands run here, got "${bin}"`);
+  const s = kubectlState(world);
+  const kubeconfig = await cluster.http.kubeconfig(credentials);
+  const env = { PATH: process.env.PATH, HOME: path.join(s.dir, 'home'), KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(s.dir, 'cache') };
+  return { args, env, cwd: s.dir };
+}
+
+export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }): Promise<KubectlResult> {
+  const { args, env, cwd } = await prepare(world, command, credentials);
+  const result = await new Promise<KubectlResult>((resolve, reject) => {
+    const child = spawn('kubectl', args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', (e) => { clearTimeout(guard); reject(new Error(`could not run kubectl: ${e.message}`)); });
+    child.on('close', (code) => { clearTimeout(guard); resolve({ command, code, stdout, stderr }); });
+  });
+  kubectlState(world).last = result;
+  await (await world.cluster()).advance(0); // the cluster reacts to what kubectl did, then rests
+  return result;
+}
+
+export async function startKubectl(world: KubeWorld, command: string): Promise<void> {
+  const { args, env, cwd } = await prepare(world, command, { admin: true });
+  const s = kubectlState(world);
+  if (s.background) throw new Error('a kubectl already runs in the background');
+  const child = spawn('kubectl', args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: string[] = [];
+  child.stdout.on('data', (d) => out.push(String(d)));
+  child.stderr.on('data', (d) => out.push(String(d)));
+  s.background = { child, out };
+}
+
+/**
+ * Waits (real time: kubectl is another process) until the background kubectl has printed a
+ * line matching the pattern. Fails with what it printed.
+ */
+export async function backgroundPrints(world: KubeWorld, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  const s = kubectlState(world);
+  if (!s.background) throw new Error('no kubectl runs in the background');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lines = s.background.out.join('').split('\n');
+    const hit = lines.find((l) => pattern.test(l));
+    if (hit) return hit;
+    if (Date.now() > deadline || s.background.child.exitCode !== null) {
+      throw new Error(`the background kubectl printed no line matching ${pattern}; it printed:\n${s.background.out.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Reads kubectl's column output into rows keyed by header (columns split at the header's offsets). */
+export function parseColumns(text: string): { header: string[]; rows: Record<string, string>[] } {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return { header: [], rows: [] };
+  const head = lines[0];
+  const starts: number[] = [];
+  const header: string[] = [];
+  const re = /\S+(?: \S+)*/g;
+  for (let m = re.exec(head); m; m = re.exec(head)) { starts.push(m.index); header.push(m[0]); }
+  const rows = lines.slice(1).map((line) => {
+    const row: Record<string, string> = {};
+    header.forEach((h, i) => { row[h] = line.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined).trim(); });
+    return row;
+  });
+  return { header, rows };
+}
