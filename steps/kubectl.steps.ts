@@ -51,18 +51,24 @@ Given(/^the API server verifies kubelet certificates with (the kubelets' CA|an u
 }));
 
 
-function credentialsOf(words: string): Credentials {
+function credentialsOf(world: KubeWorld, words: string): Credentials {
   const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
   if (user) return { user: user[1], groups: (user[2] ?? '').split(',').map((g) => g.trim()).filter(Boolean) };
   const token = /^with bearer token "([^"]*)"$/.exec(words);
   if (token) return { token: token[1] };
+  const account = /^with the token of service account "([^"/]+)"$/.exec(words);
+  if (account) {
+    const kept = world.tokens.get(`default/${account[1]}`);
+    if (!kept) throw new Error(`no token of service account default/${account[1]} was kept (add "When I keep the token of service account ..." first)`);
+    return { token: kept };
+  }
   if (words === 'without credentials') return { anonymous: true };
   if (words === 'on the insecure port') return { insecurePort: true };
   throw new Error(`unknown credentials: ${words}`);
 }
 
-When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
-  await runKubectl(this, command, who ? credentialsOf(who) : { admin: true });
+When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
+  await runKubectl(this, command, who ? credentialsOf(this, who) : { admin: true });
 }));
 
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {

@@ -86,6 +86,15 @@ Feature: Authentication and authorization on the secure port
     When I run "kubectl get nodes" with bearer token "wrong"
     Then kubectl fails with "error: You must be logged in to the server (Unauthorized)"
 
+  @COMM-SECURE-PORT @COMM-SERVICE-ACCOUNT @profile-seed
+  Scenario: A service account's token authenticates over HTTPS; RBAC decides what it may do
+    The token a pod gets (here, from the account's token secret, as in the seed's release)
+    names the user system:serviceaccount:<namespace>:<name>; with no binding it may do nothing.
+    Given a ready node "10.4.42.5"
+    When I keep the token of service account "default"
+    And I run "kubectl get pods -n default" with the token of service account "default"
+    Then kubectl fails with "User "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the namespace "default""
+
   @COMM-SECURE-PORT
   Scenario: Anonymous requests get only what the policy grants
     Given a ready node "10.4.42.5"

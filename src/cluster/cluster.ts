@@ -132,6 +132,20 @@ export class Cluster {
     return kubelet;
   }
 
+  /**
+   * Stops a kubelet right after one last heartbeat (status, and Lease where leases exist),
+   * so "the kubelet stopped" has a precise moment; returns that heartbeat's time.
+   */
+  async silenceKubelet(name: string): Promise<number> {
+    const kubelet = this.kubelet(name);
+    await kubelet.syncNodeStatus(true);
+    if (kubelet.config.useLease) await kubelet.renewLease();
+    await this.settle();
+    const at = this.clock.now();
+    kubelet.stop();
+    return at;
+  }
+
   kubelet(name: string): HollowKubelet {
     const k = this.kubelets.get(name);
     if (!k) throw new Error(`no kubelet runs for node "${name}" (known: ${[...this.kubelets.keys()].join(', ') || 'none'})`);

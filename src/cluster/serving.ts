@@ -9,7 +9,7 @@ import { ApiHttpServer, Listening } from '../apiserver/http/server';
 import { KubeletClient, NodeDialer } from '../apiserver/http/kubelet-client';
 import { NonResourceRoute } from '../apiserver/http/handler';
 import { writeJSON } from '../apiserver/http/respond';
-import { errors } from '../api/errors';
+import { errors, StatusError } from '../api/errors';
 import { isoTime } from '../clock';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
@@ -93,7 +93,9 @@ export class ClusterServer {
 
   constructor(private readonly cluster: Cluster, private readonly settings: ServeSettings) {
     const f = cluster.config.flags['kube-apiserver'];
+    // Bearer tokens: the --token-auth-file, then the cluster's service-account tokens.
     const tokens: TokenAuthenticator[] = f['token-auth-file'] ? [TokenFile.load(f['token-auth-file'])] : [];
+    tokens.push(cluster.controllers.authenticator);
     this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: f['anonymous-auth'] ?? true });
   }
 
@@ -194,7 +196,11 @@ export class ClusterServer {
     };
   }
 
-  /** POST /kubespec/v1/kubelets {nodeName, labels, taints, capacity, allocatable, nodeIP} → 201; …/{name}/stop and …/start → 200. */
+  /**
+   * POST /kubespec/v1/kubelets {nodeName, labels, taints, capacity, allocatable, nodeIP,
+   * externalIP, hostnameOverride, podCIDR, reserved, flags} → 201; …/{name}/stop (after one
+   * last heartbeat, whose time it returns as lastHeartbeat) and …/start → 200.
+   */
   private kubeletsRoute(): NonResourceRoute {
     const cluster = this.cluster;
     return {
@@ -203,19 +209,28 @@ export class ClusterServer {
       async handle(req: IncomingMessage, res: ServerResponse, p: string, body) {
         if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'kubelets' }, req.method ?? '');
         if (p === '/kubespec/v1/kubelets') {
-          const input = parseJSON(await body()) as { nodeName?: string; labels?: Record<string, string>; taints?: string | KubeletSpec['taints']; capacity?: Record<string, string>; allocatable?: Record<string, string>; nodeIP?: string };
+          const input = parseJSON(await body()) as Omit<KubeletSpec, 'name' | 'taints'> & { nodeName?: string; taints?: string | KubeletSpec['taints'] };
           if (!input.nodeName) throw errors.badRequest('nodeName is required');
           if (cluster.kubelets.has(input.nodeName)) throw errors.alreadyExists({ kind: 'kubelets', name: input.nodeName });
           const taints = typeof input.taints === 'string' ? parseTaints(input.taints) : input.taints;
-          await cluster.addKubelet({ name: input.nodeName, labels: input.labels, taints, capacity: input.capacity, allocatable: input.allocatable, nodeIP: input.nodeIP });
+          const { nodeName, taints: _t, ...rest } = input;
+          try {
+            await cluster.addKubelet({ ...rest, name: nodeName, taints });
+          } catch (e) {
+            if (e instanceof StatusError) throw e;
+            throw errors.badRequest((e as Error).message); // a bad flag or quantity in the spec
+          }
           return writeJSON(res, 201, { nodeName: input.nodeName, running: true });
         }
         const m = /^\/kubespec\/v1\/kubelets\/([^/]+)\/(stop|start)$/.exec(p);
         if (!m) throw errors.notFound({ kind: 'kubelets', name: p });
         const kubelet = cluster.kubelets.get(decodeURIComponent(m[1]));
         if (!kubelet) throw errors.notFound({ kind: 'kubelets', name: decodeURIComponent(m[1]) });
-        if (m[2] === 'stop') kubelet.stop();
-        else await kubelet.start();
+        if (m[2] === 'stop') {
+          const at = kubelet.isRunning ? await cluster.silenceKubelet(kubelet.name) : cluster.clock.now();
+          return writeJSON(res, 200, { nodeName: kubelet.name, running: false, lastHeartbeat: new Date(at).toISOString() });
+        }
+        await kubelet.start();
         await cluster.settle();
         writeJSON(res, 200, { nodeName: kubelet.name, running: kubelet.isRunning });
       },

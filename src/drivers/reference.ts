@@ -77,13 +77,7 @@ export class ReferenceDriver implements ClusterDriver {
   }
 
   async stopKubelet(name: string): Promise<number> {
-    const kubelet = this.cluster.kubelet(name);
-    await kubelet.syncNodeStatus(true);
-    if (kubelet.config.useLease) await kubelet.renewLease();
-    await this.cluster.settle();
-    const at = this.now();
-    kubelet.stop();
-    return at;
+    return this.cluster.silenceKubelet(name);
   }
 
   async startKubelet(name: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { UserInfo } from '../apiserver/admission';
+import type { TokenAuthenticator } from '../apiserver/auth/authenticator';
 import type { ApiServer } from '../apiserver/apiserver';
 import { Secret } from '../api/resources/secret';
 import { ServiceAccount } from '../api/resources/serviceaccount';
@@ -11,8 +12,12 @@ import { LEGACY_ISSUER, ServiceAccountClaims, TokenSigner } from './jwt';
  * with the account's uid. The user is system:serviceaccount:<ns>:<name> in the groups
  * system:serviceaccounts, system:serviceaccounts:<ns> and system:authenticated.
  */
-export class ServiceAccountAuthenticator {
+export class ServiceAccountAuthenticator implements TokenAuthenticator {
   constructor(private readonly signer: TokenSigner, private readonly api: ApiServer) {}
+
+  authenticateToken(token: string): Promise<UserInfo | undefined> {
+    return this.authenticate(token);
+  }
 
   async authenticate(token: string): Promise<UserInfo | undefined> {
     const claims = this.signer.verify<ServiceAccountClaims>(token);
