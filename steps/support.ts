@@ -1,4 +1,9 @@
+import { setDefaultTimeout } from '@cucumber/cucumber';
 import { NotApplicableError } from '../src/drivers';
+
+// Steps on real targets wait for real time (a server starting, "41 seconds pass"); how
+// long a scenario may take there is the target's maxScenarioTime, not Cucumber's 5 s.
+setDefaultTimeout(15 * 60 * 1000);
 import { KubeWorld, NOT_APPLICABLE } from './world';
 
 type StepBody<A extends unknown[]> = (this: KubeWorld, ...args: A) => Promise<unknown> | unknown;

@@ -1,15 +1,13 @@
 import { IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
-import { ClusterDriver, createDriver, NotApplicableError } from '../src/drivers';
+import { ClusterDriver, createDriver, NotApplicableError, TargetOptions } from '../src/drivers';
 import { componentOf } from '../src/cluster/flags';
 import { Component, Flags } from '../src/cluster/profile';
 import { Node, Pod } from '../src/api/core';
 import { StatusError } from '../src/api/errors';
 
-export interface RunParameters {
+export interface RunParameters extends TargetOptions {
   target: string;
   profile: string;
-  /** A third-party ClusterDriver module (kubespec run --driver). */
-  driverModule?: string;
 }
 
 export const NOT_APPLICABLE = 'text/x.kubespec.not-applicable';
@@ -37,8 +35,8 @@ export class KubeWorld extends World<RunParameters> {
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);
-    const { target = 'reference', profile = 'seed', driverModule } = options.parameters ?? ({} as RunParameters);
-    this.driver = createDriver(target, profile, driverModule);
+    const { target = 'reference', profile = 'seed', ...targetOptions } = options.parameters ?? ({} as RunParameters);
+    this.driver = createDriver(target, profile, targetOptions);
   }
 
   /** Sets a control-plane flag (by its upstream name) for this scenario. */

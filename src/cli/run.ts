@@ -3,14 +3,23 @@ import * as path from 'node:path';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { failedLocations, formatSummary, reportFromMessages, writeReports, writeRunInfo } from '../report';
 import { loadProfile } from '../cluster/profile';
-import { loadDriverModule, TARGETS } from '../drivers';
-import { checkKnown, one, parseArgs } from './args';
+import { loadDriverModule, TargetOptions, TARGETS } from '../drivers';
+import { startK3s } from '../drivers/k3s';
+import { componentOf } from '../cluster/flags';
+import { Flags } from '../cluster/profile';
+import { checkKnown, one, parseArgs, ParsedArgs } from './args';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
 export const RUN_HELP = `kubespec run — run the features against a target and write conformance reports
 
-  --target reference        the control plane to judge (default: reference, in-process, virtual time)
+  --target reference        the control plane to judge:
+                              reference  in-process, virtual time (default)
+                              serve      a fresh \`kubespec serve\` per scenario, over HTTPS (--serve-clock
+                                         virtual|real; --serve-flag name=value forces a flag on every server)
+                              kube       any API server: --kubeconfig FILE [--context NAME]
+                                         [--target-config targets/x.yaml: its profile, flags, capabilities]
+                              k3s        starts k3s v1.32 with testcontainers (needs a Docker engine)
   --profile seed            the release semantics: ${'seed | kubernetes-1.32 | path/to/profile.yaml'}
   --tags EXPR               a Cucumber tag expression, e.g. '@NODE-GRACE-UNKNOWN and not @slow'
   --report-dir DIR          where reports go (default: reports); messages always at DIR/messages.ndjson
@@ -24,11 +33,44 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
 
 Exit codes: 0 all scenarios passed or were not applicable; 1 some failed; 2 bad usage or a crash.`;
 
+/**
+ * What the scenarios' drivers need to reach the target; k3s is started here, once for the
+ * run, and handed to the kube target (stop() removes it).
+ */
+async function prepareTarget(args: ParsedArgs, target: string, reportDir: string, driverModule?: string): Promise<{ target: string; options: TargetOptions; stop(): Promise<void> }> {
+  const serveFlags: Flags = {};
+  for (const item of args.flags.get('serve-flag') ?? []) {
+    const eq = item.indexOf('=');
+    const name = item.slice(0, eq).replace(/^--/, '');
+    const component = eq > 0 ? componentOf(name) : undefined;
+    if (!component) throw new Error(`--serve-flag wants NAME=VALUE with a known control-plane flag, got "${item}"`);
+    serveFlags[component] = { ...serveFlags[component], [name]: item.slice(eq + 1) };
+  }
+  const serveClock = one(args, 'serve-clock', 'virtual');
+  if (serveClock !== 'virtual' && serveClock !== 'real') throw new Error(`--serve-clock must be virtual or real, got "${serveClock}"`);
+  const options: TargetOptions = {
+    ...(driverModule ? { driverModule: path.resolve(driverModule) } : {}),
+    kubeconfig: one(args, 'kubeconfig') ? path.resolve(one(args, 'kubeconfig')!) : undefined,
+    context: one(args, 'context'),
+    targetConfig: one(args, 'target-config') ? path.resolve(one(args, 'target-config')!) : undefined,
+    serveFlags,
+    serveClock,
+  };
+  if (target === 'kube' && !options.kubeconfig) throw new Error('--target kube needs --kubeconfig FILE (and optionally --context, --target-config)');
+  if (target !== 'k3s') return { target, options, stop: async () => undefined };
+  console.log('k3s: checking for a container engine and starting k3s (first start pulls the image)…');
+  const k3s = await startK3s();
+  const kubeconfig = path.join(reportDir, 'k3s.kubeconfig');
+  fs.writeFileSync(kubeconfig, k3s.kubeconfig, { mode: 0o600 });
+  return { target: 'k3s', options: { ...options, kubeconfig, targetConfig: options.targetConfig ?? 'k3s' }, stop: () => k3s.stop() };
+}
+
 /** Runs Cucumber on features/ with the given target and profile, then builds the reports. */
 export async function runCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['fail-fast', 'quiet-summary', 'rerun-failed', 'help']);
   if (args.flags.has('help')) { console.log(RUN_HELP); return 0; }
-  checkKnown(args, ['target', 'profile', 'tags', 'report-dir', 'fail-fast', 'parallel', 'quiet-summary', 'rerun-failed', 'shard', 'driver', 'help'], 'run');
+  checkKnown(args, ['target', 'profile', 'tags', 'report-dir', 'fail-fast', 'parallel', 'quiet-summary', 'rerun-failed', 'shard', 'driver',
+    'kubeconfig', 'context', 'target-config', 'serve-flag', 'serve-clock', 'help'], 'run');
   const driverModule = one(args, 'driver');
   const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
   const profileName = one(args, 'profile', 'seed')!;
@@ -53,6 +95,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const quiet = args.flags.has('quiet-summary');
 
   process.env.TS_NODE_TRANSPILE_ONLY ??= 'true';
+  const prepared = await prepareTarget(args, target, reportDir, driverModule);
   const { runConfiguration } = await loadConfiguration({
     provided: {
       paths,
@@ -65,7 +108,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         `junit:${path.join(reportDir, 'junit.xml')}`,
       ],
       formatOptions: { junit: { suiteName: `kubespec ${target} ${profile.name}` } },
-      worldParameters: { target, profile: profileName, ...(driverModule ? { driverModule: path.resolve(driverModule) } : {}) },
+      worldParameters: { target: prepared.target, profile: profileName, ...prepared.options },
       ...(shard ? { shard } : {}),
       tags: one(args, 'tags', '')!,
       failFast: args.flags.has('fail-fast'),
@@ -74,7 +117,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
   }, { cwd: ROOT });
   const started = Date.now();
-  const { success } = await runCucumber(runConfiguration, { cwd: ROOT, stdout: process.stdout, stderr: process.stderr });
+  let success = false;
+  try {
+    ({ success } = await runCucumber(runConfiguration, { cwd: ROOT, stdout: process.stdout, stderr: process.stderr }));
+  } finally {
+    await prepared.stop();
+  }
   const info = { target, profile: profile.name, ...(shard ? { label: `${target} · ${profile.name}` } : {}) };
   writeRunInfo(reportDir, info);
   const { report, files } = writeReports([reportFromMessages(messages, info)], reportDir);

@@ -10,7 +10,6 @@ import { KubeletClient, NodeDialer } from '../apiserver/http/kubelet-client';
 import { NonResourceRoute } from '../apiserver/http/handler';
 import { writeJSON } from '../apiserver/http/respond';
 import { errors, StatusError } from '../api/errors';
-import { isoTime } from '../clock';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
 import { parseTaints } from '../kubelet/config';
@@ -184,14 +183,15 @@ export class ClusterServer {
       async handle(req, res, p, body) {
         if (p !== '/kubespec/v1/clock') throw errors.notFound({ kind: 'kubespec', name: p });
         const mode = cluster.virtualClock ? 'virtual' : 'real';
-        if (req.method === 'GET') return writeJSON(res, 200, { now: isoTime(cluster.clock.now()), mode });
+        // RFC 3339 with milliseconds: clients step virtual time to the millisecond.
+        if (req.method === 'GET') return writeJSON(res, 200, { now: new Date(cluster.clock.now()).toISOString(), mode });
         if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'clock' }, req.method ?? '');
         if (!cluster.virtualClock) throw errors.conflict({ kind: 'clock', name: 'real' }, 'the real clock cannot be advanced');
         const input = parseJSON(await body()) as { advanceSeconds?: unknown };
         const s = input.advanceSeconds;
         if (typeof s !== 'number' || !(s >= 0)) throw errors.badRequest('advanceSeconds must be a non-negative number');
-        await cluster.advance(s * 1000);
-        writeJSON(res, 200, { now: isoTime(cluster.clock.now()), mode });
+        await cluster.advance(Math.round(s * 1000));
+        writeJSON(res, 200, { now: new Date(cluster.clock.now()).toISOString(), mode });
       },
     };
   }

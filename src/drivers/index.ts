@@ -1,11 +1,31 @@
 import * as path from 'node:path';
-import { loadProfile, Profile } from '../cluster/profile';
+import { Flags, loadProfile, Profile } from '../cluster/profile';
 import { ClusterDriver } from './driver';
 import { ReferenceDriver } from './reference';
+import { KubeDriver } from './kube';
+import { ServeDriver } from './serve';
+import { loadTargetDeclaration } from './targets';
+import { KubeconfigClient } from '../client/kubeconfig';
+import { coreRegistry } from '../api/resources';
 
 export * from './driver';
 
-export const TARGETS = ['reference'] as const;
+export const TARGETS = ['reference', 'serve', 'kube', 'k3s'] as const;
+
+/** What a run tells the driver factory beyond the target and profile. */
+export interface TargetOptions {
+  /** A third-party driver module (--driver). */
+  driverModule?: string;
+  /** kube: the kubeconfig and context to judge. */
+  kubeconfig?: string;
+  context?: string;
+  /** kube: what the target declares about itself (a name in targets/ or a YAML path). */
+  targetConfig?: string;
+  /** serve: flags forced on every server (to judge a deliberately wrong one). */
+  serveFlags?: Flags;
+  /** serve: the servers' clock. */
+  serveClock?: 'virtual' | 'real';
+}
 
 /**
  * What a third-party driver module exports (CommonJS or transpiled ESM): its target name
@@ -32,12 +52,24 @@ export function loadDriverModule(file: string): DriverModule {
 }
 
 /** Makes the driver for a target and profile (one per scenario). */
-export function createDriver(target: string, profileName: string, driverModule?: string): ClusterDriver {
+export function createDriver(target: string, profileName: string, options: TargetOptions = {}): ClusterDriver {
   const profile = loadProfile(profileName);
-  if (driverModule) return loadDriverModule(driverModule).createDriver(profile);
+  if (options.driverModule) return loadDriverModule(options.driverModule).createDriver(profile);
   switch (target) {
     case 'reference':
       return new ReferenceDriver(profile);
+    case 'serve': {
+      const clock = options.serveClock ?? 'virtual';
+      const declaration = { ...loadTargetDeclaration(options.targetConfig ?? 'serve'), profile: profile.name };
+      if (clock === 'real') declaration.capabilities = { ...declaration.capabilities, virtualTime: false };
+      return new ServeDriver(profile, declaration, { profileArg: profileName, clock, forcedFlags: options.serveFlags });
+    }
+    case 'kube':
+    case 'k3s': {
+      if (!options.kubeconfig) throw new Error(`target ${target} needs a kubeconfig (--kubeconfig FILE)`);
+      const declaration = loadTargetDeclaration(options.targetConfig ?? target);
+      return new KubeDriver(profile, declaration, KubeconfigClient.fromFile(options.kubeconfig, coreRegistry(), options.context));
+    }
     default:
       throw new Error(`unknown target "${target}" (known: ${TARGETS.join(', ')})`);
   }

@@ -36,15 +36,15 @@ export class KubeDriver implements ClusterDriver {
   private started = false;
   private readonly realClock = new RealClock();
 
-  constructor(
-    readonly profile: Profile,
-    readonly declaration: TargetDeclaration,
-    private readonly api: KubeconfigClient,
-  ) {
+  /** The API server's client; set at construction, or by a subclass when it has started one. */
+  protected api!: KubeconfigClient;
+
+  constructor(readonly profile: Profile, readonly declaration: TargetDeclaration, api?: KubeconfigClient) {
+    if (api) this.api = api;
     this.target = declaration.name;
-    // Virtual time is a property of the server found at start(), not of the declaration.
-    this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, virtualTime: false, http: false };
-    this.tracking = trackingClient(api, (ref, name) => this.created.push({ ref, name }));
+    // As declared until start() asks the server itself (a clock endpoint means virtual time).
+    this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, http: false };
+    this.tracking = trackingClient(() => this.api, (ref, name) => this.created.push({ ref, name }), () => this.settle());
   }
 
   configure(flags: Flags): void {
@@ -66,8 +66,12 @@ export class KubeDriver implements ClusterDriver {
     this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual' };
   }
 
+  /** False when the whole cluster is thrown away after the scenario (nothing to clean). */
+  protected cleanupOnStop = true;
+
   async stop(): Promise<void> {
     for (const k of this.localKubelets.values()) k.stop();
+    if (!this.api || !this.cleanupOnStop) return;
     // Remove what the scenario made, newest first; nodes of hollow kubelets last.
     for (const { ref, name } of [...this.created].reverse()) {
       await this.api.delete(ref, name, { gracePeriodSeconds: 0 }).catch(() => undefined);
@@ -85,6 +89,13 @@ export class KubeDriver implements ClusterDriver {
 
   now(): number {
     return this.clockMode === 'virtual' ? this.serverNow ?? Date.now() : Date.now();
+  }
+
+  /** On a virtual clock: advance by nothing, which returns once every component has settled. */
+  private async settle(): Promise<void> {
+    if (this.clockMode !== 'virtual') return;
+    const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: 0 } });
+    this.serverNow = Date.parse(r.now);
   }
 
   private async refreshServerTime(): Promise<void> {
@@ -119,7 +130,7 @@ export class KubeDriver implements ClusterDriver {
   async addKubelet(spec: KubeletSpec): Promise<void> {
     await this.start();
     if (this.serverKubelets) {
-      await this.api.request('POST', '/kubespec/v1/kubelets', { body: spec });
+      await this.api.request('POST', '/kubespec/v1/kubelets', { body: { ...spec, nodeName: spec.name } });
       this.remoteKubelets.add(spec.name);
       await this.refreshServerTime();
       return;
@@ -132,9 +143,9 @@ export class KubeDriver implements ClusterDriver {
 
   async stopKubelet(name: string): Promise<number> {
     if (this.remoteKubelets.has(name)) {
-      await this.api.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/stop`, { body: {} });
+      const r = await this.api.request<{ lastHeartbeat?: string }>('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/stop`, { body: {} });
       await this.refreshServerTime();
-      return this.now();
+      return r.lastHeartbeat ? Date.parse(r.lastHeartbeat) : this.now();
     }
     const k = this.localKubelets.get(name);
     if (!k) throw new Error(`no hollow kubelet for node "${name}" in this scenario`);
@@ -188,20 +199,30 @@ export class KubeDriver implements ClusterDriver {
   }
 }
 
-/** Records what is created so the driver can clean up; everything else passes through. */
-function trackingClient(inner: Client, onCreate: (ref: ResourceRef, name: string) => void): Client {
+/**
+ * Records what is created so the driver can clean up, and after each write lets the
+ * cluster react (a virtual clock settles), as the reference driver's client does.
+ */
+function trackingClient(client: () => Client, onCreate: (ref: ResourceRef, name: string) => void, afterWrite: () => Promise<void>): Client {
+  const settled = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } finally {
+      await afterWrite();
+    }
+  };
   return {
     async create<T extends KubeObject>(ref: ResourceRef, obj: T, o?: { dryRun?: boolean }) {
-      const made = await inner.create(ref, obj, o);
+      const made = await settled(client().create(ref, obj, o));
       if (!o?.dryRun) onCreate({ resource: ref.resource, namespace: ref.namespace ?? made.metadata.namespace }, made.metadata.name!);
       return made;
     },
-    get: <T extends KubeObject>(ref: ResourceRef, name: string) => inner.get<T>(ref, name),
-    list: <T extends KubeObject>(ref: ResourceRef, o?: ListOptions) => inner.list<T>(ref, o),
-    update: <T extends KubeObject>(ref: ResourceRef, obj: T, o?: { subresource?: 'status' }) => inner.update(ref, obj, o),
-    patch: <T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, o?: { subresource?: 'status' }) => inner.patch<T>(ref, name, type, patch, o),
-    delete: <T extends KubeObject>(ref: ResourceRef, name: string, o?: DeleteOptions): Promise<T | Status> => inner.delete<T>(ref, name, o),
-    createSubresource: <R>(ref: ResourceRef, name: string, sub: string, body: unknown) => inner.createSubresource<R>(ref, name, sub, body),
-    watch: <T extends KubeObject>(ref: ResourceRef, o: WatchOptions, h: WatchHandlers<T>): Promise<Watch> => inner.watch(ref, o, h),
+    get: <T extends KubeObject>(ref: ResourceRef, name: string) => client().get<T>(ref, name),
+    list: <T extends KubeObject>(ref: ResourceRef, o?: ListOptions) => client().list<T>(ref, o),
+    update: <T extends KubeObject>(ref: ResourceRef, obj: T, o?: { subresource?: 'status' }) => settled(client().update(ref, obj, o)),
+    patch: <T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, o?: { subresource?: 'status' }) => settled(client().patch<T>(ref, name, type, patch, o)),
+    delete: <T extends KubeObject>(ref: ResourceRef, name: string, o?: DeleteOptions): Promise<T | Status> => settled(client().delete<T>(ref, name, o)),
+    createSubresource: <R>(ref: ResourceRef, name: string, sub: string, body: unknown) => settled(client().createSubresource<R>(ref, name, sub, body)),
+    watch: <T extends KubeObject>(ref: ResourceRef, o: WatchOptions, h: WatchHandlers<T>): Promise<Watch> => client().watch(ref, o, h),
   };
 }

@@ -1,0 +1,97 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { coreRegistry } from '../api/resources';
+import { KubeconfigClient } from '../client/kubeconfig';
+import { Flags, mergeFlags, Profile } from '../cluster/profile';
+import { KubeDriver } from './kube';
+import { TargetDeclaration } from './targets';
+
+const BIN = path.resolve(__dirname, '../../bin/kubespec');
+const START_TIMEOUT_MS = 120_000;
+
+export interface ServeOptions {
+  /** The profile as given on the command line (a name or a YAML path), passed to the server. */
+  profileArg: string;
+  clock: 'virtual' | 'real';
+  /** Flags forced on every server after the scenario's own (to judge a deliberately wrong one). */
+  forcedFlags?: Flags;
+  /** Where the servers keep their PKI: shared by the run, so keys are made once. */
+  dataDir?: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The serve target: for each scenario a fresh `kubespec serve` process with the scenario's
+ * flags, judged only through the kube driver over HTTPS. It proves the HTTP path end to
+ * end: the same features, the same verdicts as in process.
+ */
+export class ServeDriver extends KubeDriver {
+  private flags: Flags = {};
+  private child?: ChildProcess;
+  private kubeconfigCopy?: string;
+  private output = '';
+  protected override cleanupOnStop = false;
+
+  constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: ServeOptions) {
+    super(profile, declaration);
+  }
+
+  override configure(flags: Flags): void {
+    this.flags = mergeFlags(this.flags, flags);
+  }
+
+  override async start(): Promise<void> {
+    if (this.child) return;
+    const port = await freePort();
+    const dataDir = this.options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
+    const flags = mergeFlags(this.flags, this.options.forcedFlags ?? {});
+    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir,
+      '--secure-port', String(port), '--bind-address', '127.0.0.1'];
+    for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
+    this.child = child;
+    const kubeconfig = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`kubespec serve did not start within ${START_TIMEOUT_MS / 1000}s:\n${this.output}`)), START_TIMEOUT_MS);
+      const onData = (chunk: Buffer) => {
+        this.output += chunk.toString('utf8');
+        const m = /^kubeconfig: (.+)$/m.exec(this.output);
+        if (m) { clearTimeout(timer); resolve(m[1].trim()); }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', (c: Buffer) => { this.output += c.toString('utf8'); });
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`kubespec serve exited with ${code}:\n${this.output}`)); });
+    });
+    child.removeAllListeners('exit');
+    // Its own copy: the next scenario's server rewrites the shared one.
+    const own = path.join(dataDir, `kubeconfig-${port}`);
+    fs.copyFileSync(kubeconfig, own);
+    this.kubeconfigCopy = own;
+    this.api = KubeconfigClient.fromFile(own, coreRegistry());
+    await super.start();
+  }
+
+  override async stop(): Promise<void> {
+    await super.stop();
+    if (this.kubeconfigCopy) fs.rmSync(this.kubeconfigCopy, { force: true });
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 5000).unref();
+    });
+  }
+}
