@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -63,7 +63,24 @@ export function splitArgs(line: string): string[] {
   return out;
 }
 
+/** The oldest kubectl whose output the kubectl features were written against. */
+export const KUBECTL_MIN_MINOR = 30;
+let kubectlMinor: number | undefined | null;
+
+/** kubectl's client minor version, or undefined when there is no kubectl on PATH. */
+function installedKubectlMinor(): number | undefined {
+  if (kubectlMinor === null) return undefined;
+  if (kubectlMinor !== undefined) return kubectlMinor;
+  const r = spawnSync('kubectl', ['version', '--client', '-o', 'json'], { encoding: 'utf8' });
+  const minor = r.status === 0 ? Number(/"minor":\s*"(\d+)/.exec(r.stdout)?.[1]) : NaN;
+  kubectlMinor = Number.isNaN(minor) ? null : minor;
+  return kubectlMinor ?? undefined;
+}
+
 async function prepare(world: KubeWorld, command: string, credentials: Credentials): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
+  const minor = installedKubectlMinor();
+  if (minor === undefined) throw new NotApplicableError('no kubectl on PATH (install kubectl ≥ 1.30 to run the kubectl features)');
+  if (minor < KUBECTL_MIN_MINOR) throw new NotApplicableError(`the kubectl features expect kubectl ≥ 1.${KUBECTL_MIN_MINOR}'s output; this machine has 1.${minor}`);
   const cluster = await world.cluster();
   if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
   const [bin, ...args] = splitArgs(command);

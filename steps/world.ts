@@ -1,5 +1,5 @@
 import { IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
-import { ClusterDriver, createDriver, NotApplicableError, TargetOptions } from '../src/drivers';
+import { ClusterDriver, createDriver, TargetOptions } from '../src/drivers';
 import { componentOf } from '../src/cluster/flags';
 import { Component, Flags } from '../src/cluster/profile';
 import { Node, Pod } from '../src/api/core';
@@ -44,9 +44,7 @@ export class KubeWorld extends World<RunParameters> {
     const c = component ?? componentOf(flag);
     if (!c) throw new Error(`unknown flag --${flag}`);
     if (this.started) throw new Error(`--${flag} must be set before the cluster starts: move this step before the steps that create objects`);
-    if (!this.driver.capabilities.configurableFlags) {
-      throw new NotApplicableError(`target ${this.driver.target} cannot set --${flag}`);
-    }
+    // A target with fixed flags decides in configure() whether it runs with these values.
     this.pendingFlags = { ...this.pendingFlags, [c]: { ...this.pendingFlags[c], [flag]: value } };
   }
 

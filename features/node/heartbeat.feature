@@ -69,6 +69,11 @@ Feature: A node that stops reporting becomes Unknown
       | 20    | 30    |
       | 90    | 100   |
 
+    @short-periods
+    Examples: Short enough to run on a real clock
+      | grace | limit |
+      | 4     | 14    |
+
   @profile-seed
   Scenario: The seed's default grace period is 40 seconds, and status updates are the heartbeat
     Given a ready node "10.4.42.6"

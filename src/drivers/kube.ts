@@ -59,7 +59,9 @@ export class KubeDriver implements ClusterDriver {
     try {
       const clock = await this.api.request<ClockAnswer>('GET', '/kubespec/v1/clock');
       this.clockMode = clock.mode;
-      this.serverKubelets = true;
+      // On a virtual clock kubelets must live in the server to follow its time; on a real
+      // clock they run here as API clients, the way they join any other cluster.
+      this.serverKubelets = clock.mode === 'virtual';
     } catch (e) {
       if (!isStatusError(e) || (e.code !== 404 && e.code !== 403)) throw e;
     }
@@ -120,10 +122,31 @@ export class KubeDriver implements ClusterDriver {
   async waitFor(description: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
     await this.refreshServerTime();
     const deadline = this.now() + timeoutMs;
-    while (!(await check())) {
-      if (this.now() >= deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${description}`);
-      const step = this.clockMode === 'virtual' ? 1000 : 250;
-      await this.advance(Math.min(step, Math.max(1, deadline - this.now())));
+    if (this.clockMode === 'virtual') {
+      while (!(await check())) {
+        if (this.now() >= deadline) throw new Error(`timed out after ${timeoutMs / 1000}s of cluster time waiting for ${description}`);
+        await this.advance(Math.min(1000, Math.max(1, deadline - this.now())));
+      }
+      return;
+    }
+    // Real time: re-check whenever a node or pod changes (a watch), or at the latest each second.
+    let wake: () => void = () => undefined;
+    const onChange = { onEvent: () => wake() };
+    const watches = await Promise.all([
+      this.api.watch({ resource: 'nodes' }, {}, onChange).catch(() => undefined),
+      this.api.watch({ resource: 'pods' }, {}, onChange).catch(() => undefined),
+    ]);
+    try {
+      while (!(await check())) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${description}`);
+        await new Promise<void>((resolve) => {
+          const timer = this.realClock.setTimeout(resolve, Math.min(1000, left));
+          wake = () => { this.realClock.clear(timer); resolve(); };
+        });
+      }
+    } finally {
+      for (const w of watches) w?.stop();
     }
   }
 
