@@ -1,5 +1,6 @@
 import { After, Before, ITestCaseHookParameter } from '@cucumber/cucumber';
 import { KubeWorld, NOT_APPLICABLE } from './world';
+import { CAPABILITY_NAMES } from '../src/drivers';
 
 const PROFILE_TAG = /^@profile-(.+)$/;
 const NEEDS_TAG = /^@needs-(.+)$/;
@@ -19,7 +20,7 @@ Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
   const caps = this.driver.capabilities as unknown as Record<string, boolean>;
   for (const need of tags.map((t) => NEEDS_TAG.exec(t)?.[1]).filter((n): n is string => !!n)) {
     const key = need.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    if (!(key in caps)) throw new Error(`unknown capability tag @needs-${need}`);
+    if (!(CAPABILITY_NAMES as readonly string[]).includes(key)) throw new Error(`unknown capability tag @needs-${need} (known: ${CAPABILITY_NAMES.join(', ')})`);
     if (!caps[key]) {
       this.attach(`needs ${need}, which target ${this.driver.target} does not offer`, NOT_APPLICABLE);
       return 'skipped';

@@ -6,6 +6,7 @@ import { parseSelector, SelectorParseError } from '../api/labels';
 import { parseFieldSelector, FieldSelectorParseError } from '../api/fields';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../api/patch';
 import { Store } from '../store';
+import { ApiAudit } from './audit';
 import { AdmissionChain, AdmissionAttributes, Operation, UserInfo } from './admission';
 import { ApiWatchEvent, DeleteOptions, ListOptions, ResourceStorage } from './storage';
 import { SubresourceHandler } from './subresources/subresource';
@@ -60,7 +61,14 @@ export class ApiServer {
   private readonly subresources = new Map<string, SubresourceHandler>();
   private readonly createHooks: CreateHook[] = [];
 
-  constructor(readonly registry: ResourceRegistry, readonly store: Store, readonly clock: Clock) {}
+  /** Writes handled per user, and writes made to storage (COMM-APISERVER-ONLY). */
+  readonly audit = new ApiAudit();
+  /** The store, through a handle that counts the API server's writes. */
+  readonly store: Store;
+
+  constructor(readonly registry: ResourceRegistry, store: Store, readonly clock: Clock) {
+    this.store = this.audit.audited(store);
+  }
 
   resolve(target: Pick<RequestTarget, 'resource' | 'group'>): ResourceType {
     const rt = this.registry.get(target.resource, target.group);
@@ -99,6 +107,7 @@ export class ApiServer {
   }
 
   async create(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject | Status> {
+    this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     if (target.subresource) {
       return this.subresourceHandler(rt, target.subresource).create!(this, { ...target, namespace: this.namespaceOf(rt, target) }, body, ctx);
@@ -137,6 +146,7 @@ export class ApiServer {
   }
 
   async update(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+    this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
     if (target.subresource && target.subresource !== 'status') {
@@ -159,6 +169,7 @@ export class ApiServer {
   }
 
   async patch(target: RequestTarget, type: PatchType, patch: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+    this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
     const storage = this.storage(rt);
@@ -187,6 +198,7 @@ export class ApiServer {
   }
 
   async delete(target: RequestTarget, options: DeleteOptions = {}, ctx: RequestContext = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+    this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
     const storage = this.storage(rt);

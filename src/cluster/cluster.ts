@@ -35,6 +35,8 @@ export class Cluster {
   readonly quiescence: Quiescence;
   readonly clock: Clock;
   readonly store: Store;
+  /** The store's revision before the API server first wrote (for the storage audit). */
+  readonly initialRevision: number;
   readonly api: ApiServer;
   /** The controller manager's client (in-process, privileged). */
   readonly client: Client;
@@ -54,6 +56,7 @@ export class Cluster {
     this.quiescence = new Quiescence();
     this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
     this.store = options.store ?? new MemoryStore(this.quiescence);
+    this.initialRevision = this.store.revision();
     this.api = new ApiServer(coreRegistry(), this.store, this.clock);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);

@@ -16,11 +16,16 @@ export interface Capabilities {
   hollowKubelets: boolean;
   /** A simulated cloud provider whose machines can be deleted. */
   cloudProvider: boolean;
+  /** The API server's audit (writes per user, writes to storage) can be read. */
+  audit?: boolean;
   /** The scheduler's decisions (per node: failed predicate, each priority's score) can be read. */
   schedulerDecisions?: boolean;
   /** The API server is reachable over HTTP(S), for kubectl and client libraries. */
   http: boolean;
 }
+
+/** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
+export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'schedulerDecisions', 'http'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
 export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true } | { insecurePort: true };
@@ -93,6 +98,11 @@ export interface ClusterDriver {
   authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined>;
   /** The HTTP(S) face of the API server (capability http). */
   readonly http?: HttpAccess;
+  /**
+   * Who wrote through the API server (requests per user), how many writes the API server
+   * made to storage, and by how much storage's revision moved in all (capability audit).
+   */
+  apiAudit?(): Promise<{ writesByUser: Record<string, number>; apiServerStoreWrites: number; storeRevisionDelta: number }>;
   /** Compacts the API server's storage up to now (older resourceVersions answer 410). */
   compactStorage?(): Promise<void>;
 }

@@ -13,7 +13,7 @@ import { ReferenceHttp } from './reference-http';
  */
 export class ReferenceDriver implements ClusterDriver {
   readonly target: string = 'reference';
-  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true, http: true };
+  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true, http: true, audit: true };
   readonly http = new ReferenceHttp(async () => { await this.start(); return this.cluster; });
   private flags: Flags = {};
   private instance?: Cluster;
@@ -91,6 +91,16 @@ export class ReferenceDriver implements ClusterDriver {
     if (!cloud.deleteMachine(name)) throw new Error(`the cloud has no machine "${name}"`);
     this.cluster.kubelets.get(name)?.stop();
     await this.cluster.settle();
+  }
+
+  async apiAudit() {
+    await this.cluster.settle();
+    const audit = this.cluster.api.audit;
+    return {
+      writesByUser: Object.fromEntries(audit.writesByUser),
+      apiServerStoreWrites: audit.storeWrites,
+      storeRevisionDelta: this.cluster.store.revision() - this.cluster.initialRevision,
+    };
   }
 
   async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
