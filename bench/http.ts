@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as yaml from 'js-yaml';
 import { Cluster } from '../src/cluster/cluster';
 import { clusterConfig } from '../src/cluster/config';
 import { loadProfile } from '../src/cluster/profile';
 import { ClusterServer } from '../src/cluster/serving';
-import { HttpClient } from '../src/client/http';
+import { KubeconfigClient } from '../src/client/kubeconfig';
+import { coreRegistry } from '../src/api/resources';
 import { Node } from '../src/api/core';
 import { percentile, printTable } from './table';
 
@@ -47,8 +47,7 @@ export async function runHttpBenchmark(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-http-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
-  const u = (yaml.load(fs.readFileSync(e.kubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] }).users[0].user;
-  const client = new HttpClient({ server: e.server, ca: fs.readFileSync(e.caFile, 'utf8'), cert: Buffer.from(u['client-certificate-data'], 'base64').toString(), key: Buffer.from(u['client-key-data'], 'base64').toString() });
+  const client = KubeconfigClient.fromFile(e.kubeconfig, coreRegistry());
   const ref = { resource: 'nodes' };
   try {
     const rows = [];
@@ -68,7 +67,6 @@ export async function runHttpBenchmark(): Promise<void> {
     rows.push({ operation: `watch fan-out (${WATCHERS} watchers × ${WATCH_EVENTS} changes)`, requests: want, 'per second': Math.round(want / seconds), 'median ms': NaN, 'p99 ms': NaN });
     printTable('API server over loopback HTTPS (events delivered per second for the fan-out)', rows);
   } finally {
-    client.close();
     await server.stop();
     await cluster.stop();
     fs.rmSync(dir, { recursive: true, force: true });

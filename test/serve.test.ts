@@ -5,28 +5,27 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as yaml from 'js-yaml';
 import { Cluster } from '../src/cluster/cluster';
 import { clusterConfig } from '../src/cluster/config';
 import { loadProfile } from '../src/cluster/profile';
 import { ClusterServer } from '../src/cluster/serving';
-import { HttpClient } from '../src/client/http';
+import { KubeconfigClient } from '../src/client/kubeconfig';
+import { coreRegistry } from '../src/api/resources';
+import { StatusError } from '../src/api/errors';
 import { Informer } from '../src/client/informer';
 import { Node } from '../src/api/core';
 import { isStatusError } from '../src/api/errors';
 
-/** The served API from clients that are not kubectl: our HttpClient and @kubernetes/client-node 1.x. */
+/** The served API from clients that are not kubectl: our KubeconfigClient and @kubernetes/client-node 1.x. */
 
-async function served(): Promise<{ cluster: Cluster; server: ClusterServer; kubeconfig: string; client: HttpClient; stop: () => Promise<void> }> {
+async function served(): Promise<{ cluster: Cluster; server: ClusterServer; kubeconfig: string; client: KubeconfigClient; stop: () => Promise<void> }> {
   const cluster = new Cluster({ config: clusterConfig(loadProfile('kubernetes-1.32'), { 'kube-apiserver': { 'authorization-mode': 'RBAC' } }) });
   await cluster.start();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-serve-test-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
-  const cfg = yaml.load(fs.readFileSync(e.kubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] };
-  const u = cfg.users[0].user;
-  const client = new HttpClient({ server: e.server, ca: fs.readFileSync(e.caFile, 'utf8'), cert: Buffer.from(u['client-certificate-data'], 'base64').toString(), key: Buffer.from(u['client-key-data'], 'base64').toString() });
-  return { cluster, server, kubeconfig: e.kubeconfig, client, stop: async () => { client.close(); await server.stop(); await cluster.stop(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  const client = KubeconfigClient.fromFile(e.kubeconfig, coreRegistry());
+  return { cluster, server, kubeconfig: e.kubeconfig, client, stop: async () => { await server.stop(); await cluster.stop(); fs.rmSync(dir, { recursive: true, force: true }); } };
 }
 
 const until = async (what: string, check: () => boolean, ms = 4000) => {
@@ -112,22 +111,29 @@ test('kubespec serve: prints its kubeconfig; kubectl and the /kubespec/v1 endpoi
   try {
     await until(`the kubeconfig line (output so far: ${out})`, () => /kubeconfig: /.test(out), 60_000);
     const kubeconfig = /kubeconfig: (\S+)/.exec(out)![1];
-    const cfg = yaml.load(fs.readFileSync(kubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] };
-    const u = cfg.users[0].user;
-    const client = new HttpClient({ server: `https://127.0.0.1:${port}`, ca: fs.readFileSync(path.join(dir, 'pki', 'ca.crt'), 'utf8'), cert: Buffer.from(u['client-certificate-data'], 'base64').toString(), key: Buffer.from(u['client-key-data'], 'base64').toString() });
-    const post = (p: string, body: unknown) => client.send('POST', p, body);
-    assert.deepEqual(await post('/kubespec/v1/kubelets', { nodeName: 'n1', nodeIP: '10.1.0.1' }), { code: 201, body: { nodeName: 'n1', running: true } });
+    const client = KubeconfigClient.fromFile(kubeconfig, coreRegistry());
+    const post = async (p: string, body: unknown) => {
+      try {
+        return { code: 200, body: await client.request<Record<string, unknown>>('POST', p, { body }) };
+      } catch (e) {
+        if (e instanceof StatusError) return { code: e.code, body: e.status as unknown as Record<string, unknown> };
+        throw e;
+      }
+    };
+    assert.deepEqual((await post('/kubespec/v1/kubelets', { nodeName: 'n1', nodeIP: '10.1.0.1' })).body, { nodeName: 'n1', running: true });
     assert.equal((await post('/kubespec/v1/kubelets/nope/stop', {})).code, 404);
-    assert.deepEqual(await post('/kubespec/v1/kubelets/n1/stop', {}), { code: 200, body: { nodeName: 'n1', running: false } });
-    assert.deepEqual(await post('/kubespec/v1/kubelets/n1/start', {}), { code: 200, body: { nodeName: 'n1', running: true } });
-    assert.deepEqual(await post('/kubespec/v1/clock', { advanceSeconds: 3600 }), { code: 200, body: { now: '2025-01-01T01:00:00Z', mode: 'virtual' } });
+    const stopped = await post('/kubespec/v1/kubelets/n1/stop', {});
+    assert.equal(stopped.code, 200);
+    assert.equal(stopped.body.running, false);
+    assert.match(String(stopped.body.lastHeartbeat), /^\d{4}-\d\d-\d\dT/);
+    assert.deepEqual((await post('/kubespec/v1/kubelets/n1/start', {})).body, { nodeName: 'n1', running: true });
+    assert.deepEqual(await post('/kubespec/v1/clock', { advanceSeconds: 3600 }), { code: 200, body: { now: '2025-01-01T01:00:00.000Z', mode: 'virtual' } });
     const home = path.join(dir, 'home');
     fs.mkdirSync(home);
     const r = spawnSync('kubectl', ['get', 'nodes', '-o', 'wide'], { env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(dir, 'cache') }, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\s+INTERNAL-IP\s+EXTERNAL-IP\s+OS-IMAGE\s+KERNEL-VERSION\s+CONTAINER-RUNTIME\n/);
     assert.match(r.stdout, /\nn1\s+Ready\s+<none>\s+60m\s+v1\.12\.10\s+10\.1\.0\.1\s+<none>\s+CentOS Linux 7 \(Core\)/);
-    client.close();
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

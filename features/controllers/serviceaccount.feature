@@ -106,7 +106,8 @@ Feature: Service accounts, their tokens, and the kubernetes service
 
   @COMM-SERVICE-ACCOUNT @EP-KUBE-PROXY @CTRL-RECONCILE
   Scenario: The kubernetes service has the range's first address and endpoints at the API server
-    Given a ready node "n1"
+    Given the flag "--secure-port" is "6443"
+    And a ready node "n1"
     Then the service "kubernetes" has:
       | spec.clusterIP          | 10.96.0.1  |
       | spec.ports[0].name      | https      |

@@ -74,15 +74,15 @@ export class KubeconfigClient implements Client {
     return this.request('POST', this.path({ ...ref, namespace }), { body: obj, query: { dryRun: options.dryRun ? 'All' : undefined } });
   }
 
-  get<T extends KubeObject>(ref: ResourceRef, name: string): Promise<T> {
-    return this.request('GET', this.path(ref, name));
+  get<T extends KubeObject>(ref: ResourceRef, name: string, options: { subresource?: string } = {}): Promise<T> {
+    return this.request('GET', this.path(ref, name, options.subresource));
   }
 
   list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
     return this.request('GET', this.path(ref), { query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector } });
   }
 
-  update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: 'status' } = {}): Promise<T> {
+  update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: string } = {}): Promise<T> {
     const namespace = ref.namespace ?? obj.metadata.namespace;
     return this.request('PUT', this.path({ ...ref, namespace }, obj.metadata.name, options.subresource), { body: obj });
   }

@@ -18,6 +18,12 @@ export interface Capabilities {
   cloudProvider: boolean;
   /** The API server's audit (writes per user, writes to storage) can be read. */
   audit?: boolean;
+  /**
+   * A change seen through the client's watches is seen at the cluster time it happened
+   * (in process, or on a real clock); not so over HTTP on a virtual clock, where changes
+   * arrive only when an advance returns.
+   */
+  exactEventTimes?: boolean;
   /** The scheduler's decisions (per node: failed predicate, each priority's score) can be read. */
   schedulerDecisions?: boolean;
   /** The API server is reachable over HTTP(S), for kubectl and client libraries. */
@@ -25,7 +31,7 @@ export interface Capabilities {
 }
 
 /** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
-export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'schedulerDecisions', 'http'];
+export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
 export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true } | { insecurePort: true };

@@ -65,7 +65,7 @@ export class KubeDriver implements ClusterDriver {
     } catch (e) {
       if (!isStatusError(e) || (e.code !== 404 && e.code !== 403)) throw e;
     }
-    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual' };
+    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' };
   }
 
   /** False when the whole cluster is thrown away after the scenario (nothing to clean). */
@@ -240,9 +240,9 @@ function trackingClient(client: () => Client, onCreate: (ref: ResourceRef, name:
       if (!o?.dryRun) onCreate({ resource: ref.resource, namespace: ref.namespace ?? made.metadata.namespace }, made.metadata.name!);
       return made;
     },
-    get: <T extends KubeObject>(ref: ResourceRef, name: string) => client().get<T>(ref, name),
+    get: <T extends KubeObject>(ref: ResourceRef, name: string, o?: { subresource?: string }) => client().get<T>(ref, name, o),
     list: <T extends KubeObject>(ref: ResourceRef, o?: ListOptions) => client().list<T>(ref, o),
-    update: <T extends KubeObject>(ref: ResourceRef, obj: T, o?: { subresource?: 'status' }) => settled(client().update(ref, obj, o)),
+    update: <T extends KubeObject>(ref: ResourceRef, obj: T, o?: { subresource?: string }) => settled(client().update(ref, obj, o)),
     patch: <T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, o?: { subresource?: 'status' }) => settled(client().patch<T>(ref, name, type, patch, o)),
     delete: <T extends KubeObject>(ref: ResourceRef, name: string, o?: DeleteOptions): Promise<T | Status> => settled(client().delete<T>(ref, name, o)),
     createSubresource: <R>(ref: ResourceRef, name: string, sub: string, body: unknown) => settled(client().createSubresource<R>(ref, name, sub, body)),

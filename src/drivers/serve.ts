@@ -55,9 +55,12 @@ export class ServeDriver extends KubeDriver {
 
   override async start(): Promise<void> {
     if (this.child) return;
-    const port = await freePort();
+    // The scenario's own --secure-port when it names one, else any free loopback port.
+    const asked = this.flags['kube-apiserver']?.['secure-port'];
+    const port = asked && asked !== '0' ? Number(asked) : await freePort();
     const dataDir = this.options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
     const flags = mergeFlags(this.flags, this.options.forcedFlags ?? {});
+    if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
     const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir,
       '--secure-port', String(port), '--bind-address', '127.0.0.1'];
     for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
