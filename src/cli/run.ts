@@ -5,6 +5,7 @@ import { failedLocations, formatSummary, reportFromMessages, writeReports, write
 import { loadProfile } from '../cluster/profile';
 import { loadDriverModule, TargetOptions, TARGETS } from '../drivers';
 import { startK3s } from '../drivers/k3s';
+import { loadTargetDeclaration } from '../drivers/targets';
 import { componentOf } from '../cluster/flags';
 import { Flags } from '../cluster/profile';
 import { checkKnown, one, parseArgs, ParsedArgs } from './args';
@@ -73,7 +74,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     'kubeconfig', 'context', 'target-config', 'serve-flag', 'serve-clock', 'help'], 'run');
   const driverModule = one(args, 'driver');
   const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
-  const profileName = one(args, 'profile', 'seed')!;
+  // A fixed target follows the profile it declares; --profile may only repeat it.
+  const declared = target === 'kube' || target === 'k3s' ? loadTargetDeclaration(one(args, 'target-config') ?? target).profile : undefined;
+  const profileName = one(args, 'profile', declared ?? 'seed')!;
+  if (declared && profileName !== declared) {
+    throw new Error(`target ${target} declares the ${declared} profile (see its target declaration); run it with --profile ${declared} or give --target-config for another`);
+  }
   if (!driverModule && !(TARGETS as readonly string[]).includes(target)) throw new Error(`unknown target "${target}" (known: ${TARGETS.join(', ')}, or --driver ./module.js)`);
   const shard = one(args, 'shard');
   if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) throw new Error(`--shard wants INDEX/TOTAL with 1 ≤ INDEX ≤ TOTAL, got "${shard}"`);
