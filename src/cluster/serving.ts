@@ -71,6 +71,22 @@ export function kubeconfigYaml(server: string, user: string, credentials: Record
   });
 }
 
+/** A kubeconfig whose user authenticates with a client certificate the CA issues (CN = user, O = groups). */
+export function clientCertKubeconfig(ca: CertificateAuthority, server: string, user: string, groups: string[]): string {
+  if (!server.startsWith('https:')) return kubeconfigYaml(server, user, {});
+  const cert = ca.issue({ commonName: user, organizations: groups, usage: 'client' });
+  return kubeconfigYaml(server, user, { 'client-certificate-data': b64(cert.certPem), 'client-key-data': b64(cert.keyPem) }, ca.keyPair.certPem);
+}
+
+/** A kubeconfig with a bearer token, or with no credentials at all (anonymous). */
+export function tokenKubeconfig(caPem: string, server: string, token: string | undefined): string {
+  // No credentials: a user name without password (kubectl prompts for one when a kubeconfig
+  // user is empty); the Basic header it then sends authenticates nobody, so the request is
+  // anonymous, as on an upstream server since basic auth was removed (v1.19).
+  const user: Record<string, string> = token ? { token } : { username: 'anonymous' };
+  return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', user, server.startsWith('https:') ? caPem : undefined);
+}
+
 /** Hollow nodes all listen on loopback; this maps each node to its kubelet's real port. */
 class HollowNetwork implements NodeDialer {
   readonly servers = new Map<string, { kubelet: HollowKubelet; server: KubeletServer }>();
@@ -145,18 +161,12 @@ export class ClusterServer {
 
   /** A kubeconfig whose user authenticates with a client certificate (CN = user, O = groups). */
   kubeconfigFor(server: string, user: string, groups: string[]): string {
-    if (!server.startsWith('https:')) return kubeconfigYaml(server, user, {});
-    const cert = this.ca!.issue({ commonName: user, organizations: groups, usage: 'client' });
-    return kubeconfigYaml(server, user, { 'client-certificate-data': b64(cert.certPem), 'client-key-data': b64(cert.keyPem) }, this.ca!.keyPair.certPem);
+    return clientCertKubeconfig(this.ca!, server, user, groups);
   }
 
   /** A kubeconfig with a bearer token, or with no credentials at all (anonymous). */
   kubeconfigWithToken(server: string, token: string | undefined): string {
-    // No credentials: a user name without password (kubectl prompts for one when a kubeconfig
-    // user is empty); the Basic header it then sends authenticates nobody, so the request is
-    // anonymous, as on an upstream server since basic auth was removed (v1.19).
-    const user: Record<string, string> = token ? { token } : { username: 'anonymous' };
-    return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', user, server.startsWith('https:') ? this.ca!.keyPair.certPem : undefined);
+    return tokenKubeconfig(this.ca!.keyPair.certPem, server, token);
   }
 
   async stop(): Promise<void> {

@@ -38,13 +38,20 @@ export class KubeDriver implements ClusterDriver {
 
   /** The API server's client; set at construction, or by a subclass when it has started one. */
   protected api!: KubeconfigClient;
+  /** Why the target could not be reached, when it could not (a subclass's server failed to start). */
+  protected startError?: Error;
+
+  private connected(): KubeconfigClient {
+    if (!this.api) throw this.startError ?? new Error(`target ${this.target} is not connected`);
+    return this.api;
+  }
 
   constructor(readonly profile: Profile, readonly declaration: TargetDeclaration, api?: KubeconfigClient) {
     if (api) this.api = api;
     this.target = declaration.name;
     // As declared until start() asks the server itself (a clock endpoint means virtual time).
     this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, http: false };
-    this.tracking = trackingClient(() => this.api, (ref, name) => this.created.push({ ref, name }), () => this.settle());
+    this.tracking = trackingClient(() => this.connected(), (ref, name) => this.created.push({ ref, name }), () => this.settle());
   }
 
   configure(flags: Flags): void {

@@ -7,6 +7,9 @@ import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { Flags, mergeFlags, Profile } from '../cluster/profile';
 import { KubeDriver } from './kube';
+import { Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
+import { CertificateAuthority } from '../apiserver/auth/pki';
+import { clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 
 const BIN = path.resolve(__dirname, '../../bin/kubespec');
@@ -42,27 +45,72 @@ export class ServeDriver extends KubeDriver {
   private flags: Flags = {};
   private child?: ChildProcess;
   private kubeconfigCopy?: string;
+  private endpoint?: HttpEndpoint;
+  private readonly dataDir: string;
+  private kubeconfigs = 0;
   private output = '';
   protected override cleanupOnStop = false;
 
   constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: ServeOptions) {
     super(profile, declaration);
+    this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
+    this.capabilities = { ...this.capabilities, http: true };
+    this.http = this.httpAccess();
+  }
+
+  /** kubectl reaches the server as any client would, with kubeconfigs made from its PKI. */
+  readonly http: HttpAccess;
+
+  private httpAccess(): HttpAccess {
+    const access: HttpAccess = {
+      files: { kubeletCA: path.join(this.dataDir, 'pki', 'kubelet-ca.crt') },
+      serve: async () => {
+        await this.start();
+        if (this.startError) throw this.startError;
+        return this.endpoint!;
+      },
+      kubeconfig: async (credentials: Credentials) => {
+        const e = await access.serve();
+        let text: string;
+        const caPem = fs.readFileSync(e.caFile, 'utf8');
+        if ('admin' in credentials) text = fs.readFileSync(this.kubeconfigCopy!, 'utf8');
+        else if ('insecurePort' in credentials) {
+          if (!e.insecure) throw new NotApplicableError('the insecure port is off (--insecure-port 0)');
+          text = kubeconfigYaml(`http://${e.insecure.host}:${e.insecure.port}`, 'insecure', {});
+        } else if ('user' in credentials) {
+          const ca = CertificateAuthority.load({ certPem: caPem, keyPem: fs.readFileSync(path.join(path.dirname(e.caFile), 'ca.key'), 'utf8') });
+          text = clientCertKubeconfig(ca, e.server, credentials.user, credentials.groups);
+        } else text = tokenKubeconfig(caPem, e.server, 'token' in credentials ? credentials.token : undefined);
+        const file = `${this.kubeconfigCopy}-${++this.kubeconfigs}`;
+        fs.writeFileSync(file, text, { mode: 0o600 });
+        return file;
+      },
+    };
+    return access;
   }
 
   override configure(flags: Flags): void {
     this.flags = mergeFlags(this.flags, flags);
   }
 
+  /** Starts the server; a server that refuses to start is remembered, not thrown (scenarios may expect it). */
   override async start(): Promise<void> {
     if (this.child) return;
+    try {
+      await this.spawnServer();
+    } catch (e) {
+      this.startError = e as Error;
+    }
+  }
+
+  private async spawnServer(): Promise<void> {
     // The scenario's own --secure-port when it names one, else any free loopback port.
     const asked = this.flags['kube-apiserver']?.['secure-port'];
     const port = asked && asked !== '0' ? Number(asked) : await freePort();
-    const dataDir = this.options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
+    const dataDir = this.dataDir;
     const flags = mergeFlags(this.flags, this.options.forcedFlags ?? {});
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
-    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir,
-      '--secure-port', String(port), '--bind-address', '127.0.0.1'];
+    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, '--secure-port', String(port)];
     for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
     this.child = child;
@@ -78,6 +126,14 @@ export class ServeDriver extends KubeDriver {
       child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`kubespec serve exited with ${code}:\n${this.output}`)); });
     });
     child.removeAllListeners('exit');
+    const insecure = /^insecure port: http:\/\/([^:]+):(\d+)/m.exec(this.output);
+    const secureHost = /^secure port: https:\/\/(.+):\d+$/m.exec(this.output)?.[1] ?? '127.0.0.1';
+    this.endpoint = {
+      server: `https://127.0.0.1:${port}`,
+      secure: { host: secureHost, port },
+      ...(insecure ? { insecure: { host: insecure[1], port: Number(insecure[2]) } } : {}),
+      caFile: path.join(dataDir, 'pki', 'ca.crt'),
+    };
     // Its own copy: the next scenario's server rewrites the shared one.
     const own = path.join(dataDir, `kubeconfig-${port}`);
     fs.copyFileSync(kubeconfig, own);
@@ -88,7 +144,9 @@ export class ServeDriver extends KubeDriver {
 
   override async stop(): Promise<void> {
     await super.stop();
-    if (this.kubeconfigCopy) fs.rmSync(this.kubeconfigCopy, { force: true });
+    if (this.kubeconfigCopy) {
+      for (let i = 0; i <= this.kubeconfigs; i++) fs.rmSync(i === 0 ? this.kubeconfigCopy : `${this.kubeconfigCopy}-${i}`, { force: true });
+    }
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     await new Promise<void>((resolve) => {
