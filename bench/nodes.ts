@@ -9,7 +9,7 @@ import { profilePhase } from './profile';
  * The node controller at upstream's scalability limits: NODES nodes in ZONES zones with
  * PODS pods bound directly, an hour of heartbeats, then one zone fails. Sizes come from
  * the environment (defaults 5000 / 5 / 150000) so smaller runs are easy;
- * CPU_PROFILE=hour writes a CPU profile of the simulated hour alone (see bench/profile.ts).
+ * CPU_PROFILE=hour (or rest) writes a CPU profile of the simulated hour (or the passes at rest) alone (see bench/profile.ts).
  */
 export async function runNodesBenchmark(): Promise<void> {
   const nodes = Number(process.env.NODES ?? 5000);
@@ -54,7 +54,9 @@ export async function runNodesBenchmark(): Promise<void> {
     // The pass alone, on a cluster at rest (in the hour, passes share their instant with
     // the kubelets' heartbeats and the timing above includes that work).
     passes.length = 0;
-    for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
+    await profilePhase('rest', async () => {
+      for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
+    });
     const restPasses = [...passes].sort((a, b) => a - b);
 
     passes.length = 0;
