@@ -147,7 +147,8 @@ function normNumber(v: unknown): unknown {
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
+    // for…in over a plain object or array: its own enumerable members, with no array made.
+    for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
   }
   return value;
 }
