@@ -3,11 +3,13 @@ import { clusterConfig } from '../src/cluster/config';
 import { loadProfile } from '../src/cluster/profile';
 import { Node, Pod } from '../src/api/core';
 import { percentile, printTable } from './table';
+import { profilePhase } from './profile';
 
 /**
  * The node controller at upstream's scalability limits: NODES nodes in ZONES zones with
  * PODS pods bound directly, an hour of heartbeats, then one zone fails. Sizes come from
- * the environment (defaults 5000 / 5 / 150000) so smaller runs are easy.
+ * the environment (defaults 5000 / 5 / 150000) so smaller runs are easy;
+ * CPU_PROFILE=hour (or rest) writes a CPU profile of the simulated hour (or the passes at rest) alone (see bench/profile.ts).
  */
 export async function runNodesBenchmark(): Promise<void> {
   const nodes = Number(process.env.NODES ?? 5000);
@@ -44,13 +46,17 @@ export async function runNodesBenchmark(): Promise<void> {
     passes.length = 0;
 
     const hourStart = Date.now();
-    for (let t = 0; t < hourMs; t += 60_000) { await cluster.advance(60_000); sample(); }
+    await profilePhase('hour', async () => {
+      for (let t = 0; t < hourMs; t += 60_000) { await cluster.advance(60_000); sample(); }
+    });
     const hourWall = Date.now() - hourStart;
     const hourPasses = [...passes].sort((a, b) => a - b);
     // The pass alone, on a cluster at rest (in the hour, passes share their instant with
     // the kubelets' heartbeats and the timing above includes that work).
     passes.length = 0;
-    for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
+    await profilePhase('rest', async () => {
+      for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
+    });
     const restPasses = [...passes].sort((a, b) => a - b);
 
     passes.length = 0;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Clock, isoTime } from '../clock';
 import { errors, StatusError } from '../api/errors';
-import { clone, deepFreeze, KubeList, KubeObject } from '../api/meta';
+import { clone, deepFreeze, jsonEqual, KubeList, KubeObject } from '../api/meta';
 import { apiVersionOf, ResourceType } from '../api/registry';
 import { Selector } from '../api/labels';
 import { FieldSelector } from '../api/fields';
@@ -350,19 +350,17 @@ function withoutResourceVersion<T extends KubeObject>(obj: T): T {
 }
 
 function sameObject(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return jsonEqual(a, b);
 }
 
 function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+const METADATA_AND_STATUS = ['metadata', 'status'];
+
 function specChanged(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject) => {
-    const { metadata: _m, status: _s, ...rest } = o as KubeObject & { status?: unknown };
-    return JSON.stringify(rest);
-  };
-  return strip(a) !== strip(b);
+  return !jsonEqual(a, b, METADATA_AND_STATUS);
 }
 
 function shouldDeleteDuringUpdate(obj: KubeObject): boolean {

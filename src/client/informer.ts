@@ -63,6 +63,11 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.cache.size;
   }
 
+  /** The values an index currently holds (each with at least one object). */
+  indexValues(name: string): IterableIterator<string> {
+    return (this.indices.get(name) ?? new Map<string, Set<string>>()).keys();
+  }
+
   byIndex(name: string, value: string): T[] {
     const keys = this.indices.get(name)?.get(value);
     if (!keys) return [];

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonEqual } from '../api/meta';
 import { Clock, isoTime, microTime, TimerHandle } from '../clock';
 import { Lease, Node, NodeAddress, NodeSystemInfo } from '../api/core';
 import { isStatusError } from '../api/errors';
@@ -21,7 +22,7 @@ export class HollowKubelet {
   private statusTimer?: TimerHandle;
   private leaseTimer?: TimerHandle;
   private lastReported = 0;
-  private lastReportedStatus = '';
+  private lastReportedStatus?: NonNullable<Node['status']>;
   private running = false;
   private readonly events: EventRecorder;
   readonly pods: PodRunner;
@@ -204,13 +205,12 @@ export class HollowKubelet {
         conditions: kubeletConditions(this.config.machine.conditions, previous, now),
       };
       const next: Node = { ...node, status };
-      const fingerprint = JSON.stringify({ ...status, conditions: status.conditions!.map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
-      const changed = fingerprint !== this.lastReportedStatus;
+      const changed = !this.lastReportedStatus || !sameStatusButHeartbeats(status, this.lastReportedStatus);
       if (!force && !changed && nowMs - this.lastReported < this.config.nodeStatusReportFrequency) return;
       try {
         await this.client.update<Node>({ resource: 'nodes' }, next, { subresource: 'status' });
         this.lastReported = nowMs;
-        this.lastReportedStatus = fingerprint;
+        this.lastReportedStatus = status;
         const wasReady = previous?.find((c) => c.type === 'Ready')?.status;
         if (wasReady !== undefined && wasReady !== 'True') this.events.normal(next, 'NodeReady', `Node ${next.metadata.name} status is now: NodeReady`);
         return;
@@ -244,4 +244,17 @@ export class HollowKubelet {
       await this.client.create(ref, lease);
     }
   }
+}
+
+const CONDITIONS = ['conditions'];
+const HEARTBEAT = ['lastHeartbeatTime'];
+
+/** Whether two node statuses serialize alike once the conditions' heartbeat times are left out. */
+function sameStatusButHeartbeats(a: NonNullable<Node['status']>, b: NonNullable<Node['status']>): boolean {
+  const ca = a.conditions ?? [];
+  const cb = b.conditions ?? [];
+  return ca.length === cb.length
+    && Object.keys(a).indexOf('conditions') === Object.keys(b).indexOf('conditions')
+    && jsonEqual(a, b, CONDITIONS)
+    && ca.every((c, i) => jsonEqual(c, cb[i], HEARTBEAT));
 }

@@ -1,4 +1,5 @@
 import { Quiescence } from '../clock';
+import { KeyIndex } from './key-index';
 import { KeyValue, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
 
 interface Watcher {
@@ -17,7 +18,7 @@ export class MemoryStore implements Store {
   private rev = 1;
   private compacted = 0;
   private readonly data = new Map<string, KeyValue>();
-  private sortedKeys: string[] | undefined;
+  private readonly index = new KeyIndex();
   private readonly history: { revision: number; event: WatchEvent }[] = [];
   private readonly watchers = new Set<Watcher>();
   /** History kept for watches that start in the past; older entries are compacted away. */
@@ -33,16 +34,12 @@ export class MemoryStore implements Store {
 
   async range<V>(prefix: string): Promise<RangeResult<V>> {
     const items: KeyValue<V>[] = [];
-    for (const key of this.keys()) {
-      if (key.startsWith(prefix)) items.push(this.data.get(key) as KeyValue<V>);
-    }
+    for (const key of this.index.range(prefix)) items.push(this.data.get(key) as KeyValue<V>);
     return { items, revision: this.rev };
   }
 
   async count(prefix: string): Promise<number> {
-    let n = 0;
-    for (const key of this.data.keys()) if (key.startsWith(prefix)) n++;
-    return n;
+    return this.index.count(prefix);
   }
 
   async create<V>(key: string, value: V): Promise<KeyValue<V>> {
@@ -50,7 +47,7 @@ export class MemoryStore implements Store {
     const revision = ++this.rev;
     const kv: KeyValue<V> = { key, value, createRevision: revision, modRevision: revision, version: 1 };
     this.data.set(key, kv);
-    this.sortedKeys = undefined;
+    this.index.add(key);
     this.emit({ type: 'PUT', kv, created: true });
     return kv;
   }
@@ -76,7 +73,7 @@ export class MemoryStore implements Store {
     }
     const revision = ++this.rev;
     this.data.delete(key);
-    this.sortedKeys = undefined;
+    this.index.remove(key);
     const tombstone: KeyValue = { ...prev, modRevision: revision };
     this.emit({ type: 'DELETE', kv: tombstone, prevKv: prev, created: false });
     return prev as KeyValue<V>;
@@ -118,11 +115,6 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {
     for (const w of this.watchers) w.stopped = true;
     this.watchers.clear();
-  }
-
-  private keys(): string[] {
-    if (!this.sortedKeys) this.sortedKeys = [...this.data.keys()].sort();
-    return this.sortedKeys;
   }
 
   private emit(event: WatchEvent): void {

@@ -82,14 +82,18 @@ export class NodeLifecycleController {
       }
     }
     const results = new Map<string, { node: Node; result: HealthResult }>();
-    await Promise.all(nodes.map(async (node) => {
-      const r = await this.updateNodeHealth(node, now);
-      if (r) results.set(node.metadata.name!, r);
-    }));
+    // Nodes that need no write are judged synchronously; only writes wait.
+    const writes: Promise<void>[] = [];
+    for (const node of nodes) {
+      const r = this.updateNodeHealth(node, now);
+      if (r instanceof Promise) writes.push(r.then((w) => { if (w) results.set(node.metadata.name!, w); }));
+      else results.set(node.metadata.name!, r);
+    }
+    await Promise.all(writes);
     for (const listener of this.passListeners) await listener(results);
   }
 
-  private async updateNodeHealth(node: Node, now: number): Promise<{ node: Node; result: HealthResult } | undefined> {
+  private updateNodeHealth(node: Node, now: number): { node: Node; result: HealthResult } | Promise<{ node: Node; result: HealthResult } | undefined> {
     const name = node.metadata.name!;
     const lease = this.leases.getByName(name, NODE_LEASE_NAMESPACE);
     const result = assessNodeHealth(node, this.health.get(name), lease, {
@@ -102,6 +106,10 @@ export class NodeLifecycleController {
       this.health.set(name, result.health);
       return { node, result };
     }
+    return this.writeUnknown(node, name, lease, result, now);
+  }
+
+  private async writeUnknown(node: Node, name: string, lease: Lease | undefined, result: HealthResult, now: number): Promise<{ node: Node; result: HealthResult } | undefined> {
     // Write Unknown; on a conflict re-read and judge again (upstream retries 5 times).
     let current = node;
     for (let attempt = 0; attempt < 5; attempt++) {

@@ -40,8 +40,15 @@ function sameCondition(a: NodeCondition | undefined, b: NodeCondition | undefine
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
+/** Parsed renew times of the (frozen) leases seen, so a pass does not parse each one again. */
+const renewTimes = new WeakMap<Lease, number | undefined>();
+
 function renewTime(lease: Lease | undefined): number | undefined {
-  return parseTime(lease?.spec?.renewTime);
+  if (!lease) return undefined;
+  if (renewTimes.has(lease)) return renewTimes.get(lease);
+  const t = parseTime(lease.spec?.renewTime);
+  if (Object.isFrozen(lease) && Object.isFrozen(lease.spec ?? {})) renewTimes.set(lease, t);
+  return t;
 }
 
 /**
@@ -54,7 +61,6 @@ export function assessNodeHealth(node: Node, saved: NodeHealth | undefined, leas
   const now = o.now;
   const conditions = node.status?.conditions ?? [];
   const current = conditions.find((c) => c.type === 'Ready');
-  const created = parseTime(node.metadata.creationTimestamp) ?? now;
   let observed: NodeCondition;
   let gracePeriodMs: number;
   let health: NodeHealth | undefined = saved ? { ...saved } : undefined;
@@ -63,6 +69,7 @@ export function assessNodeHealth(node: Node, saved: NodeHealth | undefined, leas
     const t = node.metadata.creationTimestamp;
     observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: t, lastTransitionTime: t };
     gracePeriodMs = o.startupGracePeriodMs;
+    const created = parseTime(node.metadata.creationTimestamp) ?? now;
     health = health ? { ...health, ready: undefined } : { probeTimestamp: created, readyTransitionTimestamp: created };
   } else {
     observed = { ...current };

@@ -4,6 +4,7 @@ import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { Informer, InformerFactory } from '../../client/informer';
 import { withPodCondition } from '../nodelifecycle/node-writes';
+import { POD_NODE_INDEX, podsByNode } from '../nodelifecycle/eviction';
 
 /** Upstream gcCheckPeriod. */
 export const GC_CHECK_PERIOD_MS = 20_000;
@@ -31,6 +32,13 @@ export class PodGCController {
   constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, private readonly quiescence: Quiescence, private readonly options: PodGCOptions) {
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
+    this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
+  }
+
+  /** Whether some pod is bound to a node the cache does not know (one look per node, not per pod). */
+  private anyOrphan(): boolean {
+    for (const node of this.pods.indexValues(POD_NODE_INDEX)) if (!this.nodes.getByName(node)) return true;
+    return false;
   }
 
   run(): void {
@@ -45,7 +53,7 @@ export class PodGCController {
 
   async gc(): Promise<void> {
     const now = this.clock.now();
-    const orphans = this.pods.list().filter((p) => p.spec.nodeName && !this.nodes.getByName(p.spec.nodeName));
+    const orphans = !this.anyOrphan() ? [] : this.pods.list().filter((p) => p.spec.nodeName && !this.nodes.getByName(p.spec.nodeName));
     if (orphans.length === 0) { this.quarantine.clear(); return; }
     const gone = new Set<string>();
     for (const pod of orphans) {

@@ -49,7 +49,10 @@ export class ServiceController {
     const svc = (s: Service) => { if (wantsLoadBalancer(s) || needsCleanup(s)) this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)); };
     this.services.addEventHandler({ onAdd: svc, onUpdate: (_o, n) => svc(n) });
     const nodes = () => this.queue.add(NODE_SYNC_KEY);
-    this.nodes.addEventHandler({ onAdd: nodes, onUpdate: nodes, onDelete: nodes });
+    // The node set changes only when a node comes, goes, or starts or stops backing
+    // balancers: a heartbeat need not list and sort every node again.
+    const backs = (n: Node) => backsLoadBalancer(n, this.options.nodeSelection);
+    this.nodes.addEventHandler({ onAdd: nodes, onUpdate: (o, n) => { if (backs(o) !== backs(n)) nodes(); }, onDelete: nodes });
   }
 
   stop(): void {
