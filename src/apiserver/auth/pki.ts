@@ -32,7 +32,9 @@ function newKey(): { privateKey: string; publicKey: string } {
 
 function serial(): string {
   const b = randomBytes(16);
-  b[0] &= 0x7f; // positive
+  // Positive (high bit clear) and minimal: a leading zero byte would be DER "illegal padding"
+  // that OpenSSL refuses, failing one certificate in 128.
+  b[0] = (b[0] & 0x7f) || 0x01;
   return b.toString('hex');
 }
 
