@@ -209,3 +209,32 @@ Feature: The real kubectl works against the API server
     Then the background kubectl prints a line matching "^ADDED\s+10\.4\.42\.6\s+Ready\s"
     When I run "kubectl cordon 10.4.42.6"
     Then the background kubectl prints a line matching "^MODIFIED\s+10\.4\.42\.6\s+Ready,SchedulingDisabled"
+
+  @RC-SCALE @API-CRUD
+  Scenario: scale rc goes through the scale subresource; the replication controller follows
+    Given a file "rc.yaml" containing:
+      """
+      apiVersion: v1
+      kind: ReplicationController
+      metadata:
+        name: web
+      spec:
+        replicas: 1
+        selector: { app: web }
+        template:
+          metadata:
+            labels: { app: web }
+          spec:
+            containers:
+              - name: nginx
+                image: nginx:1.14
+      """
+    When I run "kubectl apply -f rc.yaml"
+    Then kubectl prints "replicationcontroller/web created"
+    When I run "kubectl scale rc web --replicas=3"
+    Then kubectl prints "replicationcontroller/web scaled"
+    And replicationcontroller "web" controls 3 active pods
+    When I run "kubectl get rc web"
+    Then kubectl prints a table whose columns include:
+      | NAME | DESIRED |
+      | web  | 3       |

@@ -175,7 +175,18 @@ export class ApiServer {
     const storage = this.storage(rt);
     const namespace = this.namespaceOf(rt, target);
     if (target.subresource && target.subresource !== 'status') {
-      throw errors.methodNotSupported({ kind: `${rt.resource}/${target.subresource}`, group: rt.group }, 'patch');
+      // A subresource that can be read and replaced (scale) is patched as read → patch → replace.
+      const handler = this.subresourceHandler(rt, target.subresource);
+      if (!handler.get || !handler.update) throw errors.methodNotSupported({ kind: `${rt.resource}/${target.subresource}`, group: rt.group }, 'patch');
+      const current = await handler.get(this, target, ctx);
+      let patched: KubeObject;
+      try {
+        patched = applyPatch(type, current, patch, current.kind ?? rt.kind);
+      } catch (e) {
+        if (e instanceof PatchError) throw errors.invalid(current.kind ?? rt.kind, name, [{ reason: 'FieldValueInvalid', message: (e as Error).message }]);
+        throw e;
+      }
+      return handler.update(this, target, patched, ctx);
     }
     // A resourceVersion inside the patch is a precondition, as upstream treats it.
     const pinned = type !== 'json' ? ((patch as KubeObject)?.metadata?.resourceVersion) : undefined;

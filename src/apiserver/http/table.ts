@@ -1,5 +1,6 @@
 import { Event, Lease, Namespace, Node, Pod } from '../../api/core';
 import { KubeObject } from '../../api/meta';
+import { ReplicationController } from '../../api/resources/replicationcontroller';
 import { apiVersionOf, ResourceType } from '../../api/registry';
 
 /**
@@ -175,6 +176,28 @@ const leasePrinter: Printer<Lease> = {
   cells: (l, now) => [l.metadata.name ?? '', l.spec?.holderIdentity ?? '', age(l.metadata.creationTimestamp, now)],
 };
 
+/** Upstream printReplicationController: NAME DESIRED CURRENT READY AGE (-o wide adds the template). */
+const replicationControllerPrinter: Printer<ReplicationController> = {
+  columns: [
+    NAME,
+    col('Desired', 'Number of desired pods.'),
+    col('Current', 'Number of actual pods.'),
+    col('Ready', 'Number of ready pods.'),
+    AGE,
+    col('Containers', 'Names of each container in the template.', 1),
+    col('Images', 'Images referenced by each container in the template.', 1),
+    col('Selector', 'Label selector for pods.', 1),
+  ],
+  cells: (rc, now) => {
+    const containers = rc.spec?.template?.spec?.containers ?? [];
+    return [
+      rc.metadata.name ?? '', rc.spec?.replicas ?? 1, rc.status?.replicas ?? 0, rc.status?.readyReplicas ?? 0, age(rc.metadata.creationTimestamp, now),
+      containers.map((c) => c.name).join(','), containers.map((c) => c.image ?? '').join(','),
+      Object.entries(rc.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(','),
+    ];
+  },
+};
+
 /** Resources without a printer of their own (upstream's default table convertor). */
 const defaultPrinter: Printer = {
   columns: [NAME, col('Created At', 'CreationTimestamp is a timestamp representing the server time when this object was created.', 0, 'date')],
@@ -187,6 +210,7 @@ const PRINTERS: Record<string, Printer<never>> = {
   'namespaces.': namespacePrinter,
   'events.': eventPrinter,
   'leases.coordination.k8s.io': leasePrinter,
+  'replicationcontrollers.': replicationControllerPrinter,
 };
 
 function printerFor(rt: ResourceType): Printer {
