@@ -1,8 +1,8 @@
 import { Event } from '../api/core';
-import { KubeObject, Status } from '../api/meta';
 import { isStatusError } from '../api/errors';
-import { Client, DeleteOptions, ListOptions, PatchType, ResourceRef, Watch, WatchHandlers, WatchOptions } from '../client/client';
+import { Client, ResourceRef } from '../client/client';
 import { KubeconfigClient } from '../client/kubeconfig';
+import { withWriteHooks } from '../client/after-writes';
 import { RealClock } from '../clock';
 import { clusterConfig, kubeletConfig, KubeletSpec } from '../cluster/config';
 import { Flags, Profile } from '../cluster/profile';
@@ -51,7 +51,8 @@ export class KubeDriver implements ClusterDriver {
     this.target = declaration.name;
     // As declared until start() asks the server itself (a clock endpoint means virtual time).
     this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, http: false };
-    this.tracking = trackingClient(() => this.connected(), (ref, name) => this.created.push({ ref, name }), () => this.settle());
+    // Records what is created (for clean-up) and lets a virtual clock settle after each write.
+    this.tracking = withWriteHooks(() => this.connected(), () => this.settle(), (ref, made) => this.created.push({ ref, name: made.metadata.name! }));
   }
 
   configure(flags: Flags): void {
@@ -227,32 +228,4 @@ export class KubeDriver implements ClusterDriver {
     const list = await this.api.list<Event>({ resource: 'events', namespace: filter.namespace }, fields ? { fieldSelector: fields } : {});
     return list.items;
   }
-}
-
-/**
- * Records what is created so the driver can clean up, and after each write lets the
- * cluster react (a virtual clock settles), as the reference driver's client does.
- */
-function trackingClient(client: () => Client, onCreate: (ref: ResourceRef, name: string) => void, afterWrite: () => Promise<void>): Client {
-  const settled = async <T>(p: Promise<T>): Promise<T> => {
-    try {
-      return await p;
-    } finally {
-      await afterWrite();
-    }
-  };
-  return {
-    async create<T extends KubeObject>(ref: ResourceRef, obj: T, o?: { dryRun?: boolean }) {
-      const made = await settled(client().create(ref, obj, o));
-      if (!o?.dryRun) onCreate({ resource: ref.resource, namespace: ref.namespace ?? made.metadata.namespace }, made.metadata.name!);
-      return made;
-    },
-    get: <T extends KubeObject>(ref: ResourceRef, name: string, o?: { subresource?: string }) => client().get<T>(ref, name, o),
-    list: <T extends KubeObject>(ref: ResourceRef, o?: ListOptions) => client().list<T>(ref, o),
-    update: <T extends KubeObject>(ref: ResourceRef, obj: T, o?: { subresource?: string }) => settled(client().update(ref, obj, o)),
-    patch: <T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, o?: { subresource?: 'status' }) => settled(client().patch<T>(ref, name, type, patch, o)),
-    delete: <T extends KubeObject>(ref: ResourceRef, name: string, o?: DeleteOptions): Promise<T | Status> => settled(client().delete<T>(ref, name, o)),
-    createSubresource: <R>(ref: ResourceRef, name: string, sub: string, body: unknown) => settled(client().createSubresource<R>(ref, name, sub, body)),
-    watch: <T extends KubeObject>(ref: ResourceRef, o: WatchOptions, h: WatchHandlers<T>): Promise<Watch> => client().watch(ref, o, h),
-  };
 }

@@ -1,5 +1,6 @@
 import { Event } from '../api/core';
 import { Client } from '../client/client';
+import { withWriteHooks } from '../client/after-writes';
 import { Cluster } from '../cluster/cluster';
 import { clusterConfig, KubeletSpec } from '../cluster/config';
 import { Flags, mergeFlags, Profile } from '../cluster/profile';
@@ -49,7 +50,10 @@ export class ReferenceDriver implements ClusterDriver {
 
   /** The admin client; each call returns once the cluster has reacted to it (at rest). */
   get client(): Client {
-    if (!this.settling) this.settling = settlingClient(this.cluster.clientFor('kubernetes-admin', ['system:masters', 'system:authenticated']), () => this.cluster.settle());
+    if (!this.settling) {
+      const admin = this.cluster.clientFor('kubernetes-admin', ['system:masters', 'system:authenticated']);
+      this.settling = withWriteHooks(() => admin, () => this.cluster.settle());
+    }
     return this.settling;
   }
 
@@ -126,25 +130,4 @@ export class ReferenceDriver implements ClusterDriver {
     const list = await this.client.list<Event>({ resource: 'events', namespace: filter.namespace });
     return list.items.filter((e) => (!filter.involvedName || e.involvedObject.name === filter.involvedName) && (!filter.reason || e.reason === filter.reason));
   }
-}
-
-/** Wraps a client so every request is followed by the cluster settling. */
-function settlingClient(inner: Client, settle: () => Promise<void>): Client {
-  const after = async <T>(p: Promise<T>): Promise<T> => {
-    try {
-      return await p;
-    } finally {
-      await settle();
-    }
-  };
-  return {
-    create: (ref, obj, o) => after(inner.create(ref, obj, o)),
-    get: (ref, name, o) => inner.get(ref, name, o),
-    list: (ref, o) => inner.list(ref, o),
-    update: (ref, obj, o) => after(inner.update(ref, obj, o)),
-    patch: (ref, name, type, patch, o) => after(inner.patch(ref, name, type, patch, o)),
-    delete: (ref, name, o) => after(inner.delete(ref, name, o)),
-    createSubresource: (ref, name, sub, body) => after(inner.createSubresource(ref, name, sub, body)),
-    watch: (ref, o, h) => inner.watch(ref, o, h),
-  };
 }

@@ -1,5 +1,5 @@
 import { Clock, Quiescence, TimerHandle } from '../../clock';
-import { DaemonSet, Node, NodeCondition, Pod } from '../../api/core';
+import { DaemonSet, Node, NodeCondition, Pod, Taint } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../api/taints';
@@ -144,26 +144,31 @@ export class NodeEvictionController {
 
   // ── taint-based eviction ──────────────────────────────────────────────────────────────
 
+  /**
+   * The node should carry `want` (not-ready or unreachable NoExecute): swap at once when it
+   * carries the other one, else queue it for tainting at the zone's rate (re-queued unless
+   * it already has `want`), as upstream's processTaintBaseEviction does for each status.
+   */
+  private async taintOrQueue(node: Node, zone: string, want: Taint, other: Taint): Promise<void> {
+    const name = node.metadata.name!;
+    if (hasTaint(node, other.key, 'NoExecute')) {
+      await swapNodeTaints(this.client, name, [want], [other], this.clock.now(), node);
+      return;
+    }
+    if (!hasTaint(node, want.key, 'NoExecute')) this.queueFor(zone).remove(name);
+    this.queueFor(zone).add(name, node.metadata.uid ?? '');
+  }
+
   private async processTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> {
     const name = node.metadata.name!;
     const current = this.nodes.getByName(name) ?? node;
     const zone = zoneKey(node.metadata.labels);
     switch (observed.status) {
       case 'False':
-        if (hasTaint(current, TAINT_UNREACHABLE, 'NoExecute')) {
-          await swapNodeTaints(this.client, name, [NOT_READY_NO_EXECUTE], [UNREACHABLE_NO_EXECUTE], this.clock.now(), current);
-        } else {
-          if (!hasTaint(current, TAINT_NOT_READY, 'NoExecute')) this.queueFor(zone).remove(name);
-          this.queueFor(zone).add(name, node.metadata.uid ?? '');
-        }
+        await this.taintOrQueue(current, zone, NOT_READY_NO_EXECUTE, UNREACHABLE_NO_EXECUTE);
         break;
       case 'Unknown':
-        if (hasTaint(current, TAINT_NOT_READY, 'NoExecute')) {
-          await swapNodeTaints(this.client, name, [UNREACHABLE_NO_EXECUTE], [NOT_READY_NO_EXECUTE], this.clock.now(), current);
-        } else {
-          if (!hasTaint(current, TAINT_UNREACHABLE, 'NoExecute')) this.queueFor(zone).remove(name);
-          this.queueFor(zone).add(name, node.metadata.uid ?? '');
-        }
+        await this.taintOrQueue(current, zone, UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE);
         break;
       case 'True':
         await this.markNodeAsReachable(current);
