@@ -60,6 +60,7 @@ export const errors = {
   gone: (message: string) => status(410, 'Expired', message),
   methodNotSupported: (t: Target, verb: string) =>
     status(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualified(t)}"`, { group: t.group, kind: t.kind }),
+  requestEntityTooLarge: (message: string) => status(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`),
   notAcceptable: (message: string) => status(406, 'NotAcceptable', message),
   unsupportedMediaType: (message: string) => status(415, 'UnsupportedMediaType', message),
   tooManyRequests: (message: string, retryAfterSeconds = 1) => status(429, 'TooManyRequests', message, { retryAfterSeconds }),

@@ -1,7 +1,7 @@
 import { Clock } from '../clock';
 import { errors } from '../api/errors';
 import { clone, KubeList, KubeObject, Status } from '../api/meta';
-import { ResourceRegistry, ResourceType } from '../api/registry';
+import { apiVersionOf, ResourceRegistry, ResourceType } from '../api/registry';
 import { parseSelector, SelectorParseError } from '../api/labels';
 import { parseFieldSelector, FieldSelectorParseError } from '../api/fields';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../api/patch';
@@ -106,7 +106,37 @@ export class ApiServer {
     return target.namespace;
   }
 
-  async create(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject | Status> {
+  /**
+   * A body whose fields have types the resource's code does not expect (a string where a
+   * list goes) fails inside defaulting, validation or admission with a TypeError: that is
+   * the client's malformed object, answered 400 as upstream's typed decoding would.
+   */
+  private async decoded<R>(target: RequestTarget, run: () => Promise<R>): Promise<R> {
+    try {
+      return await run();
+    } catch (e) {
+      if (e instanceof TypeError || e instanceof RangeError) {
+        const rt = this.registry.get(target.resource, target.group);
+        const kind = rt?.kind ?? target.resource;
+        throw errors.badRequest(`${kind} in version "${rt?.version ?? ''}" cannot be handled as a ${kind}: ${e.message}`);
+      }
+      throw e;
+    }
+  }
+
+  create(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject | Status> {
+    return this.decoded(target, () => this.doCreate(target, body, ctx));
+  }
+
+  update(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+    return this.decoded(target, () => this.doUpdate(target, body, ctx));
+  }
+
+  patch(target: RequestTarget, type: PatchType, patch: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+    return this.decoded(target, () => this.doPatch(target, type, patch, ctx));
+  }
+
+  private async doCreate(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject | Status> {
     this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     if (target.subresource) {
@@ -142,10 +172,10 @@ export class ApiServer {
 
   async list(target: RequestTarget, query: ListQuery = {}): Promise<KubeList> {
     const rt = this.resolve(target);
-    return this.storage(rt).list(this.namespaceOf(rt, target), this.listOptions(query));
+    return this.storage(rt).list(this.namespaceOf(rt, target), this.listOptions(query, rt));
   }
 
-  async update(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+  private async doUpdate(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
     this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
@@ -168,7 +198,7 @@ export class ApiServer {
     }, { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion });
   }
 
-  async patch(target: RequestTarget, type: PatchType, patch: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+  private async doPatch(target: RequestTarget, type: PatchType, patch: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
     this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
@@ -239,7 +269,7 @@ export class ApiServer {
 
   async watch(target: RequestTarget, query: WatchQuery, onEvent: (e: ApiWatchEvent) => void): Promise<WatchHandle> {
     const rt = this.resolve(target);
-    return this.storage(rt).watch(this.namespaceOf(rt, target), { ...this.listOptions(query), resourceVersion: query.resourceVersion }, onEvent);
+    return this.storage(rt).watch(this.namespaceOf(rt, target), { ...this.listOptions(query, rt), resourceVersion: query.resourceVersion }, onEvent);
   }
 
   private nameOf(target: RequestTarget): string {
@@ -247,12 +277,20 @@ export class ApiServer {
     return target.name;
   }
 
-  listOptions(query: ListQuery): ListOptions {
+  /** Parsed selectors; a field selector may name only the fields the resource supports (400 otherwise, as upstream's field label conversion). */
+  listOptions(query: ListQuery, rt?: ResourceType): ListOptions {
     try {
-      return {
+      const options = {
         labelSelector: query.labelSelector ? parseSelector(query.labelSelector) : undefined,
         fieldSelector: query.fieldSelector ? parseFieldSelector(query.fieldSelector) : undefined,
       };
+      if (rt && options.fieldSelector) {
+        const supported = this.storage(rt).supportedFields();
+        for (const r of options.fieldSelector.requirements()) {
+          if (!supported.has(r.field)) throw errors.badRequest(`Unable to find "${apiVersionOf(rt)}, Resource=${rt.resource}" that match label selector "", field selector "${query.fieldSelector}": field label not supported: ${r.field}`);
+        }
+      }
+      return options;
     } catch (e) {
       if (e instanceof SelectorParseError || e instanceof FieldSelectorParseError) {
         throw errors.badRequest(`unable to parse requirement: ${e.message}`);
@@ -299,6 +337,10 @@ function mergeForUpdate(rt: ResourceType, subresource: string | undefined, incom
     return next;
   }
   const next = { ...inc, metadata: { ...inc.metadata, ...dropUndefined(serverMeta) } } as KubeObject & { status?: unknown };
+  // Only DELETE marks an object for deletion: a client's deletionTimestamp or grace period
+  // is ignored on update and patch (upstream's ResetObjectMetaForUpdate / BeforeUpdate).
+  if (cur.metadata.deletionTimestamp === undefined) delete next.metadata.deletionTimestamp;
+  if (cur.metadata.deletionGracePeriodSeconds === undefined) delete next.metadata.deletionGracePeriodSeconds;
   if (rt.hasStatus) {
     if (cur.status === undefined) delete next.status;
     else next.status = cur.status;

@@ -8,7 +8,7 @@ import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
 import { nameErrors } from '../api/validation';
 import { randomSuffix } from '../api/names';
-import { validateObjectMeta } from './meta-validation';
+import { decodeObjectMeta, validateObjectMeta } from './meta-validation';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
 export interface ListOptions {
@@ -85,7 +85,10 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     obj.kind = this.type.kind;
     obj.apiVersion = apiVersion;
     obj.metadata = obj.metadata ?? {};
-    if (typeof obj.metadata !== 'object') throw errors.badRequest('metadata must be an object');
+    if (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) {
+      throw errors.badRequest(`${this.type.kind} in version "${this.type.version}" cannot be handled as a ${this.type.kind}: json: cannot unmarshal ${Array.isArray(obj.metadata) ? 'array' : typeof obj.metadata} into Go struct field ${this.type.kind}.metadata of type v1.ObjectMeta`);
+    }
+    decodeObjectMeta(obj.metadata as Record<string, unknown>, this.type.kind, this.type.version);
     if (this.type.namespaced) {
       if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -164,6 +167,14 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     if (options.fieldSelector && !options.fieldSelector.empty() && !options.fieldSelector.matches(this.fieldsOf(obj))) return false;
     return true;
   }
+
+  /** The field labels a field selector may use on this resource. */
+  supportedFields(): Set<string> {
+    this.fieldLabels ??= new Set(Object.keys(this.fieldsOf({ metadata: {}, spec: {}, status: {} } as unknown as T)));
+    return this.fieldLabels;
+  }
+
+  private fieldLabels?: Set<string>;
 
   fieldsOf(obj: T): Record<string, string> {
     const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
@@ -301,6 +312,14 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     } else {
       after = Number(rv);
       if (!Number.isInteger(after) || after < 0) throw errors.badRequest(`invalid resource version: ${rv}`);
+      // Newer than anything stored: upstream's watch cache waits up to 3 s for it, then
+      // answers 504 "Too large resource version"; this store has no lag to wait for.
+      const current = this.store.revision();
+      if (after > current) {
+        const e = errors.timeout(`Too large resource version: ${after}, current: ${current}`);
+        e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };
+        throw e;
+      }
     }
     const prefix = this.prefix(namespace);
     const pinned = INDEXED_FIELDS.map((field) => ({ field, value: options.fieldSelector?.requiresExactMatch(field) })).find((i) => i.value !== undefined);

@@ -129,8 +129,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.indexAdd(name, fn, key, obj);
     }
     for (const h of this.handlers) {
-      if (old) h.onUpdate?.(old, obj);
-      else h.onAdd?.(obj);
+      guarded(obj, () => (old ? h.onUpdate?.(old, obj) : h.onAdd?.(obj)));
     }
   }
 
@@ -138,12 +137,12 @@ export class Informer<T extends KubeObject = KubeObject> {
     const old = this.cache.get(key);
     this.cache.delete(key);
     if (old) for (const [name, fn] of this.indexers) this.indexRemove(name, fn, key, old);
-    for (const h of this.handlers) h.onDelete?.(obj);
+    for (const h of this.handlers) guarded(obj, () => h.onDelete?.(obj));
   }
 
   private indexAdd(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
     const index = this.indices.get(name)!;
-    for (const v of fn(obj)) {
+    for (const v of guarded(obj, () => fn(obj)) ?? []) {
       let set = index.get(v);
       if (!set) index.set(v, (set = new Set()));
       set.add(key);
@@ -152,7 +151,7 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private indexRemove(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
     const index = this.indices.get(name)!;
-    for (const v of fn(obj)) {
+    for (const v of guarded(obj, () => fn(obj)) ?? []) {
       const set = index.get(v);
       set?.delete(key);
       if (set && set.size === 0) index.delete(v);
@@ -183,5 +182,29 @@ export class InformerFactory {
 
   stop(): void {
     for (const i of this.informers.values()) i.stop();
+  }
+}
+
+/** Where a handler's failure on one object is reported (stderr unless a test replaces it). */
+export const informerErrors = {
+  count: 0,
+  report: (obj: KubeObject, e: unknown): void => {
+    console.error(`informer: skipped ${obj?.kind ?? 'object'} ${obj?.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj?.metadata?.name}: ${(e as Error)?.stack ?? e}`);
+  },
+};
+
+/**
+ * Runs one handler or index function on one object: an object the code cannot handle is
+ * skipped and reported, never allowed to stop the informer (or its component).
+ */
+function guarded<R>(obj: KubeObject, run: () => R): R | undefined {
+  try {
+    const r = run();
+    if (r instanceof Promise) r.catch((e) => { informerErrors.count++; informerErrors.report(obj, e); });
+    return r;
+  } catch (e) {
+    informerErrors.count++;
+    informerErrors.report(obj, e);
+    return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { UserInfo } from '../admission';
 import type { ApiServer } from '../apiserver';
 import { PolicyRule, Role, RoleBinding, Subject } from '../../api/resources/rbac';
+import { escalationCheck } from './escalation';
 
 /**
  * Authorization after authentication, as upstream's union authorizer: the first mode that
@@ -88,6 +89,28 @@ export class RbacAuthorizer implements Authorizer {
     }
     return { allowed: false };
   }
+
+  /** Every rule the user holds in namespace (cluster bindings, then that namespace's bindings), as upstream's RulesFor. */
+  async rulesFor(user: UserInfo, namespace: string): Promise<PolicyRule[]> {
+    if (user.groups.includes('system:masters')) return [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }];
+    const list = <T>(resource: string) => this.api.list({ resource, group: 'rbac.authorization.k8s.io' }) as unknown as Promise<{ items: T[] }>;
+    const [clusterRoles, roles, clusterBindings, bindings] = await Promise.all([
+      list<Role>('clusterroles'), list<Role>('roles'), list<RoleBinding>('clusterrolebindings'), list<RoleBinding>('rolebindings'),
+    ]);
+    const rules: PolicyRule[] = [];
+    const clusterRole = (name: string) => clusterRoles.items.find((r) => r.metadata.name === name);
+    for (const b of clusterBindings.items) {
+      if ((b.subjects ?? []).some((s) => subjectMatches(s, user, undefined))) rules.push(...(clusterRole(b.roleRef.name)?.rules ?? []));
+    }
+    if (namespace) {
+      for (const b of bindings.items) {
+        if (b.metadata.namespace !== namespace || !(b.subjects ?? []).some((s) => subjectMatches(s, user, namespace))) continue;
+        const r = b.roleRef.kind === 'ClusterRole' ? clusterRole(b.roleRef.name) : roles.items.find((x) => x.metadata.namespace === namespace && x.metadata.name === b.roleRef.name);
+        rules.push(...(r?.rules ?? []));
+      }
+    }
+    return rules;
+  }
 }
 
 export class UnionAuthorizer implements Authorizer {
@@ -104,12 +127,17 @@ export class UnionAuthorizer implements Authorizer {
 
 export function authorizerFor(modes: string, api: ApiServer): Authorizer {
   const list = modes.split(',').map((m) => m.trim()).filter(Boolean);
-  const known: Record<string, () => Authorizer> = { AlwaysAllow: () => alwaysAllow, AlwaysDeny: () => alwaysDeny, RBAC: () => new RbacAuthorizer(api) };
-  return new UnionAuthorizer(list.map((m) => {
+  const rbac = new RbacAuthorizer(api);
+  const known: Record<string, () => Authorizer> = { AlwaysAllow: () => alwaysAllow, AlwaysDeny: () => alwaysDeny, RBAC: () => rbac };
+  const union = new UnionAuthorizer(list.map((m) => {
     const make = known[m];
     if (!make) throw new Error(`unknown authorization mode "${m}" (known: ${Object.keys(known).join(', ')})`);
     return make();
   }));
+  // Writes to RBAC objects are checked against the writer's own rights (upstream's rbac
+  // registry does this whatever the modes; its rule resolver is always RBAC's).
+  if (!api.admission.names().includes('RBACEscalationCheck')) api.admission.use(escalationCheck(api, union, (u, ns) => rbac.rulesFor(u, ns)));
+  return union;
 }
 
 /** Upstream's message: User "bob" cannot get resource "nodes" in API group "" at the cluster scope. */

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import * as yaml from 'js-yaml';
 import { errors } from '../../api/errors';
 import { Status } from '../../api/meta';
 import { ResourceType } from '../../api/registry';
@@ -18,6 +17,7 @@ import { IncludeObject, toTable, wantsTable } from './table';
 import { decodeProtobuf, PROTOBUF } from './protobuf';
 import { serverSideApply } from './apply';
 import { KubeletClient } from './kubelet-client';
+import { intParam, parseBody, readLimited, resourceVersionParam } from './decode';
 
 /**
  * The Kubernetes REST API over HTTP, a thin layer over ApiServer: authentication,
@@ -70,28 +70,34 @@ export class ApiHttpHandler {
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
     // Tracked so the virtual clock settles only when no HTTP request is being answered;
     // a watch (or a followed log) stops counting once it streams.
+    // A request with a body counts only once the body has arrived: a client that sends half
+    // a body and stalls must not hold virtual time still.
     const untracked = (this.options.routes ?? []).some((r) => r.untracked && (req.url ?? '').startsWith(r.prefix));
     const q = this.options.quiescence;
-    let tracked = !untracked;
-    if (tracked) q.begin();
-    const release = () => { if (tracked) { tracked = false; q.end(); } };
-    void this.serve(req, res, release).catch((e) => writeError(res, e)).finally(release);
+    let tracked = false;
+    let done = false;
+    const track = () => { if (!untracked && !tracked && !done) { tracked = true; q.begin(); } };
+    const release = () => { done = true; if (tracked) { tracked = false; q.end(); } };
+    if (!hasBody(req)) track();
+    void this.serve(req, res, release, track).catch((e) => writeError(res, e)).finally(release);
   };
 
-  private readBody(req: IncomingMessage): () => Promise<Buffer> {
+  /** The body, read once, within the size limit (413 past it). */
+  private readBody(req: IncomingMessage, received: () => void): () => Promise<Buffer> {
     let p: Promise<Buffer> | undefined;
-    return () => (p ??= new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => resolve(Buffer.concat(chunks)));
-      req.on('error', reject);
-    }));
+    return () => (p ??= readLimited(req).then((b) => { received(); return b; }));
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse, release: () => void): Promise<void> {
+  private async serve(req: IncomingMessage, res: ServerResponse, release: () => void, received: () => void): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const body = this.readBody(req);
-    const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+    const body = this.readBody(req, received);
+    let info: RequestInfo;
+    try {
+      info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+    } catch (e) {
+      if (e instanceof URIError) throw errors.badRequest(`invalid URL escape in path "${url.pathname}"`);
+      throw e;
+    }
     const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
     await this.authorize(user, info);
     for (const r of this.options.routes ?? []) {
@@ -155,6 +161,12 @@ export class ApiHttpHandler {
     const rt = this.options.api.registry.get(info.resource!, info.group);
     if (!rt || rt.version !== info.version) throw pageNotFound();
     if (info.subresource && !rt.subresources.includes(info.subresource)) throw pageNotFound();
+    // Verbs a path does not serve are 405, as upstream's routes: POST only to collections
+    // (and the create-only subresources), no DELETE or POST on status, scale or finalize.
+    const verbs = info.subresource ? SUBRESOURCE_VERBS[info.subresource] : info.name ? OBJECT_VERBS : undefined;
+    if (verbs && !verbs.includes(info.verb)) {
+      throw errors.methodNotSupported({ kind: info.subresource ? `${rt.resource}/${info.subresource}` : rt.resource, group: rt.group || undefined }, info.verb);
+    }
     return rt;
   }
 
@@ -183,6 +195,8 @@ export class ApiHttpHandler {
         return writeJSON(res, 200, obj);
       }
       case 'list': {
+        resourceVersionParam(q);
+        intParam(q, 'timeoutSeconds', 0);
         const list = await api.list(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
         if (table) return writeJSON(res, 200, toTable(rt, list.items, this.options.clock.now(), { resourceVersion: list.metadata.resourceVersion, include }));
         return writeJSON(res, 200, list);
@@ -235,8 +249,9 @@ export class ApiHttpHandler {
   private async deleteOptions(req: IncomingMessage, raw: Buffer, q: URLSearchParams): Promise<DeleteOptions> {
     let options: DeleteOptions = {};
     if (raw.length > 0) options = (await this.decode(req, raw)) as DeleteOptions;
-    const grace = q.get('gracePeriodSeconds');
-    if (grace !== null) options = { ...options, gracePeriodSeconds: Number(grace) };
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw errors.badRequest('the body of a delete must be a DeleteOptions object');
+    const grace = intParam(q, 'gracePeriodSeconds');
+    if (grace !== undefined) options = { ...options, gracePeriodSeconds: grace };
     const policy = q.get('propagationPolicy');
     if (policy) options = { ...options, propagationPolicy: policy as DeleteOptions['propagationPolicy'] };
     return options;
@@ -248,13 +263,15 @@ export class ApiHttpHandler {
    * resourceVersion answers 410 Expired. Ends after timeoutSeconds of cluster time.
    */
   private async watch(req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, nameSelector?: string): Promise<void> {
+    const rv = resourceVersionParam(q);
+    const timeout = intParam(q, 'timeoutSeconds', 0) ?? 0;
     if (queryBool(q.get('sendInitialEvents'))) throw errors.badRequest('sendInitialEvents is not supported by this server; list, then watch from the list\'s resourceVersion');
     const fieldSelector = [q.get('fieldSelector'), nameSelector].filter(Boolean).join(',') || undefined;
     const pending: string[] = [];
     let started = false;
     let first = true;
     const write = (line: string) => (started ? res.write(line) : pending.push(line));
-    const handle = await this.options.api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: q.get('resourceVersion') ?? undefined }, (e) => {
+    const handle = await this.options.api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv }, (e) => {
       let object: unknown = e.object;
       if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
         object = toTable(rt, [e.object], this.options.clock.now(), { resourceVersion: e.object.metadata.resourceVersion, withColumns: first, include: (q.get('includeObject') ?? 'Metadata') as IncludeObject });
@@ -267,7 +284,6 @@ export class ApiHttpHandler {
     started = true;
     for (const line of pending.splice(0)) res.write(line);
     release();
-    const timeout = Number(q.get('timeoutSeconds') ?? '0');
     const timer = timeout > 0 ? this.options.clock.setTimeout(() => res.end(), timeout * 1000) : undefined;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -353,18 +369,19 @@ export function pageNotFound() {
   return e;
 }
 
-function parseBody(raw: string, allowYaml: boolean): unknown {
-  if (raw.trim() === '') throw errors.badRequest('the request body is empty');
-  try {
-    return JSON.parse(raw);
-  } catch (e) {
-    if (allowYaml) {
-      try {
-        return yaml.load(raw);
-      } catch (ye) {
-        throw errors.badRequest(`error decoding YAML: ${(ye as Error).message}`);
-      }
-    }
-    throw errors.badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
-  }
+/** Whether a request carries a body (declared length or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
+
+/** The verbs served on a named object and on each subresource (upstream's installed routes). */
+const OBJECT_VERBS = ['get', 'update', 'patch', 'delete', 'watch'];
+const SUBRESOURCE_VERBS: Record<string, string[]> = {
+  status: ['get', 'update', 'patch'],
+  scale: ['get', 'update', 'patch'],
+  finalize: ['update'],
+  binding: ['create'],
+  eviction: ['create'],
+  log: ['get'],
+};

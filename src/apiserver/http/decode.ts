@@ -1,0 +1,116 @@
+import type { IncomingMessage } from 'node:http';
+import * as yaml from 'js-yaml';
+import { errors } from '../../api/errors';
+
+/**
+ * The bounds every request body meets before anything decodes it, as kube-apiserver
+ * sets them: at most 3 MiB (upstream's MaxRequestBodyBytes, 413 past it), JSON nested at
+ * most MAX_DEPTH levels (no built-in type nests deeper than ~20; upstream's typed decoding
+ * would drop such a subtree, here it is refused so that nothing stored is too deep to
+ * copy, compare or print), YAML aliases expanded at most MAX_YAML_NODES values (upstream's
+ * sigs.k8s.io/yaml answers "excessive aliasing").
+ */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+export const MAX_DEPTH = 100;
+export const MAX_YAML_NODES = 100_000;
+
+/** Reads a body up to limit bytes; past it, stops buffering (the rest is drained unread) and rejects with 413. */
+export function readLimited(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const tooLarge = () => errors.requestEntityTooLarge(`limit is ${limit}`);
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      return reject(tooLarge());
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      if (over) return;
+      size += c.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => { if (!over) resolve(Buffer.concat(chunks)); });
+    req.on('error', reject);
+    req.on('aborted', () => reject(errors.badRequest('the request body was not sent completely')));
+  });
+}
+
+/** How deep brackets nest in a JSON text (outside strings), stopping early past max. */
+export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) { if (++depth > max) return true; }
+    else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
+ * Walks a decoded YAML value as JSON would expand it (an alias counts each time it is
+ * reached), failing past the node or depth budget; cycles exhaust the budget too.
+ */
+function checkExpansion(value: unknown): void {
+  let nodes = 0;
+  const walk = (v: unknown, depth: number) => {
+    if (++nodes > MAX_YAML_NODES) throw errors.badRequest('error decoding YAML: yaml: document contains excessive aliasing');
+    if (depth > MAX_DEPTH) throw errors.badRequest(`error decoding YAML: the object nests more than ${MAX_DEPTH} levels`);
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], depth + 1);
+  };
+  walk(value, 0);
+}
+
+/** A JSON (or, when allowed, YAML) body, within the bounds above; 400 otherwise. */
+export function parseBody(raw: string, allowYaml: boolean): unknown {
+  if (raw.trim() === '') throw errors.badRequest('the request body is empty');
+  if (jsonDepthExceeds(raw)) throw errors.badRequest(`the object nests more than ${MAX_DEPTH} levels`);
+  try {
+    return JSON.parse(raw);
+  } catch (e) {
+    if (allowYaml) {
+      let value: unknown;
+      try {
+        value = yaml.load(raw);
+      } catch (ye) {
+        throw errors.badRequest(`error decoding YAML: ${(ye as Error).message}`);
+      }
+      checkExpansion(value);
+      // Aliases are shared references: one JSON round trip makes every value its own.
+      return JSON.parse(JSON.stringify(value));
+    }
+    throw errors.badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+}
+
+/** A query parameter that must be an integer (timeoutSeconds, gracePeriodSeconds…), as upstream's conversion checks. */
+export function intParam(q: URLSearchParams, name: string, min?: number): number | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (!/^-?\d+$/.test(v)) throw errors.badRequest(`${name}: Invalid value: "${v}": must be an integer`);
+  const n = Number(v);
+  if (min !== undefined && n < min) throw errors.badRequest(`${name}: Invalid value: ${n}: must be greater than or equal to ${min}`);
+  return n;
+}
+
+/** A resourceVersion query parameter: "" or a non-negative integer (etcd revisions); 400 otherwise. */
+export function resourceVersionParam(q: URLSearchParams): string | undefined {
+  const v = q.get('resourceVersion');
+  if (v === null || v === '') return undefined;
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw errors.badRequest(`resourceVersion: Invalid value: "${v}": invalid resource version`);
+  return v;
+}

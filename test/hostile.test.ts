@@ -1,0 +1,174 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { served, grant, Answer } from './hostile-harness';
+
+/**
+ * Issue 13: each defect found by attacking `kubespec serve` with namespace-level rights,
+ * reproduced over HTTPS against a served cluster. Expectations are kube-apiserver's answers.
+ */
+
+const NS = 'team';
+const SECRETS = `/api/v1/namespaces/${NS}/secrets`;
+const isStatus = (a: Answer, code: number) => {
+  assert.equal(a.code, code, a.text.slice(0, 500));
+  assert.equal(a.json?.kind, 'Status', a.text.slice(0, 200));
+  assert.equal(a.json?.code, code);
+};
+const secret = (name: string, metadata: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name, ...metadata }, data: {} });
+
+test('hostile: malformed ownerReferences are refused with 4xx and the garbage collector survives', async () => {
+  const s = await served();
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'get', 'list', 'delete'] }]);
+    const eve = s.as('eve');
+    const notArray = await eve('POST', SECRETS, secret('a', { ownerReferences: 'x' }));
+    isStatus(notArray, 400);
+    const noApiVersion = await eve('POST', SECRETS, secret('b', { ownerReferences: [{ kind: 'Secret', name: 'x', uid: 'u1' }] }));
+    isStatus(noApiVersion, 422);
+    assert.match(noApiVersion.json.message, /metadata\.ownerReferences\[0\]\.apiVersion/);
+    const noUid = await eve('POST', SECRETS, secret('c', { ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 'x' }] }));
+    isStatus(noUid, 422);
+    const twoControllers = await eve('POST', SECRETS, secret('d', { ownerReferences: [
+      { apiVersion: 'v1', kind: 'Secret', name: 'x', uid: 'u1', controller: true }, { apiVersion: 'v1', kind: 'Secret', name: 'y', uid: 'u2', controller: true }] }));
+    isStatus(twoControllers, 422);
+    // a valid dependent of a missing owner: the collector deletes it, nothing crashes
+    const ok = await eve('POST', SECRETS, secret('e', { ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 'gone', uid: 'u9' }] }));
+    assert.equal(ok.code, 201, ok.text);
+    await s.cluster.settle();
+    assert.equal((await s.admin('GET', SECRETS)).code, 200);
+  } finally { await s.stop(); }
+});
+
+test('hostile: a YAML alias bomb is refused quickly with 400', async () => {
+  const s = await served();
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create'] }]);
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 10; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    const bomb = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: bomb\n${levels.join('\n')}\n`;
+    const t0 = Date.now();
+    const a = await s.as('eve')('POST', SECRETS, bomb, { 'Content-Type': 'application/yaml' });
+    isStatus(a, 400);
+    assert.ok(Date.now() - t0 < 5000);
+  } finally { await s.stop(); }
+});
+
+test('hostile: a user who may create rolebindings cannot bind itself to cluster-admin (RBAC bind/escalate)', async () => {
+  const s = await served();
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings', 'roles'], verbs: ['create', 'update', 'get'] }]);
+    const eve = s.as('eve');
+    const rb = (name: string, kind: string, role: string) => JSON.stringify({ metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: role }, subjects: [{ kind: 'User', name: 'eve', apiGroup: 'rbac.authorization.k8s.io' }] });
+    const bind = await eve('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`, rb('pwn', 'ClusterRole', 'cluster-admin'));
+    isStatus(bind, 403);
+    assert.match(bind.json.message, /attempting to grant RBAC permissions not currently held/);
+    const role = await eve('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, JSON.stringify({ metadata: { name: 'all' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }));
+    isStatus(role, 403);
+    // a role within what eve holds is fine, and so is binding it
+    const small = await eve('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, JSON.stringify({ metadata: { name: 'small' }, rules: [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['get'] }] }));
+    assert.equal(small.code, 201, small.text);
+    assert.equal((await eve('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`, rb('ok', 'Role', 'small'))).code, 201);
+    // the bind verb on the cluster role lets a user bind it without holding it (upstream's escape hatch)
+    await grant(s, NS, 'binder', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings'], verbs: ['create'] }, { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['bind'] }]);
+    assert.equal((await s.as('binder')('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`, rb('granted', 'ClusterRole', 'admin'))).code, 201);
+    // escalate lets a user write a role above its own rights
+    await grant(s, NS, 'esc', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['create', 'escalate'] }]);
+    assert.equal((await s.as('esc')('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, JSON.stringify({ metadata: { name: 'big' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }] }))).code, 201);
+  } finally { await s.stop(); }
+});
+
+test('hostile: deletionTimestamp and deletionGracePeriodSeconds are ignored on update and patch', async () => {
+  const s = await served();
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets', 'namespaces'], verbs: ['create', 'get', 'patch', 'update'] }]);
+    const eve = s.as('eve');
+    assert.equal((await eve('POST', SECRETS, secret('keep', { finalizers: [] }))).code, 201);
+    const p = await eve('PATCH', `${SECRETS}/keep`, JSON.stringify({ metadata: { deletionTimestamp: '2020-01-01T00:00:00Z', deletionGracePeriodSeconds: 0 } }), { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(p.code, 200, p.text);
+    const got = await s.admin('GET', `${SECRETS}/keep`);
+    assert.equal(got.code, 200);
+    assert.equal(got.json.metadata.deletionTimestamp, undefined);
+    const cur = got.json;
+    const u = await eve('PUT', `${SECRETS}/keep`, JSON.stringify({ ...cur, metadata: { ...cur.metadata, deletionTimestamp: '2020-01-01T00:00:00Z', deletionGracePeriodSeconds: 0 } }));
+    assert.equal(u.code, 200, u.text);
+    assert.equal((await s.admin('GET', `${SECRETS}/keep`)).json.metadata.deletionTimestamp, undefined);
+    const ns = await s.admin('PATCH', `/api/v1/namespaces/${NS}`, JSON.stringify({ metadata: { deletionTimestamp: '2020-01-01T00:00:00Z' } }), { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(ns.code, 200);
+    await s.cluster.settle();
+    assert.equal((await s.admin('GET', `/api/v1/namespaces/${NS}`)).json.status.phase, 'Active');
+  } finally { await s.stop(); }
+});
+
+test('hostile: verbs a path does not serve are 405; unknown field selectors are 400 and delete nothing', async () => {
+  const s = await served();
+  try {
+    await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
+    isStatus(await s.admin('DELETE', '/api/v1/nodes/n1/status'), 405);
+    assert.equal((await s.admin('GET', '/api/v1/nodes/n1')).code, 200);
+    isStatus(await s.admin('POST', '/api/v1/nodes/n1', JSON.stringify({ metadata: { name: 'n1' } })), 405);
+    isStatus(await s.admin('POST', '/api/v1/nodes/n1/status', JSON.stringify({ metadata: { name: 'n1' } })), 405);
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'list', 'deletecollection'] }]);
+    assert.equal((await s.admin('POST', SECRETS, secret('s1'))).code, 201);
+    const dc = await s.as('eve')('DELETE', `${SECRETS}?fieldSelector=spec.foo%3Dbar`);
+    isStatus(dc, 400);
+    assert.match(dc.json.message, /field label not supported: spec\.foo/);
+    isStatus(await s.admin('GET', `${SECRETS}?fieldSelector=spec.foo%3Dbar`), 400);
+    assert.equal((await s.admin('GET', SECRETS)).json.items.length, 1);
+    assert.equal((await s.admin('GET', `${SECRETS}?fieldSelector=type%3DOpaque`)).code, 200);
+  } finally { await s.stop(); }
+});
+
+test('hostile: deep nesting, oversized bodies, wrong types and bad encodings are 4xx Status, never 500', async () => {
+  const s = await served();
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets', 'pods', 'configmaps', 'resourcequotas'], verbs: ['create', 'list', 'get', 'watch'] }]);
+    const eve = s.as('eve');
+    const deep = `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"deep"},"x":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    isStatus(await eve('POST', SECRETS, deep), 400);
+    assert.equal((await s.admin('GET', SECRETS)).code, 200);
+    const big = secret('big', { annotations: { a: 'x'.repeat(4 * 1024 * 1024) } });
+    isStatus(await eve('POST', SECRETS, big), 413);
+    const pods = `/api/v1/namespaces/${NS}/pods`;
+    const wrongContainers = await eve('POST', pods, JSON.stringify({ metadata: { name: 'p' }, spec: { containers: 'x' } }));
+    assert.ok([400, 422].includes(wrongContainers.code), wrongContainers.text);
+    assert.match(wrongContainers.json.message, /spec\.containers/);
+    const wrongLabels = await eve('POST', SECRETS, secret('l', { labels: 'x' }));
+    isStatus(wrongLabels, 400);
+    assert.match(wrongLabels.json.message, /metadata\.labels/);
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/secrets/%E0%A4%A`), 400);
+    isStatus(await eve('GET', `${SECRETS}?watch=true&timeoutSeconds=-1`), 400);
+    isStatus(await eve('GET', `${SECRETS}?resourceVersion=abc`), 400);
+    isStatus(await eve('GET', `${SECRETS}?watch=true&resourceVersion=abc`), 400);
+    const future = await eve('GET', `${SECRETS}?watch=true&resourceVersion=999999999`);
+    isStatus(future, 504);
+    assert.match(future.json.message, /Too large resource version/);
+    await s.admin('POST', `/api/v1/namespaces/${NS}/resourcequotas`, JSON.stringify({ metadata: { name: 'q' }, spec: { hard: { 'requests.cpu': '1', pods: '5' } } }));
+    const badQ = await eve('POST', pods, JSON.stringify({ metadata: { name: 'q' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: 'lots' } } }] } }));
+    isStatus(badQ, 422);
+    isStatus(await s.admin('POST', `/api/v1/namespaces/${NS}/resourcequotas`, JSON.stringify({ metadata: { name: 'q2' }, spec: { hard: { pods: 'many' } } })), 422);
+  } finally { await s.stop(); }
+});
+
+test('hostile: invalid metadata is refused with 422 and never stored', async () => {
+  const s = await served();
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create'] }]);
+    const eve = s.as('eve');
+    const bad: [string, Record<string, unknown>, RegExp][] = [
+      ['annotation key too long', { annotations: { [`${'a'.repeat(64)}`]: 'v' } }, /metadata\.annotations/],
+      ['annotation prefix not a subdomain', { annotations: { 'Bad_Prefix/k': 'v' } }, /metadata\.annotations/],
+      ['annotations over 256 KiB', { annotations: { a: 'x'.repeat(256 * 1024) } }, /metadata\.annotations/],
+      ['label prefix not a subdomain', { labels: { 'UPPER/k': 'v' } }, /metadata\.labels/],
+      ['finalizer not a qualified name', { finalizers: ['no spaces allowed'] }, /metadata\.finalizers/],
+      ['finalizer without a domain', { finalizers: ['nodomain'] }, /metadata\.finalizers/],
+      ['negative generation', { generation: -1 }, /metadata\.generation/],
+    ];
+    for (const [what, meta, field] of bad) {
+      const a = await eve('POST', SECRETS, secret('m', meta));
+      assert.equal(a.code, 422, `${what}: ${a.text.slice(0, 300)}`);
+      assert.match(a.json.message, field, what);
+    }
+    isStatus(await eve('POST', SECRETS, secret('m', { managedFields: 'x' })), 400);
+    assert.equal((await s.admin('GET', SECRETS)).json.items.length, 0);
+  } finally { await s.stop(); }
+});
