@@ -8,6 +8,7 @@ import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
 import { nameErrors } from '../api/validation';
 import { randomSuffix } from '../api/names';
+import { decodeTyped } from '../api/resources/schema';
 import { decodeObjectMeta, validateObjectMeta } from './meta-validation';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
@@ -89,6 +90,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       throw errors.badRequest(`${this.type.kind} in version "${this.type.version}" cannot be handled as a ${this.type.kind}: json: cannot unmarshal ${Array.isArray(obj.metadata) ? 'array' : typeof obj.metadata} into Go struct field ${this.type.kind}.metadata of type v1.ObjectMeta`);
     }
     decodeObjectMeta(obj.metadata as Record<string, unknown>, this.type.kind, this.type.version);
+    decodeTyped(obj as unknown as Record<string, unknown>, this.type.kind, this.type.version);
     if (this.type.namespaced) {
       if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
