@@ -1,5 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { served, grant, Answer } from './hostile-harness';
 
 /**
@@ -173,4 +177,33 @@ test('hostile: invalid metadata is refused with 422 and never stored', async () 
     isStatus(await eve('POST', SECRETS, secret('m', { managedFields: 'x' })), 400);
     assert.equal((await s.admin('GET', SECRETS)).json.items.length, 0);
   } finally { await s.stop(); }
+});
+
+test('hostile: kubectl create <kind> sends protobuf and every built-in kind it creates decodes', { skip: spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status !== 0 ? 'kubectl is not installed' : false }, async () => {
+  const s = await served();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-kubectl-'));
+  try {
+    const kubeconfig = path.join(dir, 'kubeconfig');
+    fs.writeFileSync(kubeconfig, s.server.kubeconfigFor(s.url, 'kubernetes-admin', ['system:masters']));
+    const kubectl = (...args: string[]) => new Promise<{ code: number; out: string }>((resolve) => {
+      execFile('kubectl', args, { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(dir, 'cache') } }, (e, stdout, stderr) => resolve({ code: e ? 1 : 0, out: stdout + stderr }));
+    });
+    assert.equal((await kubectl('create', 'namespace', NS)).code, 0);
+    const creates = [
+      ['secret', 'generic', 's1', '--from-literal=a=b'], ['serviceaccount', 'sa1'], ['role', 'r1', '--verb=get', '--resource=pods'],
+      ['clusterrole', 'cr1', '--verb=get', '--resource=nodes'], ['rolebinding', 'rb1', '--role=r1', '--user=bob'],
+      ['clusterrolebinding', 'crb1', '--clusterrole=cr1', '--user=bob'], ['quota', 'q1', '--hard=pods=5,requests.cpu=2'],
+      ['job', 'j1', '--image=busybox'], ['service', 'clusterip', 'svc1', '--tcp=80:8080'],
+    ];
+    for (const c of creates) {
+      const r = await kubectl('-n', NS, 'create', ...c);
+      assert.equal(r.code, 0, `kubectl create ${c.join(' ')}: ${r.out}`);
+    }
+    assert.equal((await kubectl('-n', NS, 'get', 'secret', 's1', '-o', 'jsonpath={.data.a}')).out, 'Yg==');
+    assert.equal((await kubectl('-n', NS, 'get', 'quota', 'q1', '-o', 'jsonpath={.spec.hard.requests\\.cpu}')).out, '2');
+    assert.equal((await kubectl('-n', NS, 'get', 'job', 'j1', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).out, 'busybox');
+    assert.equal((await kubectl('-n', NS, 'get', 'svc', 'svc1', '-o', 'jsonpath={.spec.ports[0].targetPort}')).out, '8080');
+    assert.equal((await kubectl('get', 'clusterrole', 'cr1', '-o', 'jsonpath={.rules[0].resources[0]}')).out, 'nodes');
+    assert.equal((await kubectl('-n', NS, 'get', 'rolebinding', 'rb1', '-o', 'jsonpath={.subjects[0].name}')).out, 'bob');
+  } finally { await s.stop(); fs.rmSync(dir, { recursive: true, force: true }); }
 });
