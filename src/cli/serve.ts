@@ -46,6 +46,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   const apiserverDefaults = { 'authorization-mode': 'RBAC' };
   const config = clusterConfig(profile, { ...flags, 'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] } });
+  guardProcess();
   const cluster = new Cluster({ config, clock, startTime: clock === 'virtual' ? undefined : Date.now() });
   await cluster.start();
   const dir = path.resolve(one(args, 'data-dir', path.join(os.homedir(), '.kubespec'))!);
@@ -63,4 +64,20 @@ export async function serveCommand(argv: string[]): Promise<number> {
   await server.stop();
   await cluster.stop();
   return 0;
+}
+
+/**
+ * The last line of defence of a long-running control plane: an error no component caught
+ * (a bug, or an object some code did not expect) is reported on stderr and the process
+ * keeps serving, as kube-apiserver's and the controllers' panic handlers log and go on.
+ * The API server itself answers every request with a Status; this is only for the rest.
+ */
+export function guardProcess(): void {
+  let count = 0;
+  const report = (what: string) => (e: unknown) => {
+    count++;
+    console.error(`kubespec serve: ${what} #${count} (the process keeps serving): ${(e as Error)?.stack ?? String(e)}`);
+  };
+  process.on('uncaughtException', report('uncaught exception'));
+  process.on('unhandledRejection', report('unhandled rejection'));
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CertificateAuthority, KeyPair } from '../apiserver/auth/pki';
+import { CertificateAuthority, KeyPair, securePkiDir } from '../apiserver/auth/pki';
 import { RequestAuthenticator, TokenAuthenticator, TokenFile } from '../apiserver/auth/authenticator';
 import { authorizerFor } from '../apiserver/auth/authorizer';
 import { ApiHttpServer, Listening } from '../apiserver/http/server';
@@ -47,14 +47,14 @@ function loadOrCreateCA(dir: string, name: string, commonName: string, fast: boo
   const key = path.join(dir, `${name}.key`);
   if (fs.existsSync(crt) && fs.existsSync(key)) return CertificateAuthority.load({ certPem: fs.readFileSync(crt, 'utf8'), keyPem: fs.readFileSync(key, 'utf8') }, { reuseLeafKey: fast });
   const ca = CertificateAuthority.create(commonName, { reuseLeafKey: fast });
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(crt, ca.keyPair.certPem);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(crt, ca.keyPair.certPem, { mode: 0o600 });
   fs.writeFileSync(key, ca.keyPair.keyPem, { mode: 0o600 });
   return ca;
 }
 
 function writePair(dir: string, name: string, pair: KeyPair): void {
-  fs.writeFileSync(path.join(dir, `${name}.crt`), pair.certPem);
+  fs.writeFileSync(path.join(dir, `${name}.crt`), pair.certPem, { mode: 0o600 });
   fs.writeFileSync(path.join(dir, `${name}.key`), pair.keyPem, { mode: 0o600 });
 }
 
@@ -122,6 +122,7 @@ export class ClusterServer {
     const f = this.cluster.config.flags['kube-apiserver'];
     const fast = this.settings.fastKeys ?? false;
     const pki = this.pkiDir;
+    securePkiDir(pki);
     const ca = (this.ca = loadOrCreateCA(pki, 'ca', 'kubernetes', fast));
     this.kubeletCA = loadOrCreateCA(pki, 'kubelet-ca', 'kubelet-ca', fast);
     const bindAddress = f['bind-address'] ?? '0.0.0.0';
@@ -199,7 +200,10 @@ export class ClusterServer {
         if (!cluster.virtualClock) throw errors.conflict({ kind: 'clock', name: 'real' }, 'the real clock cannot be advanced');
         const input = parseJSON(await body()) as { advanceSeconds?: unknown };
         const s = input.advanceSeconds;
-        if (typeof s !== 'number' || !(s >= 0)) throw errors.badRequest('advanceSeconds must be a non-negative number');
+        if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) throw errors.badRequest('advanceSeconds must be a finite non-negative number');
+        // Each advance fires every timer due on the way (heartbeats every few seconds per
+        // node): one request may move time by at most MAX_ADVANCE_SECONDS, so it returns.
+        if (s > MAX_ADVANCE_SECONDS) throw errors.badRequest(`advanceSeconds must be at most ${MAX_ADVANCE_SECONDS} (7 days) per request; got ${s}`);
         await cluster.advance(Math.round(s * 1000));
         writeJSON(res, 200, { now: new Date(cluster.clock.now()).toISOString(), mode });
       },
@@ -247,6 +251,9 @@ export class ClusterServer {
     };
   }
 }
+
+/** The largest step of virtual time one POST /kubespec/v1/clock may ask for. */
+export const MAX_ADVANCE_SECONDS = 7 * 24 * 3600;
 
 function parseJSON(raw: Buffer): unknown {
   try {

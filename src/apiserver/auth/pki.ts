@@ -104,3 +104,26 @@ export class CertificateAuthority {
     return { certPem: forge.pki.certificateToPem(cert), keyPem: privateKey };
   }
 }
+
+/**
+ * The PKI directory as a control plane keeps it (kubeadm's /etc/kubernetes/pki): the
+ * directory 0700 and every file 0600, set on each start. A CA certificate or key that
+ * others could have written is refused: whoever can replace it can mint identities.
+ */
+export function securePkiDir(dir: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof import('node:path');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    const st = fs.lstatSync(file);
+    if (!st.isFile()) continue;
+    if (/(^|-)ca\.(crt|key)$/.test(name) && (st.mode & 0o022) !== 0) {
+      throw new Error(`refusing to start: ${file} is writable by group or others (mode ${(st.mode & 0o777).toString(8)}); whoever can write a CA can mint any identity`);
+    }
+    if ((st.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  }
+  if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+}

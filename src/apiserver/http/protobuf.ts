@@ -174,6 +174,7 @@ function decodeMessage(buf: Buffer, schema: Message): Record<string, unknown> {
     if (typeof t === 'object') {
       if (!field.bytes) continue;
       value = decodeMessage(field.bytes, t);
+      if (!spec.repeated && Object.keys(value as object).length === 0) continue; // an empty sub-message is the JSON's absent field
     } else if (spec.repeated && t === 'string' && field.bytes) {
       value = field.bytes.toString('utf8');
     } else {

@@ -44,6 +44,16 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
+/**
+ * Go's crypto/tls defaults that kube-apiserver serves with (no --tls-cipher-suites): TLS 1.3's
+ * suites, and for TLS 1.2 only ECDHE key exchange (forward secrecy) with AEAD ciphers.
+ */
+export const TLS_CIPHERS = [
+  'TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
 export class ApiHttpServer {
   private secure?: https.Server;
   private insecure?: http.Server;
@@ -59,7 +69,10 @@ export class ApiHttpServer {
     if (s.securePort !== 0) {
       if (!s.serving) throw new Error('the secure port needs a serving certificate');
       const handler = new ApiHttpHandler({ ...this.handlerOptions, serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}` });
-      this.secure = https.createServer({ cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false }, handler.listener);
+      this.secure = https.createServer({
+        cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false,
+        minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true,
+      }, handler.listener);
       this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
     }
     if (s.insecurePort !== 0) {
