@@ -48,7 +48,7 @@ function resourceCoversAll(set: readonly string[] | undefined, covers: readonly 
   return true;
 }
 
-function nonResourceURLCovers(owner: string, requested: string): boolean {
+export function nonResourceURLCovers(owner: string, requested: string): boolean {
   if (owner === requested) return true;
   return owner.endsWith('*') && requested.startsWith(owner.slice(0, -1));
 }
