@@ -4,7 +4,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { served, grant, Answer } from './hostile-harness';
+import * as tls from 'node:tls';
+import * as yaml from 'js-yaml';
+import { served, grant, sleep, Answer } from './hostile-harness';
+import { watchStats } from '../src/apiserver/http/handler';
 
 /**
  * Issue 13: each defect found by attacking `kubespec serve` with namespace-level rights,
@@ -206,4 +209,68 @@ test('hostile: kubectl create <kind> sends protobuf and every built-in kind it c
     assert.equal((await kubectl('get', 'clusterrole', 'cr1', '-o', 'jsonpath={.rules[0].resources[0]}')).out, 'nodes');
     assert.equal((await kubectl('-n', NS, 'get', 'rolebinding', 'rb1', '-o', 'jsonpath={.subjects[0].name}')).out, 'bob');
   } finally { await s.stop(); fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('hostile: in-flight limits answer 429 with Retry-After; a half-sent body holds neither the server nor the clock', async () => {
+  const s = await served({ flags: { 'max-mutating-requests-inflight': '1', 'max-requests-inflight': '1' } });
+  const sockets: tls.TLSSocket[] = [];
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'list'] }]);
+    // a client that announces 100 bytes and sends 10 holds one write slot
+    const url = new URL(s.url);
+    const kc = s.server.kubeconfigFor(s.url, 'eve', []);
+    const u = (yaml.load(kc) as any).users[0].user;
+    const half = tls.connect({ host: url.hostname, port: Number(url.port), cert: Buffer.from(u['client-certificate-data'], 'base64'), key: Buffer.from(u['client-key-data'], 'base64'), rejectUnauthorized: false });
+    sockets.push(half);
+    await new Promise((r) => half.once('secureConnect', r));
+    half.write(`POST ${SECRETS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"metadata"`);
+    await sleep(300);
+    const second = await s.as('eve')('POST', SECRETS, secret('s2'));
+    isStatus(second, 429);
+    assert.equal(second.headers['retry-after'], '1');
+    assert.equal(second.json.details.retryAfterSeconds, 1);
+    // reads have their own limit; system:masters is never refused
+    assert.equal((await s.as('eve')('GET', SECRETS)).code, 200);
+    assert.equal((await s.admin('POST', SECRETS, secret('s3'))).code, 201);
+    // virtual time still moves while the half-sent request waits
+    const t0 = Date.now();
+    const clock = await s.admin('POST', '/kubespec/v1/clock', JSON.stringify({ advanceSeconds: 30 }));
+    assert.equal(clock.code, 200, clock.text);
+    assert.ok(Date.now() - t0 < 10_000);
+    // and the clock takes only finite, bounded advances
+    for (const bad of ['1e400', '1e12', '-1', '"10"', 'null']) {
+      const a = await s.admin('POST', '/kubespec/v1/clock', `{"advanceSeconds": ${bad}}`);
+      isStatus(a, 400);
+    }
+  } finally { for (const k of sockets) k.destroy(); await s.stop(); }
+});
+
+test('hostile: a watcher that stops reading is closed when its buffer fills and memory stays bounded', async () => {
+  const s = await served();
+  const sockets: tls.TLSSocket[] = [];
+  try {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'update', 'watch', 'list'] }]);
+    const url = new URL(s.url);
+    const u = (yaml.load(s.server.kubeconfigFor(s.url, 'eve', [])) as any).users[0].user;
+    const slow = tls.connect({ host: url.hostname, port: Number(url.port), cert: Buffer.from(u['client-certificate-data'], 'base64'), key: Buffer.from(u['client-key-data'], 'base64'), rejectUnauthorized: false });
+    sockets.push(slow);
+    await new Promise((r) => slow.once('secureConnect', r));
+    slow.write(`GET ${SECRETS}?watch=true HTTP/1.1\r\nHost: x\r\n\r\n`);
+    slow.pause(); // never reads
+    await sleep(200);
+    const blob = Buffer.alloc(256 * 1024, 7).toString('base64');
+    const heap0 = process.memoryUsage().heapUsed;
+    const dropped0 = watchStats.dropped;
+    for (let i = 0; i < 120 && watchStats.dropped === dropped0; i++) {
+      const a = await s.admin('POST', SECRETS, JSON.stringify({ metadata: { name: `big-${i}` }, data: { blob } }));
+      assert.equal(a.code, 201);
+    }
+    await sleep(200);
+    const growth = process.memoryUsage().heapUsed - heap0;
+    assert.equal(watchStats.dropped - dropped0, 1, 'the server never closed the watcher that does not read');
+    // a reading watcher from the same point sees every object
+    const list = await s.admin('GET', SECRETS);
+    assert.ok(list.json.items.length >= 20);
+    assert.ok(growth < 400 * 1024 * 1024, `heap grew ${growth} bytes`);
+  } finally { for (const k of sockets) k.destroy(); await s.stop(); }
 });

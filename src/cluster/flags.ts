@@ -39,6 +39,8 @@ const FLAG_TABLE = {
     'token-auth-file': str,
     'kubelet-certificate-authority': str,
     'anonymous-auth': bool,
+    'max-requests-inflight': int,
+    'max-mutating-requests-inflight': int,
   },
   'kube-controller-manager': {
     'node-monitor-period': duration,

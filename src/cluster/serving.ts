@@ -140,6 +140,8 @@ export class ClusterServer {
       authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
       kubelets,
       routes: [this.clockRoute(), this.kubeletsRoute()],
+      maxRequestsInflight: f['max-requests-inflight'],
+      maxMutatingRequestsInflight: f['max-mutating-requests-inflight'],
     }, {
       securePort: f['secure-port'] ?? 6443,
       bindAddress,

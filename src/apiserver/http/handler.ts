@@ -47,7 +47,24 @@ export interface HttpHandlerOptions {
   routes?: NonResourceRoute[];
   /** "host:port" clients dial, for /api's serverAddressByClientCIDRs. */
   serverAddress?: () => string;
+  /** --max-requests-inflight (default 400; 0 = no limit): reads answered at once. */
+  maxRequestsInflight?: number;
+  /** --max-mutating-requests-inflight (default 200; 0 = no limit): writes answered at once. */
+  maxMutatingRequestsInflight?: number;
 }
+
+/**
+ * A watcher whose client stops reading is closed once this much is waiting for it (events
+ * or bytes), as upstream's cacher closes a watcher whose buffer is full: one slow reader
+ * may not hold the server's memory.
+ */
+export const WATCH_BUFFER_EVENTS = 1000;
+export const WATCH_BUFFER_BYTES = 8 * 1024 * 1024;
+
+/** Watchers dropped for not reading (figures for tests and the README). */
+export const watchStats = { dropped: 0 };
+
+const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 const UNSECURED: UserInfo = { username: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
 
@@ -64,7 +81,31 @@ function mediaType(header: string | undefined): string {
 }
 
 export class ApiHttpHandler {
+  private readonly inflight = { reads: 0, writes: 0 };
+  /** Requests refused with 429 (for tests and figures). */
+  refused = 0;
+
   constructor(readonly options: HttpHandlerOptions) {}
+
+  /**
+   * Upstream's max-in-flight filter: short requests beyond the limit are answered 429 with
+   * Retry-After; long-running ones (watch, proxy, logs) and system:masters are never refused.
+   * Returns the release of the slot taken, if any.
+   */
+  private admitInflight(user: UserInfo, info: RequestInfo, q: URLSearchParams): (() => void) | undefined {
+    const longRunning = info.verb === 'watch' || queryBool(q.get('watch')) || info.subresource === 'proxy' || info.subresource === 'log' || info.subresource === 'exec' || info.subresource === 'portforward' || info.subresource === 'attach';
+    if (longRunning) return undefined;
+    const mutating = MUTATING.has(info.verb);
+    const key = mutating ? 'writes' : 'reads';
+    const limit = mutating ? (this.options.maxMutatingRequestsInflight ?? 200) : (this.options.maxRequestsInflight ?? 400);
+    if (limit > 0 && this.inflight[key] >= limit && !user.groups.includes('system:masters')) {
+      this.refused++;
+      throw errors.tooManyRequests('Too many requests, please try again later.', 1);
+    }
+    this.inflight[key]++;
+    let released = false;
+    return () => { if (!released) { released = true; this.inflight[key]--; } };
+  }
 
   /** The request listener for node's http/https servers. */
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -79,7 +120,10 @@ export class ApiHttpHandler {
     const track = () => { if (!untracked && !tracked && !done) { tracked = true; q.begin(); } };
     const release = () => { done = true; if (tracked) { tracked = false; q.end(); } };
     if (!hasBody(req)) track();
-    void this.serve(req, res, release, track).catch((e) => writeError(res, e)).finally(release);
+    void this.serve(req, res, release, track).catch((e) => {
+      if (e instanceof Error && 'status' in e && (e as { status: { code: number } }).status.code === 429 && !res.headersSent) res.setHeader('Retry-After', '1');
+      writeError(res, e);
+    }).finally(release);
   };
 
   /** The body, read once, within the size limit (413 past it). */
@@ -104,7 +148,12 @@ export class ApiHttpHandler {
       if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body);
     }
     if (!info.isResourceRequest) return this.nonResource(req, res, info, url);
-    return this.resource(req, res, info, url.searchParams, user, body, release);
+    const slot = this.admitInflight(user, info, url.searchParams);
+    try {
+      return await this.resource(req, res, info, url.searchParams, user, body, () => { slot?.(); release(); });
+    } finally {
+      slot?.();
+    }
   }
 
   private async authorize(user: UserInfo, info: RequestInfo): Promise<void> {
@@ -270,7 +319,21 @@ export class ApiHttpHandler {
     const pending: string[] = [];
     let started = false;
     let first = true;
-    const write = (line: string) => (started ? res.write(line) : pending.push(line));
+    let unsent = 0;
+    let closed = false;
+    const send = (line: string) => {
+      if (closed) return;
+      if (unsent >= WATCH_BUFFER_EVENTS || res.writableLength > WATCH_BUFFER_BYTES) {
+        // The client stopped reading: drop it (it will list and watch again, as after a 410).
+        closed = true;
+        watchStats.dropped++;
+        res.destroy();
+        return;
+      }
+      unsent++;
+      res.write(line, () => { unsent--; });
+    };
+    const write = (line: string) => (started ? send(line) : pending.push(line));
     const handle = await this.options.api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv }, (e) => {
       let object: unknown = e.object;
       if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
@@ -282,7 +345,7 @@ export class ApiHttpHandler {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     started = true;
-    for (const line of pending.splice(0)) res.write(line);
+    for (const line of pending.splice(0)) send(line);
     release();
     const timer = timeout > 0 ? this.options.clock.setTimeout(() => res.end(), timeout * 1000) : undefined;
     await new Promise<void>((resolve) => {
