@@ -274,3 +274,19 @@ test('hostile: a watcher that stops reading is closed when its buffer fills and 
     assert.ok(growth < 400 * 1024 * 1024, `heap grew ${growth} bytes`);
   } finally { for (const k of sockets) k.destroy(); await s.stop(); }
 });
+
+test('hostile: a kubelet that cannot register is refused with 400 and leaves no zombie', async () => {
+  const s = await served();
+  try {
+    const bad = await s.admin('POST', '/kubespec/v1/kubelets', JSON.stringify({ nodeName: 'n2', nodeIP: 'not-an-ip' }));
+    isStatus(bad, 400);
+    assert.match(bad.json.message, /node-ip/);
+    assert.equal(s.cluster.kubelets.has('n2'), false);
+    isStatus(await s.admin('POST', '/kubespec/v1/kubelets', JSON.stringify({ nodeName: 'Bad_Name' })), 400);
+    assert.equal(s.cluster.kubelets.has('Bad_Name'), false);
+    // the same name registers once its spec is right
+    assert.equal((await s.admin('POST', '/kubespec/v1/kubelets', JSON.stringify({ nodeName: 'n2', nodeIP: '10.0.0.2' }))).code, 201);
+    assert.equal((await s.admin('GET', '/api/v1/nodes/n2')).code, 200);
+    assert.equal((await s.admin('GET', '/api/v1/nodes/Bad_Name')).code, 404);
+  } finally { await s.stop(); }
+});

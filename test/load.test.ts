@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import * as yaml from 'js-yaml';
@@ -39,7 +40,7 @@ test(`load: ${WRITERS} writers × ${WRITES} updates, ${WATCHERS} watchers and on
   });
   const SECRETS = `/api/v1/namespaces/${NS}/secrets`;
   const watchAgent = new https.Agent({ keepAlive: false, cert, key, rejectUnauthorized: false, maxSockets: Infinity });
-  const streams: https.ClientRequest[] = [];
+  const streams: http.ClientRequest[] = [];
   let slow: tls.TLSSocket | undefined;
   const t0 = Date.now();
   try {

@@ -123,14 +123,26 @@ export class Cluster {
 
   async addKubelet(spec: KubeletSpec): Promise<HollowKubelet> {
     if (this.kubelets.has(spec.name)) throw new Error(`a kubelet for node "${spec.name}" already runs`);
+    const config = kubeletConfig(this.config, spec); // a bad spec fails before anything exists
     this.nodeControllers.cloud?.addMachine(spec.name);
-    const kubelet = new HollowKubelet(kubeletConfig(this.config, spec), this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
+    const kubelet = new HollowKubelet(config, this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
     this.kubelets.set(spec.name, kubelet);
-    await kubelet.start();
-    const proxy = new HollowProxy(spec.name, this.clientFor('system:kube-proxy', ['system:node-proxier', 'system:authenticated']));
-    this.proxies.set(spec.name, proxy);
-    await proxy.start();
-    for (const hook of this.kubeletHooks) await hook(kubelet);
+    let proxy: HollowProxy | undefined;
+    try {
+      await kubelet.start();
+      proxy = new HollowProxy(spec.name, this.clientFor('system:kube-proxy', ['system:node-proxier', 'system:authenticated']));
+      this.proxies.set(spec.name, proxy);
+      await proxy.start();
+      for (const hook of this.kubeletHooks) await hook(kubelet);
+    } catch (e) {
+      // A kubelet that failed to start leaves nothing behind: no running loops, no entry
+      // that would refuse the same name later.
+      kubelet.stop();
+      proxy?.stop();
+      this.kubelets.delete(spec.name);
+      this.proxies.delete(spec.name);
+      throw e;
+    }
     await this.settle();
     return kubelet;
   }

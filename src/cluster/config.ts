@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { dns1123SubdomainErrors } from '../api/validation';
 import { NodeLifecycleOptions } from '../controllers/nodelifecycle/options';
 import { CONDITIONS_SET_UNKNOWN, LEGACY_CONDITIONS_SET_UNKNOWN } from '../controllers/nodelifecycle/health';
 import { KubeletConfig } from '../kubelet/config';
@@ -57,6 +59,12 @@ export interface KubeletSpec {
 }
 
 export function kubeletConfig(c: ClusterConfig, spec: KubeletSpec): KubeletConfig {
+  // What the kubelet refuses at start-up (a node name the API would refuse; --node-ip that is not an IP).
+  const nameErrs = dns1123SubdomainErrors(spec.name ?? '');
+  if (!spec.name || nameErrs.length) throw new Error(`invalid node name ${JSON.stringify(spec.name)}: ${nameErrs.join('; ') || 'required'}`);
+  for (const [flag, ip] of [['node-ip', spec.nodeIP], ['external-ip', spec.externalIP]] as const) {
+    if (ip !== undefined && isIP(String(ip)) === 0) throw new Error(`failed to parse --${flag} ${JSON.stringify(ip)}: not a valid IP address`);
+  }
   const f = { ...c.flags.kubelet, ...parseFlags({ kubelet: spec.flags ?? {} }).kubelet };
   const p = c.profile;
   return {
