@@ -290,3 +290,26 @@ test('hostile: a kubelet that cannot register is refused with 400 and leaves no 
     assert.equal((await s.admin('GET', '/api/v1/nodes/Bad_Name')).code, 404);
   } finally { await s.stop(); }
 });
+
+test('hostile: fieldValidation Ignore/Warn/Strict; unknown fields are never stored', async () => {
+  const s = await served();
+  try {
+    await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } }));
+    const body = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name, colour: 'red' }, data: {}, bogus: { deep: 1 } });
+    const strict = await s.admin('POST', `${SECRETS}?fieldValidation=Strict`, body('a'));
+    isStatus(strict, 400);
+    assert.match(strict.json.message, /strict decoding error: unknown field "bogus", unknown field "metadata.colour"/);
+    const warn = await s.admin('POST', SECRETS, body('b'));
+    assert.equal(warn.code, 201);
+    assert.match(String(warn.headers.warning), /unknown field \\"bogus\\"/);
+    const ignore = await s.admin('POST', `${SECRETS}?fieldValidation=Ignore`, body('c'));
+    assert.equal(ignore.code, 201);
+    assert.equal(ignore.headers.warning, undefined);
+    for (const n of ['b', 'c']) {
+      const got = (await s.admin('GET', `${SECRETS}/${n}`)).json;
+      assert.equal(got.bogus, undefined);
+      assert.equal(got.metadata.colour, undefined);
+    }
+    isStatus(await s.admin('POST', `${SECRETS}?fieldValidation=Loose`, body('d')), 400);
+  } finally { await s.stop(); }
+});

@@ -8,7 +8,7 @@ import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
 import { nameErrors } from '../api/validation';
 import { randomSuffix } from '../api/names';
-import { decodeTyped } from '../api/resources/schema';
+import { decodeTyped, pruneUnknownFields } from '../api/resources/schema';
 import { decodeObjectMeta, validateObjectMeta } from './meta-validation';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
@@ -91,6 +91,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     }
     decodeObjectMeta(obj.metadata as Record<string, unknown>, this.type.kind, this.type.version);
     decodeTyped(obj as unknown as Record<string, unknown>, this.type.kind, this.type.version);
+    pruneUnknownFields(this.type.kind, obj as unknown as Record<string, unknown>);
     if (this.type.namespaced) {
       if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');

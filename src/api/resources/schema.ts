@@ -78,7 +78,10 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
   RoleBinding: { subjects: list(struct('Subject', { kind: S, apiGroup: S, name: S, namespace: S }), '[]v1.Subject'), roleRef: struct('RoleRef', { apiGroup: S, kind: S, name: S }) },
   ClusterRoleBinding: { subjects: list(struct('Subject', { kind: S, apiGroup: S, name: S, namespace: S }), '[]v1.Subject'), roleRef: struct('RoleRef', { apiGroup: S, kind: S, name: S }) },
   Endpoints: { subsets: list('object', '[]v1.EndpointSubset') },
-  Event: { involvedObject: 'object', reason: S, message: S, type: S, count: I, source: 'object', firstTimestamp: S, lastTimestamp: S },
+  Event: {
+    involvedObject: 'object', reason: S, message: S, type: S, count: I, source: 'object', firstTimestamp: S, lastTimestamp: S,
+    eventTime: 'any', series: 'object', action: S, related: 'object', reportingComponent: S, reportingInstance: S,
+  },
   Lease: { spec: struct('LeaseSpec', { holderIdentity: S, leaseDurationSeconds: I, acquireTime: S, renewTime: S, leaseTransitions: I }) },
 };
 
@@ -156,8 +159,31 @@ export function decodeTyped(obj: Record<string, unknown>, kind: string, version:
     throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonType(v)} into Go struct field ${owner}.${path.replace(/^\./, '')} of type ${goName(t)}`);
   };
   for (const [k, t] of Object.entries(fields)) {
-    if (!(k in obj)) continue;
+    if (!(k in obj) || t === 'any') continue;
     const v = check(obj[k], t, kind, k, fail);
     if (v === undefined) delete obj[k];
   }
+}
+
+const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
+const META_FIELDS = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields']);
+
+/**
+ * Fields of a body its kind does not have, at the object's top level and in metadata (the
+ * levels whose fields are known completely here): what ?fieldValidation reports or refuses.
+ */
+export function unknownFields(kind: string, obj: unknown): string[] {
+  const fields = KIND_FIELDS[kind];
+  if (!fields || obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [];
+  const out = Object.keys(obj).filter((k) => !OBJECT_FIELDS.has(k) && !(k in fields));
+  const meta = (obj as { metadata?: unknown }).metadata;
+  if (meta && typeof meta === 'object' && !Array.isArray(meta)) out.push(...Object.keys(meta).filter((k) => !META_FIELDS.has(k)).map((k) => `metadata.${k}`));
+  return out;
+}
+
+/** Drops the fields unknownFields reports at the top level (metadata's are dropped as it decodes). */
+export function pruneUnknownFields(kind: string, obj: Record<string, unknown>): void {
+  const fields = KIND_FIELDS[kind];
+  if (!fields) return;
+  for (const k of Object.keys(obj)) if (!OBJECT_FIELDS.has(k) && !(k in fields)) delete obj[k];
 }

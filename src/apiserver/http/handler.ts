@@ -17,6 +17,7 @@ import { IncludeObject, toTable, wantsTable } from './table';
 import { decodeProtobuf, PROTOBUF } from './protobuf';
 import { serverSideApply } from './apply';
 import { KubeletClient } from './kubelet-client';
+import { unknownFields } from '../../api/resources/schema';
 import { intParam, parseBody, readLimited, resourceVersionParam } from './decode';
 
 /**
@@ -253,13 +254,13 @@ export class ApiHttpHandler {
       case 'watch':
         return this.watch(req, res, rt, target, q, table, release);
       case 'create': {
-        const obj = await this.decode(req, await body());
+        const obj = fieldValidation(rt, q, res, await this.decode(req, await body()));
         const created = await api.create(target, obj, ctx);
         const code = (created as Status).kind === 'Status' ? ((created as Status).code || 201) : 201;
         return writeJSON(res, code, created);
       }
       case 'update':
-        return writeJSON(res, 200, await api.update(target, await this.decode(req, await body()), ctx));
+        return writeJSON(res, 200, await api.update(target, fieldValidation(rt, q, res, await this.decode(req, await body())), ctx));
       case 'patch': {
         const type = PATCH_TYPES[mediaType(req.headers['content-type'])];
         if (!type) {
@@ -430,6 +431,23 @@ export function pageNotFound() {
   e.status.message = 'the server could not find the requested resource';
   e.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
   return e;
+}
+
+/**
+ * ?fieldValidation on create and update (upstream's since v1.27): unknown fields are dropped
+ * (Ignore), dropped with a Warning header each (Warn, the default), or refused with 400
+ * (Strict). Checked at the object's top level and in metadata.
+ */
+function fieldValidation(rt: ResourceType, q: URLSearchParams, res: ServerResponse, obj: unknown): unknown {
+  const mode = q.get('fieldValidation') ?? 'Warn';
+  if (!['Ignore', 'Warn', 'Strict'].includes(mode)) {
+    throw errors.badRequest(`fieldValidation: Invalid value: "${mode}": must be one of Ignore, Warn, Strict`);
+  }
+  const unknown = mode === 'Ignore' ? [] : unknownFields(rt.kind, obj);
+  if (unknown.length === 0) return obj;
+  if (mode === 'Strict') throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  res.setHeader('Warning', unknown.map((f) => `299 - "unknown field \\"${f}\\""`));
+  return obj;
 }
 
 /** Whether a request carries a body (declared length or chunked). */
