@@ -313,3 +313,36 @@ test('hostile: fieldValidation Ignore/Warn/Strict; unknown fields are never stor
     isStatus(await s.admin('POST', `${SECRETS}?fieldValidation=Loose`, body('d')), 400);
   } finally { await s.stop(); }
 });
+
+test('hostile: Node authorizer and NodeRestriction confine a kubelet identity to its own node', async () => {
+  const s = await served({ flags: { 'authorization-mode': 'Node,RBAC' } });
+  try {
+    await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
+    await s.cluster.addKubelet({ name: 'n2', nodeIP: '10.0.0.2' });
+    await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } }));
+    for (const n of ['mine', 'theirs']) await s.admin('POST', SECRETS, secret(n));
+    const pod = (name: string, node: string, sec: string) => JSON.stringify({ metadata: { name }, spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v', secret: { secretName: sec } }] } });
+    assert.equal((await s.admin('POST', `/api/v1/namespaces/${NS}/pods`, pod('p1', 'n1', 'mine'))).code, 201);
+    assert.equal((await s.admin('POST', `/api/v1/namespaces/${NS}/pods`, pod('p2', 'n2', 'theirs'))).code, 201);
+    const n1 = s.as('system:node:n1', ['system:nodes']);
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    assert.equal((await n1('GET', '/api/v1/nodes')).code, 200);
+    assert.equal((await n1('PATCH', '/api/v1/nodes/n1', JSON.stringify({ metadata: { labels: { a: 'b' } } }), merge)).code, 200);
+    const other = await n1('PATCH', '/api/v1/nodes/n2', JSON.stringify({ metadata: { labels: { a: 'b' } } }), merge);
+    isStatus(other, 403);
+    assert.match(other.json.message, /is not allowed to modify node "n2"/);
+    assert.equal((await n1('GET', `${SECRETS}/mine`)).code, 200);
+    isStatus(await n1('GET', `${SECRETS}/theirs`), 403);
+    isStatus(await n1('GET', SECRETS), 403);
+    isStatus(await n1('POST', `/api/v1/namespaces/${NS}/pods`, pod('p3', 'n1', 'mine')), 403);
+    assert.equal((await n1('PATCH', `/api/v1/namespaces/${NS}/pods/p1/status`, JSON.stringify({ status: { message: 'x' } }), merge)).code, 200);
+    isStatus(await n1('PATCH', `/api/v1/namespaces/${NS}/pods/p2/status`, JSON.stringify({ status: { message: 'x' } }), merge), 403);
+    isStatus(await n1('DELETE', `/api/v1/namespaces/${NS}/pods/p2`), 403);
+    isStatus(await n1('PUT', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n2`, JSON.stringify({ metadata: { name: 'n2' } })), 403);
+    // without the Node mode a kubelet identity has no rights at all (RBAC grants system:nodes nothing here)
+    const plain = await served();
+    try {
+      isStatus(await plain.as('system:node:n1', ['system:nodes'])('GET', '/api/v1/nodes'), 403);
+    } finally { await plain.stop(); }
+  } finally { await s.stop(); }
+});
