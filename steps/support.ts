@@ -18,6 +18,17 @@ type StepBody<A extends unknown[]> = (this: KubeWorld, ...args: A) => Promise<un
  */
 export const REAL_CLOCK_SETTLE_MS = 20_000;
 
+/**
+ * How far a measured age may be off on a real clock: API timestamps have whole seconds
+ * (RFC 3339), and a step reads them some hundreds of ms after the moment it names.
+ */
+export const REAL_CLOCK_TOLERANCE_MS = 2_000;
+
+/** The tolerance for ages measured on this world's target (none on a virtual clock). */
+export function ageTolerance(world: KubeWorld): number {
+  return world.driver.capabilities.virtualTime ? 0 : REAL_CLOCK_TOLERANCE_MS;
+}
+
 function retryable(e: unknown): boolean {
   const err = e as { name?: string; reason?: string; code?: number };
   return err?.name === 'AssertionError' || err?.code === 404;
