@@ -150,6 +150,8 @@ async function waitHealthy(what: string, url: string, proc: Proc, tls: https.Req
 export interface UpstreamOptions {
   /** Where the four binaries are (default: upstreamBinDir()). */
   binDir?: string;
+  /** Only etcd and kube-apiserver (for the benchmark, which starts the scheduler itself). */
+  apiServerOnly?: boolean;
 }
 
 /**
@@ -166,11 +168,12 @@ export class UpstreamDriver extends KubeDriver {
   private endpoint?: HttpEndpoint;
   private kubeconfigs = 0;
   private launched = false;
+  private server?: string;
   private readonly binDir: string;
   protected override cleanupOnStop = false;
   readonly http: HttpAccess;
 
-  constructor(profile: Profile, declaration: TargetDeclaration, options: UpstreamOptions = {}) {
+  constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: UpstreamOptions = {}) {
     // Its own copy: configure() records the scenario's flags in it, which the kube driver's
     // hollow kubelets read (their heartbeat frequencies, lease duration).
     super(profile, { ...declaration, flags: { ...declaration.flags } });
@@ -304,6 +307,38 @@ export class UpstreamDriver extends KubeDriver {
     return proc;
   }
 
+  /** A kubeconfig for a component, with a client certificate for user. */
+  private kubeconfig(name: string, user: string): string {
+    const file = path.join(this.workDir!, `${name}.kubeconfig`);
+    fs.writeFileSync(file, this.pki().kubeconfig(this.server!, user, []), { mode: 0o600 });
+    return file;
+  }
+
+  /**
+   * Starts kube-scheduler (with a profile for schedulerName when given) and waits for its
+   * /healthz. Part of start(); the benchmark calls it once its pods are pending.
+   */
+  async startScheduler(schedulerName?: string): Promise<void> {
+    const work = this.workDir!;
+    const schedPort = await freePort();
+    const schedConfig = this.kubeconfig('kube-scheduler', 'system:kube-scheduler');
+    const configFile = path.join(work, 'kube-scheduler.yaml');
+    fs.writeFileSync(configFile, [
+      'apiVersion: kubescheduler.config.k8s.io/v1',
+      'kind: KubeSchedulerConfiguration',
+      `clientConnection: { kubeconfig: ${JSON.stringify(schedConfig)} }`,
+      'leaderElection: { leaderElect: false }',
+      ...(schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(schedulerName)} } ]`] : []),
+      '',
+    ].join('\n'));
+    this.spawn('kube-scheduler', [
+      `--config=${configFile}`, `--authentication-kubeconfig=${schedConfig}`, `--authorization-kubeconfig=${schedConfig}`,
+      '--bind-address=127.0.0.1', `--secure-port=${schedPort}`, `--cert-dir=${path.join(work, 'scheduler-certs')}`,
+    ]);
+    const scheduler = this.procs[this.procs.length - 1];
+    await waitHealthy('kube-scheduler /healthz', `https://127.0.0.1:${schedPort}/healthz`, scheduler, { rejectUnauthorized: false });
+  }
+
   private async launch(): Promise<void> {
     const cmd = this.translate(mergeFlags(this.profile.flags, this.flags));
     const missing = missingBinaries(this.binDir);
@@ -311,7 +346,7 @@ export class UpstreamDriver extends KubeDriver {
     const pki = this.pki();
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-upstream-'));
     const work = this.workDir;
-    const [etcdClient, etcdPeer, apiPort, kcmPort, schedPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [etcdClient, etcdPeer, apiPort, kcmPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
 
     // etcd: one member, no fsync (a scratch store per scenario).
     const etcd = this.spawn('etcd', [
@@ -339,12 +374,13 @@ export class UpstreamDriver extends KubeDriver {
     const tls: https.RequestOptions = { ca: pki.ca.certPem, cert: adminPair.certPem, key: adminPair.keyPem };
     await waitHealthy('kube-apiserver /readyz', `${server}/readyz`, apiserver, tls);
 
-    const kubeconfig = (name: string, user: string) => {
-      const file = path.join(work, `${name}.kubeconfig`);
-      fs.writeFileSync(file, pki.kubeconfig(server, user, []), { mode: 0o600 });
-      return file;
-    };
-    const kcmConfig = kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
+    this.server = server;
+    const adminFile = path.join(work, 'admin.kubeconfig');
+    fs.writeFileSync(adminFile, pki.kubeconfig(server, 'kubespec-admin', ['system:masters']), { mode: 0o600 });
+    this.api = KubeconfigClient.fromFile(adminFile, coreRegistry());
+    this.endpoint = { server, secure: { host: '127.0.0.1', port: apiPort }, caFile: pki.file('ca.crt') };
+    if (this.options.apiServerOnly) { await super.start(); return; }
+    const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
     const kcm = this.spawn('kube-controller-manager', [
       `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
       '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
@@ -354,28 +390,10 @@ export class UpstreamDriver extends KubeDriver {
       `--cluster-signing-cert-file=${pki.file('ca.crt')}`, `--cluster-signing-key-file=${pki.file('ca.key')}`,
       ...cmd.kcm,
     ]);
-    const schedConfig = kubeconfig('kube-scheduler', 'system:kube-scheduler');
-    const configFile = path.join(work, 'kube-scheduler.yaml');
-    fs.writeFileSync(configFile, [
-      'apiVersion: kubescheduler.config.k8s.io/v1',
-      'kind: KubeSchedulerConfiguration',
-      `clientConnection: { kubeconfig: ${JSON.stringify(schedConfig)} }`,
-      'leaderElection: { leaderElect: false }',
-      ...(cmd.schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(cmd.schedulerName)} } ]`] : []),
-      '',
-    ].join('\n'));
-    const scheduler = this.spawn('kube-scheduler', [
-      `--config=${configFile}`, `--authentication-kubeconfig=${schedConfig}`, `--authorization-kubeconfig=${schedConfig}`,
-      '--bind-address=127.0.0.1', `--secure-port=${schedPort}`, `--cert-dir=${path.join(work, 'scheduler-certs')}`,
-    ]);
     // /healthz is always allowed; their serving certificates are self-signed.
     await waitHealthy('kube-controller-manager /healthz', `https://127.0.0.1:${kcmPort}/healthz`, kcm, { rejectUnauthorized: false });
-    await waitHealthy('kube-scheduler /healthz', `https://127.0.0.1:${schedPort}/healthz`, scheduler, { rejectUnauthorized: false });
+    await this.startScheduler(cmd.schedulerName);
 
-    const adminFile = path.join(work, 'admin.kubeconfig');
-    fs.writeFileSync(adminFile, pki.kubeconfig(server, 'kubespec-admin', ['system:masters']), { mode: 0o600 });
-    this.api = KubeconfigClient.fromFile(adminFile, coreRegistry());
-    this.endpoint = { server, secure: { host: '127.0.0.1', port: apiPort }, caFile: pki.file('ca.crt') };
     // The controllers run once the service-account controller has made the default account.
     await this.waitReady('the controller manager (default/default ServiceAccount)', async () => {
       try { await this.api.get({ resource: 'serviceaccounts', namespace: 'default' }, 'default'); return true; } catch { return false; }
