@@ -10,6 +10,7 @@ Feature: Nodes register themselves, or an administrator creates them by hand
   tryUpdateNodeHealth (node_lifecycle_controller.go) for the startup grace period.
 
   @NODE-SELF-REGISTER
+  @upstream-smoke
   Scenario: The kubelet registers its node with --node-labels and --register-with-taints
     Given a kubelet starts on node "10.4.42.5" with:
       | --node-labels          | zone=a,disktype=ssd                           |
