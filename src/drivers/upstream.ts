@@ -43,6 +43,14 @@ function freePort(): Promise<number> {
   });
 }
 
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /**
@@ -346,7 +354,12 @@ export class UpstreamDriver extends KubeDriver {
     const pki = this.pki();
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-upstream-'));
     const work = this.workDir;
-    const [etcdClient, etcdPeer, apiPort, kcmPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [etcdClient, etcdPeer, kcmPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    // The secure port the scenario (or profile) names, as the kubernetes Service's targetPort
+    // shows it, when that port is free here; else any free one (two scenarios at a time may
+    // both want 6443).
+    const wanted = Number(mergeFlags(this.profile.flags, this.flags)['kube-apiserver']?.['secure-port'] ?? 0);
+    const apiPort = wanted > 0 && await portFree(wanted) ? wanted : await freePort();
 
     // etcd: one member, no fsync (a scratch store per scenario).
     const etcd = this.spawn('etcd', [
