@@ -379,8 +379,9 @@ export class UpstreamDriver extends KubeDriver {
       `--client-ca-file=${pki.file('ca.crt')}`,
       `--service-account-key-file=${pki.file('sa.pub')}`, `--service-account-signing-key-file=${pki.file('sa.key')}`,
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      '--authorization-mode=Node,RBAC', '--allow-privileged=true',
-      // The scenario's and profile's flags (later ones win: a scenario's --authorization-mode replaces the default).
+      '--allow-privileged=true',
+      // Node,RBAC unless the scenario names its modes (a list flag: repeating it appends).
+      ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) ? [] : ['--authorization-mode=Node,RBAC']),
       ...cmd.apiserver,
     ]);
     const adminPair = pki.client('kubespec-admin', ['system:masters']);
@@ -421,6 +422,13 @@ export class UpstreamDriver extends KubeDriver {
       if (Date.now() > deadline) throw new Error(`${what} not ready after ${START_TIMEOUT_MS / 1000}s\n${proc.tail()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
+  }
+
+  /** A control plane that did not start fails the step that needs it, with the reason. */
+  override async addKubelet(spec: Parameters<KubeDriver['addKubelet']>[0]): Promise<void> {
+    await this.start();
+    if (this.startError) throw this.startError;
+    await super.addKubelet(spec);
   }
 
   /** A component that died mid-scenario fails it, with its log's tail. */
