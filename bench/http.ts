@@ -41,34 +41,47 @@ const row = (name: string, count: number, r: { perSecond: number; latencies: num
   operation: name, requests: count, 'per second': Math.round(r.perSecond), 'median ms': r.latencies.length ? percentile(r.latencies, 50) : NaN, 'p99 ms': r.latencies.length ? percentile(r.latencies, 99) : NaN,
 });
 
-export async function runHttpBenchmark(): Promise<void> {
+/**
+ * The measurements on one API server, through a client (admin): creates NODES nodes, so
+ * the server should start empty. Rows: create, get, list, watch fan-out.
+ */
+export async function measureHttp(client: KubeconfigClient, nodes = NODES, watchers = WATCHERS): Promise<Record<string, string | number>[]> {
+  const ref = { resource: 'nodes' };
+  const rows: Record<string, string | number>[] = [];
+  rows.push(row('create node', nodes, await timed(nodes, (i) => client.create(ref, node(`n${i}`)))));
+  rows.push(row('get node', 10_000, await timed(10_000, (i) => client.get(ref, `n${i % nodes}`))));
+  rows.push(row(`list ${nodes} nodes`, 20, await timed(20, () => client.list(ref))));
+  // Fan-out: watchers watch from now; WATCH_EVENTS label changes; every watcher must see every event.
+  const rv = (await client.list(ref, { fieldSelector: 'metadata.name=n0' })).metadata.resourceVersion;
+  let delivered = 0;
+  const watches = await Promise.all(Array.from({ length: watchers }, () => client.watch(ref, { resourceVersion: rv, fieldSelector: 'metadata.name=n0' }, { onEvent: () => { delivered++; } })));
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < WATCH_EVENTS; i++) await client.patch(ref, 'n0', 'merge', { metadata: { labels: { step: String(i) } } });
+  const want = watchers * WATCH_EVENTS;
+  while (delivered < want) await new Promise((r) => setTimeout(r, 5));
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  for (const w of watches) w.stop();
+  rows.push({ operation: `watch fan-out (${watchers} watchers × ${WATCH_EVENTS} changes)`, requests: want, 'per second': Math.round(want / seconds), 'median ms': NaN, 'p99 ms': NaN });
+  return rows;
+}
+
+/** kubespec's API server (in this process, HTTPS on loopback) for a measurement. */
+export async function withKubespecServer<T>(use: (client: KubeconfigClient) => Promise<T>): Promise<T> {
   const cluster = new Cluster({ config: clusterConfig(loadProfile('kubernetes-1.32')) });
   await cluster.start();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-http-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
-  const client = KubeconfigClient.fromFile(e.kubeconfig, coreRegistry());
-  const ref = { resource: 'nodes' };
   try {
-    const rows = [];
-    rows.push(row('create node', NODES, await timed(NODES, (i) => client.create(ref, node(`n${i}`)))));
-    rows.push(row('get node', 10_000, await timed(10_000, (i) => client.get(ref, `n${i % NODES}`))));
-    rows.push(row(`list ${NODES} nodes`, 20, await timed(20, () => client.list(ref))));
-    // Fan-out: WATCHERS watches from now; WATCH_EVENTS label changes; every watcher must see every event.
-    const rv = (await client.list(ref, { fieldSelector: 'metadata.name=n0' })).metadata.resourceVersion;
-    let delivered = 0;
-    const watches = await Promise.all(Array.from({ length: WATCHERS }, () => client.watch(ref, { resourceVersion: rv, fieldSelector: 'metadata.name=n0' }, { onEvent: () => { delivered++; } })));
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < WATCH_EVENTS; i++) await client.patch(ref, 'n0', 'merge', { metadata: { labels: { step: String(i) } } });
-    const want = WATCHERS * WATCH_EVENTS;
-    while (delivered < want) await new Promise((r) => setTimeout(r, 5));
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    for (const w of watches) w.stop();
-    rows.push({ operation: `watch fan-out (${WATCHERS} watchers × ${WATCH_EVENTS} changes)`, requests: want, 'per second': Math.round(want / seconds), 'median ms': NaN, 'p99 ms': NaN });
-    printTable('API server over loopback HTTPS (events delivered per second for the fan-out)', rows);
+    return await use(KubeconfigClient.fromFile(e.kubeconfig, coreRegistry()));
   } finally {
     await server.stop();
     await cluster.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function runHttpBenchmark(): Promise<void> {
+  const rows = await withKubespecServer((client) => measureHttp(client));
+  printTable('API server over loopback HTTPS (events delivered per second for the fan-out)', rows);
 }

@@ -3,6 +3,7 @@ import { runNodesBenchmark } from './nodes';
 import { runSchedulerBenchmark } from './scheduler';
 import { runControllersBenchmark } from './controllers';
 import { runHttpBenchmark } from './http';
+import { runUpstreamBenchmark } from './upstream';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
     controllers: runControllersBenchmark,
     http: runHttpBenchmark,
   };
+  // Needs the upstream binaries (npm run upstream:build): only when asked for by name.
+  if (only === 'upstream') return runUpstreamBenchmark();
   for (const [name, run] of Object.entries(benches)) {
     if (only && only !== name) continue;
     await run();

@@ -7,9 +7,9 @@ import { Scheduler } from '../src/scheduler/scheduler';
 import { frameworkPlugins, legacyProvider } from '../src/scheduler/providers';
 import { percentile, printTable } from './table';
 
-const BENCH_SCHEDULER = 'bench-scheduler';
+export const BENCH_SCHEDULER = 'bench-scheduler';
 
-function node(i: number): Node {
+export function node(i: number): Node {
   const zone = `zone-${i % 3}`;
   const allocatable = { cpu: '32', memory: '128Gi', pods: '110' };
   return {
@@ -20,7 +20,7 @@ function node(i: number): Node {
   };
 }
 
-function pod(i: number): Pod {
+export function pod(i: number): Pod {
   return {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name: `pod-${i}`, namespace: 'default', labels: { app: `app-${i % 100}` } },
@@ -35,7 +35,7 @@ function pod(i: number): Pod {
  * (median, p99) and the heap the run added. Nodes are plain Node objects (no kubelets), so
  * only the scheduler and the API server are measured.
  */
-async function run(profileName: string, era: 'legacy' | 'framework', nodes: number, pods: number): Promise<Record<string, string | number>> {
+export async function run(profileName: string, era: 'legacy' | 'framework', nodes: number, pods: number): Promise<Record<string, string | number>> {
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
   const cluster = new Cluster({ config: clusterConfig(loadProfile(profileName)), clock: 'virtual' });

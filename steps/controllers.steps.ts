@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import * as yaml from 'js-yaml';
 import { Pod } from '../src/api/core';
 import { KubeObject } from '../src/api/meta';
-import { StatusError } from '../src/api/errors';
+import { isStatusError, StatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
 import { step } from './support';
 import { fieldAt, resourceNamed, showField } from './objects';
@@ -83,8 +83,17 @@ When(new RegExp(`^I relabel (\\d+) pods? of ${KIND} "([^"]+)"${NS} to "([^"]+)=(
 When(new RegExp(`^I scale ${KIND} "([^"]+)"${NS} to (\\d+)(?: replicas)?$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string) {
   const cluster = await this.cluster();
   const { ref } = refFor(kind, ns);
-  const scale = await cluster.client.get(ref, name, { subresource: 'scale' });
-  await cluster.client.update(ref, { ...scale, spec: { replicas: Number(replicas) } } as KubeObject, { subresource: 'scale' });
+  // Read-modify-write, retried on a conflict as kubectl scale does (ScaleWithRetries): on a
+  // real cluster the controller updates the status between the read and the write.
+  for (let attempt = 1; ; attempt++) {
+    const scale = await cluster.client.get(ref, name, { subresource: 'scale' });
+    try {
+      await cluster.client.update(ref, { ...scale, spec: { replicas: Number(replicas) } } as KubeObject, { subresource: 'scale' });
+      return;
+    } catch (e) {
+      if (!isStatusError(e, 'Conflict') || attempt >= 5) throw e;
+    }
+  }
 }));
 
 Then(new RegExp(`^the scale of ${KIND} "([^"]+)"${NS} has:$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, table: DataTable) {

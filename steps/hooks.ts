@@ -1,6 +1,7 @@
-import { After, Before, ITestCaseHookParameter } from '@cucumber/cucumber';
+import { After, Before, BeforeStep, ITestCaseHookParameter, ITestStepHookParameter } from '@cucumber/cucumber';
 import { KubeWorld, NOT_APPLICABLE } from './world';
 import { CAPABILITY_NAMES } from '../src/drivers';
+import { toMs } from './support';
 
 const PROFILE_TAG = /^@profile-(.+)$/;
 const NEEDS_TAG = /^@needs-(.+)$/;
@@ -26,6 +27,19 @@ Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
       return 'skipped';
     }
   }
+  // On a real clock a scenario whose stated waits ("N minutes pass") alone exceed the
+  // target's maxScenarioTime is not applicable from the start, instead of after waiting.
+  const limit = (this.driver as { declaration?: { maxScenarioTimeMs?: number } }).declaration?.maxScenarioTimeMs;
+  if (limit && !this.driver.capabilities.virtualTime) {
+    const waits = pickle.steps.reduce((sum, s) => {
+      const m = /^(\d+(?:\.\d+)?) (?:more )?(seconds?|minutes?|hours?) pass(?:es)?$/.exec(s.text);
+      return sum + (m ? toMs(Number(m[1]), m[2]) : 0);
+    }, 0);
+    if (waits > limit) {
+      this.attach(`needs more than the ${limit / 1000} s of real time a scenario may take on ${this.driver.target} (its steps wait ${waits / 1000} s; maxScenarioTime)`, NOT_APPLICABLE);
+      return 'skipped';
+    }
+  }
   return undefined;
 });
 
@@ -38,4 +52,9 @@ After(async function (this: KubeWorld, { result }: ITestCaseHookParameter) {
     this.attach(JSON.stringify({ simulatedMs: this.driver.now() - this.startedAt }), CLOCK_MEDIA_TYPE);
   }
   await this.driver.stop();
+});
+
+/** Outcomes (Then steps) are eventually consistent on a real clock (see step() in support.ts). */
+BeforeStep(function (this: KubeWorld, { pickleStep }: ITestStepHookParameter) {
+  this.stepType = pickleStep.type;
 });

@@ -4,7 +4,7 @@ import * as yaml from 'js-yaml';
 import { KubeObject } from '../src/api/meta';
 import { StatusError, isStatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { ageTolerance, step } from './support';
 import { fieldAt, resourceFor, resourceNamed, showField } from './objects';
 
 /** Generic object vocabulary: create from a manifest, check fields, delete, expect errors. */
@@ -51,7 +51,17 @@ Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has:$/, step(async functi
   const r = resourceNamed(kind);
   const obj = await cluster.client.get({ resource: r.resource, namespace: r.namespaced ? namespace ?? 'default' : undefined }, name);
   for (const [path, expected] of table.raw()) {
-    expect(showField(fieldAt(obj, path)), `${r.kind} ${name}: ${path}`).to.equal(expected);
+    const actual = showField(fieldAt(obj, path));
+    // A time relative to the cluster's clock: "<now>", "<20 seconds ago>" (exact on a
+    // virtual clock; within the age tolerance on a real one, where no epoch is fixed).
+    const rel = /^<(?:now|(\d+) seconds? ago)>$/.exec(expected);
+    if (rel) {
+      const want = Math.floor((cluster.now() - Number(rel[1] ?? 0) * 1000) / 1000) * 1000;
+      const slack = ageTolerance(this);
+      expect(Date.parse(actual), `${r.kind} ${name}: ${path} = ${actual}, want ${new Date(want).toISOString()}`).to.be.within(want - slack, want + slack);
+      continue;
+    }
+    expect(actual, `${r.kind} ${name}: ${path}`).to.equal(expected);
   }
 }));
 

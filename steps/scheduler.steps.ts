@@ -163,7 +163,9 @@ Then(/^pod "([^"]+)" has failed with reason "([^"]+)" and message "(.*)"$/, step
 Then(/^the events of pod "([^"]+)" include:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
   const cluster = await this.cluster();
   const events = await cluster.events({ involvedName: name });
-  const seen = events.map((e) => ({ type: e.type ?? '', reason: e.reason ?? '', message: e.message ?? '', from: e.source?.component ?? '' }));
+  // "from" as kubectl describe shows it: source.component, else reportingComponent (upstream's
+  // v1.32 scheduler records through events.k8s.io/v1, which fills only the latter).
+  const seen = events.map((e) => ({ type: e.type ?? '', reason: e.reason ?? '', message: e.message ?? '', from: e.source?.component || (e as { reportingComponent?: string }).reportingComponent || '' }));
   for (const row of table.hashes()) {
     const match = seen.some((e) => Object.entries(row).every(([k, v]) => (e as Record<string, string>)[k] === v));
     expect(match, `an event ${JSON.stringify(row)} among ${JSON.stringify(seen, null, 1)}`).to.equal(true);

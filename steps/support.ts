@@ -9,13 +9,53 @@ import { KubeWorld, NOT_APPLICABLE } from './world';
 type StepBody<A extends unknown[]> = (this: KubeWorld, ...args: A) => Promise<unknown> | unknown;
 
 /**
+ * On a real clock nothing tells the suite that the cluster is at rest: upstream's
+ * controllers react to a write within their own periods (the node controller's 5 s pass,
+ * the scheduler's queue, informer latency). So an outcome (a Then step) is eventually
+ * consistent there, as upstream's e2e tests judge it: a failed check is retried for up to
+ * this long before it counts. On a virtual clock the cluster settles after every write and
+ * the check runs once.
+ */
+export const REAL_CLOCK_SETTLE_MS = 20_000;
+
+/**
+ * How far a measured age may be off on a real clock: API timestamps have whole seconds
+ * (RFC 3339), and a step reads them some hundreds of ms after the moment it names.
+ */
+export const REAL_CLOCK_TOLERANCE_MS = 2_000;
+
+/** The tolerance for ages measured on this world's target (none on a virtual clock). */
+export function ageTolerance(world: KubeWorld): number {
+  return world.driver.capabilities.virtualTime ? 0 : REAL_CLOCK_TOLERANCE_MS;
+}
+
+function retryable(e: unknown): boolean {
+  const err = e as { name?: string; reason?: string; code?: number };
+  return err?.name === 'AssertionError' || err?.code === 404;
+}
+
+/** The step's body, retried while it fails an assertion if it is an outcome on a real clock. */
+async function runBody<A extends unknown[]>(world: KubeWorld, body: StepBody<A>, args: A): Promise<unknown> {
+  if (world.stepType !== 'Outcome' || !world.isStarted || world.driver.capabilities.virtualTime) return body.apply(world, args);
+  const deadline = Date.now() + REAL_CLOCK_SETTLE_MS;
+  for (;;) {
+    try {
+      return await body.apply(world, args);
+    } catch (e) {
+      if (!retryable(e) || Date.now() >= deadline) throw e;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/**
  * Wraps a step so that a NotApplicableError reports the scenario not applicable (skipped,
  * with the reason attached) instead of failing it.
  */
 export function step<A extends unknown[]>(body: StepBody<A>): (this: KubeWorld, ...args: A) => Promise<unknown> {
   const wrapped = async function (this: KubeWorld, ...args: A) {
     try {
-      return await body.apply(this, args);
+      return await runBody(this, body, args);
     } catch (e) {
       if (e instanceof NotApplicableError) {
         this.attach(e.message, NOT_APPLICABLE);

@@ -30,6 +30,8 @@ export class KubeWorld extends World<RunParameters> {
   lastServeError?: Error;
   /** Time marks named by steps ("the stop"), ms. */
   readonly marks = new Map<string, number>();
+  /** The kind of the step running now (Context = Given, Action = When, Outcome = Then). */
+  stepType?: string;
   /** Bearer tokens steps kept, by the account they belong to ("ns/name"). */
   readonly tokens = new Map<string, string>();
 

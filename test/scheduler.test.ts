@@ -66,7 +66,7 @@ test('FitError: "<count> <reason>" sorted as strings', () => {
   ]);
   assert.equal(fitErrorMessage(3, failures, 'legacy'), "0/3 nodes are available: 2 Insufficient cpu, 2 node(s) didn't match node selector.");
   assert.equal(frameworkFitErrorMessage(2, new Map([...failures].slice(0, 2))),
-    "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling..");
+    "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.");
 });
 
 test('volume conflicts (TestDiskConflicts, TestAWSDiskConflicts, TestRBDDiskConflicts, TestISCSIDiskConflicts)', () => {

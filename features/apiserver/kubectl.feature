@@ -195,7 +195,7 @@ Feature: The real kubectl works against the API server
     When I run "kubectl create namespace team-a"
     Then kubectl fails with "Error from server (AlreadyExists): namespaces "team-a" already exists"
 
-  @COMM-KUBELET
+  @COMM-KUBELET @needs-kubelet-api
   Scenario: logs come from the pod's kubelet through the API server
     Given a pod "web" running on node "10.4.42.5"
     When I run "kubectl logs web"

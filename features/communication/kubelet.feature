@@ -10,7 +10,7 @@ Feature: The API server reaches kubelets over HTTPS
   Source: 000 §2.3 "apiserver to kubelet". Upstream: pkg/kubelet/client, LogREST
   (pkg/registry/core/pod/rest/log.go).
 
-  @COMM-KUBELET
+  @COMM-KUBELET @needs-kubelet-api
   Scenario: With a CA that did not sign the kubelet's certificate, the API server refuses to talk to it
     Given the API server verifies kubelet certificates with an unrelated CA
     And a ready node "10.4.42.5"
@@ -18,7 +18,7 @@ Feature: The API server reaches kubelets over HTTPS
     When I run "kubectl logs web"
     Then kubectl fails with "x509: certificate signed by unknown authority"
 
-  @COMM-KUBELET
+  @COMM-KUBELET @needs-kubelet-api
   Scenario: With the kubelets' CA the API server verifies and reaches the kubelet
     Given the API server verifies kubelet certificates with the kubelets' CA
     And a ready node "10.4.42.5"
@@ -26,7 +26,7 @@ Feature: The API server reaches kubelets over HTTPS
     When I run "kubectl logs web --timestamps"
     Then kubectl prints "2025-01-01T00:00:00.000000000Z hollow container app"
 
-  @COMM-KUBELET
+  @COMM-KUBELET @needs-kubelet-api
   Scenario: Unverified by default: logs flow whatever certificate the kubelet shows
     Given a ready node "10.4.42.5"
     And a pod "web" running on node "10.4.42.5"

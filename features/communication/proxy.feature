@@ -12,7 +12,7 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
     Given ready nodes "10.4.42.5", "10.4.42.6"
     And a pod "web" running on node "10.4.42.5"
 
-  @COMM-PROXY
+  @COMM-PROXY @needs-kubelet-api
   Scenario: The node proxy answers with the kubelet's own view of its pods
     When I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/pods"
     Then kubectl prints ""kind":"PodList""
@@ -29,13 +29,13 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
     Then kubectl fails with "Error from server"
     And pod "web" is Running on node "10.4.42.5"
 
-  @COMM-PROXY
+  @COMM-PROXY @needs-kubelet-api
   Scenario: The pod proxy reaches the pod through its node
     When I run "kubectl get --raw /api/v1/namespaces/default/pods/web/proxy/index.html"
     Then kubectl prints "hollow pod default/web on node 10.4.42.5"
     And kubectl prints "answered GET /index.html"
 
-  @COMM-KUBECTL-PROXY
+  @COMM-KUBECTL-PROXY @needs-kubelet-api
   Scenario: kubectl proxy serves the API on localhost without credentials of its own
     When I start "kubectl proxy --port=0" in the background
     Then a GET of "/api/v1/nodes" through the background kubectl proxy answers 200 with "10.4.42.5"

@@ -118,7 +118,7 @@ Feature: The endpoints controller keeps each service's Endpoints; kube-proxy rou
       | subsets[0].addresses[1]    | <none>     |
     When I delete the pod "b"
     Then the endpoints "web" has:
-      | subsets | [] |
+      | subsets | <none> |
     When I patch the pod "a" with:
       """
       metadata:
@@ -142,7 +142,7 @@ Feature: The endpoints controller keeps each service's Endpoints; kube-proxy rou
             targetPort: admin
       """
     Then the endpoints "admin" has:
-      | subsets | [] |
+      | subsets | <none> |
 
   @EP-SYNC
   Scenario: A headless service's Endpoints are marked headless

@@ -18,6 +18,7 @@ Feature: Cordon marks a node unschedulable without touching its pods
     When I uncordon node "n1"
     Then node "n1" does not have the taint "node.kubernetes.io/unschedulable:NoSchedule"
 
+  @upstream-smoke
   Scenario: A cordoned node gets no new pods; uncordoned, it takes them again
     Given a ready node "n1"
     When I cordon node "n1"

@@ -69,7 +69,7 @@ Feature: A node that stops reporting becomes Unknown
       | 20    | 30    |
       | 90    | 100   |
 
-    @short-periods
+    @short-periods @upstream-smoke
     Examples: Short enough to run on a real clock
       | grace | limit |
       | 4     | 14    |

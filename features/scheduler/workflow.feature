@@ -9,6 +9,7 @@ Feature: A created pod is scheduled, bound and run
   Upstream: scheduler.scheduleOne / bind (pkg/scheduler/scheduler.go),
   BindingREST.Create (pkg/registry/core/pod/storage), kubelet syncPod.
 
+  @upstream-smoke
   Scenario: A pod goes from Pending to Running on the node the scheduler chose
     Given the nodes:
       | name | cpu | memory | podCIDR       |

@@ -5,6 +5,7 @@ import { failedLocations, formatSummary, reportFromMessages, writeReports, write
 import { loadProfile } from '../cluster/profile';
 import { loadDriverModule, TargetOptions, TARGETS } from '../drivers';
 import { startK3s } from '../drivers/k3s';
+import { missingBinaries, upstreamBinDir } from '../drivers/upstream';
 import { loadTargetDeclaration } from '../drivers/targets';
 import { componentOf } from '../cluster/flags';
 import { Flags } from '../cluster/profile';
@@ -18,6 +19,8 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
                               reference  in-process, virtual time (default)
                               serve      a fresh \`kubespec serve\` per scenario, over HTTPS (--serve-clock
                                          virtual|real; --serve-flag name=value forces a flag on every server)
+                              upstream   upstream Kubernetes v1.32 (etcd, kube-apiserver, controller manager,
+                                         scheduler) per scenario, built by \`npm run upstream:build\`; real time
                               kube       any API server: --kubeconfig FILE [--context NAME]
                                          [--target-config targets/x.yaml: its profile, flags, capabilities]
                               k3s        starts k3s v1.32 with testcontainers (needs a Docker engine)
@@ -58,6 +61,10 @@ async function prepareTarget(args: ParsedArgs, target: string, reportDir: string
     serveClock,
   };
   if (target === 'kube' && !options.kubeconfig) throw new Error('--target kube needs --kubeconfig FILE (and optionally --context, --target-config)');
+  if (target === 'upstream') {
+    const missing = missingBinaries();
+    if (missing.length) throw new Error(`--target upstream: no ${missing.join(', ')} in ${upstreamBinDir()}; run \`npm run upstream:build\` first (KUBESPEC_UPSTREAM_CACHE sets the cache)`);
+  }
   if (target !== 'k3s') return { target, options, stop: async () => undefined };
   console.log('k3s: checking for a container engine and starting k3s (first start pulls the image)…');
   const k3s = await startK3s();
@@ -75,7 +82,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const driverModule = one(args, 'driver');
   const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
   // A fixed target follows the profile it declares; --profile may only repeat it.
-  const declared = target === 'kube' || target === 'k3s' ? loadTargetDeclaration(one(args, 'target-config') ?? target).profile : undefined;
+  const declared = target === 'kube' || target === 'k3s' || target === 'upstream' ? loadTargetDeclaration(one(args, 'target-config') ?? target).profile : undefined;
   const profileName = one(args, 'profile', declared ?? 'seed')!;
   if (declared && profileName !== declared) {
     throw new Error(`target ${target} declares the ${declared} profile (see its target declaration); run it with --profile ${declared} or give --target-config for another`);

@@ -38,6 +38,11 @@ export interface Profile {
     stableLoadBalancerNodeSet?: boolean;
     /** ResourceQuota's "must specify … for: <containers>" wording (newer releases). */
     perContainerQuotaMessages?: boolean;
+    /**
+     * A Job whose pods would restart Always (or unset) is refused with "Required value: valid
+     * values: …" (ValidateJobSpec since the pod failure policy, v1.26+), not "Unsupported value".
+     */
+    jobRestartPolicyRequired?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

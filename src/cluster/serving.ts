@@ -111,7 +111,10 @@ export class ClusterServer {
     // Bearer tokens: the --token-auth-file, then the cluster's service-account tokens.
     const tokens: TokenAuthenticator[] = f['token-auth-file'] ? [TokenFile.load(f['token-auth-file'])] : [];
     tokens.push(cluster.controllers.authenticator);
-    this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: f['anonymous-auth'] ?? true });
+    // AlwaysAllow turns anonymous requests off, whatever --anonymous-auth says (upstream's
+    // ApplyAuthorization, pkg/kubeapiserver/options/authentication.go; found on v1.32.13).
+    const alwaysAllow = (f['authorization-mode'] ?? 'AlwaysAllow').split(',').includes('AlwaysAllow');
+    this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow });
   }
 
   get pkiDir(): string {

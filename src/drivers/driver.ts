@@ -28,10 +28,16 @@ export interface Capabilities {
   schedulerDecisions?: boolean;
   /** The API server is reachable over HTTP(S), for kubectl and client libraries. */
   http: boolean;
+  /**
+   * The API server reaches the hollow kubelets' HTTPS API (logs, proxy, certificate checks):
+   * true where the kubelets live beside the API server (in process, `kubespec serve`), not
+   * where they join a real cluster as API clients with no address it can dial.
+   */
+  kubeletApi?: boolean;
 }
 
 /** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
-export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http'];
+export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
 export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true } | { insecurePort: true };

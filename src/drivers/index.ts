@@ -4,13 +4,14 @@ import { ClusterDriver } from './driver';
 import { ReferenceDriver } from './reference';
 import { KubeDriver } from './kube';
 import { ServeDriver } from './serve';
+import { UpstreamDriver } from './upstream';
 import { loadTargetDeclaration } from './targets';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { coreRegistry } from '../api/resources';
 
 export * from './driver';
 
-export const TARGETS = ['reference', 'serve', 'kube', 'k3s'] as const;
+export const TARGETS = ['reference', 'serve', 'upstream', 'kube', 'k3s'] as const;
 
 /** What a run tells the driver factory beyond the target and profile. */
 export interface TargetOptions {
@@ -63,6 +64,10 @@ export function createDriver(target: string, profileName: string, options: Targe
       const declaration = { ...loadTargetDeclaration(options.targetConfig ?? 'serve'), profile: profile.name };
       if (clock === 'real') declaration.capabilities = { ...declaration.capabilities, virtualTime: false };
       return new ServeDriver(profile, declaration, { profileArg: profileName, clock, forcedFlags: options.serveFlags });
+    }
+    case 'upstream': {
+      const declaration = loadTargetDeclaration(options.targetConfig ?? 'upstream');
+      return new UpstreamDriver(profile, declaration);
     }
     case 'kube':
     case 'k3s': {

@@ -54,7 +54,8 @@ export class ServeDriver extends KubeDriver {
   constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: ServeOptions) {
     super(profile, declaration);
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
-    this.capabilities = { ...this.capabilities, http: true };
+    // On its virtual clock the server hosts the kubelets and their HTTPS API.
+    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual' };
     this.http = this.httpAccess();
   }
 

@@ -226,9 +226,18 @@ export class HollowKubelet {
     const ref = { resource: 'leases', namespace: NODE_LEASE_NAMESPACE };
     const renewTime = microTime(this.clock.now());
     try {
-      const lease = await this.client.get<Lease>(ref, this.config.nodeName);
-      const next: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime } };
-      await this.client.update<Lease>(ref, next);
+      // A renewal racing another one (the periodic one and a forced one, on a real clock)
+      // conflicts: re-read and retry, as upstream's lease controller does (retryUpdateLease, 5 tries).
+      for (let attempt = 1; ; attempt++) {
+        const lease = await this.client.get<Lease>(ref, this.config.nodeName);
+        const next: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime } };
+        try {
+          await this.client.update<Lease>(ref, next);
+          break;
+        } catch (e) {
+          if (!isStatusError(e, 'Conflict') || attempt >= 5) throw e;
+        }
+      }
     } catch (e) {
       if (!isStatusError(e, 'NotFound')) throw e;
       const lease: Lease = {

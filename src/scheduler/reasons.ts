@@ -92,7 +92,8 @@ function resolvable(r: FailureReason): boolean {
  * node whose failure preemption cannot fix counts as "Preemption is not helpful for
  * scheduling", every other as "No preemption victims found for incoming pod" (this control
  * plane models no pod of lower priority to evict). The preemption message ends in "." and
- * the separator adds another, hence upstream's "..".
+ * is appended after a space, nothing more: the doubled ".." of earlier releases was gone
+ * by v1.30 (found by running upstream v1.32.13; FitError.Error in framework/types.go).
  */
 export function frameworkFitErrorMessage(numAllNodes: number, failures: ReadonlyMap<string, readonly FailureReason[]>): string {
   const counts = new Map<string, number>();
@@ -101,5 +102,5 @@ export function frameworkFitErrorMessage(numAllNodes: number, failures: Readonly
     counts.set(t, (counts.get(t) ?? 0) + 1);
   }
   const preemption = `0/${numAllNodes} nodes are available: ${[...counts].map(([t, n]) => `${n} ${t}`).sort().join(', ')}.`;
-  return `${fitErrorMessage(numAllNodes, failures, 'framework')} preemption: ${preemption}.`;
+  return `${fitErrorMessage(numAllNodes, failures, 'framework')} preemption: ${preemption}`;
 }

@@ -6,7 +6,7 @@ import { leases } from './lease';
 import { events } from './event';
 import { daemonsets } from './daemonset';
 import { replicationcontrollers } from './replicationcontroller';
-import { jobs } from './job';
+import { jobs, jobsResource } from './job';
 import { services } from './service';
 import { endpoints } from './endpoints';
 import { serviceaccounts } from './serviceaccount';
@@ -19,9 +19,10 @@ export { nodes, pods, namespaces, leases, events, daemonsets };
 export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
 
 /** A registry holding every resource the control plane serves. */
-export function coreRegistry(): ResourceRegistry {
+/** Every built-in resource; a release's validation differences come as options (from its profile). */
+export function coreRegistry(options: { jobRestartPolicyRequired?: boolean } = {}): ResourceRegistry {
   return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events)
-    .register(daemonsets).register(replicationcontrollers).register(jobs).register(services).register(endpoints)
+    .register(daemonsets).register(replicationcontrollers).register(options.jobRestartPolicyRequired ? jobsResource(true) : jobs).register(services).register(endpoints)
     .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges)
     .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings);
 }

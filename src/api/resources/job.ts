@@ -50,7 +50,12 @@ const NONNEGATIVE = ['parallelism', 'completions', 'backoffLimit'] as const;
  * the legacy `controller-uid`/`job-name` keys and the `batch.kubernetes.io/` ones, as
  * v1.27+ does). Pods of a Job must restart OnFailure or Never.
  */
-export const jobs = defineResource<Job>({
+/**
+ * Jobs as a release validates them: from v1.26 (ValidateJobSpec) a defaulted or explicit
+ * restartPolicy Always is "Required value: valid values: …"; before, "Unsupported value".
+ */
+export function jobsResource(requiredRestartPolicy: boolean) {
+  return defineResource<Job>({
   group: 'batch',
   version: 'v1',
   resource: 'jobs',
@@ -96,9 +101,13 @@ export const jobs = defineResource<Job>({
       }
     }
     const policy = s.template?.spec?.restartPolicy;
-    if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['OnFailure', 'Never']));
+    if (requiredRestartPolicy && (policy === 'Always' || !policy)) errs.push(fieldError.required('spec.template.spec.restartPolicy', 'valid values: "OnFailure", "Never"'));
+    else if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['OnFailure', 'Never']));
     errs.push(...validatePodTemplate('spec.template', s.template).filter((e) => e.field !== 'spec.template.spec.restartPolicy'));
     return errs;
   },
   defaultGarbageCollectionPolicy: 'orphan',
-});
+  });
+}
+
+export const jobs = jobsResource(false);

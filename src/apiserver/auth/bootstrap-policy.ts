@@ -14,7 +14,15 @@ const CLUSTER_ROLES: Role[] = [
   { metadata: { name: 'cluster-admin' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }] },
   { metadata: { name: 'system:discovery' }, rules: [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: READ }] },
   { metadata: { name: 'system:public-info-viewer' }, rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: READ }] },
-  { metadata: { name: 'view' }, rules: [{ apiGroups: ['', 'coordination.k8s.io'], resources: ['pods', 'pods/log', 'pods/status', 'nodes', 'namespaces', 'events', 'leases'], verbs: ['get', 'list', 'watch'] }] },
+  // view: namespace-level reading only (system:aggregate-to-view) — no nodes, no leases
+  // (found by running upstream v1.32.13: binding view does not let a user list nodes).
+  { metadata: { name: 'view' }, rules: [
+    { apiGroups: [''], resources: ['pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status', 'endpoints',
+      'persistentvolumeclaims', 'persistentvolumeclaims/status', 'configmaps', 'limitranges', 'resourcequotas', 'bindings', 'events', 'pods/status',
+      'resourcequotas/status', 'namespaces/status', 'replicationcontrollers/status', 'pods/log', 'namespaces'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['apps'], resources: ['daemonsets', 'daemonsets/status'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['batch'], resources: ['jobs', 'jobs/status'], verbs: ['get', 'list', 'watch'] },
+  ] },
 ];
 
 const group = (name: string) => ({ kind: 'Group' as const, apiGroup: 'rbac.authorization.k8s.io', name });

@@ -76,11 +76,14 @@ export class EndpointsController {
     if (current && JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) && JSON.stringify(current.metadata.labels ?? {}) === JSON.stringify(labels)) return;
     try {
       if (!current) {
-        await this.client.create<Endpoints>(ref, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, subsets });
+        // No subsets is no field: upstream's Subsets is `json:"subsets,omitempty"`, so an empty
+        // list never reaches a client (found on upstream v1.32.13).
+        await this.client.create<Endpoints>(ref, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, ...(subsets.length ? { subsets } : {}) });
       } else {
         const next = clone(current);
         next.metadata.labels = labels;
-        next.subsets = subsets;
+        if (subsets.length) next.subsets = subsets;
+        else delete next.subsets;
         await this.client.update<Endpoints>(ref, next);
       }
     } catch (e) {
