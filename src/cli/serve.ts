@@ -44,6 +44,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (!c) throw new Error(`unknown flag --${name} for "kubespec serve" (see kubespec serve --help)`);
     flags[c] = { ...flags[c], [name]: values[values.length - 1] };
   }
+  const portOff = (v: string | undefined, dflt: string) => Number(v ?? dflt) === 0;
+  if (portOff(flags['kube-apiserver']?.['secure-port'], '6443') && portOff(flags['kube-apiserver']?.['insecure-port'], '0')) {
+    throw new Error('--secure-port 0 turns HTTPS off; give --insecure-port PORT to serve plain HTTP instead (both off leaves nothing to serve)');
+  }
   const apiserverDefaults = { 'authorization-mode': 'RBAC' };
   const config = clusterConfig(profile, { ...flags, 'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] } });
   const cluster = new Cluster({ config, clock, startTime: clock === 'virtual' ? undefined : Date.now() });
