@@ -138,7 +138,7 @@ export class ClusterServer {
       authenticator: this.authenticator,
       authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
       kubelets,
-      routes: [this.clockRoute(), this.kubeletsRoute()],
+      routes: [this.locksRoute(), this.clockRoute(), this.kubeletsRoute()],
     }, {
       securePort: f['secure-port'] ?? 6443,
       bindAddress,
@@ -184,6 +184,42 @@ export class ClusterServer {
     this.network.servers.set(kubelet.name, { kubelet, server });
   }
 
+  private clockLock?: { holder: string; expires: number };
+
+  /**
+   * POST /kubespec/v1/locks/clock {holder, ttlSeconds} → 200 when the caller holds the
+   * virtual clock (free, expired, or already its own: renewed), 409 while another holds it;
+   * DELETE /kubespec/v1/locks/clock/{holder} releases it. Scenarios sharing one server on a
+   * virtual clock take turns with it: time another scenario moved would break their timing.
+   * The ttl is wall-clock time, so a killed run's lock runs out.
+   */
+  private locksRoute(): NonResourceRoute {
+    return {
+      prefix: '/kubespec/v1/locks',
+      untracked: true,
+      handle: async (req, res, p, body) => {
+        const now = Date.now();
+        const held = this.clockLock && this.clockLock.expires > now ? this.clockLock : undefined;
+        if (p === '/kubespec/v1/locks/clock' && req.method === 'GET') return writeJSON(res, 200, held ? { holder: held.holder, expires: new Date(held.expires).toISOString() } : {});
+        if (p === '/kubespec/v1/locks/clock' && req.method === 'POST') {
+          const input = parseJSON(await body()) as { holder?: unknown; ttlSeconds?: unknown };
+          if (typeof input.holder !== 'string' || !input.holder || input.holder.length > 253) throw errors.badRequest('holder must be a non-empty string of at most 253 characters');
+          const ttl = input.ttlSeconds;
+          if (typeof ttl !== 'number' || !(ttl > 0 && ttl <= 86_400)) throw errors.badRequest('ttlSeconds must be a number in (0, 86400]');
+          if (held && held.holder !== input.holder) throw errors.conflict({ kind: 'lock', name: 'clock' }, `held by ${held.holder}`);
+          this.clockLock = { holder: input.holder, expires: now + ttl * 1000 };
+          return writeJSON(res, 200, { holder: input.holder, expires: new Date(this.clockLock.expires).toISOString() });
+        }
+        const m = /^\/kubespec\/v1\/locks\/clock\/([^/]+)$/.exec(p);
+        if (m && req.method === 'DELETE') {
+          if (held?.holder === decodeURIComponent(m[1])) this.clockLock = undefined;
+          return writeJSON(res, 200, {});
+        }
+        throw errors.notFound({ kind: 'kubespec', name: p });
+      },
+    };
+  }
+
   /** GET /kubespec/v1/clock → {now, mode}; POST {advanceSeconds} → fires due timers, settles, → {now} (409 on the real clock). */
   private clockRoute(): NonResourceRoute {
     const cluster = this.cluster;
@@ -209,14 +245,27 @@ export class ClusterServer {
   /**
    * POST /kubespec/v1/kubelets {nodeName, labels, taints, capacity, allocatable, nodeIP,
    * externalIP, hostnameOverride, podCIDR, reserved, flags} → 201; …/{name}/stop (after one
-   * last heartbeat, whose time it returns as lastHeartbeat) and …/start → 200.
+   * last heartbeat, whose time it returns as lastHeartbeat) and …/start → 200; DELETE …/{name}
+   * removes the kubelet, its kube-proxy and its machine → 200 (404 when none runs).
    */
   private kubeletsRoute(): NonResourceRoute {
     const cluster = this.cluster;
+    const network = this.network;
     return {
       prefix: '/kubespec/v1/kubelets',
       untracked: true,
       async handle(req: IncomingMessage, res: ServerResponse, p: string, body) {
+        // DELETE …/{name}: the hollow machine goes for good (clean-up on a long-lived server).
+        const del = /^\/kubespec\/v1\/kubelets\/([^/]+)$/.exec(p);
+        if (req.method === 'DELETE' && del) {
+          const name = decodeURIComponent(del[1]);
+          if (!cluster.removeKubelet(name)) throw errors.notFound({ kind: 'kubelets', name });
+          const served = network.servers.get(name);
+          network.servers.delete(name);
+          await served?.server.stop();
+          await cluster.settle();
+          return writeJSON(res, 200, { nodeName: name, running: false, removed: true });
+        }
         if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'kubelets' }, req.method ?? '');
         if (p === '/kubespec/v1/kubelets') {
           const input = parseJSON(await body()) as Omit<KubeletSpec, 'name' | 'taints'> & { nodeName?: string; taints?: string | KubeletSpec['taints'] };

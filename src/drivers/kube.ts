@@ -9,6 +9,7 @@ import { Flags, Profile } from '../cluster/profile';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { TargetDeclaration, unmetFlags } from './targets';
+import { cleanRuns, removeLabelled } from './clean';
 
 /** The kubespec control endpoints a `kubespec serve` offers (absent on other servers). */
 interface ClockAnswer {
@@ -74,6 +75,44 @@ export class KubeDriver implements ClusterDriver {
       if (!isStatusError(e) || (e.code !== 404 && e.code !== 403)) throw e;
     }
     this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' };
+    if (this.clockMode === 'virtual' && this.cleanupOnStop) await this.holdClock();
+  }
+
+  private clockHolder?: string;
+  private clockRenewal?: NodeJS.Timeout;
+
+  /**
+   * On a shared server's virtual clock a scenario holds the clock from start to stop: time
+   * another scenario moved in between would break its timing, so scenarios run in parallel
+   * take turns there (waiting in real time). The lock is renewed while held.
+   */
+  private async holdClock(): Promise<void> {
+    const holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+    const ttlSeconds = 120;
+    const take = () => this.api.request('POST', '/kubespec/v1/locks/clock', { body: { holder, ttlSeconds } });
+    const deadline = Date.now() + this.declaration.maxScenarioTimeMs * 4 + 10 * 60_000;
+    for (;;) {
+      try {
+        await take();
+        break;
+      } catch (e) {
+        if (isStatusError(e) && (e.code === 404 || e.code === 405)) return; // a server without locks
+        if (!isStatusError(e, 'Conflict')) throw e;
+        if (Date.now() > deadline) throw new Error(`the virtual clock of ${this.target} stayed held by another scenario (${e.message})`);
+        await new Promise<void>((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    this.clockHolder = holder;
+    this.clockRenewal = setInterval(() => void take().catch(() => undefined), 30_000);
+    this.clockRenewal.unref();
+  }
+
+  private async releaseClock(): Promise<void> {
+    if (!this.clockHolder) return;
+    clearInterval(this.clockRenewal);
+    const holder = this.clockHolder;
+    this.clockHolder = undefined;
+    await this.api.request('DELETE', `/kubespec/v1/locks/clock/${encodeURIComponent(holder)}`).catch(() => undefined);
   }
 
   /** False when the whole cluster is thrown away after the scenario (nothing to clean). */
@@ -82,13 +121,38 @@ export class KubeDriver implements ClusterDriver {
   async stop(): Promise<void> {
     for (const k of this.localKubelets.values()) k.stop();
     if (!this.api || !this.cleanupOnStop) return;
-    // Remove what the scenario made, newest first; nodes of hollow kubelets last.
+    // Remove what the scenario made, newest first; hollow kubelets the server hosts go for
+    // good (else they would re-register their nodes); nodes last.
+    const gone = (e: unknown) => { if (!isStatusError(e) || (e.code !== 404 && e.code !== 409)) throw e; };
     for (const { ref, name } of [...this.created].reverse()) {
-      await this.api.delete(ref, name, { gracePeriodSeconds: 0 }).catch(() => undefined);
+      await this.api.delete(ref, name, { gracePeriodSeconds: 0 }).catch(gone);
+    }
+    for (const name of this.remoteKubelets) {
+      await this.api.request('DELETE', `/kubespec/v1/kubelets/${encodeURIComponent(name)}`).catch(gone);
     }
     for (const name of [...this.localKubelets.keys(), ...this.remoteKubelets]) {
-      await this.api.delete({ resource: 'nodes' }, name).catch(() => undefined);
+      await this.api.delete({ resource: 'nodes' }, name).catch(gone);
     }
+    this.created.length = 0;
+    this.remoteKubelets.clear();
+    this.localKubelets.clear();
+    try {
+      if (this.cleanupSelector) await removeLabelled(this.api, this.cleanupSelector);
+    } finally {
+      await this.releaseClock();
+    }
+  }
+
+  private cleanupSelector?: string;
+
+  /** stop() also deletes whatever carries these labels (a shared cluster's scenario, see ScopedDriver). */
+  removeAlsoLabelled(selector: string): void {
+    this.cleanupSelector = selector;
+  }
+
+  /** Removes the leftovers of runs that were killed (their expiry label has passed). */
+  async sweepExpired(): Promise<void> {
+    await cleanRuns(this.connected());
   }
 
   get client(): Client {

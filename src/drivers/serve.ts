@@ -54,7 +54,7 @@ export class ServeDriver extends KubeDriver {
   constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: ServeOptions) {
     super(profile, declaration);
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
-    this.capabilities = { ...this.capabilities, http: true };
+    this.capabilities = { ...this.capabilities, http: true, dedicatedCluster: true };
     this.http = this.httpAccess();
   }
 
