@@ -138,7 +138,7 @@ export class ClusterServer {
       authenticator: this.authenticator,
       authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
       kubelets,
-      routes: [this.locksRoute(), this.clockRoute(), this.kubeletsRoute()],
+      routes: [this.locksRoute(), this.clockRoute(), this.kubeletsRoute(), this.schedulerRoute()],
     }, {
       securePort: f['secure-port'] ?? 6443,
       bindAddress,
@@ -216,6 +216,27 @@ export class ClusterServer {
           return writeJSON(res, 200, {});
         }
         throw errors.notFound({ kind: 'kubespec', name: p });
+      },
+    };
+  }
+
+  /**
+   * GET /kubespec/v1/scheduler/decisions?pod=NAMESPACE/NAME → {items: [...]}: what the
+   * scheduler decided for the pod and why (per node: the failed predicate, each priority's
+   * score), oldest first. Upstream has no API for this (it logs at high verbosity).
+   */
+  private schedulerRoute(): NonResourceRoute {
+    const cluster = this.cluster;
+    return {
+      prefix: '/kubespec/v1/scheduler',
+      untracked: true,
+      async handle(req, res, p) {
+        if (p !== '/kubespec/v1/scheduler/decisions') throw errors.notFound({ kind: 'kubespec', name: p });
+        if (req.method !== 'GET') throw errors.methodNotSupported({ kind: 'decisions' }, req.method ?? '');
+        const pod = new URL(req.url ?? '', 'http://x').searchParams.get('pod');
+        if (!pod || !/^[^/]+\/[^/]+$/.test(pod)) throw errors.badRequest('pod must be NAMESPACE/NAME');
+        await cluster.settle();
+        writeJSON(res, 200, { items: cluster.scheduler.decisions.filter((d) => d.pod === pod) });
       },
     };
   }

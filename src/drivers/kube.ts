@@ -10,6 +10,7 @@ import { HollowKubelet } from '../kubelet/kubelet';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { TargetDeclaration, unmetFlags } from './targets';
 import { cleanRuns, removeLabelled } from './clean';
+import type { SchedulingDecision } from '../scheduler/decision';
 
 /** The kubespec control endpoints a `kubespec serve` offers (absent on other servers). */
 interface ClockAnswer {
@@ -68,14 +69,36 @@ export class KubeDriver implements ClusterDriver {
     try {
       const clock = await this.api.request<ClockAnswer>('GET', '/kubespec/v1/clock');
       this.clockMode = clock.mode;
+      this.kubespecServer = true;
       // On a virtual clock kubelets must live in the server to follow its time; on a real
       // clock they run here as API clients, the way they join any other cluster.
       this.serverKubelets = clock.mode === 'virtual';
     } catch (e) {
       if (!isStatusError(e) || (e.code !== 404 && e.code !== 403)) throw e;
     }
-    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' };
-    if (this.clockMode === 'virtual' && this.cleanupOnStop) await this.holdClock();
+    // A kubespec serve (it answered the clock) also tells the scheduler's decisions.
+    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real', ...(this.kubespecServer ? { schedulerDecisions: true } : {}) };
+    if (this.clockMode === 'virtual' && this.cleanupOnStop) {
+      await this.holdClock();
+      // A fresh server starts on a whole minute; a shared one is wherever the last scenario
+      // left it. Starting on the next whole minute gives every periodic component (heartbeats,
+      // monitor passes, seconds-truncated timestamps) the phase it has on a fresh cluster.
+      await this.refreshServerTime();
+      const offset = this.now() % 60_000;
+      if (offset !== 0) await this.advance(60_000 - offset);
+    }
+  }
+
+  private kubespecServer = false;
+
+  /** The scheduler's decisions for a pod, from a kubespec serve's /kubespec/v1/scheduler/decisions. */
+  async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
+    const [namespace, name] = pod.split('/');
+    const r = await this.api.request<{ items: SchedulingDecision[] }>('GET', '/kubespec/v1/scheduler/decisions', { query: { pod: `${namespace}/${name}` } }).catch((e) => {
+      if (isStatusError(e) && (e.code === 404 || e.code === 403)) throw new NotApplicableError(`target ${this.target} does not expose the scheduler's decisions`);
+      throw e;
+    });
+    return r.items;
   }
 
   private clockHolder?: string;
