@@ -14,6 +14,7 @@ import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
 import { parseTaints } from '../kubelet/config';
 import type { Cluster } from './cluster';
+import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, tokenReviewRoute } from './observation-routes';
 import type { KubeletSpec } from './config';
 
 /**
@@ -111,8 +112,13 @@ export class ClusterServer {
     // Bearer tokens: the --token-auth-file, then the cluster's service-account tokens.
     const tokens: TokenAuthenticator[] = f['token-auth-file'] ? [TokenFile.load(f['token-auth-file'])] : [];
     tokens.push(cluster.controllers.authenticator);
+    this.tokenAuthenticators = tokens;
     this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: f['anonymous-auth'] ?? true });
+    this.revisionTimes = new RevisionTimes(cluster);
   }
+
+  private readonly tokenAuthenticators: TokenAuthenticator[];
+  private readonly revisionTimes: RevisionTimes;
 
   get pkiDir(): string {
     return this.settings.pkiDir ?? path.join(this.settings.dir, 'pki');
@@ -138,7 +144,7 @@ export class ClusterServer {
       authenticator: this.authenticator,
       authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
       kubelets,
-      routes: [this.locksRoute(), this.clockRoute(), this.kubeletsRoute(), this.schedulerRoute()],
+      routes: [this.locksRoute(), this.clockRoute(), this.kubeletsRoute(), schedulerRoute(this.cluster), cloudRoute(this.cluster), proxyRoute(this.cluster), ...auditRoutes(this.cluster), this.revisionTimes.route(), tokenReviewRoute(this.tokenAuthenticators)],
     }, {
       securePort: f['secure-port'] ?? 6443,
       bindAddress,
@@ -148,6 +154,7 @@ export class ClusterServer {
       serving,
       clientCA: ca.keyPair.certPem,
     });
+    this.revisionTimes.start();
     const listening = await this.http.start();
     for (const k of this.cluster.kubelets.values()) await this.serveKubelet(k);
     this.cluster.kubeletHooks.push((k) => this.serveKubelet(k));
@@ -170,6 +177,7 @@ export class ClusterServer {
   }
 
   async stop(): Promise<void> {
+    this.revisionTimes.stop();
     await this.http?.stop();
     for (const { server } of this.network.servers.values()) await server.stop();
     this.network.servers.clear();
@@ -216,27 +224,6 @@ export class ClusterServer {
           return writeJSON(res, 200, {});
         }
         throw errors.notFound({ kind: 'kubespec', name: p });
-      },
-    };
-  }
-
-  /**
-   * GET /kubespec/v1/scheduler/decisions?pod=NAMESPACE/NAME → {items: [...]}: what the
-   * scheduler decided for the pod and why (per node: the failed predicate, each priority's
-   * score), oldest first. Upstream has no API for this (it logs at high verbosity).
-   */
-  private schedulerRoute(): NonResourceRoute {
-    const cluster = this.cluster;
-    return {
-      prefix: '/kubespec/v1/scheduler',
-      untracked: true,
-      async handle(req, res, p) {
-        if (p !== '/kubespec/v1/scheduler/decisions') throw errors.notFound({ kind: 'kubespec', name: p });
-        if (req.method !== 'GET') throw errors.methodNotSupported({ kind: 'decisions' }, req.method ?? '');
-        const pod = new URL(req.url ?? '', 'http://x').searchParams.get('pod');
-        if (!pod || !/^[^/]+\/[^/]+$/.test(pod)) throw errors.badRequest('pod must be NAMESPACE/NAME');
-        await cluster.settle();
-        writeJSON(res, 200, { items: cluster.scheduler.decisions.filter((d) => d.pod === pod) });
       },
     };
   }
