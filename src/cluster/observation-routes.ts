@@ -59,6 +59,23 @@ export function tokenReviewRoute(authenticators: TokenAuthenticator[]): NonResou
   };
 }
 
+/**
+ * POST /kubespec/v1/settle → {now}: returns once every component has reacted to what came
+ * before (no request, queue or delivery in flight), on either clock; on the real clock it is
+ * how a client waits for the cluster instead of polling.
+ */
+export function settleRoute(cluster: Cluster): NonResourceRoute {
+  return {
+    prefix: '/kubespec/v1/settle',
+    untracked: true,
+    async handle(req, res, p) {
+      if (p !== '/kubespec/v1/settle' || req.method !== 'POST') throw errors.notFound({ kind: 'kubespec', name: p });
+      await cluster.settle();
+      writeJSON(res, 200, { now: new Date(cluster.clock.now()).toISOString() });
+    },
+  };
+}
+
 /** GET /kubespec/v1/scheduler/decisions?pod=NAMESPACE/NAME → {items}: the scheduler's decisions for the pod, oldest first. */
 export function schedulerRoute(cluster: Cluster): NonResourceRoute {
   return {

@@ -14,7 +14,7 @@ import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
 import { parseTaints } from '../kubelet/config';
 import type { Cluster } from './cluster';
-import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, tokenReviewRoute } from './observation-routes';
+import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, settleRoute, tokenReviewRoute } from './observation-routes';
 import type { KubeletSpec } from './config';
 
 /**
@@ -144,7 +144,7 @@ export class ClusterServer {
       authenticator: this.authenticator,
       authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
       kubelets,
-      routes: [this.locksRoute(), this.clockRoute(), this.kubeletsRoute(), schedulerRoute(this.cluster), cloudRoute(this.cluster), proxyRoute(this.cluster), ...auditRoutes(this.cluster), this.revisionTimes.route(), tokenReviewRoute(this.tokenAuthenticators)],
+      routes: [this.locksRoute(), settleRoute(this.cluster), this.clockRoute(), this.kubeletsRoute(), schedulerRoute(this.cluster), cloudRoute(this.cluster), proxyRoute(this.cluster), ...auditRoutes(this.cluster), this.revisionTimes.route(), tokenReviewRoute(this.tokenAuthenticators)],
     }, {
       securePort: f['secure-port'] ?? 6443,
       bindAddress,

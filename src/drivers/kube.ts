@@ -86,9 +86,10 @@ export class KubeDriver implements ClusterDriver {
       const clock = await this.api.request<ClockAnswer>('GET', '/kubespec/v1/clock');
       this.clockMode = clock.mode;
       this.kubespecServer = true;
-      // On a virtual clock kubelets must live in the server to follow its time; on a real
-      // clock they run here as API clients, the way they join any other cluster.
-      this.serverKubelets = clock.mode === 'virtual';
+      // A kubespec serve hosts hollow kubelets itself: on a virtual clock they must live there
+      // to follow its time, and on the real clock its settle then covers them too. On any
+      // other cluster they run here as API clients, the way KWOK's join.
+      this.serverKubelets = true;
     } catch (e) {
       if (!isStatusError(e) || (e.code !== 404 && e.code !== 403)) throw e;
     }
@@ -306,7 +307,11 @@ export class KubeDriver implements ClusterDriver {
 
   /** On a virtual clock: advance by nothing, which returns once every component has settled. */
   private async settle(): Promise<void> {
-    if (this.clockMode !== 'virtual') return;
+    if (this.clockMode !== 'virtual') {
+      // A kubespec serve on the real clock still says when its components have reacted.
+      if (this.kubespecServer) await this.api.request('POST', '/kubespec/v1/settle', { body: {} }).catch((e) => { if (!isStatusError(e) || e.code !== 404) throw e; });
+      return;
+    }
     const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: 0 } });
     this.serverNow = Date.parse(r.now);
     await this.syncWatches();
