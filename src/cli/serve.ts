@@ -25,7 +25,11 @@ export const SERVE_HELP = `kubespec serve — the whole control plane as one pro
 
 On start it prints the listening addresses and the path of a kubeconfig for its admin
 (client certificate CN=kubernetes-admin, O=system:masters): kubectl --kubeconfig PATH get nodes.
-Hollow kubelets join with POST /kubespec/v1/kubelets {"nodeName": "n1"}.`;
+Hollow kubelets join with POST /kubespec/v1/kubelets {"nodeName": "n1"} (DELETE …/{name}
+removes one). Besides the API it tells what the reference driver reads in process:
+TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubespec/v1/cloud,
+/kubespec/v1/proxies/{node}/route, /kubespec/v1/audit, /kubespec/v1/storage/compact,
+/kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
 
 const OWN = ['profile', 'clock', 'store', 'data-dir', 'help'];
 
