@@ -44,6 +44,17 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
+/**
+ * Idle keep-alive connections stay open longer than Go clients keep them (net/http's
+ * Transport: IdleConnTimeout 90 s; upstream's server: IdleTimeout 90 s). With Node's 5 s
+ * default, kubectl proxy reused a connection the server had just closed and answered the
+ * request with "EOF" (502).
+ */
+function keepIdleConnections(server: http.Server): void {
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
+}
+
 export class ApiHttpServer {
   private secure?: https.Server;
   private insecure?: http.Server;
@@ -60,11 +71,13 @@ export class ApiHttpServer {
       if (!s.serving) throw new Error('the secure port needs a serving certificate');
       const handler = new ApiHttpHandler({ ...this.handlerOptions, serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}` });
       this.secure = https.createServer({ cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false }, handler.listener);
+      keepIdleConnections(this.secure);
       this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
     }
     if (s.insecurePort !== 0) {
       const handler = new ApiHttpHandler({ ...this.handlerOptions, authenticator: undefined, authorizer: undefined, serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}` });
       this.insecure = http.createServer(handler.listener);
+      keepIdleConnections(this.insecure);
       this.listening.insecure = await listen(this.insecure, s.anyFreePort ? 0 : s.insecurePort, s.insecureBindAddress);
     }
     return this.listening;
