@@ -1,4 +1,4 @@
-@NODE-ZONE-ALL
+@NODE-ZONE-ALL @needs-dedicated-cluster
 Feature: When every zone is fully disrupted the controller stops evicting
   When no node in any zone is Ready, the controller assumes its own network is cut off
   ("master disruption mode"): it removes the NoExecute taints, sets every zone's rate to 0
@@ -8,6 +8,8 @@ Feature: When every zone is fully disrupted the controller stops evicting
   they go at once on leaving it (upstream keeps the queues; only the limiters change).
   Source: 000 §1.2 "节点控制" (所有的高可用区都完全不可用 … 停止所有的驱逐). Upstream:
   handleDisruption ("Entering/Exiting master disruption mode").
+  Its verdict depends on every zone of the cluster, so it needs a cluster of its own: on a
+  shared one (other runs' zones are healthy) it is not applicable.
 
   Background:
     Given the node monitor period is 5 seconds

@@ -92,10 +92,11 @@ Feature: Priorities score the nodes that fit; the highest weighted sum wins
       | bar   | true     | 0  | 10 | 10 | 0     | 20    | 20    |
       | bar   | false    | 10 | 0  | 0  | 20    | 0     | 0     |
 
-  @PRIO-LEAST-REQUESTED @profile-seed
+  @PRIO-LEAST-REQUESTED @profile-seed @needs-dedicated-cluster
   Scenario: Equal scores go round-robin in node order across decisions (v1.12 selectHost)
     Small pods do not move the integer scores of a 4-cpu node, so every node ties and the
-    scheduler's lastNodeIndex walks them in order.
+    scheduler's lastNodeIndex walks them in order. That index counts every decision the
+    scheduler ever made, so the scenario needs a fresh scheduler (a cluster of its own).
     Given the nodes:
       | name |
       | n1   |

@@ -5,6 +5,9 @@ import { loadFeatures } from '../report/features';
 import { renderDocs, writeDocs } from '../report/docs';
 import { checkKnown, one, parseArgs } from './args';
 import { serveCommand, SERVE_HELP } from './serve';
+import { KubeconfigClient } from '../client/kubeconfig';
+import { coreRegistry } from '../api/resources';
+import { cleanRuns } from '../drivers/clean';
 
 const HELP = `kubespec — an executable specification of the Kubernetes control plane
 
@@ -14,6 +17,9 @@ Commands:
   report   merge report directories: kubespec report DIR... [--out DIR] (shards of one run
            become one column; other targets and profiles stand side by side)
   docs     the living documentation: kubespec docs [--results DIR] [--out DIR]
+  clean    remove what kubespec runs left on a long-lived cluster (objects labelled
+           kubespec.io/run, and the hollow kubelets behind such nodes):
+           kubespec clean --kubeconfig FILE [--context NAME] [--expired-only]
   help     this text
 
 ${RUN_HELP}
@@ -48,6 +54,22 @@ async function docsCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+/**
+ * Removes every object kubespec runs labelled on a cluster (a killed run's leftovers), or
+ * with --expired-only just those whose expiry has passed (safe while other runs go on).
+ */
+async function cleanCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['expired-only']);
+  checkKnown(args, ['kubeconfig', 'context', 'expired-only'], 'clean');
+  const kubeconfig = one(args, 'kubeconfig');
+  if (!kubeconfig) throw new Error('usage: kubespec clean --kubeconfig FILE [--context NAME] [--expired-only]');
+  const api = KubeconfigClient.fromFile(path.resolve(kubeconfig), coreRegistry(), one(args, 'context'));
+  const { removed } = await cleanRuns(api, { all: !args.flags.has('expired-only') });
+  const parts = Object.entries(removed).map(([r, n]) => `${n} ${r}`);
+  console.log(parts.length ? `removed ${parts.join(', ')} (namespaced objects go with their namespaces)` : 'nothing to remove');
+  return 0;
+}
+
 /** The plain closing line CI reads: scenarios over every run, not applicable counted as skipped. */
 function closingLine(report: ConformanceReport): string {
   let passed = 0, failed = 0, skipped = 0;
@@ -71,6 +93,8 @@ export async function main(argv: string[]): Promise<number> {
       return docsCommand(rest);
     case 'serve':
       return serveCommand(rest);
+    case 'clean':
+      return cleanCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -25,7 +25,11 @@ export const SERVE_HELP = `kubespec serve — the whole control plane as one pro
 
 On start it prints the listening addresses and the path of a kubeconfig for its admin
 (client certificate CN=kubernetes-admin, O=system:masters): kubectl --kubeconfig PATH get nodes.
-Hollow kubelets join with POST /kubespec/v1/kubelets {"nodeName": "n1"}.`;
+Hollow kubelets join with POST /kubespec/v1/kubelets {"nodeName": "n1"} (DELETE …/{name}
+removes one). Besides the API it tells what the reference driver reads in process:
+TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubespec/v1/cloud,
+/kubespec/v1/proxies/{node}/route, /kubespec/v1/audit, /kubespec/v1/storage/compact,
+/kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
 
 const OWN = ['profile', 'clock', 'store', 'data-dir', 'help'];
 
@@ -43,6 +47,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     const c: Component | undefined = componentOf(name);
     if (!c) throw new Error(`unknown flag --${name} for "kubespec serve" (see kubespec serve --help)`);
     flags[c] = { ...flags[c], [name]: values[values.length - 1] };
+  }
+  const portOff = (v: string | undefined, dflt: string) => Number(v ?? dflt) === 0;
+  if (portOff(flags['kube-apiserver']?.['secure-port'], '6443') && portOff(flags['kube-apiserver']?.['insecure-port'], '0')) {
+    throw new Error('--secure-port 0 turns HTTPS off; give --insecure-port PORT to serve plain HTTP instead (both off leaves nothing to serve)');
   }
   const apiserverDefaults = { 'authorization-mode': 'RBAC' };
   const config = clusterConfig(profile, { ...flags, 'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] } });

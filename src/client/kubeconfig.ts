@@ -12,6 +12,24 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
 };
 
 /**
+ * @kubernetes/client-node refuses an http:// server unless the cluster says skipTLSVerify
+ * (its agent choice keys on that flag), although kubectl reaches such a server (the insecure
+ * port, `kubectl proxy`) happily. For plain-HTTP servers only, skipTLSVerify is set: there is
+ * no TLS to verify, so it weakens nothing; https:// clusters keep what the file says.
+ */
+export function allowPlainHttp(kc: KubeConfig): KubeConfig {
+  if (!kc.clusters.some((c) => c.server.startsWith('http:') && !c.skipTLSVerify)) return kc;
+  const out = new KubeConfig();
+  out.loadFromOptions({
+    clusters: kc.clusters.map((c) => (c.server.startsWith('http:') ? { ...c, skipTLSVerify: true } : c)),
+    users: kc.users,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+  });
+  return out;
+}
+
+/**
  * The Client over HTTP(S) to any API server named by a kubeconfig, with
  * @kubernetes/client-node doing what a kubeconfig asks (certificates, tokens, exec
  * plugins, proxies) and its Watch doing the watch framing. Paths come from the resource
@@ -20,15 +38,21 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
 export class KubeconfigClient implements Client {
   private readonly watcher: KubeWatch;
 
-  constructor(readonly kubeConfig: KubeConfig, private readonly registry: ResourceRegistry) {
+  readonly kubeConfig: KubeConfig;
+
+  constructor(kubeConfig: KubeConfig, private readonly registry: ResourceRegistry) {
+    this.kubeConfig = allowPlainHttp(kubeConfig);
     this.watcher = new KubeWatch(kubeConfig);
   }
 
   static fromFile(file: string, registry: ResourceRegistry, context?: string): KubeconfigClient {
     const kc = new KubeConfig();
     kc.loadFromFile(file);
-    if (context) kc.setCurrentContext(context);
-    return new KubeconfigClient(kc, registry);
+    if (context) {
+      if (!kc.getContextObject(context)) throw new Error(`kubeconfig ${file} has no context "${context}" (it has: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'})`);
+      kc.setCurrentContext(context);
+    }
+    return new KubeconfigClient(allowPlainHttp(kc), registry);
   }
 
   get server(): string {
@@ -51,7 +75,13 @@ export class KubeconfigClient implements Client {
     const url = new URL(this.server + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
     const init = await this.kubeConfig.applyToFetchOptions({});
-    const headers: Record<string, string> = { ...(init.headers as Record<string, string>), accept: 'application/json' };
+    // client-node gives a Headers object (bearer tokens, exec plugins' tokens): spreading it
+    // would drop them, so its entries are copied.
+    const headers: Record<string, string> = {};
+    const given = init.headers as unknown;
+    if (given && typeof (given as { forEach?: unknown }).forEach === 'function' && !Array.isArray(given)) (given as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => { headers[k] = v; });
+    else Object.assign(headers, given ?? {});
+    headers.accept = 'application/json';
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     const res = await fetch(url.toString(), { ...init, method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
     const text = await res.text();

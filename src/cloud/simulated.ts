@@ -21,6 +21,11 @@ export class SimulatedCloud implements CloudProvider {
     return this.machines.delete(name);
   }
 
+  /** The machines that exist, in name order (served at /kubespec/v1/cloud). */
+  machineNames(): string[] {
+    return [...this.machines].sort();
+  }
+
   hasMachine(name: string): boolean {
     return this.machines.has(name);
   }

@@ -148,6 +148,22 @@ export class Cluster {
   }
 
   /**
+   * Takes a hollow machine away for good: its kubelet and kube-proxy stop and are forgotten,
+   * and its cloud machine goes (a shared cluster removes what a finished scenario made; the
+   * Node object is the caller's to delete). False when no kubelet runs under that name.
+   */
+  removeKubelet(name: string): boolean {
+    const kubelet = this.kubelets.get(name);
+    if (!kubelet) return false;
+    kubelet.stop();
+    this.kubelets.delete(name);
+    this.proxies.get(name)?.stop();
+    this.proxies.delete(name);
+    this.nodeControllers.cloud?.deleteMachine(name);
+    return true;
+  }
+
+  /**
    * Stops a kubelet right after one last heartbeat (status, and Lease where leases exist),
    * so "the kubelet stopped" has a precise moment; returns that heartbeat's time.
    */

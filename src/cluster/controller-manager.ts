@@ -46,6 +46,7 @@ export class ControllerManager {
   readonly cloud = new SimulatedLoadBalancers();
   readonly serviceAllocations: ServiceAllocations;
   readonly kubernetesService: KubernetesServiceController;
+  private readonly securePort: number;
   readonly garbageCollector: GarbageCollector;
   readonly replication: ReplicationManager;
   readonly jobs: JobController;
@@ -69,6 +70,7 @@ export class ControllerManager {
     p.api.admission.use(serviceAccountAdmission(p.api, { legacyTokenSecrets: features.legacyServiceAccountTokens ?? false }));
     p.api.admission.use(resourceQuotaAdmission(p.api, { constraintMessages: features.perContainerQuotaMessages ? 'per-container' : 'legacy' }));
     this.authenticator = new ServiceAccountAuthenticator(this.signer, p.api);
+    this.securePort = apiserver['secure-port'] ?? 6443;
     this.kubernetesService = new KubernetesServiceController(p.client, p.clock, {
       clusterIP: this.serviceAllocations.ips.firstIP,
       advertiseAddress: apiserver['advertise-address'] ?? '10.0.0.1',
@@ -97,6 +99,11 @@ export class ControllerManager {
 
   /** Called once the namespaces exist. */
   async bootstrap(): Promise<void> {
+    // Upstream's controller publishes the secure listener's port (SecureServing.HostPort() in
+    // pkg/controlplane/instance.go; NewBootstrapController in v1.12) and has nothing to publish
+    // without one: with --secure-port 0 there is no `kubernetes` service, never one whose
+    // targetPort is 0. Clients then reach the API only on the insecure port.
+    if (this.securePort === 0) return;
     await this.kubernetesService.start();
   }
 

@@ -14,6 +14,7 @@ import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
 import { parseTaints } from '../kubelet/config';
 import type { Cluster } from './cluster';
+import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, settleRoute, tokenReviewRoute } from './observation-routes';
 import type { KubeletSpec } from './config';
 
 /**
@@ -114,8 +115,13 @@ export class ClusterServer {
     // AlwaysAllow turns anonymous requests off, whatever --anonymous-auth says (upstream's
     // ApplyAuthorization, pkg/kubeapiserver/options/authentication.go; found on v1.32.13).
     const alwaysAllow = (f['authorization-mode'] ?? 'AlwaysAllow').split(',').includes('AlwaysAllow');
+    this.tokenAuthenticators = tokens;
     this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow });
+    this.revisionTimes = new RevisionTimes(cluster);
   }
+
+  private readonly tokenAuthenticators: TokenAuthenticator[];
+  private readonly revisionTimes: RevisionTimes;
 
   get pkiDir(): string {
     return this.settings.pkiDir ?? path.join(this.settings.dir, 'pki');
@@ -142,7 +148,7 @@ export class ClusterServer {
       authenticator: this.authenticator,
       authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
       kubelets,
-      routes: [this.clockRoute(), this.kubeletsRoute()],
+      routes: [this.locksRoute(), settleRoute(this.cluster), this.clockRoute(), this.kubeletsRoute(), schedulerRoute(this.cluster), cloudRoute(this.cluster), proxyRoute(this.cluster), ...auditRoutes(this.cluster), this.revisionTimes.route(), tokenReviewRoute(this.tokenAuthenticators)],
       maxRequestsInflight: f['max-requests-inflight'],
       maxMutatingRequestsInflight: f['max-mutating-requests-inflight'],
     }, {
@@ -154,6 +160,7 @@ export class ClusterServer {
       serving,
       clientCA: ca.keyPair.certPem,
     });
+    this.revisionTimes.start();
     const listening = await this.http.start();
     for (const k of this.cluster.kubelets.values()) await this.serveKubelet(k);
     this.cluster.kubeletHooks.push((k) => this.serveKubelet(k));
@@ -176,6 +183,7 @@ export class ClusterServer {
   }
 
   async stop(): Promise<void> {
+    this.revisionTimes.stop();
     await this.http?.stop();
     for (const { server } of this.network.servers.values()) await server.stop();
     this.network.servers.clear();
@@ -188,6 +196,42 @@ export class ClusterServer {
     const server = new KubeletServer(kubelet, this.cluster.clock, tls);
     await server.start();
     this.network.servers.set(kubelet.name, { kubelet, server });
+  }
+
+  private clockLock?: { holder: string; expires: number };
+
+  /**
+   * POST /kubespec/v1/locks/clock {holder, ttlSeconds} → 200 when the caller holds the
+   * virtual clock (free, expired, or already its own: renewed), 409 while another holds it;
+   * DELETE /kubespec/v1/locks/clock/{holder} releases it. Scenarios sharing one server on a
+   * virtual clock take turns with it: time another scenario moved would break their timing.
+   * The ttl is wall-clock time, so a killed run's lock runs out.
+   */
+  private locksRoute(): NonResourceRoute {
+    return {
+      prefix: '/kubespec/v1/locks',
+      untracked: true,
+      handle: async (req, res, p, body) => {
+        const now = Date.now();
+        const held = this.clockLock && this.clockLock.expires > now ? this.clockLock : undefined;
+        if (p === '/kubespec/v1/locks/clock' && req.method === 'GET') return writeJSON(res, 200, held ? { holder: held.holder, expires: new Date(held.expires).toISOString() } : {});
+        if (p === '/kubespec/v1/locks/clock' && req.method === 'POST') {
+          const input = parseJSON(await body()) as { holder?: unknown; ttlSeconds?: unknown };
+          if (typeof input.holder !== 'string' || !input.holder || input.holder.length > 253) throw errors.badRequest('holder must be a non-empty string of at most 253 characters');
+          const ttl = input.ttlSeconds;
+          if (typeof ttl !== 'number' || !(ttl > 0 && ttl <= 86_400)) throw errors.badRequest('ttlSeconds must be a number in (0, 86400]');
+          if (held && held.holder !== input.holder) throw errors.conflict({ kind: 'lock', name: 'clock' }, `held by ${held.holder}`);
+          this.clockLock = { holder: input.holder, expires: now + ttl * 1000 };
+          return writeJSON(res, 200, { holder: input.holder, expires: new Date(this.clockLock.expires).toISOString() });
+        }
+        const m = /^\/kubespec\/v1\/locks\/clock\/([^/]+)$/.exec(p);
+        if (m && req.method === 'DELETE') {
+          if (held?.holder === decodeURIComponent(m[1])) this.clockLock = undefined;
+          return writeJSON(res, 200, {});
+        }
+        throw errors.notFound({ kind: 'kubespec', name: p });
+      },
+    };
   }
 
   /** GET /kubespec/v1/clock → {now, mode}; POST {advanceSeconds} → fires due timers, settles, → {now} (409 on the real clock). */
@@ -218,14 +262,27 @@ export class ClusterServer {
   /**
    * POST /kubespec/v1/kubelets {nodeName, labels, taints, capacity, allocatable, nodeIP,
    * externalIP, hostnameOverride, podCIDR, reserved, flags} → 201; …/{name}/stop (after one
-   * last heartbeat, whose time it returns as lastHeartbeat) and …/start → 200.
+   * last heartbeat, whose time it returns as lastHeartbeat) and …/start → 200; DELETE …/{name}
+   * removes the kubelet, its kube-proxy and its machine → 200 (404 when none runs).
    */
   private kubeletsRoute(): NonResourceRoute {
     const cluster = this.cluster;
+    const network = this.network;
     return {
       prefix: '/kubespec/v1/kubelets',
       untracked: true,
       async handle(req: IncomingMessage, res: ServerResponse, p: string, body) {
+        // DELETE …/{name}: the hollow machine goes for good (clean-up on a long-lived server).
+        const del = /^\/kubespec\/v1\/kubelets\/([^/]+)$/.exec(p);
+        if (req.method === 'DELETE' && del) {
+          const name = decodeURIComponent(del[1]);
+          if (!cluster.removeKubelet(name)) throw errors.notFound({ kind: 'kubelets', name });
+          const served = network.servers.get(name);
+          network.servers.delete(name);
+          await served?.server.stop();
+          await cluster.settle();
+          return writeJSON(res, 200, { nodeName: name, running: false, removed: true });
+        }
         if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'kubelets' }, req.method ?? '');
         if (p === '/kubespec/v1/kubelets') {
           const input = parseJSON(await body()) as Omit<KubeletSpec, 'name' | 'taints'> & { nodeName?: string; taints?: string | KubeletSpec['taints'] };

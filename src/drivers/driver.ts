@@ -34,10 +34,16 @@ export interface Capabilities {
    * where they join a real cluster as API clients with no address it can dial.
    */
   kubeletApi?: boolean;
+  /**
+   * The scenario has the cluster to itself: every node, zone and the master are its own (a
+   * fresh cluster per scenario). Off on a shared, long-lived cluster, where verdicts that
+   * depend on the whole cluster (every zone down, cluster-size thresholds) cannot be judged.
+   */
+  dedicatedCluster?: boolean;
 }
 
 /** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
-export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi'];
+export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
 export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true } | { insecurePort: true };

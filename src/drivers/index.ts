@@ -3,6 +3,7 @@ import { Flags, loadProfile, Profile } from '../cluster/profile';
 import { ClusterDriver } from './driver';
 import { ReferenceDriver } from './reference';
 import { KubeDriver } from './kube';
+import { ScopedDriver } from './scoped';
 import { ServeDriver } from './serve';
 import { UpstreamDriver } from './upstream';
 import { loadTargetDeclaration } from './targets';
@@ -73,7 +74,10 @@ export function createDriver(target: string, profileName: string, options: Targe
     case 'k3s': {
       if (!options.kubeconfig) throw new Error(`target ${target} needs a kubeconfig (--kubeconfig FILE)`);
       const declaration = loadTargetDeclaration(options.targetConfig ?? target);
-      return new KubeDriver(profile, declaration, KubeconfigClient.fromFile(options.kubeconfig, coreRegistry(), options.context));
+      const driver = new KubeDriver(profile, declaration, KubeconfigClient.fromFile(options.kubeconfig, coreRegistry(), options.context));
+      // A cluster that outlives the run: names, namespace and clean-up of the scenario's own.
+      if (!declaration.shared) return driver;
+      return new ScopedDriver(driver, declaration.maxScenarioTimeMs * 2 + 10 * 60_000);
     }
     default:
       throw new Error(`unknown target "${target}" (known: ${TARGETS.join(', ')})`);

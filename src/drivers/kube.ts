@@ -1,6 +1,8 @@
 import { Event } from '../api/core';
 import { isStatusError } from '../api/errors';
-import { Client, ResourceRef } from '../client/client';
+import { ApiWatchEvent, Client, ResourceRef, Watch, WatchHandlers, WatchOptions } from '../client/client';
+import { KubeObject } from '../api/meta';
+import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { withWriteHooks } from '../client/after-writes';
 import { RealClock } from '../clock';
@@ -9,6 +11,22 @@ import { Flags, Profile } from '../cluster/profile';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { TargetDeclaration, unmetFlags } from './targets';
+import { cleanRuns, removeLabelled } from './clean';
+import type { SchedulingDecision } from '../scheduler/decision';
+
+const registry = coreRegistry();
+
+/** A watch whose events are handed over at their cluster times (see KubeDriver.timedClient). */
+interface TimedWatch {
+  /** The storage prefix its events come from; undefined when a selector filters them. */
+  prefix?: string;
+  /** The highest revision handed over, and the server's revision when it started. */
+  delivered: number;
+  since: number;
+  queue: ApiWatchEvent[];
+  pumping: boolean;
+  handle(ev: ApiWatchEvent): void;
+}
 
 /** The kubespec control endpoints a `kubespec serve` offers (absent on other servers). */
 interface ClockAnswer {
@@ -52,7 +70,7 @@ export class KubeDriver implements ClusterDriver {
     // As declared until start() asks the server itself (a clock endpoint means virtual time).
     this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, http: false };
     // Records what is created (for clean-up) and lets a virtual clock settle after each write.
-    this.tracking = withWriteHooks(() => this.connected(), () => this.settle(), (ref, made) => this.created.push({ ref, name: made.metadata.name! }));
+    this.tracking = withWriteHooks(() => this.timedClient(), () => this.settle(), (ref, made) => this.created.push({ ref, name: made.metadata.name! }));
   }
 
   configure(flags: Flags): void {
@@ -67,13 +85,79 @@ export class KubeDriver implements ClusterDriver {
     try {
       const clock = await this.api.request<ClockAnswer>('GET', '/kubespec/v1/clock');
       this.clockMode = clock.mode;
-      // On a virtual clock kubelets must live in the server to follow its time; on a real
-      // clock they run here as API clients, the way they join any other cluster.
-      this.serverKubelets = clock.mode === 'virtual';
+      this.kubespecServer = true;
+      // A kubespec serve hosts hollow kubelets itself: on a virtual clock they must live there
+      // to follow its time, and on the real clock its settle then covers them too. On any
+      // other cluster they run here as API clients, the way KWOK's join.
+      this.serverKubelets = true;
     } catch (e) {
       if (!isStatusError(e) || (e.code !== 404 && e.code !== 403)) throw e;
     }
-    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' };
+    // A kubespec serve (it answered the clock) also tells the scheduler's decisions.
+    // On a virtual clock, a server that tells when each revision was written (kubespec serve)
+    // lets the watches place every change at its cluster time, exactly as in process.
+    if (this.clockMode === 'virtual' && this.kubespecServer) {
+      this.exactTimes = await this.fetchRevisions().then(() => true, (e) => { if (isStatusError(e) && (e.code === 404 || e.code === 403)) return false; throw e; });
+    }
+    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' || this.exactTimes, ...(this.kubespecServer ? { schedulerDecisions: true } : {}) };
+    if (this.clockMode === 'virtual' && this.cleanupOnStop) {
+      await this.holdClock();
+      // A fresh server starts on a whole minute; a shared one is wherever the last scenario
+      // left it. Starting on the next whole minute gives every periodic component (heartbeats,
+      // monitor passes, seconds-truncated timestamps) the phase it has on a fresh cluster.
+      await this.refreshServerTime();
+      const offset = this.now() % 60_000;
+      if (offset !== 0) await this.advance(60_000 - offset);
+    }
+  }
+
+  private kubespecServer = false;
+
+  /** The scheduler's decisions for a pod, from a kubespec serve's /kubespec/v1/scheduler/decisions. */
+  async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
+    const [namespace, name] = pod.split('/');
+    const r = await this.api.request<{ items: SchedulingDecision[] }>('GET', '/kubespec/v1/scheduler/decisions', { query: { pod: `${namespace}/${name}` } }).catch((e) => {
+      if (isStatusError(e) && (e.code === 404 || e.code === 403)) throw new NotApplicableError(`target ${this.target} does not expose the scheduler's decisions`);
+      throw e;
+    });
+    return r.items;
+  }
+
+  private clockHolder?: string;
+  private clockRenewal?: NodeJS.Timeout;
+
+  /**
+   * On a shared server's virtual clock a scenario holds the clock from start to stop: time
+   * another scenario moved in between would break its timing, so scenarios run in parallel
+   * take turns there (waiting in real time). The lock is renewed while held.
+   */
+  private async holdClock(): Promise<void> {
+    const holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+    const ttlSeconds = 120;
+    const take = () => this.api.request('POST', '/kubespec/v1/locks/clock', { body: { holder, ttlSeconds } });
+    const deadline = Date.now() + this.declaration.maxScenarioTimeMs * 4 + 10 * 60_000;
+    for (;;) {
+      try {
+        await take();
+        break;
+      } catch (e) {
+        if (isStatusError(e) && (e.code === 404 || e.code === 405)) return; // a server without locks
+        if (!isStatusError(e, 'Conflict')) throw e;
+        if (Date.now() > deadline) throw new Error(`the virtual clock of ${this.target} stayed held by another scenario (${e.message})`);
+        await new Promise<void>((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    this.clockHolder = holder;
+    this.clockRenewal = setInterval(() => void take().catch(() => undefined), 30_000);
+    this.clockRenewal.unref();
+  }
+
+  private async releaseClock(): Promise<void> {
+    if (!this.clockHolder) return;
+    clearInterval(this.clockRenewal);
+    const holder = this.clockHolder;
+    this.clockHolder = undefined;
+    await this.api.request('DELETE', `/kubespec/v1/locks/clock/${encodeURIComponent(holder)}`).catch(() => undefined);
   }
 
   /** False when the whole cluster is thrown away after the scenario (nothing to clean). */
@@ -82,13 +166,38 @@ export class KubeDriver implements ClusterDriver {
   async stop(): Promise<void> {
     for (const k of this.localKubelets.values()) k.stop();
     if (!this.api || !this.cleanupOnStop) return;
-    // Remove what the scenario made, newest first; nodes of hollow kubelets last.
+    // Remove what the scenario made, newest first; hollow kubelets the server hosts go for
+    // good (else they would re-register their nodes); nodes last.
+    const gone = (e: unknown) => { if (!isStatusError(e) || (e.code !== 404 && e.code !== 409)) throw e; };
     for (const { ref, name } of [...this.created].reverse()) {
-      await this.api.delete(ref, name, { gracePeriodSeconds: 0 }).catch(() => undefined);
+      await this.api.delete(ref, name, { gracePeriodSeconds: 0 }).catch(gone);
+    }
+    for (const name of this.remoteKubelets) {
+      await this.api.request('DELETE', `/kubespec/v1/kubelets/${encodeURIComponent(name)}`).catch(gone);
     }
     for (const name of [...this.localKubelets.keys(), ...this.remoteKubelets]) {
-      await this.api.delete({ resource: 'nodes' }, name).catch(() => undefined);
+      await this.api.delete({ resource: 'nodes' }, name).catch(gone);
     }
+    this.created.length = 0;
+    this.remoteKubelets.clear();
+    this.localKubelets.clear();
+    try {
+      if (this.cleanupSelector) await removeLabelled(this.api, this.cleanupSelector);
+    } finally {
+      await this.releaseClock();
+    }
+  }
+
+  private cleanupSelector?: string;
+
+  /** stop() also deletes whatever carries these labels (a shared cluster's scenario, see ScopedDriver). */
+  removeAlsoLabelled(selector: string): void {
+    this.cleanupSelector = selector;
+  }
+
+  /** Removes the leftovers of runs that were killed (their expiry label has passed). */
+  async sweepExpired(): Promise<void> {
+    await cleanRuns(this.connected());
   }
 
   get client(): Client {
@@ -98,14 +207,114 @@ export class KubeDriver implements ClusterDriver {
   private serverNow?: number;
 
   now(): number {
+    if (this.eventTime !== undefined) return this.eventTime;
     return this.clockMode === 'virtual' ? this.serverNow ?? Date.now() : Date.now();
+  }
+
+  // ── exact event times on a virtual clock over HTTP ────────────────────────────────────
+  private exactTimes = false;
+  /** Cluster time (ms) each storage revision was written at, and the keys written. */
+  private readonly revisionAt = new Map<number, number>();
+  private readonly revisionKeys: [number, string][] = [];
+  private knownRevision = 0;
+  /** While a watch event is being handled: the cluster time it happened (now() answers it). */
+  private eventTime?: number;
+  private readonly timedWatches = new Set<TimedWatch>();
+  private timed?: Client;
+
+  private async fetchRevisions(): Promise<void> {
+    const r = await this.api.request<{ revision: number; items: [number, number, string][] }>('GET', '/kubespec/v1/revisions', { query: { after: String(this.knownRevision) } });
+    for (const [rev, at, key] of r.items) {
+      this.revisionAt.set(rev, at);
+      this.revisionKeys.push([rev, key]);
+    }
+    this.knownRevision = Math.max(this.knownRevision, r.revision);
+  }
+
+  /**
+   * The API client; on a virtual clock with revision times, watch events are handed over one
+   * at a time with now() at the cluster time of their revision, so a recorder sees each
+   * change when it happened rather than when the advance returned.
+   */
+  private timedClient(): Client {
+    const api = this.connected();
+    if (!this.exactTimes) return api;
+    if (this.timed) return this.timed;
+    const watch = async <T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> => {
+      const rt = registry.get(ref.resource);
+      const filtered = !!(options.labelSelector || options.fieldSelector);
+      const w: TimedWatch = {
+        prefix: rt && !filtered ? `/registry/${rt.storagePrefix}/${rt.namespaced && ref.namespace ? `${ref.namespace}/` : ''}` : undefined,
+        delivered: 0, since: 0, queue: [], pumping: false, handle: (ev) => handlers.onEvent(ev as ApiWatchEvent<T>),
+      };
+      const inner = await api.watch<T>(ref, options, {
+        onEvent: (ev) => { w.queue.push(ev as ApiWatchEvent); void this.pump(w, handlers.onClose); },
+        onClose: (err) => { this.timedWatches.delete(w); handlers.onClose?.(err); },
+      });
+      await this.fetchRevisions();
+      w.since = this.knownRevision;
+      this.timedWatches.add(w);
+      return { stop: () => { this.timedWatches.delete(w); inner.stop(); } };
+    };
+    this.timed = Object.assign(Object.create(api) as Client, { watch });
+    return this.timed;
+  }
+
+  private async pump(w: TimedWatch, onClose?: (e?: Error) => void): Promise<void> {
+    if (w.pumping) return;
+    w.pumping = true;
+    try {
+      while (w.queue.length > 0) {
+        const ev = w.queue[0];
+        const rv = Number(ev.object.metadata.resourceVersion);
+        if (!this.revisionAt.has(rv) && rv > this.knownRevision) await this.fetchRevisions();
+        w.queue.shift();
+        this.eventTime = this.revisionAt.get(rv);
+        try {
+          w.handle(ev);
+        } finally {
+          this.eventTime = undefined;
+        }
+        if (rv > w.delivered) w.delivered = rv;
+      }
+    } catch (e) {
+      onClose?.(e as Error);
+    } finally {
+      w.pumping = false;
+    }
+  }
+
+  /**
+   * After the clock moved: every unfiltered watch has handed over each change up to the
+   * server's revision (the server wrote them before answering; they may still be in flight).
+   */
+  private async syncWatches(): Promise<void> {
+    if (!this.exactTimes || this.timedWatches.size === 0) return;
+    await this.fetchRevisions();
+    const deadline = Date.now() + 15_000;
+    for (const w of this.timedWatches) {
+      if (!w.prefix) continue;
+      let target = 0;
+      for (let i = this.revisionKeys.length - 1; i >= 0 && this.revisionKeys[i][0] > w.since; i--) {
+        if (this.revisionKeys[i][1].startsWith(w.prefix)) { target = this.revisionKeys[i][0]; break; }
+      }
+      while ((w.delivered < target || w.queue.length > 0 || w.pumping) && this.timedWatches.has(w)) {
+        if (Date.now() > deadline) throw new Error(`a watch on ${w.prefix} did not deliver revision ${target} within 15 s (last ${w.delivered})`);
+        await new Promise<void>((resolve) => setTimeout(resolve, 2));
+      }
+    }
   }
 
   /** On a virtual clock: advance by nothing, which returns once every component has settled. */
   private async settle(): Promise<void> {
-    if (this.clockMode !== 'virtual') return;
+    if (this.clockMode !== 'virtual') {
+      // A kubespec serve on the real clock still says when its components have reacted.
+      if (this.kubespecServer) await this.api.request('POST', '/kubespec/v1/settle', { body: {} }).catch((e) => { if (!isStatusError(e) || e.code !== 404) throw e; });
+      return;
+    }
     const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: 0 } });
     this.serverNow = Date.parse(r.now);
+    await this.syncWatches();
   }
 
   private async refreshServerTime(): Promise<void> {
@@ -118,6 +327,7 @@ export class KubeDriver implements ClusterDriver {
     if (this.clockMode === 'virtual') {
       const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: ms / 1000 } });
       this.serverNow = Date.parse(r.now);
+      await this.syncWatches();
       return;
     }
     this.waitedMs += ms;
@@ -198,16 +408,55 @@ export class KubeDriver implements ClusterDriver {
     await k.start();
   }
 
+  /** A kubespec endpoint, or NotApplicableError when the server does not offer it (any other cluster). */
+  private async kubespec<T>(method: string, path: string, why: string, options: { query?: Record<string, string> } = {}): Promise<T> {
+    try {
+      return await this.api.request<T>(method, path, options);
+    } catch (e) {
+      if (isStatusError(e) && (e.code === 404 || e.code === 405 || e.code === 403) && (e.status.details?.kind === 'kubespec' || !e.status.details?.kind || e.code !== 404)) {
+        throw new NotApplicableError(`target ${this.target} ${why}`);
+      }
+      throw e;
+    }
+  }
+
   async deleteMachine(name: string): Promise<void> {
-    throw new NotApplicableError(`target ${this.target} has no cloud provider the suite can reach to delete machine "${name}"`);
+    try {
+      await this.kubespec('DELETE', `/kubespec/v1/cloud/machines/${encodeURIComponent(name)}`, `has no cloud provider the suite can reach to delete machine "${name}"`);
+    } catch (e) {
+      if (isStatusError(e, 'Conflict')) throw new NotApplicableError(e.message); // a server without a cloud provider
+      if (isStatusError(e, 'NotFound')) throw new Error(`the cloud has no machine "${name}"`);
+      throw e;
+    }
+    await this.refreshServerTime();
+    await this.syncWatches();
   }
 
   async route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined> {
-    throw new NotApplicableError(`target ${this.target} offers no way to send a connection to ${clusterIP}:${port} through the kube-proxy of node "${node}"`);
+    try {
+      const r = await this.kubespec<{ backend: { ip: string; port: number } | null }>('GET', `/kubespec/v1/proxies/${encodeURIComponent(node)}/route`,
+        `offers no way to send a connection to ${clusterIP}:${port} through the kube-proxy of node "${node}"`, { query: { ip: clusterIP, port: String(port) } });
+      return r.backend ?? undefined;
+    } catch (e) {
+      if (isStatusError(e, 'NotFound')) throw new Error(`no kube-proxy runs on node "${node}"`);
+      throw e;
+    }
   }
 
   async loadBalancers(): Promise<{ name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]> {
-    throw new NotApplicableError(`target ${this.target} has no cloud provider the suite can inspect for load balancers`);
+    const r = await this.kubespec<{ items: { name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[] }>(
+      'GET', '/kubespec/v1/cloud/loadbalancers', 'has no cloud provider the suite can inspect for load balancers');
+    return r.items;
+  }
+
+  /** The API server's audit, from a kubespec serve (GET /kubespec/v1/audit). */
+  async apiAudit(): Promise<{ writesByUser: Record<string, number>; apiServerStoreWrites: number; storeRevisionDelta: number }> {
+    return this.kubespec('GET', '/kubespec/v1/audit', "does not expose its API server's audit");
+  }
+
+  /** Compacts the server's storage up to now (POST /kubespec/v1/storage/compact). */
+  async compactStorage(): Promise<void> {
+    await this.kubespec('POST', '/kubespec/v1/storage/compact', 'cannot be told to compact its storage');
   }
 
   /** Asks the API server through a TokenReview, as any component checking a token would. */

@@ -55,7 +55,7 @@ export class ServeDriver extends KubeDriver {
     super(profile, declaration);
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
     // On its virtual clock the server hosts the kubelets and their HTTPS API.
-    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual' };
+    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true };
     this.http = this.httpAccess();
   }
 

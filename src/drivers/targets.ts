@@ -15,6 +15,11 @@ export interface TargetDeclaration {
   description: string;
   configurableFlags: boolean;
   capabilities: { virtualTime: boolean; hollowKubelets: boolean; cloudProvider: boolean };
+  /**
+   * The cluster outlives the run and may be shared (default): each scenario's names are its
+   * own, it sees only its own nodes, and it removes what it made (ScopedDriver).
+   */
+  shared: boolean;
   /** Longest (real) time one scenario may need, ms. */
   maxScenarioTimeMs: number;
   flags: Flags;
@@ -34,6 +39,7 @@ export function loadTargetDeclaration(nameOrPath: string): TargetDeclaration {
   need(typeof doc!.configurableFlags === 'boolean', '"configurableFlags" must be true or false');
   const caps = (doc!.capabilities ?? {}) as Record<string, unknown>;
   for (const k of ['virtualTime', 'hollowKubelets', 'cloudProvider']) need(typeof caps[k] === 'boolean', `capabilities.${k} must be true or false`);
+  need(doc!.shared === undefined || typeof doc!.shared === 'boolean', '"shared" must be true or false');
   const flags: Flags = {};
   for (const [c, f] of Object.entries((doc!.flags ?? {}) as Record<string, Record<string, unknown>>)) {
     need(COMPONENTS.includes(c as Component), `flags: unknown component "${c}"`);
@@ -46,6 +52,7 @@ export function loadTargetDeclaration(nameOrPath: string): TargetDeclaration {
     description: String(doc!.description ?? ''),
     configurableFlags: doc!.configurableFlags as boolean,
     capabilities: caps as TargetDeclaration['capabilities'],
+    shared: doc!.shared === undefined ? true : (doc!.shared as boolean),
     maxScenarioTimeMs: doc!.maxScenarioTime ? parseDuration(String(doc!.maxScenarioTime)) : 10 * 60_000,
     flags,
   };

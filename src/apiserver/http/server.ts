@@ -54,6 +54,17 @@ export const TLS_CIPHERS = [
   'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305',
 ].join(':');
 
+/**
+ * Idle keep-alive connections stay open longer than Go clients keep them (net/http's
+ * Transport: IdleConnTimeout 90 s; upstream's server: IdleTimeout 90 s). With Node's 5 s
+ * default, kubectl proxy reused a connection the server had just closed and answered the
+ * request with "EOF" (502).
+ */
+function keepIdleConnections(server: http.Server): void {
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
+}
+
 export class ApiHttpServer {
   private secure?: https.Server;
   private insecure?: http.Server;
@@ -73,11 +84,13 @@ export class ApiHttpServer {
         cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false,
         minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true,
       }, handler.listener);
+      keepIdleConnections(this.secure);
       this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
     }
     if (s.insecurePort !== 0) {
       const handler = new ApiHttpHandler({ ...this.handlerOptions, authenticator: undefined, authorizer: undefined, serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}` });
       this.insecure = http.createServer(handler.listener);
+      keepIdleConnections(this.insecure);
       this.listening.insecure = await listen(this.insecure, s.anyFreePort ? 0 : s.insecurePort, s.insecureBindAddress);
     }
     return this.listening;
