@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as https from 'node:https';
 import fc from 'fast-check';
-import { served, grant, Answer, Served } from './hostile-harness';
-import { informerErrors } from '../src/client/informer';
-import { apiVersionOf } from '../src/api/registry';
+import { served, grant, Answer, Served } from '../hostile-harness';
+import { informerErrors } from '../../src/client/informer';
+import { apiVersionOf } from '../../src/api/registry';
 
 /**
  * Property-based hostile input (issue 13): fast-check draws requests from the classes an

@@ -4,8 +4,8 @@ import type * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import * as yaml from 'js-yaml';
-import { served, sleep } from './hostile-harness';
-import { watchStats } from '../src/apiserver/http/handler';
+import { served, sleep } from '../hostile-harness';
+import { watchStats } from '../../src/apiserver/http/handler';
 
 /**
  * Load (issue 13): LOAD_WRITERS writers (default 50) each make LOAD_WRITES optimistic
