@@ -1,9 +1,11 @@
 import * as https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Pod } from '../api/core';
 import { Clock, isoTime } from '../clock';
 import type { HollowKubelet } from './kubelet';
+import { KubeletStreaming } from './streaming';
 
 /**
  * The hollow kubelet's HTTPS API (port 10250 upstream), what the API server reaches for
@@ -37,11 +39,19 @@ function nanoTime(iso: string): string {
 export class KubeletServer {
   private server?: https.Server;
   port = 0;
+  private readonly streaming: KubeletStreaming;
 
-  constructor(private readonly kubelet: HollowKubelet, private readonly clock: Clock, private readonly tls: KubeletServing) {}
+  constructor(private readonly kubelet: HollowKubelet, private readonly clock: Clock, private readonly tls: KubeletServing) {
+    this.streaming = new KubeletStreaming({
+      nodeName: kubelet.name,
+      pod: (ns, name) => this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name),
+    });
+  }
 
   async start(host = '127.0.0.1'): Promise<number> {
     this.server = https.createServer({ cert: this.tls.certPem, key: this.tls.keyPem }, (req, res) => this.handle(req, res));
+    // exec, attach and port-forward arrive as upgrade requests (WebSocket or SPDY/3.1).
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.streaming.upgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(0, host, () => resolve()));
     this.port = (this.server.address() as AddressInfo).port;
     return this.port;

@@ -18,6 +18,8 @@ import { IncludeObject, toTable, wantsTable } from './table';
 import { decodeProtobuf, PROTOBUF } from './protobuf';
 import { serverSideApply } from './apply';
 import { KubeletClient } from './kubelet-client';
+import { ApiStreaming, writeUpgradeError } from './streaming';
+import type { Duplex } from 'node:stream';
 
 /**
  * The Kubernetes REST API over HTTP, a thin layer over ApiServer: authentication,
@@ -77,6 +79,23 @@ export class ApiHttpHandler {
     const release = () => { if (tracked) { tracked = false; q.end(); } };
     void this.serve(req, res, release).catch((e) => writeError(res, e)).finally(release);
   };
+
+  /** The 'upgrade' listener: exec, attach and port-forward (./streaming), after authentication and authorization. */
+  readonly upgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy()); // a client gone mid-stream is not the server's error
+    void this.serveUpgrade(req, socket, head).catch((e) => writeUpgradeError(socket, e));
+  };
+
+  private async serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+    const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
+    await this.authorize(user, info);
+    if (!info.isResourceRequest || !info.name || !ApiStreaming.handles(info.resource, info.subresource)) throw errors.badRequest(`${url.pathname} cannot be upgraded`);
+    this.resolve(info);
+    const streaming = new ApiStreaming(this.options.api, () => this.kubelets());
+    await streaming.upgrade(req, socket, head, info.namespace ?? '', info.name, info.subresource!, url.searchParams);
+  }
 
   private readBody(req: IncomingMessage): () => Promise<Buffer> {
     let p: Promise<Buffer> | undefined;
@@ -173,6 +192,7 @@ export class ApiHttpHandler {
     if (dryRunValue !== undefined) throw errors.badRequest(`Invalid dry run value: ${dryRunValue}`);
     if (info.subresource === 'log') return this.podLog(res, rt, target, q, release);
     if (info.subresource === 'proxy') return this.proxy(req, res, rt, target, info, q, body);
+    if (ApiStreaming.handles(rt.resource, info.subresource)) throw errors.badRequest('Upgrade request required');
     const table = wantsTable(req.headers.accept);
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {

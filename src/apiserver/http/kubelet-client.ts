@@ -23,6 +23,8 @@ export interface KubeletClientOptions {
   /** --kubelet-certificate-authority, PEM; undefined = do not verify. */
   certificateAuthority?: string;
   dialer: NodeDialer;
+  /** --kubelet-client-certificate and --kubelet-client-key, PEM; undefined = none (anonymous to kubelets). */
+  clientCertificate?: { certPem: string; keyPem: string };
 }
 
 export function nodeAddress(node: Node): { host: string; port: number } {
@@ -54,6 +56,42 @@ function describe(e: NodeJS.ErrnoException): string {
 export class KubeletClient {
   constructor(private readonly options: KubeletClientOptions) {}
 
+  /**
+   * Opens a connection to a node's kubelet and sends the head of an upgrade request
+   * (exec, attach, port-forward); the caller reads the kubelet's answer (101 or an error)
+   * from the socket and then relays bytes both ways, as upstream's UpgradeAwareHandler.
+   */
+  dial(node: Node, method: string, pathAndQuery: string, headers: Record<string, string>): Promise<tls.TLSSocket> {
+    const logical = nodeAddress(node);
+    const url = `https://${logical.host}:${logical.port}${pathAndQuery}`;
+    const real = this.options.dialer.dial(node.metadata.name!, logical.host, logical.port);
+    if (!real) return Promise.reject(errors.serviceUnavailable(`error dialing backend: dial tcp ${logical.host}:${logical.port}: connect: no route to host`));
+    const ca = this.options.certificateAuthority;
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({
+        host: real.host,
+        port: real.port,
+        ca,
+        rejectUnauthorized: ca !== undefined,
+        checkServerIdentity: (_host, cert) => tls.checkServerIdentity(logical.host, cert),
+        ...this.clientCertificate(),
+      });
+      const fail = (e: Error) => reject(errors.internal(`error dialing backend: ${describe(e as NodeJS.ErrnoException)} (${method} "${url}")`));
+      socket.once('error', fail);
+      socket.once('secureConnect', () => {
+        socket.off('error', fail);
+        const lines = [`${method} ${pathAndQuery} HTTP/1.1`, `Host: ${logical.host}:${logical.port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+        socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+        resolve(socket);
+      });
+    });
+  }
+
+  /** --kubelet-client-certificate/--kubelet-client-key: how the API server proves itself to kubelets. */
+  private clientCertificate(): { cert?: string; key?: string } {
+    return this.options.clientCertificate ? { cert: this.options.clientCertificate.certPem, key: this.options.clientCertificate.keyPem } : {};
+  }
+
   /** GET (or another method) on the kubelet of a node; resolves with its response stream. */
   request(node: Node, method: string, pathAndQuery: string, body?: Buffer): Promise<IncomingMessage> {
     const logical = nodeAddress(node);
@@ -71,6 +109,7 @@ export class KubeletClient {
         rejectUnauthorized: ca !== undefined,
         servername: undefined,
         checkServerIdentity: (_host, cert) => tls.checkServerIdentity(logical.host, cert),
+        ...this.clientCertificate(),
       }, resolve);
       req.on('error', (e) => reject(errors.internal(`${method[0]}${method.slice(1).toLowerCase()} "${url}": ${describe(e as NodeJS.ErrnoException)}`)));
       req.end(body);

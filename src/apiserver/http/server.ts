@@ -60,11 +60,13 @@ export class ApiHttpServer {
       if (!s.serving) throw new Error('the secure port needs a serving certificate');
       const handler = new ApiHttpHandler({ ...this.handlerOptions, serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}` });
       this.secure = https.createServer({ cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false }, handler.listener);
+      this.secure.on('upgrade', handler.upgradeListener);
       this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
     }
     if (s.insecurePort !== 0) {
       const handler = new ApiHttpHandler({ ...this.handlerOptions, authenticator: undefined, authorizer: undefined, serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}` });
       this.insecure = http.createServer(handler.listener);
+      this.insecure.on('upgrade', handler.upgradeListener);
       this.listening.insecure = await listen(this.insecure, s.anyFreePort ? 0 : s.insecurePort, s.insecureBindAddress);
     }
     return this.listening;
