@@ -19,6 +19,7 @@ import { decodeProtobuf, PROTOBUF } from './protobuf';
 import { serverSideApply } from './apply';
 import { KubeletClient } from './kubelet-client';
 import { ApiStreaming, writeUpgradeError } from './streaming';
+import { serviceLocation } from './service-proxy';
 import type { Duplex } from 'node:stream';
 
 /**
@@ -351,6 +352,10 @@ export class ApiHttpHandler {
       if (!pod.spec.nodeName || pod.status?.phase !== 'Running') throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
       node = (await this.options.api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
       path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
+    } else if (rt.resource === 'services') {
+      const location = await serviceLocation(this.options.api, target.namespace ?? '', target.name ?? '');
+      node = location.node;
+      path = `${location.path}${rest}`;
     } else {
       throw pageNotFound();
     }
