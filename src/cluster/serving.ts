@@ -11,6 +11,7 @@ import { ApiHttpServer, Listening } from '../apiserver/http/server';
 import { KubeletClient, NodeDialer } from '../apiserver/http/kubelet-client';
 import { NonResourceRoute } from '../apiserver/http/handler';
 import { writeJSON } from '../apiserver/http/respond';
+import { decodeProtobuf, PROTOBUF } from '../apiserver/http/protobuf';
 import { errors, StatusError } from '../api/errors';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
@@ -245,7 +246,9 @@ export class ClusterServer {
       async handle(req, res, p, body) {
         if (p !== prefix) throw errors.notFound({ kind: '', name: p });
         if (req.method !== 'POST') throw errors.methodNotSupported({ kind: prefix.split('/').pop()!, group: prefix.split('/')[2] }, (req.method ?? '').toLowerCase());
-        writeJSON(res, 201, await answer(req, parseJSON(await body())));
+        const raw = await body();
+        const protobuf = (req.headers['content-type'] ?? '').startsWith(PROTOBUF);
+        writeJSON(res, 201, await answer(req, protobuf ? decodeProtobuf(raw) : parseJSON(raw)));
       },
     });
     return [
