@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import * as net from 'node:net';
 import * as yaml from 'js-yaml';
 import { Container } from '../src/api/core';
+import { Credentials, NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
 import { step } from './support';
 import { backgroundPrints, kubectlState, KubectlResult, runKubectl, startKubectl } from './kubectl';
@@ -98,4 +99,32 @@ Then(/^a GET through the background kubectl port-forward to port (\d+) gets no a
   const port = await forwardedPort(this, remote);
   const r = await exchange(port, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
   expect(r.data, `answer on 127.0.0.1:${port}`).to.equal('');
+}));
+
+/** The kubelet API reached directly (not through the API server), with these credentials. */
+const lastKubeletAnswer = new WeakMap<KubeWorld, { request: string; status: number; body: string }>();
+
+function kubeletCredentials(words: string | null): Credentials {
+  if (!words || words === 'as the cluster admin') return { admin: true };
+  if (words === 'without credentials') return { anonymous: true };
+  const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
+  if (user) return { user: user[1], groups: (user[2] ?? '').split(',').map((g) => g.trim()).filter(Boolean) };
+  const token = /^with bearer token "([^"]*)"$/.exec(words);
+  if (token) return { token: token[1] };
+  throw new Error(`unknown credentials: ${words}`);
+}
+
+When(/^I (GET|POST) "([^"]+)" from the kubelet on "([^"]+)" (as the cluster admin|as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|without credentials)$/, step(async function (this: KubeWorld, method: string, path: string, node: string, who: string) {
+  const cluster = await this.cluster();
+  if (!cluster.http?.kubelet) throw new NotApplicableError(`target ${cluster.target} cannot reach a kubelet directly`);
+  const answer = await cluster.http.kubelet(node, kubeletCredentials(who), method, path);
+  lastKubeletAnswer.set(this, { request: `${method} ${path} ${who}`, ...answer });
+}));
+
+Then(/^the kubelet answers (\d+)(?: with "(.*)")?$/, step(function (this: KubeWorld, code: string, text: string | null) {
+  const a = lastKubeletAnswer.get(this);
+  if (!a) throw new Error('no request was sent to a kubelet yet');
+  const shown = `${a.request} → ${a.status}\n${a.body}`;
+  expect(a.status, shown).to.equal(Number(code));
+  if (text != null) expect(a.body, shown).to.contain(text);
 }));

@@ -17,7 +17,7 @@ import { openapiDocument, openapiIndex } from './openapi';
 import { IncludeObject, toTable, wantsTable } from './table';
 import { decodeProtobuf, PROTOBUF } from './protobuf';
 import { serverSideApply } from './apply';
-import { KubeletClient } from './kubelet-client';
+import { checkKubeletResponse, KubeletClient } from './kubelet-client';
 import { ApiStreaming, writeUpgradeError } from './streaming';
 import { serviceLocation } from './service-proxy';
 import type { Duplex } from 'node:stream';
@@ -323,6 +323,7 @@ export class ApiHttpHandler {
     }
     const qs = params.toString();
     const upstream = await this.kubelets().request(node, 'GET', `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`);
+    await checkKubeletResponse(upstream, 'pods/log', pod.metadata.name!);
     res.writeHead(upstream.statusCode ?? 200, { 'Content-Type': 'text/plain' });
     if (q.get('follow') === 'true') release();
     upstream.pipe(res);

@@ -1,7 +1,7 @@
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import type { IncomingMessage } from 'node:http';
-import { errors } from '../../api/errors';
+import { errors, StatusError } from '../../api/errors';
 import { Node } from '../../api/core';
 
 /**
@@ -115,4 +115,41 @@ export class KubeletClient {
       req.end(body);
     });
   }
+}
+
+/** NewGenericServerResponse's reason and message for a status code (k8s.io/apimachinery errors). */
+const GENERIC: Record<number, [string, string | undefined]> = {
+  401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+  403: ['Forbidden', undefined],
+  404: ['NotFound', 'the server could not find the requested resource'],
+  405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+  409: ['Conflict', 'the server reported a conflict'],
+  415: ['UnsupportedMediaType', undefined],
+  422: ['Invalid', 'the server rejected our request due to an error in our request'],
+  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+  503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+};
+
+/**
+ * A kubelet's answer outside 200–206 becomes the Status upstream's
+ * GenericHttpResponseChecker makes of it (pods/log): 500 → InternalError with the body,
+ * 400 → BadRequest with the body, anything else NewGenericServerResponse with an empty
+ * verb, e.g. "the server does not allow this method on the requested resource ( pods/log web)".
+ */
+export async function checkKubeletResponse(res: IncomingMessage, qualifiedResource: string, name: string): Promise<void> {
+  const code = res.statusCode ?? 0;
+  if (code >= 200 && code <= 206) return;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of res) {
+    if (size < 4096) chunks.push(c as Buffer);
+    size += (c as Buffer).length;
+  }
+  const body = Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
+  if (code === 500) throw errors.internal(body);
+  if (code === 400) throw errors.badRequest(body);
+  const [reason, fixed] = GENERIC[code] ?? (code >= 500 ? ['InternalError', `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`] : ['Unknown', `the server responded with the status code ${code} but did not return more information`]);
+  const message = `${fixed ?? body} ( ${qualifiedResource} ${name})`;
+  throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code, details: { name, kind: qualifiedResource.split('/')[0] } });
 }
