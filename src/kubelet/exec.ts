@@ -11,7 +11,7 @@ import { Pod } from '../api/core';
  * - `env`, `printenv [NAME]`     PATH, HOSTNAME, HOME and the container's `env` values
  * - `cat` (no file)              stdin, echoed back once the client closes it
  * - `true`, `false`              exit 0, exit 1
- * - `sh -c 'SCRIPT'`             SCRIPT's commands separated by `;` (or `&&`, stopping at a
+ * - `sh -c 'SCRIPT'`             SCRIPT's commands separated by `;` (or `&&`, skipped after a
  *                                failure); `exit N` ends the shell with code N
  * - anything else                stderr `exec: "X": executable file not found in $PATH`, exit 127
  *
@@ -93,7 +93,7 @@ function shell(ctx: ExecContext, script: string, stdin: string): ExecResult {
   for (const s of statements) {
     const argv = words(s.text);
     if (argv.length === 0) continue;
-    if (s.and && out.exitCode !== 0) break;
+    if (s.and && out.exitCode !== 0) continue; // a && b: b runs only after a succeeded
     if (argv[0] === 'exit') {
       const code = argv[1] === undefined ? out.exitCode : Number(argv[1]);
       return { ...out, exitCode: Number.isInteger(code) ? ((code % 256) + 256) % 256 : 2 };
