@@ -107,14 +107,14 @@ const lastKubeletAnswer = new WeakMap<KubeWorld, { request: string; status: numb
 function kubeletCredentials(words: string | null): Credentials {
   if (!words || words === 'as the cluster admin') return { admin: true };
   if (words === 'without credentials') return { anonymous: true };
-  const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
-  if (user) return { user: user[1], groups: (user[2] ?? '').split(',').map((g) => g.trim()).filter(Boolean) };
+  const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?( with a certificate of an unrelated CA)?$/.exec(words);
+  if (user) return { user: user[1], groups: (user[2] ?? '').split(',').map((g) => g.trim()).filter(Boolean), ...(user[3] ? { untrustedCA: true } : {}) };
   const token = /^with bearer token "([^"]*)"$/.exec(words);
   if (token) return { token: token[1] };
   throw new Error(`unknown credentials: ${words}`);
 }
 
-When(/^I (GET|POST) "([^"]+)" from the kubelet on "([^"]+)" (as the cluster admin|as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|without credentials)$/, step(async function (this: KubeWorld, method: string, path: string, node: string, who: string) {
+When(/^I (GET|POST) "([^"]+)" from the kubelet on "([^"]+)" (as the cluster admin|as user "[^"]+"(?: in groups? "[^"]*")?(?: with a certificate of an unrelated CA)?|with bearer token "[^"]*"|without credentials)$/, step(async function (this: KubeWorld, method: string, path: string, node: string, who: string) {
   const cluster = await this.cluster();
   if (!cluster.http?.kubelet) throw new NotApplicableError(`target ${cluster.target} cannot reach a kubelet directly`);
   const answer = await cluster.http.kubelet(node, kubeletCredentials(who), method, path);

@@ -43,6 +43,8 @@ Feature: The kubelet API guards itself: authentication, authorization, debugging
     Then the kubelet answers 403 with "Forbidden (user=alice, verb=get, resource=nodes, subresource(s)=[proxy])"
     When I GET "/pods" from the kubelet on "n1" as the cluster admin
     Then the kubelet answers 200 with ""kind":"PodList""
+    When I GET "/pods" from the kubelet on "n1" as user "kubernetes-admin" in group "system:masters" with a certificate of an unrelated CA
+    Then the kubelet answers 401 with "Unauthorized"
 
   @COMM-KUBELET-AUTH
   Scenario: In webhook mode a bearer token is checked by a TokenReview and access by a SubjectAccessReview per subresource

@@ -91,7 +91,7 @@ export function tokenKubeconfig(caPem: string, server: string, token: string | u
 }
 
 /** Who calls a kubelet directly: a client certificate's user and groups, a bearer token, or nobody. */
-export type KubeletCaller = { user: string; groups: string[] } | { token: string } | { anonymous: true };
+export type KubeletCaller = { user: string; groups: string[]; untrustedCA?: boolean } | { token: string } | { anonymous: true };
 
 /** Hollow nodes all listen on loopback; this maps each node to its kubelet's real port. */
 class HollowNetwork implements NodeDialer {
@@ -199,7 +199,7 @@ export class ClusterServer {
     const entry = this.network.servers.get(nodeName);
     if (!entry) throw errors.notFound({ kind: 'kubelets', name: nodeName });
     if (!entry.kubelet.isRunning) throw errors.serviceUnavailable(`the kubelet on ${nodeName} does not answer`);
-    const cert = 'user' in caller ? this.ca!.issue({ commonName: caller.user, organizations: caller.groups, usage: 'client' }) : undefined;
+    const cert = 'user' in caller ? (caller.untrustedCA ? CertificateAuthority.create('unrelated-ca', { reuseLeafKey: true }) : this.ca!).issue({ commonName: caller.user, organizations: caller.groups, usage: 'client' }) : undefined;
     return new Promise((resolve, reject) => {
       const req = https.request({
         host: '127.0.0.1', port: entry.server.port, method, path: pathAndQuery, rejectUnauthorized: false,
