@@ -91,14 +91,23 @@ async function prepare(world: KubeWorld, command: string, credentials: Credentia
   return { args, env, cwd: s.dir };
 }
 
-export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }): Promise<KubectlResult> {
-  const { args, env, cwd } = await prepare(world, command, credentials);
+/** What a kubectl run may add: bytes on its stdin, environment variables (e.g. KUBECTL_REMOTE_COMMAND_WEBSOCKETS). */
+export interface KubectlRunOptions {
+  input?: string;
+  env?: Record<string, string>;
+}
+
+export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }, options: KubectlRunOptions = {}): Promise<KubectlResult> {
+  const prepared = await prepare(world, command, credentials);
+  const { args, cwd } = prepared;
+  const env = { ...prepared.env, ...options.env };
   const result = await new Promise<KubectlResult>((resolve, reject) => {
-    const child = spawn('kubectl', args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('kubectl', args, { env, cwd, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', (e) => { clearTimeout(guard); reject(new Error(`could not run kubectl: ${e.message}`)); });
     child.on('close', (code) => { clearTimeout(guard); resolve({ command, code, stdout, stderr }); });
@@ -108,8 +117,10 @@ export async function runKubectl(world: KubeWorld, command: string, credentials:
   return result;
 }
 
-export async function startKubectl(world: KubeWorld, command: string): Promise<void> {
-  const { args, env, cwd } = await prepare(world, command, { admin: true });
+export async function startKubectl(world: KubeWorld, command: string, options: KubectlRunOptions = {}): Promise<void> {
+  const prepared = await prepare(world, command, { admin: true });
+  const { args, cwd } = prepared;
+  const env = { ...prepared.env, ...options.env };
   const s = kubectlState(world);
   if (s.background) throw new Error('a kubectl already runs in the background');
   const child = spawn('kubectl', args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });

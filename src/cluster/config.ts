@@ -83,5 +83,15 @@ export function kubeletConfig(c: ClusterConfig, spec: KubeletSpec): KubeletConfi
     capacity: spec.capacity,
     allocatable: spec.allocatable,
     machine: spec.reserved ? { ...p.kubelet, reserved: spec.reserved } : p.kubelet,
+    // The kubelet binary's flag defaults when the profile says nothing.
+    anonymousAuth: f['anonymous-auth'] ?? true,
+    authenticationTokenWebhook: f['authentication-token-webhook'] ?? false,
+    authorizationMode: authorizationMode(f['authorization-mode'] ?? 'AlwaysAllow'),
+    enableDebuggingHandlers: f['enable-debugging-handlers'] ?? true,
   };
+}
+
+function authorizationMode(mode: string): KubeletConfig['authorizationMode'] {
+  if (mode !== 'AlwaysAllow' && mode !== 'Webhook') throw new Error(`invalid value "${mode}" for flag --authorization-mode of the kubelet: want AlwaysAllow or Webhook`);
+  return mode;
 }

@@ -38,6 +38,8 @@ const FLAG_TABLE = {
     'authorization-mode': str,
     'token-auth-file': str,
     'kubelet-certificate-authority': str,
+    'kubelet-client-certificate': str,
+    'kubelet-client-key': str,
     'anonymous-auth': bool,
     'max-requests-inflight': int,
     'max-mutating-requests-inflight': int,
@@ -70,6 +72,11 @@ const FLAG_TABLE = {
     'node-status-report-frequency': duration,
     'node-lease-duration-seconds': int,
     'register-node': bool,
+    // The kubelet API's guard (its own names; the API server has flags of the same names).
+    'anonymous-auth': bool,
+    'authentication-token-webhook': bool,
+    'authorization-mode': str,
+    'enable-debugging-handlers': bool,
   },
 } satisfies Record<Component, Record<string, Parser<unknown>>>;
 

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { NonResourceRoute } from '../apiserver/http/handler';
 import { writeJSON } from '../apiserver/http/respond';
-import { TokenAuthenticator } from '../apiserver/auth/authenticator';
 import { errors } from '../api/errors';
 import { Watch } from '../store/store';
 import type { Cluster } from './cluster';
@@ -25,38 +24,6 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw errors.badRequest('the body must be a JSON object');
   return v as Record<string, unknown>;
-}
-
-/**
- * POST /apis/authentication.k8s.io/v1/tokenreviews: who a bearer token stands for, with the
- * server's own token authenticators (--token-auth-file, service-account tokens), as
- * upstream's pkg/registry/authentication/tokenreview answers (400 without a token).
- */
-export function tokenReviewRoute(authenticators: TokenAuthenticator[]): NonResourceRoute {
-  return {
-    prefix: '/apis/authentication.k8s.io/v1/tokenreviews',
-    async handle(req, res, p, body) {
-      if (p !== '/apis/authentication.k8s.io/v1/tokenreviews') throw errors.notFound({ kind: 'tokenreviews', name: p.split('/').pop() ?? '' });
-      if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'tokenreviews' }, req.method ?? '');
-      const review = parseBody(await body());
-      const spec = (review.spec ?? {}) as { token?: unknown; audiences?: unknown };
-      if (typeof spec.token !== 'string' || spec.token === '') throw errors.badRequest('token is required for TokenReview in authentication');
-      let user;
-      for (const a of authenticators) {
-        user = await a.authenticateToken(spec.token);
-        if (user) break;
-      }
-      writeJSON(res, 201, {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'TokenReview',
-        metadata: { creationTimestamp: null },
-        spec: review.spec,
-        status: user
-          ? { authenticated: true, user: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) } }
-          : { authenticated: false, user: {} },
-      });
-    },
-  };
 }
 
 /**

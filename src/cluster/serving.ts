@@ -1,20 +1,23 @@
 import * as fs from 'node:fs';
+import * as https from 'node:https';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CertificateAuthority, KeyPair, securePkiDir } from '../apiserver/auth/pki';
 import { RequestAuthenticator, TokenAuthenticator, TokenFile } from '../apiserver/auth/authenticator';
-import { authorizerFor } from '../apiserver/auth/authorizer';
+import { Authorizer, authorizerFor } from '../apiserver/auth/authorizer';
+import { reviewToken, selfSubjectAccessReview, subjectAccessReview, tokenReview } from '../apiserver/auth/reviews';
 import { ApiHttpServer, Listening } from '../apiserver/http/server';
 import { KubeletClient, NodeDialer } from '../apiserver/http/kubelet-client';
 import { NonResourceRoute } from '../apiserver/http/handler';
 import { writeJSON } from '../apiserver/http/respond';
+import { decodeProtobuf, PROTOBUF } from '../apiserver/http/protobuf';
 import { errors, StatusError } from '../api/errors';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
 import { parseTaints } from '../kubelet/config';
 import type { Cluster } from './cluster';
-import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, settleRoute, tokenReviewRoute } from './observation-routes';
+import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, settleRoute } from './observation-routes';
 import type { KubeletSpec } from './config';
 
 /**
@@ -88,6 +91,9 @@ export function tokenKubeconfig(caPem: string, server: string, token: string | u
   return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', user, server.startsWith('https:') ? caPem : undefined);
 }
 
+/** Who calls a kubelet directly: a client certificate's user and groups, a bearer token, or nobody. */
+export type KubeletCaller = { user: string; groups: string[]; untrustedCA?: boolean } | { token: string } | { anonymous: true };
+
 /** Hollow nodes all listen on loopback; this maps each node to its kubelet's real port. */
 class HollowNetwork implements NodeDialer {
   readonly servers = new Map<string, { kubelet: HollowKubelet; server: KubeletServer }>();
@@ -105,6 +111,7 @@ export class ClusterServer {
   private kubeletCA?: CertificateAuthority;
   private ca?: CertificateAuthority;
   readonly authenticator: RequestAuthenticator;
+  private authorizer?: Authorizer;
   endpoints?: ServedEndpoints;
 
   constructor(private readonly cluster: Cluster, private readonly settings: ServeSettings) {
@@ -115,12 +122,10 @@ export class ClusterServer {
     // AlwaysAllow turns anonymous requests off, whatever --anonymous-auth says (upstream's
     // ApplyAuthorization, pkg/kubeapiserver/options/authentication.go; found on v1.32.13).
     const alwaysAllow = (f['authorization-mode'] ?? 'AlwaysAllow').split(',').includes('AlwaysAllow');
-    this.tokenAuthenticators = tokens;
     this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow });
     this.revisionTimes = new RevisionTimes(cluster);
   }
 
-  private readonly tokenAuthenticators: TokenAuthenticator[];
   private readonly revisionTimes: RevisionTimes;
 
   get pkiDir(): string {
@@ -139,16 +144,24 @@ export class ClusterServer {
     const serving = ca.issue({ commonName: 'kube-apiserver', dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'], ipAddresses: ips, usage: 'server' });
     writePair(pki, 'apiserver', serving);
     const kubeletCAPath = f['kubelet-certificate-authority'];
-    const kubelets = new KubeletClient({ dialer: this.network, certificateAuthority: kubeletCAPath ? fs.readFileSync(kubeletCAPath, 'utf8') : undefined });
+    // The API server's identity at kubelets (--kubelet-client-certificate/--kubelet-client-key);
+    // without the flags, one from the cluster CA as kubeadm makes it (CN
+    // kube-apiserver-kubelet-client, O system:masters), so kubelets that authenticate and
+    // authorize through the API server let it in.
+    const clientCertificate = f['kubelet-client-certificate'] && f['kubelet-client-key']
+      ? { certPem: fs.readFileSync(f['kubelet-client-certificate'], 'utf8'), keyPem: fs.readFileSync(f['kubelet-client-key'], 'utf8') }
+      : ca.issue({ commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usage: 'client' });
+    const kubelets = new KubeletClient({ dialer: this.network, certificateAuthority: kubeletCAPath ? fs.readFileSync(kubeletCAPath, 'utf8') : undefined, clientCertificate });
+    this.authorizer = authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api);
     this.http = new ApiHttpServer({
       api: this.cluster.api,
       clock: this.cluster.clock,
       quiescence: this.cluster.quiescence,
       gitVersion: this.cluster.config.profile.kubernetesVersion,
       authenticator: this.authenticator,
-      authorizer: authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api),
+      authorizer: this.authorizer,
       kubelets,
-      routes: [this.locksRoute(), settleRoute(this.cluster), this.clockRoute(), this.kubeletsRoute(), schedulerRoute(this.cluster), cloudRoute(this.cluster), proxyRoute(this.cluster), ...auditRoutes(this.cluster), this.revisionTimes.route(), tokenReviewRoute(this.tokenAuthenticators)],
+      routes: [this.locksRoute(), settleRoute(this.cluster), this.clockRoute(), this.kubeletsRoute(), schedulerRoute(this.cluster), cloudRoute(this.cluster), proxyRoute(this.cluster), ...auditRoutes(this.cluster), this.revisionTimes.route(), ...this.reviewsRoute()],
       maxRequestsInflight: f['max-requests-inflight'],
       maxMutatingRequestsInflight: f['max-mutating-requests-inflight'],
     }, {
@@ -189,11 +202,46 @@ export class ClusterServer {
     this.network.servers.clear();
   }
 
+  /**
+   * One request straight to a hollow kubelet's HTTPS API, as a client on the node network
+   * would send it: with a client certificate of the cluster CA, a bearer token, or nothing.
+   * For scenarios about the kubelet API's own guard (the API server is not involved).
+   */
+  async kubeletRequest(nodeName: string, caller: KubeletCaller, method: string, pathAndQuery: string): Promise<{ status: number; body: string }> {
+    const entry = this.network.servers.get(nodeName);
+    if (!entry) throw errors.notFound({ kind: 'kubelets', name: nodeName });
+    if (!entry.kubelet.isRunning) throw errors.serviceUnavailable(`the kubelet on ${nodeName} does not answer`);
+    const cert = 'user' in caller ? (caller.untrustedCA ? CertificateAuthority.create('unrelated-ca', { reuseLeafKey: true }) : this.ca!).issue({ commonName: caller.user, organizations: caller.groups, usage: 'client' }) : undefined;
+    return new Promise((resolve, reject) => {
+      const req = https.request({
+        host: '127.0.0.1', port: entry.server.port, method, path: pathAndQuery, rejectUnauthorized: false,
+        ...(cert ? { cert: cert.certPem, key: cert.keyPem } : {}),
+        headers: 'token' in caller ? { Authorization: `Bearer ${caller.token}` } : {},
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', (e) => reject(errors.internal(`kubelet request: ${e.message}`)));
+      req.end();
+    });
+  }
+
   private async serveKubelet(kubelet: HollowKubelet): Promise<void> {
     if (this.network.servers.has(kubelet.name)) return;
     const cfg = kubelet.config;
     const tls = this.kubeletCA!.issue({ commonName: `${cfg.nodeName}@kubelet`, dnsNames: [cfg.hostnameOverride ?? cfg.nodeName], ipAddresses: [cfg.nodeIP, cfg.externalIP, cfg.hostnameOverride ?? cfg.nodeName].filter((x): x is string => !!x), usage: 'server' });
-    const server = new KubeletServer(kubelet, this.cluster.clock, tls);
+    const server = new KubeletServer(kubelet, this.cluster.clock, {
+      ...tls,
+      clientCA: this.ca!.keyPair.certPem,
+      // Webhook mode: the kubelet asks the API server, which answers as its TokenReview and
+      // SubjectAccessReview endpoints do (same code: src/apiserver/auth/reviews.ts).
+      reviews: {
+        reviewToken: (token) => reviewToken(this.authenticator.tokens, token),
+        review: async (attrs) => (await this.authorizer!.authorize(attrs)).allowed,
+      },
+    });
     await server.start();
     this.network.servers.set(kubelet.name, { kubelet, server });
   }
@@ -234,6 +282,30 @@ export class ClusterServer {
     };
   }
 
+  /**
+   * POST /apis/authorization.k8s.io/v1/subjectaccessreviews and selfsubjectaccessreviews,
+   * /apis/authentication.k8s.io/v1/tokenreviews: answered, never stored (authorized as
+   * `create` on them like any resource request).
+   */
+  private reviewsRoute(): NonResourceRoute[] {
+    const server = this;
+    const route = (prefix: string, answer: (req: IncomingMessage, input: unknown) => Promise<unknown>): NonResourceRoute => ({
+      prefix,
+      async handle(req, res, p, body) {
+        if (p !== prefix) throw errors.notFound({ kind: '', name: p });
+        if (req.method !== 'POST') throw errors.methodNotSupported({ kind: prefix.split('/').pop()!, group: prefix.split('/')[2] }, (req.method ?? '').toLowerCase());
+        const raw = await body();
+        const protobuf = (req.headers['content-type'] ?? '').startsWith(PROTOBUF);
+        writeJSON(res, 201, await answer(req, protobuf ? decodeProtobuf(raw) : parseJSON(raw)));
+      },
+    });
+    return [
+      route('/apis/authorization.k8s.io/v1/subjectaccessreviews', async (_req, input) => subjectAccessReview(server.authorizer!, input)),
+      route('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', async (req, input) => selfSubjectAccessReview(server.authorizer!, await server.authenticator.authenticate(req), input)),
+      route('/apis/authentication.k8s.io/v1/tokenreviews', async (_req, input) => tokenReview(server.authenticator.tokens, input)),
+    ];
+  }
+
   /** GET /kubespec/v1/clock → {now, mode}; POST {advanceSeconds} → fires due timers, settles, → {now} (409 on the real clock). */
   private clockRoute(): NonResourceRoute {
     const cluster = this.cluster;
@@ -268,6 +340,7 @@ export class ClusterServer {
   private kubeletsRoute(): NonResourceRoute {
     const cluster = this.cluster;
     const network = this.network;
+    const server = this;
     return {
       prefix: '/kubespec/v1/kubelets',
       untracked: true,
@@ -298,8 +371,15 @@ export class ClusterServer {
           }
           return writeJSON(res, 201, { nodeName: input.nodeName, running: true });
         }
-        const m = /^\/kubespec\/v1\/kubelets\/([^/]+)\/(stop|start)$/.exec(p);
+        const m = /^\/kubespec\/v1\/kubelets\/([^/]+)\/(stop|start|request)$/.exec(p);
         if (!m) throw errors.notFound({ kind: 'kubelets', name: p });
+        if (m[2] === 'request') {
+          // {method, path, caller}: one request straight to that kubelet (see kubeletRequest).
+          const input = parseJSON(await body()) as { method?: string; path?: string; caller?: KubeletCaller };
+          if (typeof input.path !== 'string' || !input.path.startsWith('/')) throw errors.badRequest('path must be an absolute path');
+          const caller = input.caller ?? { anonymous: true };
+          return writeJSON(res, 200, await server.kubeletRequest(decodeURIComponent(m[1]), caller, input.method ?? 'GET', input.path));
+        }
         const kubelet = cluster.kubelets.get(decodeURIComponent(m[1]));
         if (!kubelet) throw errors.notFound({ kind: 'kubelets', name: decodeURIComponent(m[1]) });
         if (m[2] === 'stop') {

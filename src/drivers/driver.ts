@@ -46,7 +46,7 @@ export interface Capabilities {
 export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
-export type Credentials = { admin: true } | { user: string; groups: string[] } | { token: string } | { anonymous: true } | { insecurePort: true };
+export type Credentials = { admin: true } | { user: string; groups: string[]; /** a certificate no CA of the cluster issued (kubelet requests) */ untrustedCA?: boolean } | { token: string } | { anonymous: true } | { insecurePort: true };
 
 /** The API server over HTTP(S), as kubectl sees it. */
 export interface HttpAccess {
@@ -56,6 +56,20 @@ export interface HttpAccess {
   serve(): Promise<HttpEndpoint>;
   /** Writes a kubeconfig for these credentials and returns its path. */
   kubeconfig(credentials: Credentials): Promise<string>;
+  /**
+   * One request straight to a hollow kubelet's HTTPS API (not through the API server), with
+   * these credentials: for the kubelet API's own authentication and authorization.
+   */
+  kubelet?(node: string, credentials: Credentials, method: string, path: string): Promise<{ status: number; body: string }>;
+}
+
+/** Credentials as a caller of a kubelet: a client certificate's user and groups, a bearer token, or nothing. */
+export function kubeletCaller(c: Credentials): { user: string; groups: string[]; untrustedCA?: boolean } | { token: string } | { anonymous: true } {
+  if ('admin' in c) return { user: 'kubernetes-admin', groups: ['system:masters'] };
+  if ('user' in c) return { user: c.user, groups: c.groups, ...(c.untrustedCA ? { untrustedCA: true } : {}) };
+  if ('token' in c) return { token: c.token };
+  if ('anonymous' in c) return { anonymous: true };
+  throw new NotApplicableError('the insecure port is the API server\'s, not a kubelet\'s');
 }
 
 export interface HttpEndpoint {

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Cluster } from '../cluster/cluster';
 import { ClusterServer, kubeconfigYaml } from '../cluster/serving';
-import { Credentials, HttpAccess, HttpEndpoint } from './driver';
+import { Credentials, HttpAccess, HttpEndpoint, kubeletCaller } from './driver';
 
 /** One PKI per process, made on first use and shared by every scenario's cluster (RSA keys are slow). */
 const PKI_DIR = path.join(os.tmpdir(), `kubespec-pki-${process.pid}`);
@@ -46,6 +46,11 @@ export class ReferenceHttp implements HttpAccess {
     else text = this.server!.kubeconfigWithToken(e.server, undefined);
     fs.writeFileSync(file, text, { mode: 0o600 });
     return file;
+  }
+
+  async kubelet(node: string, credentials: Credentials, method: string, p: string): Promise<{ status: number; body: string }> {
+    await this.serve();
+    return this.server!.kubeletRequest(node, kubeletCaller(credentials), method, p);
   }
 
   async stop(): Promise<void> {

@@ -7,7 +7,7 @@ import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { Flags, mergeFlags, Profile } from '../cluster/profile';
 import { KubeDriver } from './kube';
-import { Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
+import { Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableError } from './driver';
 import { CertificateAuthority } from '../apiserver/auth/pki';
 import { clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
@@ -85,6 +85,10 @@ export class ServeDriver extends KubeDriver {
         const file = `${this.kubeconfigCopy}-${++this.kubeconfigs}`;
         fs.writeFileSync(file, text, { mode: 0o600 });
         return file;
+      },
+      kubelet: async (node, credentials, method, p) => {
+        await access.serve();
+        return this.api.request<{ status: number; body: string }>('POST', `/kubespec/v1/kubelets/${encodeURIComponent(node)}/request`, { body: { method, path: p, caller: kubeletCaller(credentials) } });
       },
     };
     return access;

@@ -29,6 +29,18 @@ export interface KubeletConfig {
   capacity?: Record<string, string>;
   allocatable?: Record<string, string>;
   machine: MachineProfile;
+  /**
+   * Who may use the kubelet's HTTPS API: --anonymous-auth (unauthenticated requests are
+   * system:anonymous, else 401), --authentication-token-webhook (bearer tokens checked by a
+   * TokenReview at the API server), --authorization-mode (AlwaysAllow, or Webhook: a
+   * SubjectAccessReview at the API server for nodes/{proxy,stats,log,…}). Client
+   * certificates of the cluster CA (--client-ca-file) always authenticate.
+   */
+  anonymousAuth: boolean;
+  authenticationTokenWebhook: boolean;
+  authorizationMode: 'AlwaysAllow' | 'Webhook';
+  /** --enable-debugging-handlers: exec, attach, port-forward, container logs, run. */
+  enableDebuggingHandlers: boolean;
 }
 
 /** Parses --register-with-taints syntax: key=value:Effect,key2:Effect. */

@@ -1,9 +1,12 @@
 import * as https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Pod } from '../api/core';
 import { Clock, isoTime } from '../clock';
 import type { HollowKubelet } from './kubelet';
+import { KubeletStreaming, refuseUpgrade } from './streaming';
+import { debuggingDisabled, guard, KubeletReviews } from './auth';
 
 /**
  * The hollow kubelet's HTTPS API (port 10250 upstream), what the API server reaches for
@@ -16,6 +19,10 @@ import type { HollowKubelet } from './kubelet';
 export interface KubeletServing {
   certPem: string;
   keyPem: string;
+  /** --client-ca-file: the CA whose client certificates authenticate (the cluster's). */
+  clientCA?: string;
+  /** How the kubelet asks the API server about tokens and access (webhook modes). */
+  reviews?: KubeletReviews;
 }
 
 /**
@@ -37,11 +44,25 @@ function nanoTime(iso: string): string {
 export class KubeletServer {
   private server?: https.Server;
   port = 0;
+  private readonly streaming: KubeletStreaming;
 
-  constructor(private readonly kubelet: HollowKubelet, private readonly clock: Clock, private readonly tls: KubeletServing) {}
+  constructor(private readonly kubelet: HollowKubelet, private readonly clock: Clock, private readonly tls: KubeletServing) {
+    this.streaming = new KubeletStreaming({
+      nodeName: kubelet.name,
+      pod: (ns, name) => this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name),
+    });
+  }
 
   async start(host = '127.0.0.1'): Promise<number> {
-    this.server = https.createServer({ cert: this.tls.certPem, key: this.tls.keyPem }, (req, res) => this.handle(req, res));
+    // Client certificates are asked for, not required: tokens and anonymous requests connect too.
+    this.server = https.createServer({ cert: this.tls.certPem, key: this.tls.keyPem, ca: this.tls.clientCA, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      void this.guarded(req, res).catch((e) => { if (!res.headersSent) { res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }); } res.end(`Authorization error: ${(e as Error).message}`); });
+    });
+    // exec, attach and port-forward arrive as upgrade requests (WebSocket or SPDY/3.1).
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      void this.guardedUpgrade(req, socket, head).catch((e) => refuseUpgrade(socket, 500, `Authorization error: ${(e as Error).message}`));
+    });
     await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(0, host, () => resolve()));
     this.port = (this.server.address() as AddressInfo).port;
     return this.port;
@@ -56,6 +77,30 @@ export class KubeletServer {
 
   private pods(): Pod[] {
     return this.kubelet.isRunning ? this.kubelet.pods.running() : [];
+  }
+
+  private async guarded(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
+    if (debuggingDisabled(this.kubelet.config, path)) {
+      res.writeHead(405, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end('Debug endpoints are disabled.\n');
+      return;
+    }
+    const d = await guard(req, this.kubelet.config, this.tls.reviews);
+    if (!d.allowed) {
+      res.writeHead(d.code, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(d.message);
+      return;
+    }
+    this.handle(req, res);
+  }
+
+  private async guardedUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
+    if (debuggingDisabled(this.kubelet.config, path)) return refuseUpgrade(socket, 405, 'Debug endpoints are disabled.\n');
+    const d = await guard(req, this.kubelet.config, this.tls.reviews);
+    if (!d.allowed) return refuseUpgrade(socket, d.code, d.message);
+    this.streaming.upgrade(req, socket, head);
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
@@ -85,9 +130,20 @@ export class KubeletServer {
     }
     const hollow = /^\/hollowPods\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (hollow) {
-      const [, ns, name] = hollow;
+      // {pod}:{port} reaches one port of the pod (services/{name}/proxy): the kubelet stands
+      // for the pod network, so a port no container declares refuses, as a dial would.
+      const [, ns, target] = hollow;
+      const [name, portText] = target.split(':');
       const pod = this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name);
       if (!pod) return text(404, `pod ${ns}/${name} not found`);
+      if (portText !== undefined) {
+        const port = Number(portText);
+        const declared = pod.spec.containers.some((c) => (c.ports ?? []).some((p) => p.containerPort === port && (p.protocol ?? 'TCP') === 'TCP'));
+        if (!declared) {
+          return json(503, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `error trying to reach service: dial tcp ${pod.status?.podIP ?? ''}:${port}: connect: connection refused`, reason: 'ServiceUnavailable', code: 503 });
+        }
+        return text(200, `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) port ${port} answered ${req.method} ${hollow[3] ?? '/'}\n`);
+      }
       return text(200, `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) answered ${req.method} ${hollow[3] ?? '/'}\n`);
     }
     return text(404, '404 page not found\n');

@@ -120,7 +120,7 @@ export const pods = defineResource<Pod>({
   namespaced: true,
   shortNames: ['po'],
   categories: ['all'],
-  subresources: ['status', 'binding', 'eviction', 'log', 'proxy'],
+  subresources: ['status', 'binding', 'eviction', 'log', 'proxy', 'exec', 'attach', 'portforward'],
   hasStatus: true,
   defaults(pod) {
     if (pod.spec) defaultPodSpec(pod.spec);

@@ -14,6 +14,10 @@ const CLUSTER_ROLES: Role[] = [
   { metadata: { name: 'cluster-admin' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }] },
   { metadata: { name: 'system:discovery' }, rules: [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: READ }] },
   { metadata: { name: 'system:public-info-viewer' }, rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: READ }] },
+  // Every user may ask what they may do (kubectl auth can-i).
+  { metadata: { name: 'system:basic-user' }, rules: [{ apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] }] },
+  // Full use of the kubelet API, for whoever the API server talks to kubelets as (unbound by default).
+  { metadata: { name: 'system:kubelet-api-admin' }, rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'proxy'] }, { apiGroups: [''], resources: ['nodes/log', 'nodes/metrics', 'nodes/proxy', 'nodes/stats'], verbs: ['*'] }] },
   // view: namespace-level reading only (system:aggregate-to-view) — no nodes, no leases
   // (found by running upstream v1.32.13: binding view does not let a user list nodes).
   { metadata: { name: 'view' }, rules: [
@@ -30,6 +34,7 @@ const group = (name: string) => ({ kind: 'Group' as const, apiGroup: 'rbac.autho
 const CLUSTER_ROLE_BINDINGS: RoleBinding[] = [
   { metadata: { name: 'cluster-admin' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [group('system:masters')] },
   { metadata: { name: 'system:discovery' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:discovery' }, subjects: [group('system:authenticated')] },
+  { metadata: { name: 'system:basic-user' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:basic-user' }, subjects: [group('system:authenticated')] },
   { metadata: { name: 'system:public-info-viewer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:public-info-viewer' }, subjects: [group('system:authenticated'), group('system:unauthenticated')] },
 ];
 

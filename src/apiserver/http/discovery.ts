@@ -23,6 +23,9 @@ const SUBRESOURCES: Record<string, SubresourceShape> = {
   log: { kind: (rt) => rt.kind, verbs: ['get'] },
   proxy: { kind: (rt) => `${rt.kind}ProxyOptions`, verbs: ['create', 'delete', 'get', 'patch', 'update'] },
   finalize: { kind: (rt) => rt.kind, verbs: ['update'] },
+  exec: { kind: () => 'PodExecOptions', verbs: ['create', 'get'] },
+  attach: { kind: () => 'PodAttachOptions', verbs: ['create', 'get'] },
+  portforward: { kind: () => 'PodPortForwardOptions', verbs: ['create', 'get'] },
   scale: { kind: () => 'Scale', verbs: ['get', 'patch', 'update'], group: 'autoscaling', version: 'v1' },
 };
 

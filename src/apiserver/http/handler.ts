@@ -16,9 +16,12 @@ import { openapiDocument, openapiIndex } from './openapi';
 import { IncludeObject, toTable, wantsTable } from './table';
 import { decodeProtobuf, PROTOBUF } from './protobuf';
 import { serverSideApply } from './apply';
-import { KubeletClient } from './kubelet-client';
+import { checkKubeletResponse, KubeletClient } from './kubelet-client';
 import { unknownFields } from '../../api/resources/schema';
 import { intParam, parseBody, readLimited, resourceVersionParam } from './decode';
+import { ApiStreaming, writeUpgradeError } from './streaming';
+import { serviceLocation } from './service-proxy';
+import type { Duplex } from 'node:stream';
 
 /**
  * The Kubernetes REST API over HTTP, a thin layer over ApiServer: authentication,
@@ -126,6 +129,23 @@ export class ApiHttpHandler {
       writeError(res, e);
     }).finally(release);
   };
+
+  /** The 'upgrade' listener: exec, attach and port-forward (./streaming), after authentication and authorization. */
+  readonly upgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy()); // a client gone mid-stream is not the server's error
+    void this.serveUpgrade(req, socket, head).catch((e) => writeUpgradeError(socket, e));
+  };
+
+  private async serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+    const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
+    await this.authorize(user, info);
+    if (!info.isResourceRequest || !info.name || !ApiStreaming.handles(info.resource, info.subresource)) throw errors.badRequest(`${url.pathname} cannot be upgraded`);
+    this.resolve(info);
+    const streaming = new ApiStreaming(this.options.api, () => this.kubelets());
+    await streaming.upgrade(req, socket, head, info.namespace ?? '', info.name, info.subresource!, url.searchParams);
+  }
 
   /** The body, read once, within the size limit (413 past it). */
   private readBody(req: IncomingMessage, received: () => void): () => Promise<Buffer> {
@@ -235,6 +255,7 @@ export class ApiHttpHandler {
     if (dryRunValue !== undefined) throw errors.badRequest(`Invalid dry run value: ${dryRunValue}`);
     if (info.subresource === 'log') return this.podLog(res, rt, target, q, release);
     if (info.subresource === 'proxy') return this.proxy(req, res, rt, target, info, q, body);
+    if (ApiStreaming.handles(rt.resource, info.subresource)) throw errors.badRequest('Upgrade request required');
     const table = wantsTable(req.headers.accept);
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {
@@ -382,6 +403,7 @@ export class ApiHttpHandler {
     }
     const qs = params.toString();
     const upstream = await this.kubelets().request(node, 'GET', `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`);
+    await checkKubeletResponse(upstream, 'pods/log', pod.metadata.name!);
     res.writeHead(upstream.statusCode ?? 200, { 'Content-Type': 'text/plain' });
     if (q.get('follow') === 'true') release();
     upstream.pipe(res);
@@ -411,6 +433,10 @@ export class ApiHttpHandler {
       if (!pod.spec.nodeName || pod.status?.phase !== 'Running') throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
       node = (await this.options.api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
       path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
+    } else if (rt.resource === 'services') {
+      const location = await serviceLocation(this.options.api, target.namespace ?? '', target.name ?? '');
+      node = location.node;
+      path = `${location.path}${rest}`;
     } else {
       throw pageNotFound();
     }

@@ -208,8 +208,24 @@ function deleteOptions(buf: Buffer): Record<string, unknown> {
   return out;
 }
 
+/** SelfSubjectAccessReview {2 spec {1 resourceAttributes {1 namespace, 2 verb, 3 group, 4 version, 5 resource, 6 subresource, 7 name}, 2 nonResourceAttributes {1 path, 2 verb}}}: what `kubectl auth can-i` sends. */
+function selfSubjectAccessReview(buf: Buffer): Record<string, unknown> {
+  const spec = fields(buf).find((f) => f.no === 2)?.bytes;
+  const out: Record<string, unknown> = {};
+  const strs = (b: Buffer, names: Record<number, string>) => {
+    const fs = fields(b);
+    return Object.fromEntries(Object.entries(names).map(([no, name]) => [name, nonEmpty(str(fs.find((f) => f.no === Number(no))))]).filter(([, v]) => v !== undefined));
+  };
+  for (const f of spec ? fields(spec) : []) {
+    if (f.no === 1 && f.bytes) out.resourceAttributes = strs(f.bytes, { 1: 'namespace', 2: 'verb', 3: 'group', 4: 'version', 5: 'resource', 6: 'subresource', 7: 'name' });
+    if (f.no === 2 && f.bytes) out.nonResourceAttributes = strs(f.bytes, { 1: 'path', 2: 'verb' });
+  }
+  return { metadata: {}, spec: out };
+}
+
 const DECODERS: Record<string, (buf: Buffer) => Record<string, unknown>> = {
   ...Object.fromEntries(Object.entries(MESSAGES).map(([k, m]) => [k, (buf: Buffer) => decodeMessage(buf, m)])),
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': selfSubjectAccessReview,
   'v1/DeleteOptions': deleteOptions,
   'meta.k8s.io/v1/DeleteOptions': deleteOptions,
 };

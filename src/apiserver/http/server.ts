@@ -85,12 +85,14 @@ export class ApiHttpServer {
         minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true,
       }, handler.listener);
       keepIdleConnections(this.secure);
+      this.secure.on('upgrade', handler.upgradeListener);
       this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
     }
     if (s.insecurePort !== 0) {
       const handler = new ApiHttpHandler({ ...this.handlerOptions, authenticator: undefined, authorizer: undefined, serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}` });
       this.insecure = http.createServer(handler.listener);
       keepIdleConnections(this.insecure);
+      this.insecure.on('upgrade', handler.upgradeListener);
       this.listening.insecure = await listen(this.insecure, s.anyFreePort ? 0 : s.insecurePort, s.insecureBindAddress);
     }
     return this.listening;

@@ -1,0 +1,295 @@
+import * as zlib from 'node:zlib';
+
+/**
+ * The server side of a SPDY/3.1 session, as much as Kubernetes' streaming protocols use
+ * (k8s.io/apimachinery/pkg/util/httpstream/spdy over moby/spdystream): the client opens
+ * streams with SYN_STREAM (headers say what each stream is), the server answers each with
+ * SYN_REPLY, bytes flow in DATA frames, FIN half-closes, RST_STREAM aborts, PING is echoed.
+ * No flow control is enforced (spdystream does not either). The session runs over any byte
+ * transport: a socket after an HTTP `Upgrade: SPDY/3.1`, or the binary messages of a
+ * WebSocket tunnel (`SPDY/3.1+portforward.k8s.io`).
+ *
+ * Header blocks are zlib streams with the SPDY/3 dictionary, one compression context per
+ * direction for the whole session. Incoming blocks are inflated from the start of the
+ * session's compressed bytes (sessions carry a handful of small blocks); outgoing blocks
+ * are written as stored (uncompressed) deflate blocks after the dictionary's zlib header,
+ * which any zlib reader decodes.
+ */
+
+/** The SPDY/3 header dictionary (SPDY protocol draft 3 §2.6.10.1): length-prefixed words, then a tail. */
+const DICTIONARY_WORDS = [
+  'options', 'head', 'post', 'put', 'delete', 'trace', 'accept', 'accept-charset', 'accept-encoding', 'accept-language',
+  'accept-ranges', 'age', 'allow', 'authorization', 'cache-control', 'connection', 'content-base', 'content-encoding',
+  'content-language', 'content-length', 'content-location', 'content-md5', 'content-range', 'content-type', 'date', 'etag',
+  'expect', 'expires', 'from', 'host', 'if-match', 'if-modified-since', 'if-none-match', 'if-range', 'if-unmodified-since',
+  'last-modified', 'location', 'max-forwards', 'pragma', 'proxy-authenticate', 'proxy-authorization', 'range', 'referer',
+  'retry-after', 'server', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'user-agent', 'vary', 'via', 'warning',
+  'www-authenticate', 'method', 'get', 'status', '200 OK', 'version', 'HTTP/1.1', 'url', 'public', 'set-cookie', 'keep-alive', 'origin',
+];
+const DICTIONARY_TAIL = '100101201202205206300302303304305306307402405406407408409410411412413414415416417502504505203 Non-Authoritative Information'
+  + '204 No Content301 Moved Permanently400 Bad Request401 Unauthorized403 Forbidden404 Not Found500 Internal Server Error'
+  + '501 Not Implemented503 Service UnavailableJan Feb Mar Apr May Jun Jul Aug Sept Oct Nov Dec 00:00:00 Mon, Tue, Wed, Thu, '
+  + 'Fri, Sat, Sun, GMTchunked,text/html,image/png,image/jpg,image/gif,application/xml,application/xhtml+xml,text/plain,'
+  + 'text/javascript,publicprivatemax-age=gzip,deflate,sdchcharset=utf-8charset=iso-8859-1,utf-,*,enq=0.';
+
+export const SPDY_DICTIONARY: Buffer = Buffer.concat([
+  ...DICTIONARY_WORDS.flatMap((w) => { const len = Buffer.alloc(4); len.writeUInt32BE(w.length); return [len, Buffer.from(w, 'latin1')]; }),
+  Buffer.from(DICTIONARY_TAIL, 'latin1'),
+]);
+
+const VERSION = 3;
+const enum Type { SynStream = 1, SynReply = 2, RstStream = 3, Settings = 4, Ping = 6, GoAway = 7, Headers = 8, WindowUpdate = 9 }
+const FLAG_FIN = 0x01;
+/** RST_STREAM status codes used here. */
+export const RST_PROTOCOL_ERROR = 1;
+export const RST_CANCEL = 5;
+
+export type Headers = Record<string, string>;
+
+function encodeHeaders(h: Headers): Buffer {
+  const parts: Buffer[] = [];
+  const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+  const entries = Object.entries(h);
+  parts.push(u32(entries.length));
+  for (const [k, v] of entries) {
+    const kb = Buffer.from(k.toLowerCase());
+    const vb = Buffer.from(v);
+    parts.push(u32(kb.length), kb, u32(vb.length), vb);
+  }
+  return Buffer.concat(parts);
+}
+
+function decodeHeaders(b: Buffer): Headers {
+  const out: Headers = {};
+  let at = 0;
+  const u32 = () => { if (at + 4 > b.length) throw new Error('truncated header block'); const n = b.readUInt32BE(at); at += 4; return n; };
+  const str = () => { const n = u32(); if (at + n > b.length) throw new Error('truncated header block'); const s = b.subarray(at, at + n).toString(); at += n; return s; };
+  const count = u32();
+  for (let i = 0; i < count; i++) {
+    const k = str();
+    out[k.toLowerCase()] = str();
+  }
+  return out;
+}
+
+/** Outgoing header compression: the zlib header naming the dictionary once, then stored blocks. */
+class HeaderWriter {
+  private started = false;
+
+  block(h: Headers): Buffer {
+    const raw = encodeHeaders(h);
+    const parts: Buffer[] = [];
+    if (!this.started) {
+      // CMF/FLG with FDICT and the dictionary's Adler-32, as zlib writes them.
+      parts.push(zlib.deflateSync(Buffer.alloc(0), { dictionary: SPDY_DICTIONARY }).subarray(0, 6));
+      this.started = true;
+    }
+    for (let at = 0; at < raw.length || at === 0; at += 0xffff) {
+      const chunk = raw.subarray(at, at + 0xffff);
+      const head = Buffer.alloc(5);
+      head[0] = 0; // BFINAL 0, BTYPE 00 (stored), padded to the byte
+      head.writeUInt16LE(chunk.length, 1);
+      head.writeUInt16LE(~chunk.length & 0xffff, 3);
+      parts.push(head, chunk);
+      if (raw.length === 0) break;
+    }
+    // An empty stored block, as zlib's Z_SYNC_FLUSH ends a block: readers (Go's flate)
+    // hand out what they decoded only when they meet it.
+    parts.push(Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]));
+    return Buffer.concat(parts);
+  }
+}
+
+/** Incoming header decompression over the session's whole compressed stream. */
+class HeaderReader {
+  private compressed: Buffer[] = [];
+  private consumed = 0;
+
+  block(b: Buffer): Headers {
+    this.compressed.push(b);
+    const all = zlib.inflateSync(Buffer.concat(this.compressed), { dictionary: SPDY_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const mine = all.subarray(this.consumed);
+    this.consumed = all.length;
+    return decodeHeaders(mine);
+  }
+}
+
+export class SpdyStream {
+  private dataHandlers: ((b: Buffer) => void)[] = [];
+  private endHandlers: (() => void)[] = [];
+  private buffered: Buffer[] = [];
+  private ended = false;
+  /** The peer will send nothing more (FIN or reset). */
+  remoteClosed = false;
+  /** We will send nothing more. */
+  localClosed = false;
+
+  constructor(private readonly session: SpdySession, readonly id: number, readonly headers: Headers) {}
+
+  /** Data from the peer; what arrived before a handler was set is delivered to it first. */
+  onData(cb: (b: Buffer) => void): void {
+    this.dataHandlers.push(cb);
+    for (const b of this.buffered.splice(0)) cb(b);
+  }
+
+  onEnd(cb: () => void): void {
+    if (this.ended) cb();
+    else this.endHandlers.push(cb);
+  }
+
+  /** @internal */
+  receive(data: Buffer, fin: boolean): void {
+    if (data.length > 0) {
+      if (this.dataHandlers.length === 0) this.buffered.push(data);
+      for (const h of this.dataHandlers) h(data);
+    }
+    if (fin) this.finish();
+  }
+
+  /** @internal */
+  finish(): void {
+    this.remoteClosed = true;
+    if (this.ended) return;
+    this.ended = true;
+    for (const h of this.endHandlers.splice(0)) h();
+  }
+
+  reply(headers: Headers = {}): void {
+    this.session.sendControl(Type.SynReply, 0, Buffer.concat([u32(this.id), this.session.headerBlock(headers)]));
+  }
+
+  write(data: Buffer | string): void {
+    if (this.localClosed) return;
+    const b = typeof data === 'string' ? Buffer.from(data) : data;
+    for (let at = 0; at < b.length; at += 0xffff) this.session.sendData(this.id, b.subarray(at, at + 0xffff), false);
+  }
+
+  /** Half-closes our side (FIN). */
+  end(): void {
+    if (this.localClosed) return;
+    this.localClosed = true;
+    this.session.sendData(this.id, Buffer.alloc(0), true);
+  }
+
+  reset(status = RST_CANCEL): void {
+    this.localClosed = true;
+    this.session.sendControl(Type.RstStream, 0, Buffer.concat([u32(this.id), u32(status)]));
+    this.finish();
+  }
+}
+
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0);
+  return b;
+}
+
+export class SpdySession {
+  private pending: Buffer = Buffer.alloc(0);
+  private readonly out = new HeaderWriter();
+  private readonly in = new HeaderReader();
+  readonly streams = new Map<number, SpdyStream>();
+  private closed = false;
+
+  /**
+   * @param send   writes bytes to the peer
+   * @param onStream called for each stream the peer opens (reply to accept it)
+   * @param onError  a protocol error: the session is unusable and should be closed
+   */
+  constructor(private readonly send: (b: Buffer) => void, private readonly onStream: (s: SpdyStream) => void, private readonly onError: (e: Error) => void) {}
+
+  /** Bytes from the peer, in any chunking. */
+  feed(chunk: Buffer): void {
+    if (this.closed) return;
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    try {
+      while (this.pending.length >= 8) {
+        const length = this.pending.readUIntBE(5, 3);
+        if (this.pending.length < 8 + length) break;
+        const frame = this.pending.subarray(0, 8 + length);
+        this.pending = this.pending.subarray(8 + length);
+        this.frame(frame);
+      }
+    } catch (e) {
+      this.closed = true;
+      this.onError(e as Error);
+    }
+  }
+
+  /** The transport is gone: every stream ends. */
+  close(): void {
+    this.closed = true;
+    for (const s of this.streams.values()) { s.localClosed = true; s.finish(); }
+  }
+
+  private frame(f: Buffer): void {
+    const flags = f[4];
+    const body = f.subarray(8);
+    if ((f[0] & 0x80) === 0) {
+      const id = f.readUInt32BE(0) & 0x7fffffff;
+      const s = this.streams.get(id);
+      if (!s) return; // data for a stream already reset: dropped, as spdystream does
+      s.receive(body, (flags & FLAG_FIN) !== 0);
+      return;
+    }
+    const version = f.readUInt16BE(0) & 0x7fff;
+    if (version !== VERSION) throw new Error(`unsupported SPDY version ${version}`);
+    const type = f.readUInt16BE(2);
+    switch (type) {
+      case Type.SynStream: {
+        const id = body.readUInt32BE(0) & 0x7fffffff;
+        const headers = this.in.block(body.subarray(10));
+        const s = new SpdyStream(this, id, headers);
+        this.streams.set(id, s);
+        this.onStream(s);
+        if (flags & FLAG_FIN) s.finish();
+        return;
+      }
+      case Type.Headers:
+      case Type.SynReply:
+        this.in.block(body.subarray(4)); // keeps the decompression context in step
+        return;
+      case Type.RstStream: {
+        const s = this.streams.get(body.readUInt32BE(0) & 0x7fffffff);
+        if (s) { s.localClosed = true; s.finish(); }
+        return;
+      }
+      case Type.Ping:
+        this.sendControl(Type.Ping, 0, body.subarray(0, 4));
+        return;
+      case Type.GoAway:
+        this.close();
+        return;
+      case Type.Settings:
+      case Type.WindowUpdate:
+      default:
+        return;
+    }
+  }
+
+  /** @internal */
+  headerBlock(h: Headers): Buffer {
+    return this.out.block(h);
+  }
+
+  /** @internal */
+  sendControl(type: number, flags: number, body: Buffer): void {
+    if (this.closed) return;
+    const head = Buffer.alloc(8);
+    head.writeUInt16BE(0x8000 | VERSION, 0);
+    head.writeUInt16BE(type, 2);
+    head[4] = flags;
+    head.writeUIntBE(body.length, 5, 3);
+    this.send(Buffer.concat([head, body]));
+  }
+
+  /** @internal */
+  sendData(id: number, data: Buffer, fin: boolean): void {
+    if (this.closed) return;
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(id & 0x7fffffff, 0);
+    head[4] = fin ? FLAG_FIN : 0;
+    head.writeUIntBE(data.length, 5, 3);
+    this.send(Buffer.concat([head, data]));
+  }
+}
