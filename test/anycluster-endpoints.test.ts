@@ -34,8 +34,9 @@ test('TokenReview, scheduler decisions, cloud, kube-proxy route, audit and compa
   const s = await served();
   try {
     await s.driver.start();
-    // TokenReview: upstream's API, 400 without a token.
-    assert.deepEqual(await s.driver.authenticate('tok-1'), { username: 'carol', groups: ['team-a', 'team-b'] });
+    // TokenReview: upstream's API, 400 without a token; the answer carries system:authenticated,
+    // since upstream reviews through the whole request authenticator (group adder included).
+    assert.deepEqual(await s.driver.authenticate('tok-1'), { username: 'carol', groups: ['team-a', 'team-b', 'system:authenticated'] });
     assert.equal(await s.driver.authenticate('nope'), undefined);
     await assert.rejects(s.api.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: { spec: {} } }), (e) => isStatusError(e) && e.code === 400);
 
