@@ -359,7 +359,7 @@ export class UpstreamDriver extends KubeDriver {
     // shows it, when that port is free here; else any free one (two scenarios at a time may
     // both want 6443).
     const wanted = Number(mergeFlags(this.profile.flags, this.flags)['kube-apiserver']?.['secure-port'] ?? 0);
-    const apiPort = wanted > 0 && await portFree(wanted) ? wanted : await freePort();
+    let apiPort = wanted > 0 && await portFree(wanted) ? wanted : await freePort();
 
     // etcd: one member, no fsync (a scratch store per scenario).
     const etcd = this.spawn('etcd', [
@@ -370,6 +370,7 @@ export class UpstreamDriver extends KubeDriver {
     ]);
     await waitHealthy('etcd', `http://127.0.0.1:${etcdClient}/health`, etcd, undefined);
 
+    const startApiServer = async (apiPort: number) => {
     const server = `https://127.0.0.1:${apiPort}`;
     const apiserver = this.spawn('kube-apiserver', [
       `--etcd-servers=http://127.0.0.1:${etcdClient}`,
@@ -387,6 +388,18 @@ export class UpstreamDriver extends KubeDriver {
     const adminPair = pki.client('kubespec-admin', ['system:masters']);
     const tls: https.RequestOptions = { ca: pki.ca.certPem, cert: adminPair.certPem, key: adminPair.keyPem };
     await waitHealthy('kube-apiserver /readyz', `${server}/readyz`, apiserver, tls);
+    return server;
+    };
+    let server: string;
+    try {
+      server = await startApiServer(apiPort);
+    } catch (e) {
+      // Another scenario running beside this one took the named port first: any free one.
+      if (apiPort !== wanted || !/address already in use/.test((e as Error).message)) throw e;
+      this.procs.pop();
+      apiPort = await freePort();
+      server = await startApiServer(apiPort);
+    }
 
     this.server = server;
     const adminFile = path.join(work, 'admin.kubeconfig');
