@@ -101,6 +101,27 @@ class UpstreamPki {
 
 let sharedPki: UpstreamPki | undefined;
 
+/**
+ * Every upstream process group still running, so that none outlives this process: they run
+ * detached (their own groups), so a kubespec killed by a signal would otherwise leave them.
+ */
+const live = new Set<ChildProcess>();
+let exitHooked = false;
+function killLive(): void {
+  for (const c of live) { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } }
+  live.clear();
+}
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', killLive);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(sig, () => { killLive(); process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1)); });
+  }
+}
+
 /** One upstream process: its log file, and whether it ended before it was told to. */
 class Proc {
   exited?: string;
@@ -310,6 +331,7 @@ export class UpstreamDriver extends KubeDriver {
     // Its own process group, so stop() ends it and anything it started.
     const child = spawn(bin, args, { stdio: ['ignore', fd, fd], detached: true });
     fs.closeSync(fd);
+    track(child);
     const proc = new Proc(name, child, log);
     this.procs.push(proc);
     return proc;
