@@ -102,3 +102,14 @@ Then(/^the first secret of service account "([^"]+)"(?: in namespace "([^"]+)")?
   const sa = await cluster.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace: ns ?? 'default' }, account);
   expect(sa.secrets?.[0]?.name ?? '').to.match(new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[a-z0-9]{${n}}$`));
 }));
+
+/**
+ * An Endpoints subset's ports as a set: upstream orders them by a hash of each port
+ * (SortSubsets, pkg/api/v1/endpoints), so their order carries no meaning.
+ */
+Then(/^the endpoints "([^"]+)"(?: in namespace "([^"]+)")? has in subset (\d+) the ports:$/, step(async function (this: KubeWorld, name: string, namespace: string | null, index: string, table: DataTable) {
+  const cluster = await this.cluster();
+  const ep = await cluster.client.get<{ subsets?: { ports?: { name?: string; port: number; protocol?: string }[] }[] } & import('../src/api/meta').KubeObject>({ resource: 'endpoints', namespace: namespace ?? 'default' }, name);
+  const ports = (ep.subsets?.[Number(index)]?.ports ?? []).map((p) => ({ name: p.name ?? '', port: String(p.port), protocol: p.protocol ?? '' }));
+  expect(ports, `ports of subset ${index} of endpoints ${name}`).to.have.deep.members(table.hashes());
+}));

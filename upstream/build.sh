@@ -16,7 +16,10 @@ command -v go >/dev/null || { echo "upstream:build needs Go (https://go.dev/dl/,
 hash_of() { cat "$@" | sha256sum | cut -d' ' -f1; }
 kube_stamp="$bin/.kubernetes.stamp"
 etcd_stamp="$bin/.etcd.stamp"
-kube_want="$(hash_of "$here/go.mod" "$here/go.sum")"
+version="$(grep -m1 'k8s.io/kubernetes v' "$here/go.mod" | sed 's/.* v//')"
+# What /version reports (a plain `go build` of the module says v0.0.0-master).
+ldflags="-X k8s.io/component-base/version.gitVersion=v$version -X k8s.io/component-base/version.gitMajor=${version%%.*} -X k8s.io/component-base/version.gitMinor=$(echo "$version" | cut -d. -f2) -X k8s.io/component-base/version.gitTreeState=clean"
+kube_want="$( (cat "$here/go.mod" "$here/go.sum"; echo "$ldflags") | sha256sum | cut -d' ' -f1)"
 etcd_want="$(hash_of "$here/etcd/go.mod" "$here/etcd/go.sum")"
 
 fresh() { # stamp wanted binaries…
@@ -28,9 +31,9 @@ fresh() { # stamp wanted binaries…
 if fresh "$kube_stamp" "$kube_want" kube-apiserver kube-controller-manager kube-scheduler; then
   echo "kubernetes: cached in $bin" >&2
 else
-  echo "kubernetes: building kube-apiserver, kube-controller-manager, kube-scheduler (v$(grep -m1 'k8s.io/kubernetes v' "$here/go.mod" | sed 's/.* v//')) — several minutes on a cold cache…" >&2
+  echo "kubernetes: building kube-apiserver, kube-controller-manager, kube-scheduler (v$version) — several minutes on a cold cache…" >&2
   start=$(date +%s)
-  (cd "$here" && go build -o "$bin/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
+  (cd "$here" && go build -ldflags "$ldflags" -o "$bin/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
   echo "$kube_want" > "$kube_stamp"
   echo "kubernetes: built in $(( $(date +%s) - start )) s" >&2
 fi

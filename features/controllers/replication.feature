@@ -81,10 +81,11 @@ Feature: The replication controller keeps exactly spec.replicas pods
 
   @RC-SCALE
   Scenario Outline: Scaling through the scale subresource changes the number of pods
+    The Scale's spec.replicas is omitted when 0 (autoscaling/v1 `omitempty`).
     When I scale replicationcontroller "web" to <replicas>
     Then replicationcontroller "web" controls <replicas> active pods
     And the scale of replicationcontroller "web" has:
-      | spec.replicas   | <replicas> |
+      | spec.replicas   | <scale>    |
       | status.replicas | <replicas> |
       | status.selector | app=web    |
     And the replicationcontroller "web" has:
@@ -93,10 +94,10 @@ Feature: The replication controller keeps exactly spec.replicas pods
       | status.observedGeneration | 2          |
 
     Examples:
-      | replicas |
-      | 5        |
-      | 1        |
-      | 0        |
+      | replicas | scale  |
+      | 5        | 5      |
+      | 1        | 1      |
+      | 0        | <none> |
 
   @RC-SCALE
   Scenario: Scaling down removes unassigned pods before pods running on a node

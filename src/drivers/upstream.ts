@@ -101,6 +101,27 @@ class UpstreamPki {
 
 let sharedPki: UpstreamPki | undefined;
 
+/**
+ * Every upstream process group still running, so that none outlives this process: they run
+ * detached (their own groups), so a kubespec killed by a signal would otherwise leave them.
+ */
+const live = new Set<ChildProcess>();
+let exitHooked = false;
+function killLive(): void {
+  for (const c of live) { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } }
+  live.clear();
+}
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', killLive);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(sig, () => { killLive(); process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1)); });
+  }
+}
+
 /** One upstream process: its log file, and whether it ended before it was told to. */
 class Proc {
   exited?: string;
@@ -310,6 +331,7 @@ export class UpstreamDriver extends KubeDriver {
     // Its own process group, so stop() ends it and anything it started.
     const child = spawn(bin, args, { stdio: ['ignore', fd, fd], detached: true });
     fs.closeSync(fd);
+    track(child);
     const proc = new Proc(name, child, log);
     this.procs.push(proc);
     return proc;
@@ -359,7 +381,7 @@ export class UpstreamDriver extends KubeDriver {
     // shows it, when that port is free here; else any free one (two scenarios at a time may
     // both want 6443).
     const wanted = Number(mergeFlags(this.profile.flags, this.flags)['kube-apiserver']?.['secure-port'] ?? 0);
-    const apiPort = wanted > 0 && await portFree(wanted) ? wanted : await freePort();
+    let apiPort = wanted > 0 && await portFree(wanted) ? wanted : await freePort();
 
     // etcd: one member, no fsync (a scratch store per scenario).
     const etcd = this.spawn('etcd', [
@@ -370,6 +392,7 @@ export class UpstreamDriver extends KubeDriver {
     ]);
     await waitHealthy('etcd', `http://127.0.0.1:${etcdClient}/health`, etcd, undefined);
 
+    const startApiServer = async (apiPort: number) => {
     const server = `https://127.0.0.1:${apiPort}`;
     const apiserver = this.spawn('kube-apiserver', [
       `--etcd-servers=http://127.0.0.1:${etcdClient}`,
@@ -387,6 +410,18 @@ export class UpstreamDriver extends KubeDriver {
     const adminPair = pki.client('kubespec-admin', ['system:masters']);
     const tls: https.RequestOptions = { ca: pki.ca.certPem, cert: adminPair.certPem, key: adminPair.keyPem };
     await waitHealthy('kube-apiserver /readyz', `${server}/readyz`, apiserver, tls);
+    return server;
+    };
+    let server: string;
+    try {
+      server = await startApiServer(apiPort);
+    } catch (e) {
+      // Another scenario running beside this one took the named port first: any free one.
+      if (apiPort !== wanted || !/address already in use/.test((e as Error).message)) throw e;
+      this.procs.pop();
+      apiPort = await freePort();
+      server = await startApiServer(apiPort);
+    }
 
     this.server = server;
     const adminFile = path.join(work, 'admin.kubeconfig');

@@ -14,7 +14,9 @@ function toScale(obj: Scalable): Scale {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
     metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp },
-    spec: { replicas: obj.spec.replicas ?? 0 },
+    // autoscaling/v1 ScaleSpec.Replicas is `json:"replicas,omitempty"`: 0 is no field
+    // (found on upstream v1.32.13); ScaleStatus.Replicas is always written.
+    spec: obj.spec.replicas ? { replicas: obj.spec.replicas } : {},
     status: { replicas: obj.status?.replicas ?? 0, ...(selector ? { selector } : {}) },
   };
 }
@@ -29,7 +31,8 @@ export const scaleHandler: SubresourceHandler = {
   },
   async update(api, target, body, ctx) {
     const scale = body as Scale;
-    const replicas = scale?.spec?.replicas;
+    // An absent spec.replicas is 0, as Go decodes it (and as GET writes 0: omitted).
+    const replicas = scale?.spec?.replicas ?? 0;
     if (!(Number.isInteger(replicas) && replicas! >= 0)) {
       throw errors.invalid('Scale', target.name!, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }], 'autoscaling');
     }
