@@ -299,3 +299,47 @@ Then(/^the daemon pod on node "([^"]+)" has tolerations:$/, step(async function 
   }));
   expect(actual).to.deep.equal(table.hashes());
 }));
+
+// ── nodes that report Ready=False (not silent: NotReady with fresh heartbeats) ────────────────
+
+/** How often a not-ready node's status is posted: the kubelet's default --node-status-update-frequency. */
+const NOT_READY_POST_MS = 10_000;
+
+/**
+ * Plays the kubelet of nodes whose runtime is down: their kubelets stop, and every 10 s each
+ * node's Ready condition is posted as False (reason KubeletNotReady) with a fresh heartbeat and
+ * the transition time of the first False — so the controller sees a live node that is not
+ * ready (the "False" branch), never a silent one (the "Unknown" branch).
+ */
+async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: number): Promise<void> {
+  const cluster = await world.cluster();
+  await timeline(world);
+  for (const n of nodes) stopTimes(world).set(n, await cluster.stopKubelet(n));
+  const end = cluster.now() + durationMs;
+  for (;;) {
+    const stamp = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    for (const name of nodes) {
+      const node = await cluster.client.get<Node>({ resource: 'nodes' }, name);
+      const previous = node.status?.conditions?.find((c) => c.type === 'Ready');
+      const conditions = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
+      conditions.push({
+        type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down',
+        lastHeartbeatTime: stamp, lastTransitionTime: previous?.status === 'False' ? previous.lastTransitionTime : stamp,
+      });
+      await cluster.client.patch({ resource: 'nodes' }, name, 'merge', { status: { conditions } }, { subresource: 'status' });
+    }
+    const left = end - cluster.now();
+    if (left <= 0) return;
+    await cluster.advance(Math.min(NOT_READY_POST_MS, left));
+  }
+}
+
+When(/^(\d+) nodes? of zone "([^"]+)" reports? Ready "False" for (\d+) (seconds?|minutes?)$/, step(async function (this: KubeWorld, count: string, zone: string, amount: string, unit: string) {
+  const nodes = zoneNodes(this, zone).slice(0, Number(count));
+  if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
+  await reportNotReady(this, nodes, toMs(Number(amount), unit));
+}));
+
+When(/^every node of zone "([^"]+)" reports Ready "False" for (\d+) (seconds?|minutes?)$/, step(async function (this: KubeWorld, zone: string, amount: string, unit: string) {
+  await reportNotReady(this, zoneNodes(this, zone), toMs(Number(amount), unit));
+}));
