@@ -41,6 +41,15 @@ Feature: Nodes register themselves, or an administrator creates them by hand
       | 10        | 5    |
       | 4         | 2    |
 
+  @NODE-SELF-REGISTER @profile-seed
+  Scenario: By default the seed's kubelet posts its status every 10 seconds
+    No frequency is stated: the profile's --node-status-update-frequency (10 s) decides.
+    Given a ready node "n1"
+    When 10 seconds pass
+    Then the Ready condition of node "n1" was posted within the last 0 seconds
+    When 5 seconds pass
+    Then the Ready condition of node "n1" was posted 5 seconds ago
+
   @NODE-SELF-REGISTER
   Scenario: With --register-node=false the kubelet does not create its node
     Given a kubelet starts on node "n1" with:

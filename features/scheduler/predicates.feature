@@ -106,10 +106,14 @@ Feature: Predicates filter the nodes a pod may run on
     And pod "nowhere" is not scheduled
 
   @PRED-HOST
-  Scenario: A pod naming spec.nodeName fits only that node
+  Scenario: A pod naming spec.nodeName fits only that node, and never passes through the scheduler
+    The pod is bound from the start: the scheduler only picks pods without spec.nodeName, so
+    it records nothing for it (no Scheduled, no FailedScheduling), even when another node
+    would score better. PodFitsHost itself is only reachable inside the scheduler.
     Given the nodes:
       | name | cpu |
       | n1   | 1   |
+      | n2   | 8   |
     When I create this pod:
       """
       apiVersion: v1
@@ -120,6 +124,7 @@ Feature: Predicates filter the nodes a pod may run on
         containers: [{ name: app, image: registry.k8s.io/pause:3.9 }]
       """
     Then pod "pinned" is Running on node "n1"
+    And the scheduler recorded no event for pod "pinned"
 
   @PRED-PORTS
   Scenario Outline: A host port already used on the node does not fit
