@@ -132,12 +132,16 @@ function makeScratch(base: string, n: number): string {
 
 interface JudgeOutput { outcomes?: ProfileOutcome[]; error?: string; timedOut?: boolean }
 
+/** Judges running now, stopped if the runner is interrupted. */
+const running = new Set<ReturnType<typeof spawn>>();
+
 /** Runs the judge (mutants/judge.js) in a scratch copy and returns its one JSON line. */
 function judge(dir: string, request: WorkerRequest, timeoutS: number): Promise<JudgeOutput> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(dir, 'mutants', 'judge.js'), JSON.stringify(request)], {
       cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
     });
+    running.add(child);
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -145,6 +149,7 @@ function judge(dir: string, request: WorkerRequest, timeoutS: number): Promise<J
     let timedOut = false;
     const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutS * 1000);
     child.on('close', () => {
+      running.delete(child);
       clearTimeout(timer);
       if (timedOut) { resolve({ timedOut: true }); return; }
       const line = out.trim().split('\n').at(-1) ?? '';
@@ -221,8 +226,11 @@ async function runAll(o: Options): Promise<number> {
   }
   const started = Date.now();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-mutants-'));
-  const cleanUp = (): void => fs.rmSync(base, { recursive: true, force: true });
-  process.once('SIGINT', () => { cleanUp(); process.exit(130); });
+  const cleanUp = (): void => {
+    for (const child of running) child.kill('SIGKILL');
+    fs.rmSync(base, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { cleanUp(); process.exit(130); });
   try {
     const dirs = Array.from({ length: Math.min(o.jobs, Math.max(1, mutants.length)) }, (_, i) => makeScratch(base, i + 1));
     console.log(`mutants: ${mutants.length} of ${all.length} (${selection}), profiles ${o.profiles.join(', ')}, ${dirs.length} job(s)`);

@@ -137,6 +137,24 @@ Feature: Nodes register themselves, or an administrator creates them by hand
       | memory | 4Gi |
       | pods   | 110 |
 
+  @NODE-MANUAL-CAPACITY @NODE-MANUAL
+  Scenario: Capacity the admin set survives the node controller marking the node Unknown
+    The controller's write of the Unknown conditions changes the conditions only.
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: "10.4.42.9"
+      """
+    And I set the capacity of node "10.4.42.9" to "cpu=2,memory=4Gi,pods=110"
+    And 2 minutes pass
+    Then node "10.4.42.9" has condition Ready "Unknown" with reason "NodeStatusNeverUpdated"
+    And node "10.4.42.9" has capacity:
+      | cpu    | 2   |
+      | memory | 4Gi |
+      | pods   | 110 |
+
   @NODE-MANUAL @NODE-SELF-REGISTER
   Scenario: A kubelet that starts behind a hand-made node adopts it and makes it Ready
     When I create this node:
