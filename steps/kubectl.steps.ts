@@ -71,6 +71,10 @@ When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with be
   await runKubectl(this, command, who ? credentialsOf(this, who) : { admin: true });
 }));
 
+When(/^I run "(kubectl .*?)" without the cluster's CA$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
+  await runKubectl(this, command, { admin: true }, { withoutClusterCA: true });
+}));
+
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
   await startKubectl(this, command);
 }));

@@ -2,6 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import yaml from 'js-yaml';
 import { Credentials, NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
 
@@ -77,7 +78,25 @@ function installedKubectlMinor(): number | undefined {
   return kubectlMinor ?? undefined;
 }
 
-async function prepare(world: KubeWorld, command: string, credentials: Credentials): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
+export interface KubectlOptions {
+  /** drop the cluster's CA from the kubeconfig: kubectl then trusts only the system's roots */
+  withoutClusterCA?: boolean;
+}
+
+/** A copy of a kubeconfig without certificate-authority(-data) in any cluster entry. */
+function withoutCA(kubeconfig: string, dir: string): string {
+  const doc = yaml.load(fs.readFileSync(kubeconfig, 'utf8')) as { clusters?: { cluster?: Record<string, unknown> }[] };
+  for (const c of doc.clusters ?? []) {
+    if (!c.cluster) continue;
+    delete c.cluster['certificate-authority-data'];
+    delete c.cluster['certificate-authority'];
+  }
+  const out = path.join(dir, 'no-cluster-ca.kubeconfig');
+  fs.writeFileSync(out, yaml.dump(doc), { mode: 0o600 });
+  return out;
+}
+
+async function prepare(world: KubeWorld, command: string, credentials: Credentials, options: KubectlOptions = {}): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
   const minor = installedKubectlMinor();
   if (minor === undefined) throw new NotApplicableError('no kubectl on PATH (install kubectl ≥ 1.30 to run the kubectl features)');
   if (minor < KUBECTL_MIN_MINOR) throw new NotApplicableError(`the kubectl features expect kubectl ≥ 1.${KUBECTL_MIN_MINOR}'s output; this machine has 1.${minor}`);
@@ -86,13 +105,14 @@ async function prepare(world: KubeWorld, command: string, credentials: Credentia
   const [bin, ...args] = splitArgs(command);
   if (bin !== 'kubectl') throw new Error(`only kubectl commands run here, got "${bin}"`);
   const s = kubectlState(world);
-  const kubeconfig = await cluster.http.kubeconfig(credentials);
+  const given = await cluster.http.kubeconfig(credentials);
+  const kubeconfig = options.withoutClusterCA ? withoutCA(given, s.dir) : given;
   const env = { PATH: process.env.PATH, HOME: path.join(s.dir, 'home'), KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(s.dir, 'cache') };
   return { args, env, cwd: s.dir };
 }
 
-export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }): Promise<KubectlResult> {
-  const { args, env, cwd } = await prepare(world, command, credentials);
+export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }, options: KubectlOptions = {}): Promise<KubectlResult> {
+  const { args, env, cwd } = await prepare(world, command, credentials, options);
   const result = await new Promise<KubectlResult>((resolve, reject) => {
     const child = spawn('kubectl', args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

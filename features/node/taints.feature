@@ -30,6 +30,16 @@ Feature: Node conditions become NoSchedule taints
       | PIDPressure        | True   | False   | pid-pressure        |
       | NetworkUnavailable | True   | False   | network-unavailable |
 
+  @profile-seed @NODE-CONDITIONS
+  Scenario: In the seed's release OutOfDisk "True" gives the out-of-disk NoSchedule taint, and its end removes it
+    v1.12 still had the OutOfDisk condition (the kubelet out of disk space) and mapped it to
+    node.kubernetes.io/out-of-disk; both went in v1.13.
+    When the kubelet on "n1" stops
+    And node "n1" reports condition OutOfDisk "True"
+    Then node "n1" has the taint "node.kubernetes.io/out-of-disk:NoSchedule"
+    When node "n1" reports condition OutOfDisk "False"
+    Then node "n1" does not have the taint "node.kubernetes.io/out-of-disk:NoSchedule"
+
   Scenario: A silent node is tainted unreachable as soon as it is Unknown, and untainted when it reports again
     When the kubelet on "n1" stops
     Then node "n1" is still Ready 40 seconds after its last heartbeat
