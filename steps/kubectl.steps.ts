@@ -75,6 +75,36 @@ When(/^I run "(kubectl .*?)" without the cluster's CA$/, KUBECTL_TIMEOUT, step(a
   await runKubectl(this, command, { admin: true }, { withoutClusterCA: true });
 }));
 
+/**
+ * NODE-DESCRIBE, strictly: one section of `kubectl describe` output (its header line and every
+ * indented line under it, up to the next header) equals the expected lines exactly, but for
+ * placeholders: <time> (a describe timestamp), <age> (an age such as 5m or 698d: kubectl
+ * measures ages on the wall clock, the cluster on its own).
+ */
+const DESCRIBE_PLACEHOLDERS: Record<string, string> = {
+  '<time>': '[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}',
+  '<age>': '(?:(?:\\d+[smhdy])+|<unknown>)',
+};
+
+function describeSection(stdout: string, header: string): string[] {
+  const lines = stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
+  const start = lines.findIndex((l) => l.startsWith(`${header}:`));
+  if (start < 0) return [];
+  let end = start + 1;
+  while (end < lines.length && (lines[end].startsWith(' ') || lines[end] === '')) end++;
+  return lines.slice(start, end).filter((l, i, all) => l !== '' || i < all.length - 1);
+}
+
+Then(/^kubectl prints the "([^"]+)" section as:$/, step(function (this: KubeWorld, header: string, text: string) {
+  const last = kubectlState(this).last;
+  if (!last) throw new Error('no kubectl command ran');
+  const got = describeSection(last.stdout, header);
+  const want = text.split('\n').map((l) => l.replace(/\s+$/, ''));
+  const pattern = (line: string) => new RegExp(`^${line.split(/(<time>|<age>)/).map((part) => DESCRIBE_PLACEHOLDERS[part] ?? part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')}$`);
+  const ok = got.length === want.length && want.every((w, i) => pattern(w).test(got[i]));
+  expect(ok, `the ${header} section:\n${got.join('\n')}\n\nwanted:\n${want.join('\n')}`).to.equal(true);
+}));
+
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
   await startKubectl(this, command);
 }));
