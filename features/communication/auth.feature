@@ -121,7 +121,7 @@ Feature: Authentication and authorization on the secure port
       | NAME      |
       | 10.4.42.5 |
 
-  @COMM-SECURE-PORT
+  @COMM-SECURE-PORT @COMM-CLUSTER-CA
   Scenario: A client that does not trust the cluster's CA cannot talk to the secure port
     The API server's serving certificate is signed by the cluster's own CA; a kubeconfig
     without that CA (certificate-authority-data) leaves kubectl with the system's roots,
