@@ -65,12 +65,12 @@ async function main(): Promise<void> {
         const started = m.testCaseFinished.testCaseStartedId;
         if (notApplicable.has(started)) { outcome.notApplicable++; return; }
         outcome.ran++;
-        failedCases.add(started);
+        finishedCases.add(started);
       }
     };
     // A test case failed when any of its steps failed; collected per testCaseStarted.
     const failedSteps = new Set<string>();
-    const failedCases = new Set<string>();
+    const finishedCases = new Set<string>();
     const wrapped = (m: Envelope): void => {
       if (m.testStepFinished && m.testStepFinished.testStepResult.status !== 'PASSED' && m.testStepFinished.testStepResult.status !== 'SKIPPED') {
         failedSteps.add(m.testStepFinished.testCaseStartedId);
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       support,
       runtime: { ...runConfiguration.runtime, worldParameters: { target: 'reference', profile } },
     }, environment, wrapped);
-    for (const started of failedCases) {
+    for (const started of finishedCases) {
       if (!failedSteps.has(started)) continue;
       const testCase = caseOf.get(started);
       outcome.failed.push(names.get(pickleOf.get(testCase ?? '') ?? '') ?? started);

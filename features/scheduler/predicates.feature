@@ -202,6 +202,18 @@ Feature: Predicates filter the nodes a pod may run on
     And I create a pod "web" requesting cpu "100m" and memory "64Mi"
     Then pod "web" is unschedulable with message "0/1 nodes are available: 1 node(s) were unschedulable."
 
+  @NODE-CORDON @profile-kubernetes-1.32
+  Scenario: The 1.32 message for a cordoned node comes from NodeUnschedulable, not from its taint
+    The NodeUnschedulable filter runs before TaintToleration and judges spec.unschedulable
+    itself (ErrReasonUnschedulable), so the node.kubernetes.io/unschedulable taint is never
+    the reason given.
+    Given the nodes:
+      | name |
+      | n1   |
+    When I set spec.unschedulable of node "n1" to true
+    And I create a pod "web" requesting cpu "100m" and memory "64Mi"
+    Then pod "web" is unschedulable with message "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.."
+
   @NODE-TAINT-BY-CONDITION
   Scenario Outline: The scheduler reads taints, not conditions: a NoSchedule taint keeps pods out unless tolerated
     Given the nodes:
