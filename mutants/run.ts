@@ -20,7 +20,7 @@ const HELP = `npm run mutants -- [options]      (node mutants/main.js [options])
   --profiles P,Q       judge on these profiles only (default: seed,kubernetes-1.32)
   --jobs N             judge N mutants at once, each in its own scratch copy (default 1)
   --timeout S          a judge running longer than S seconds is stopped; the mutant counts as
-                       killed (it hung the scenarios), as Stryker does (default 300)
+                       killed (it hung the scenarios), as Stryker does (default 180)
   --no-baseline        skip the check that the selected scenarios pass without a mutant
   --out FILE           where the results go (default reports/mutants.json)
   --list               print the selected mutants and exit
@@ -46,7 +46,7 @@ interface Options {
 }
 
 function parse(argv: string[]): Options | 'help' {
-  const o: Options = { seed: 1, profiles: [...PROFILES], jobs: 1, timeoutS: 300, baseline: true, out: path.join(ROOT, 'reports', 'mutants.json'), list: false };
+  const o: Options = { seed: 1, profiles: [...PROFILES], jobs: 1, timeoutS: 180, baseline: true, out: path.join(ROOT, 'reports', 'mutants.json'), list: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -288,7 +288,15 @@ export async function main(argv: string[]): Promise<number> {
     const outAt = argv.indexOf('--out');
     if (outAt < 0 || !argv[outAt + 1]) throw new Error('merge wants shard files and --out FILE');
     const files = argv.slice(1).filter((_, i) => i + 1 !== outAt && i + 1 !== outAt + 1);
-    const merged = mergeMutationReports(files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as MutationReport));
+    const all = mergeMutationReports(files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as MutationReport));
+    // Results of mutants the catalogue no longer has (renamed or removed) are dropped.
+    const current = new Set(loadMutants().map((m) => m.id));
+    const dropped = all.mutants.filter((m) => !current.has(m.id)).map((m) => m.id);
+    const kept = all.mutants.filter((m) => current.has(m.id));
+    const merged: MutationReport = { ...all, catalogueSize: current.size, mutants: kept, ...summarise(kept, all.profiles) };
+    if (dropped.length > 0) console.log(`dropped results of mutants no longer in the catalogue: ${dropped.join(', ')}`);
+    const missing = [...current].filter((id) => !kept.some((m) => m.id === id));
+    if (missing.length > 0) console.log(`not judged in these files: ${missing.join(', ')}`);
     fs.writeFileSync(argv[outAt + 1], `${JSON.stringify(merged, null, 2)}\n`);
     printTable(merged.mutants, merged.profiles);
     console.log(`merged ${files.length} file(s): ${merged.totals.killed}/${merged.totals.mutants} killed`);

@@ -105,8 +105,21 @@ Then(/^kubectl prints the "([^"]+)" section as:$/, step(function (this: KubeWorl
   expect(ok, `the ${header} section:\n${got.join('\n')}\n\nwanted:\n${want.join('\n')}`).to.equal(true);
 }));
 
+/** API-LIST-WATCH: a resourceVersion a list returned, for "$RV" in a later kubectl command. */
+const notedVersions = new WeakMap<KubeWorld, string>();
+
+When(/^I note the resourceVersion of the pod list$/, step(async function (this: KubeWorld) {
+  const cluster = await this.cluster();
+  const list = await cluster.client.list({ resource: 'pods', namespace: 'default' });
+  const rv = list.metadata?.resourceVersion;
+  if (!rv) throw new Error('the pod list carries no resourceVersion');
+  notedVersions.set(this, rv);
+}));
+
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
-  await startKubectl(this, command);
+  const rv = notedVersions.get(this);
+  if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
+  await startKubectl(this, rv ? command.replace(/\$RV/g, rv) : command);
 }));
 
 Then(/^kubectl succeeds$/, step(function (this: KubeWorld) {
