@@ -14,6 +14,8 @@ import { runPodOn } from './pods.steps';
  */
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
+const REGION_LABEL = 'topology.kubernetes.io/region';
+const BETA_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
 const recorders = new WeakMap<KubeWorld, TimelineRecorder>();
 const zones = new WeakMap<KubeWorld, Map<string, string[]>>();
 const stops = new WeakMap<KubeWorld, Map<string, number>>();
@@ -49,10 +51,10 @@ function stopTimes(world: KubeWorld): Map<string, number> {
   return m;
 }
 
-async function addZoneNode(world: KubeWorld, zone: string, name: string): Promise<void> {
+async function addZoneNode(world: KubeWorld, zone: string, name: string, labels: Record<string, string> = { [ZONE_LABEL]: zone }): Promise<void> {
   const cluster = await world.cluster();
   await timeline(world);
-  await cluster.addKubelet({ name, labels: { [ZONE_LABEL]: zone } });
+  await cluster.addKubelet({ name, labels });
   await cluster.waitFor(`node ${name} to be Ready`, async () => {
     const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch(() => undefined);
     return n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -94,6 +96,32 @@ Given(/^zone "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, 
   }
 }));
 
+/**
+ * Nodes labelled otherwise: a zone in a region (known to later steps as "region/zone"), a
+ * zone named only by the beta failure-domain label, or a group of nodes with no zone label
+ * at all. Steps that say "zone" or "group" name the same registry of nodes.
+ */
+async function addLabelledNodes(world: KubeWorld, group: string, prefix: string, count: number, pods: number, labels: Record<string, string>): Promise<void> {
+  const start = zones.get(world)?.get(group)?.length ?? 0;
+  for (let i = start + 1; i <= start + count; i++) {
+    const name = `${prefix}-node-${i}`;
+    await addZoneNode(world, group, name, labels);
+    for (let p = 1; p <= pods; p++) await runPodOn(world, `${name}-pod-${p}`, name);
+  }
+}
+
+Given(/^zone "([^"]+)" in region "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, zone: string, region: string, count: string, pods: string | null) {
+  await addLabelledNodes(this, `${region}/${zone}`, `${region}-${zone}`, Number(count), Number(pods ?? 0), { [REGION_LABEL]: region, [ZONE_LABEL]: zone });
+}));
+
+Given(/^zone "([^"]+)", labelled only with failure-domain\.beta\.kubernetes\.io\/zone, has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, zone: string, count: string, pods: string | null) {
+  await addLabelledNodes(this, zone, zone, Number(count), Number(pods ?? 0), { [BETA_ZONE_LABEL]: zone });
+}));
+
+Given(/^a group "([^"]+)" of (\d+) ready nodes? without zone labels(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, group: string, count: string, pods: string | null) {
+  await addLabelledNodes(this, group, group, Number(count), Number(pods ?? 0), {});
+}));
+
 Given(/^a ready node "([^"]+)" in zone "([^"]+)"$/, step(async function (this: KubeWorld, name: string, zone: string) {
   await addZoneNode(this, zone, name);
 }));
@@ -102,19 +130,19 @@ Given(/^the timeline of the cluster is recorded$/, step(async function (this: Ku
   await timeline(this);
 }));
 
-When(/^(\d+) nodes? of zone "([^"]+)" stops? reporting$/, step(async function (this: KubeWorld, count: string, zone: string) {
+When(/^(\d+) nodes? of (?:zone|group) "([^"]+)" stops? reporting$/, step(async function (this: KubeWorld, count: string, zone: string) {
   const cluster = await this.cluster();
   const nodes = zoneNodes(this, zone).slice(0, Number(count));
   if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
   for (const n of nodes) stopTimes(this).set(n, await cluster.stopKubelet(n));
 }));
 
-When(/^every node of zone "([^"]+)" stops reporting$/, step(async function (this: KubeWorld, zone: string) {
+When(/^every node of (?:zone|group) "([^"]+)" stops reporting$/, step(async function (this: KubeWorld, zone: string) {
   const cluster = await this.cluster();
   for (const n of zoneNodes(this, zone)) stopTimes(this).set(n, await cluster.stopKubelet(n));
 }));
 
-When(/^node "([^"]+)" of zone "([^"]+)" reports again$/, step(async function (this: KubeWorld, name: string, zone: string) {
+When(/^node "([^"]+)" of (?:zone|group) "([^"]+)" reports again$/, step(async function (this: KubeWorld, name: string, zone: string) {
   expect(zoneNodes(this, zone)).to.include(name);
   const cluster = await this.cluster();
   await cluster.startKubelet(name);
@@ -146,7 +174,7 @@ async function evictionsIn(world: KubeWorld, zone: string): Promise<{ node: stri
     .sort((a, b) => a.at - b.at);
 }
 
-Then(/^(?:(\d+(?:\.\d+)?) (seconds?|minutes?) after the nodes stopped reporting, )?the pods of zone "([^"]+)" have gone node by node at (.+) seconds$/,
+Then(/^(?:(\d+(?:\.\d+)?) (seconds?|minutes?) after the nodes stopped reporting, )?the pods of (?:zone|group) "([^"]+)" have gone node by node at (.+) seconds$/,
   step(async function (this: KubeWorld, amount: string | null, unit: string | null, zone: string, list: string) {
     if (amount != null) await advanceTo(this, lastStop(this, zoneNodes(this, zone)) + toMs(Number(amount), unit!));
     const got = await evictionsIn(this, zone);
@@ -156,7 +184,7 @@ Then(/^(?:(\d+(?:\.\d+)?) (seconds?|minutes?) after the nodes stopped reporting,
       .to.deep.equal(offsets(list));
   }));
 
-Then(/^the first node of zone "([^"]+)" lost its pods between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds after the nodes stopped reporting$/,
+Then(/^the first node of (?:zone|group) "([^"]+)" lost its pods between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds after the nodes stopped reporting$/,
   step(async function (this: KubeWorld, zone: string, from: string, to: string) {
     const got = await evictionsIn(this, zone);
     expect(got, `no pod of zone ${zone} was marked for deletion`).to.not.be.empty;
@@ -164,7 +192,7 @@ Then(/^the first node of zone "([^"]+)" lost its pods between (\d+(?:\.\d+)?) an
     expect(after).to.be.within(Number(from), Number(to));
   }));
 
-Then(/^(?:(\d+) (seconds?|minutes?) after the nodes stopped reporting, )?no pod of zone "([^"]+)" has been marked for deletion$/, step(async function (this: KubeWorld, amount: string | null, unit: string | null, zone: string) {
+Then(/^(?:(\d+) (seconds?|minutes?) after the nodes stopped reporting, )?no pod of (?:zone|group) "([^"]+)" has been marked for deletion$/, step(async function (this: KubeWorld, amount: string | null, unit: string | null, zone: string) {
   if (amount != null) await advanceTo(this, lastStop(this, zoneNodes(this, zone)) + toMs(Number(amount), unit!));
   const got = await evictionsIn(this, zone);
   expect(got.map((x) => x.node), 'nodes whose pods went').to.deep.equal([]);
@@ -210,7 +238,7 @@ Then(/^node "([^"]+)" has no NoExecute taints$/, step(async function (this: Kube
   expect((await taintsOf(this, node)).filter((t) => t.endsWith(':NoExecute'))).to.deep.equal([]);
 }));
 
-Then(/^no node of zone "([^"]+)" has a NoExecute taint$/, step(async function (this: KubeWorld, zone: string) {
+Then(/^no node of (?:zone|group) "([^"]+)" has a NoExecute taint$/, step(async function (this: KubeWorld, zone: string) {
   for (const n of zoneNodes(this, zone)) expect((await taintsOf(this, n)).filter((t) => t.endsWith(':NoExecute')), n).to.deep.equal([]);
 }));
 
@@ -298,4 +326,48 @@ Then(/^the daemon pod on node "([^"]+)" has tolerations:$/, step(async function 
     key: t.key ?? '', operator: t.operator ?? '', effect: t.effect ?? '', seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
   }));
   expect(actual).to.deep.equal(table.hashes());
+}));
+
+// ── nodes that report Ready=False (not silent: NotReady with fresh heartbeats) ────────────────
+
+/** How often a not-ready node's status is posted: the kubelet's default --node-status-update-frequency. */
+const NOT_READY_POST_MS = 10_000;
+
+/**
+ * Plays the kubelet of nodes whose runtime is down: their kubelets stop, and every 10 s each
+ * node's Ready condition is posted as False (reason KubeletNotReady) with a fresh heartbeat and
+ * the transition time of the first False — so the controller sees a live node that is not
+ * ready (the "False" branch), never a silent one (the "Unknown" branch).
+ */
+async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: number): Promise<void> {
+  const cluster = await world.cluster();
+  await timeline(world);
+  for (const n of nodes) stopTimes(world).set(n, await cluster.stopKubelet(n));
+  const end = cluster.now() + durationMs;
+  for (;;) {
+    const stamp = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    for (const name of nodes) {
+      const node = await cluster.client.get<Node>({ resource: 'nodes' }, name);
+      const previous = node.status?.conditions?.find((c) => c.type === 'Ready');
+      const conditions = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
+      conditions.push({
+        type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down',
+        lastHeartbeatTime: stamp, lastTransitionTime: previous?.status === 'False' ? previous.lastTransitionTime : stamp,
+      });
+      await cluster.client.patch({ resource: 'nodes' }, name, 'merge', { status: { conditions } }, { subresource: 'status' });
+    }
+    const left = end - cluster.now();
+    if (left <= 0) return;
+    await cluster.advance(Math.min(NOT_READY_POST_MS, left));
+  }
+}
+
+When(/^(\d+) nodes? of (?:zone|group) "([^"]+)" reports? Ready "False" for (\d+) (seconds?|minutes?)$/, step(async function (this: KubeWorld, count: string, zone: string, amount: string, unit: string) {
+  const nodes = zoneNodes(this, zone).slice(0, Number(count));
+  if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
+  await reportNotReady(this, nodes, toMs(Number(amount), unit));
+}));
+
+When(/^every node of (?:zone|group) "([^"]+)" reports Ready "False" for (\d+) (seconds?|minutes?)$/, step(async function (this: KubeWorld, zone: string, amount: string, unit: string) {
+  await reportNotReady(this, zoneNodes(this, zone), toMs(Number(amount), unit));
 }));

@@ -71,8 +71,55 @@ When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with be
   await runKubectl(this, command, who ? credentialsOf(this, who) : { admin: true });
 }));
 
+When(/^I run "(kubectl .*?)" without the cluster's CA$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
+  await runKubectl(this, command, { admin: true }, { withoutClusterCA: true });
+}));
+
+/**
+ * NODE-DESCRIBE, strictly: one section of `kubectl describe` output (its header line and every
+ * indented line under it, up to the next header) equals the expected lines exactly, but for
+ * placeholders: <time> (a describe timestamp), <age> (an age such as 5m or 698d: kubectl
+ * measures ages on the wall clock, the cluster on its own).
+ */
+const DESCRIBE_PLACEHOLDERS: Record<string, string> = {
+  '<time>': '[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}',
+  '<age>': '(?:(?:\\d+[smhdy])+|<unknown>)',
+};
+
+function describeSection(stdout: string, header: string): string[] {
+  const lines = stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
+  const start = lines.findIndex((l) => l.startsWith(`${header}:`));
+  if (start < 0) return [];
+  let end = start + 1;
+  while (end < lines.length && (lines[end].startsWith(' ') || lines[end] === '')) end++;
+  return lines.slice(start, end).filter((l, i, all) => l !== '' || i < all.length - 1);
+}
+
+Then(/^kubectl prints the "([^"]+)" section as:$/, step(function (this: KubeWorld, header: string, text: string) {
+  const last = kubectlState(this).last;
+  if (!last) throw new Error('no kubectl command ran');
+  const got = describeSection(last.stdout, header);
+  const want = text.split('\n').map((l) => l.replace(/\s+$/, ''));
+  const pattern = (line: string) => new RegExp(`^${line.split(/(<time>|<age>)/).map((part) => DESCRIBE_PLACEHOLDERS[part] ?? part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')}$`);
+  const ok = got.length === want.length && want.every((w, i) => pattern(w).test(got[i]));
+  expect(ok, `the ${header} section:\n${got.join('\n')}\n\nwanted:\n${want.join('\n')}`).to.equal(true);
+}));
+
+/** API-LIST-WATCH: a resourceVersion a list returned, for "$RV" in a later kubectl command. */
+const notedVersions = new WeakMap<KubeWorld, string>();
+
+When(/^I note the resourceVersion of the pod list$/, step(async function (this: KubeWorld) {
+  const cluster = await this.cluster();
+  const list = await cluster.client.list({ resource: 'pods', namespace: 'default' });
+  const rv = list.metadata?.resourceVersion;
+  if (!rv) throw new Error('the pod list carries no resourceVersion');
+  notedVersions.set(this, rv);
+}));
+
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
-  await startKubectl(this, command);
+  const rv = notedVersions.get(this);
+  if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
+  await startKubectl(this, rv ? command.replace(/\$RV/g, rv) : command);
 }));
 
 Then(/^kubectl succeeds$/, step(function (this: KubeWorld) {

@@ -2,6 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import yaml from 'js-yaml';
 import { Credentials, NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
 
@@ -77,7 +78,30 @@ function installedKubectlMinor(): number | undefined {
   return kubectlMinor ?? undefined;
 }
 
-async function prepare(world: KubeWorld, command: string, credentials: Credentials): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
+/** How a kubectl run differs from the plain one. */
+export interface KubectlOptions {
+  /** drop the cluster's CA from the kubeconfig: kubectl then trusts only the system's roots */
+  withoutClusterCA?: boolean;
+  /** bytes on its stdin */
+  input?: string;
+  /** environment variables added (e.g. KUBECTL_REMOTE_COMMAND_WEBSOCKETS) */
+  env?: Record<string, string>;
+}
+
+/** A copy of a kubeconfig without certificate-authority(-data) in any cluster entry. */
+function withoutCA(kubeconfig: string, dir: string): string {
+  const doc = yaml.load(fs.readFileSync(kubeconfig, 'utf8')) as { clusters?: { cluster?: Record<string, unknown> }[] };
+  for (const c of doc.clusters ?? []) {
+    if (!c.cluster) continue;
+    delete c.cluster['certificate-authority-data'];
+    delete c.cluster['certificate-authority'];
+  }
+  const out = path.join(dir, 'no-cluster-ca.kubeconfig');
+  fs.writeFileSync(out, yaml.dump(doc), { mode: 0o600 });
+  return out;
+}
+
+async function prepare(world: KubeWorld, command: string, credentials: Credentials, options: KubectlOptions = {}): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
   const minor = installedKubectlMinor();
   if (minor === undefined) throw new NotApplicableError('no kubectl on PATH (install kubectl ≥ 1.30 to run the kubectl features)');
   if (minor < KUBECTL_MIN_MINOR) throw new NotApplicableError(`the kubectl features expect kubectl ≥ 1.${KUBECTL_MIN_MINOR}'s output; this machine has 1.${minor}`);
@@ -86,19 +110,14 @@ async function prepare(world: KubeWorld, command: string, credentials: Credentia
   const [bin, ...args] = splitArgs(command);
   if (bin !== 'kubectl') throw new Error(`only kubectl commands run here, got "${bin}"`);
   const s = kubectlState(world);
-  const kubeconfig = await cluster.http.kubeconfig(credentials);
+  const given = await cluster.http.kubeconfig(credentials);
+  const kubeconfig = options.withoutClusterCA ? withoutCA(given, s.dir) : given;
   const env = { PATH: process.env.PATH, HOME: path.join(s.dir, 'home'), KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(s.dir, 'cache') };
   return { args, env, cwd: s.dir };
 }
 
-/** What a kubectl run may add: bytes on its stdin, environment variables (e.g. KUBECTL_REMOTE_COMMAND_WEBSOCKETS). */
-export interface KubectlRunOptions {
-  input?: string;
-  env?: Record<string, string>;
-}
-
-export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }, options: KubectlRunOptions = {}): Promise<KubectlResult> {
-  const prepared = await prepare(world, command, credentials);
+export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }, options: KubectlOptions = {}): Promise<KubectlResult> {
+  const prepared = await prepare(world, command, credentials, options);
   const { args, cwd } = prepared;
   const env = { ...prepared.env, ...options.env };
   const result = await new Promise<KubectlResult>((resolve, reject) => {
@@ -117,7 +136,7 @@ export async function runKubectl(world: KubeWorld, command: string, credentials:
   return result;
 }
 
-export async function startKubectl(world: KubeWorld, command: string, options: KubectlRunOptions = {}): Promise<void> {
+export async function startKubectl(world: KubeWorld, command: string, options: KubectlOptions = {}): Promise<void> {
   const prepared = await prepare(world, command, { admin: true });
   const { args, cwd } = prepared;
   const env = { ...prepared.env, ...options.env };

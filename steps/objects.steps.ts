@@ -75,3 +75,17 @@ Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? does not exist$/, step(as
     if (!isStatusError(e, 'NotFound')) throw e;
   }
 }));
+
+/** SCHED-BIND: what any client may POST to pods/{name}/binding; a refusal is kept for the next step. */
+When(/^I try to bind pod "([^"]+)"(?: in namespace "([^"]+)")? to node "([^"]+)"$/, step(async function (this: KubeWorld, name: string, namespace: string | null, node: string) {
+  const cluster = await this.cluster();
+  this.lastError = undefined;
+  try {
+    await cluster.client.createSubresource({ resource: 'pods', namespace: namespace ?? 'default' }, name, 'binding', {
+      apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace: namespace ?? 'default' }, target: { apiVersion: 'v1', kind: 'Node', name: node },
+    });
+  } catch (e) {
+    if (!(e instanceof StatusError)) throw e;
+    this.lastError = e;
+  }
+}));

@@ -79,3 +79,17 @@ Then(/^node "([^"]+)" runs (\d+) pods?$/, step(async function (this: KubeWorld, 
   const live = list.items.filter((p) => !p.metadata.deletionTimestamp);
   expect(live.map((p) => p.metadata.name), `pods on ${node}`).to.have.length(Number(count));
 }));
+
+/**
+ * API-CACHE: components act on watch events, not on a polling period: the pod is bound
+ * (PodScheduled) and started (status.startTime) in the same second of cluster time it was
+ * created in. A component that polled, even every second, would show a later time.
+ */
+Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? was scheduled and started in the second it was created$/, step(async function (this: KubeWorld, name: string, namespace: string | null) {
+  const cluster = await this.cluster();
+  const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: namespace ?? 'default' }, name);
+  const created = pod.metadata.creationTimestamp;
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'True')?.lastTransitionTime;
+  expect(scheduled, 'PodScheduled=True transition').to.equal(created);
+  expect(pod.status?.startTime, 'status.startTime').to.equal(created);
+}));

@@ -172,6 +172,12 @@ Then(/^the events of pod "([^"]+)" include:$/, step(async function (this: KubeWo
   }
 }));
 
+Then(/^the scheduler recorded no event for pod "([^"]+)"$/, step(async function (this: KubeWorld, name: string) {
+  const cluster = await this.cluster();
+  const events = (await cluster.events({ involvedName: name })).filter((e) => e.source?.component === 'default-scheduler' || e.reportingComponent === 'default-scheduler');
+  expect(events.map((e) => `${e.reason}: ${e.message}`), `events of pod ${name} from the scheduler`).to.deep.equal([]);
+}));
+
 // ---- explainability ----
 
 async function lastDecision(world: KubeWorld, pod: string): Promise<SchedulingDecision> {

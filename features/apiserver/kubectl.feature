@@ -79,6 +79,71 @@ Feature: The real kubectl works against the API server
       """
     And kubectl prints "default                     web"
 
+  @NODE-DESCRIBE
+  Scenario: describe node, section by section: labels, annotations, taints, addresses, capacity, allocatable, the node's pods and what they request
+    Each section is compared line for line (not as a subsequence): a label, taint, address or
+    resource too many or too few, or a wrong percentage, fails. Requests are summed over the
+    node's non-terminated pods, as a percentage of allocatable, truncated: 300m of 4 cpu is 7%.
+    Given a pod "web" requesting cpu "100m" and memory "64Mi" running on node "10.4.42.5"
+    And a pod "db" requesting cpu "200m" and memory "1Gi" running on node "10.4.42.5"
+    When I taint node "10.4.42.5" with "dedicated=db:NoSchedule"
+    And I run "kubectl describe node 10.4.42.5"
+    Then kubectl prints the "Labels" section as:
+      """
+      Labels:             beta.kubernetes.io/arch=amd64
+                          beta.kubernetes.io/os=linux
+                          kubernetes.io/arch=amd64
+                          kubernetes.io/hostname=10.4.42.5
+                          kubernetes.io/os=linux
+      """
+    And kubectl prints the "Annotations" section as:
+      """
+      Annotations:        node.alpha.kubernetes.io/ttl: 0
+                          volumes.kubernetes.io/controller-managed-attach-detach: true
+      """
+    And kubectl prints the "Taints" section as:
+      """
+      Taints:             dedicated=db:NoSchedule
+      """
+    And kubectl prints the "Addresses" section as:
+      """
+      Addresses:
+        InternalIP:  10.4.42.5
+        Hostname:    10.4.42.5
+      """
+    And kubectl prints the "Capacity" section as:
+      """
+      Capacity:
+        cpu:     4
+        memory:  8010172Ki
+        pods:    110
+      """
+    And kubectl prints the "Allocatable" section as:
+      """
+      Allocatable:
+        cpu:     4
+        memory:  7907772Ki
+        pods:    110
+      """
+    And kubectl prints the "Non-terminated Pods" section as:
+      """
+      Non-terminated Pods:          (2 in total)
+        Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+        ---------                   ----    ------------  ----------  ---------------  -------------  ---
+        default                     db      200m (5%)     0 (0%)      1Gi (13%)        0 (0%)         <age>
+        default                     web     100m (2%)     0 (0%)      64Mi (0%)        0 (0%)         <age>
+      """
+    And kubectl prints the "Allocated resources" section as:
+      """
+      Allocated resources:
+        (Total limits may be over 100 percent, i.e., overcommitted.)
+        Resource           Requests      Limits
+        --------           --------      ------
+        cpu                300m (7%)     0 (0%)
+        memory             1088Mi (14%)  0 (0%)
+        ephemeral-storage  0 (0%)        0 (0%)
+      """
+
   @NODE-MANUAL @API-CRUD
   Scenario: The seed's node3.yaml, applied by hand: a node without a kubelet stays Unknown until deleted
     Given a file "node3.yaml" containing:

@@ -23,6 +23,24 @@ Feature: REST semantics over HTTP
     Then kubectl fails with "The Pod "bad" is invalid: spec.containers[0].image: Required value"
     And the pod "bad" does not exist
 
+  @API-VALIDATION
+  Scenario: A namespace name is a DNS-1123 label: 63 characters are accepted, 64 refused
+    When I try to create this object:
+      """
+      apiVersion: v1
+      kind: Namespace
+      metadata: {name: nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn}
+      """
+    Then the request fails with 422 Invalid
+    When I create this object:
+      """
+      apiVersion: v1
+      kind: Namespace
+      metadata: {name: nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn}
+      """
+    Then the namespace "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn" has:
+      | status.phase | Active |
+
   @API-CRUD
   Scenario: A replace with a stale resourceVersion is a conflict
     Given a file "n1.yaml" containing:

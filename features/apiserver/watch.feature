@@ -19,6 +19,15 @@ Feature: List and watch over HTTP
       | ^\{"type":"ADDED","object":\{.*"kind":"Pod".*"name":"web"   |
       | ^\{"type":"DELETED","object":\{.*"kind":"Pod".*"name":"web" |
 
+  Scenario: A watch from a listed resourceVersion streams the changes made since
+    The pod created after the list is not in the list, so the watch must replay it (ADDED)
+    from the history kept since that resourceVersion; the pod from before is not replayed.
+    When I create a pod "old"
+    And I note the resourceVersion of the pod list
+    And I create a pod "new"
+    And I start "kubectl get --raw /api/v1/namespaces/default/pods?watch=true&resourceVersion=$RV" in the background
+    Then the background kubectl prints a line matching "^\{"type":"ADDED","object":\{.*"name":"new""
+
   Scenario: A compacted resourceVersion answers 410 Expired
     When I create a pod "web"
     And the API server compacts its storage

@@ -26,3 +26,13 @@ Feature: Everything goes through the API server
     Then pod "web" is Terminating
     When the kubelet on "n1" starts again
     Then pod "web" is gone
+
+  @needs-virtual-time
+  Scenario: Components react to watch events at once: a new pod is bound and started in the second it was created
+    The scheduler and the kubelet keep list/watch caches (informers): the pod's creation
+    reaches them as a watch event, so nothing waits for a polling period. The cluster's
+    clock is stopped while it settles, so any poll interval would show in the times.
+    Given a ready node "n1"
+    When I create a pod "web" requesting cpu "100m" and memory "64Mi"
+    Then pod "web" is Running on node "n1"
+    And pod "web" was scheduled and started in the second it was created

@@ -135,3 +135,12 @@ Feature: Authentication and authorization on the secure port
       | 10.4.42.5 |
     When I run "kubectl get --raw /version" without credentials
     Then kubectl fails with "Unauthorized"
+
+  @COMM-SECURE-PORT @COMM-CLUSTER-CA
+  Scenario: A client that does not trust the cluster's CA cannot talk to the secure port
+    The API server's serving certificate is signed by the cluster's own CA; a kubeconfig
+    without that CA (certificate-authority-data) leaves kubectl with the system's roots,
+    which do not know it — even with valid client credentials.
+    Given a ready node "10.4.42.5"
+    When I run "kubectl get nodes" without the cluster's CA
+    Then kubectl fails with "x509: certificate signed by unknown authority"

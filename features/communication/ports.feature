@@ -48,3 +48,16 @@ Feature: The API server's two ports
     And the flag "--insecure-bind-address" is "0.0.0.0"
     When the API server serves over HTTP
     Then the API server refuses to serve with "--insecure-bind-address 0.0.0.0 is not a loopback address"
+
+  @COMM-SECURE-PORT @COMM-SERVICE-ACCOUNT
+  Scenario: By default the secure port is 6443: the kubernetes service sends pods there
+    No flag is stated: the port in the kubernetes service's Endpoints is the API server's
+    --secure-port as the profile defaults it (upstream: the master endpoint reconciler
+    publishes the secure port).
+    Given a ready node "n1"
+    Then the service "kubernetes" has:
+      | spec.ports[0].port       | 443  |
+      | spec.ports[0].targetPort | 6443 |
+    And the endpoints "kubernetes" has:
+      | subsets[0].ports[0].port | 6443 |
+    And connections from node "n1" to service "kubernetes" port 443 reach 10.0.0.1:6443

@@ -70,6 +70,36 @@ Feature: The endpoints controller keeps each service's Endpoints; kube-proxy rou
       | http    | 8080 | TCP      |
       | metrics | 9102 | TCP      |
 
+  @EP-SYNC
+  Scenario: A change to the service alone re-computes its Endpoints, and a selector needs all its labels
+    No pod changes between the service's updates: the new selector and the new port reach the
+    Endpoints from the service's own update event. A pod must carry every label of the
+    selector (a labels.Set selector), not just one of them.
+    When I patch the service "web" with:
+      """
+      spec: { selector: { app: web, track: canary } }
+      """
+    Then the endpoints "web" has:
+      | subsets[0] | <none> |
+    When I patch the pod "a" with:
+      """
+      metadata: { labels: { track: canary } }
+      """
+    Then the endpoints "web" has:
+      | subsets[0].addresses[0].targetRef.name | a      |
+      | subsets[0].addresses[1]                | <none> |
+      | subsets[0].ports[0].port               | 8080   |
+    When I patch the service "web" with:
+      """
+      spec:
+        ports:
+          - { name: http, port: 80, targetPort: 8081 }
+      """
+    Then the endpoints "web" has:
+      | subsets[0].addresses[0].targetRef.name | a      |
+      | subsets[0].ports[0].port               | 8081   |
+      | subsets[0].ports[1]                    | <none> |
+
   @EP-POD-EVENTS
   Scenario: A pod that is not ready moves to notReadyAddresses, and back
     When I patch the pod "b" status with:

@@ -43,6 +43,15 @@ Feature: Nodes register themselves, or an administrator creates them by hand
       | 10        | 5    |
       | 4         | 2    |
 
+  @NODE-SELF-REGISTER @profile-seed
+  Scenario: By default the seed's kubelet posts its status every 10 seconds
+    No frequency is stated: the profile's --node-status-update-frequency (10 s) decides.
+    Given a ready node "n1"
+    When 10 seconds pass
+    Then the Ready condition of node "n1" was posted within the last 0 seconds
+    When 5 seconds pass
+    Then the Ready condition of node "n1" was posted 5 seconds ago
+
   @NODE-SELF-REGISTER
   Scenario: With --register-node=false the kubelet does not create its node
     Given a kubelet starts on node "n1" with:
@@ -127,6 +136,24 @@ Feature: Nodes register themselves, or an administrator creates them by hand
     Then node "10.4.42.8" reports no capacity
     When I set the capacity of node "10.4.42.8" to "cpu=2,memory=4Gi,pods=110"
     Then node "10.4.42.8" has capacity:
+      | cpu    | 2   |
+      | memory | 4Gi |
+      | pods   | 110 |
+
+  @NODE-MANUAL-CAPACITY @NODE-MANUAL
+  Scenario: Capacity the admin set survives the node controller marking the node Unknown
+    The controller's write of the Unknown conditions changes the conditions only.
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: "10.4.42.9"
+      """
+    And I set the capacity of node "10.4.42.9" to "cpu=2,memory=4Gi,pods=110"
+    And 2 minutes pass
+    Then node "10.4.42.9" has condition Ready "Unknown" with reason "NodeStatusNeverUpdated"
+    And node "10.4.42.9" has capacity:
       | cpu    | 2   |
       | memory | 4Gi |
       | pods   | 110 |

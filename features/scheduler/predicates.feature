@@ -106,10 +106,14 @@ Feature: Predicates filter the nodes a pod may run on
     And pod "nowhere" is not scheduled
 
   @PRED-HOST
-  Scenario: A pod naming spec.nodeName fits only that node
+  Scenario: A pod naming spec.nodeName fits only that node, and never passes through the scheduler
+    The pod is bound from the start: the scheduler only picks pods without spec.nodeName, so
+    it records nothing for it (no Scheduled, no FailedScheduling), even when another node
+    would score better. PodFitsHost itself is only reachable inside the scheduler.
     Given the nodes:
       | name | cpu |
       | n1   | 1   |
+      | n2   | 8   |
     When I create this pod:
       """
       apiVersion: v1
@@ -120,6 +124,7 @@ Feature: Predicates filter the nodes a pod may run on
         containers: [{ name: app, image: registry.k8s.io/pause:3.9 }]
       """
     Then pod "pinned" is Running on node "n1"
+    And the scheduler recorded no event for pod "pinned"
 
   @PRED-PORTS
   Scenario Outline: A host port already used on the node does not fit
@@ -196,6 +201,18 @@ Feature: Predicates filter the nodes a pod may run on
     When I set spec.unschedulable of node "n1" to true
     And I create a pod "web" requesting cpu "100m" and memory "64Mi"
     Then pod "web" is unschedulable with message "0/1 nodes are available: 1 node(s) were unschedulable."
+
+  @NODE-CORDON @profile-kubernetes-1.32
+  Scenario: The 1.32 message for a cordoned node comes from NodeUnschedulable, not from its taint
+    The NodeUnschedulable filter runs before TaintToleration and judges spec.unschedulable
+    itself (ErrReasonUnschedulable), so the node.kubernetes.io/unschedulable taint is never
+    the reason given.
+    Given the nodes:
+      | name |
+      | n1   |
+    When I set spec.unschedulable of node "n1" to true
+    And I create a pod "web" requesting cpu "100m" and memory "64Mi"
+    Then pod "web" is unschedulable with message "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.."
 
   @NODE-TAINT-BY-CONDITION
   Scenario Outline: The scheduler reads taints, not conditions: a NoSchedule taint keeps pods out unless tolerated

@@ -43,3 +43,11 @@ Feature: A created pod is scheduled, bound and run
     Then pod "custom" is Pending
     And the pod "custom" has:
       | spec.nodeName | <none> |
+
+  Scenario: A Binding for a pod that already has a node is refused with 409 Conflict
+    A pod is bound once: binding it again (to any node) is a conflict and leaves it where it is.
+    Given ready nodes "n1", "n2"
+    And a pod "web" running on node "n1"
+    When I try to bind pod "web" to node "n2"
+    Then the request fails with 409 Conflict and message "Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1""
+    And pod "web" is Running on node "n1"

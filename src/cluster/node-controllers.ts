@@ -42,7 +42,9 @@ export class NodeControllers {
     }));
     this.eviction = new NodeEvictionController(c.nodeLifecycle, informers, client, clock, quiescence, options);
     this.all.push(this.eviction);
-    if (options.taintNodesByCondition) this.all.push(new NoScheduleTaintController(informers, client, clock, quiescence));
+    if (options.taintNodesByCondition) {
+      this.all.push(new NoScheduleTaintController(informers, client, clock, quiescence, { outOfDisk: config.profile.kubelet.conditions.includes('OutOfDisk') }));
+    }
     // The taint manager ran by default long before taint-based eviction (--enable-taint-manager, v1.6–v1.26).
     if (kcm['enable-taint-manager'] ?? true) this.all.push((this.taintEviction = new TaintEvictionController(informers, client, clock, quiescence)));
     this.all.push(new PodGCController(informers, client, clock, quiescence, { quarantine: config.profile.features.orphanPodQuarantine ?? true }));

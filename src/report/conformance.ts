@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { Behaviour, SeedCitation } from './catalogue';
 import type { RunMetadata, ScenarioResult, ScenarioStatus } from './messages';
 import { isEmbeddableSvg, renderConformanceHtml } from './html';
+import type { MutationReport } from './mutation';
 
 export { isEmbeddableSvg };
 
@@ -58,6 +59,18 @@ export interface BehaviourRunResult {
 export interface BehaviourRow extends Omit<Behaviour, 'notApplicableReason'> {
   /** index-aligned with ConformanceReport.runs */
   results: BehaviourRunResult[];
+  /** the mutation check's verdict for the behaviour, when a mutation report was given */
+  mutants?: BehaviourMutants;
+}
+
+/** Whether the scenarios of a behaviour killed every mutant that names it (npm run mutants). */
+export interface BehaviourMutants {
+  /** mutants judged / killed, over all profiles */
+  total: number;
+  killed: number;
+  allKilled: boolean;
+  /** ids of the mutants that survived or could not be judged */
+  survivors: string[];
 }
 
 export interface RunTotals {
@@ -97,10 +110,14 @@ export interface ConformanceReport {
   rows: BehaviourRow[];
   /** behaviour-like tags (@FOO-BAR) that are not in the catalogue: typos or missing entries */
   unknownTags: UnknownTag[];
+  /** the mutation check the rows' `mutants` come from */
+  mutation?: { generatedAt: string; selection: string; mutants: number; killed: number };
 }
 
 export interface BuildOptions {
   generatedAt?: Date;
+  /** reports/mutants.json, for the per-behaviour "mutants all killed" column */
+  mutation?: MutationReport;
 }
 
 export function buildConformance(catalogue: Behaviour[], runs: RunResult[], options: BuildOptions = {}): ConformanceReport {
@@ -115,6 +132,11 @@ export function buildConformance(catalogue: Behaviour[], runs: RunResult[], opti
       results: runs.map((run) => behaviourResult(b, run.scenarios.filter((s) => s.behaviourIds.includes(b.id)))),
     };
     if (b.upstream !== undefined) row.upstream = b.upstream;
+    if (options.mutation) {
+      const judged = options.mutation.mutants.filter((m) => m.behaviours.includes(b.id));
+      const survivors = judged.filter((m) => m.status !== 'killed').map((m) => m.id);
+      row.mutants = { total: judged.length, killed: judged.length - survivors.length, allKilled: judged.length > 0 && survivors.length === 0, survivors };
+    }
     return row;
   });
 
@@ -149,6 +171,14 @@ export function buildConformance(catalogue: Behaviour[], runs: RunResult[], opti
     unknownTags: [...unknown.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([id, locations]) => ({ id, locations: [...locations] })),
+    ...(options.mutation ? {
+      mutation: {
+        generatedAt: options.mutation.generatedAt,
+        selection: options.mutation.selection,
+        mutants: options.mutation.totals.mutants,
+        killed: options.mutation.totals.killed,
+      },
+    } : {}),
   };
 }
 

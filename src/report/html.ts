@@ -39,8 +39,8 @@ export function renderConformanceHtml(report: ConformanceReport): string {
   const body = report.areas.map((area, i) => {
     const rows = report.rows.filter((r) => r.area === area);
     return `<tbody id="area-${i + 1}">
-<tr class="area"><th colspan="${2 + runs.length}">${esc(area)} <span class="muted">· ${rows.length} behaviour${rows.length === 1 ? '' : 's'}</span></th></tr>
-${rows.map((r) => renderRow(r, runs)).join('\n')}
+<tr class="area"><th colspan="${2 + runs.length + (report.mutation ? 1 : 0)}">${esc(area)} <span class="muted">· ${rows.length} behaviour${rows.length === 1 ? '' : 's'}</span></th></tr>
+${rows.map((r) => renderRow(r, runs, report.mutation !== undefined)).join('\n')}
 </tbody>`;
   }).join('\n');
 
@@ -71,7 +71,7 @@ ${filterInputs}
 <main>
 ${LEGEND}
 <table>
-<thead><tr><th class="col-id">ID</th><th>Behaviour</th>${runs.map((r) => `<th class="col-run">${esc(r.label)}</th>`).join('')}</tr></thead>
+<thead><tr><th class="col-id">ID</th><th>Behaviour</th>${runs.map((r) => `<th class="col-run">${esc(r.label)}</th>`).join('')}${report.mutation ? `<th class="col-run" title="npm run mutants, ${esc(report.mutation.selection)}: ${report.mutation.killed}/${report.mutation.mutants} killed, ${esc(formatTime(report.mutation.generatedAt))}">mutants all killed</th>` : ''}</tr></thead>
 ${body}
 </table>
 ${renderWarnings(report)}
@@ -112,7 +112,15 @@ ${problems.length > 0 ? `<ul class="problems">${problems.map((p) => `<li>${esc(p
 </section>`;
 }
 
-function renderRow(row: BehaviourRow, runs: RunSummary[]): string {
+/** The mutation column: every mutant naming the behaviour killed, some survived, or none judged. */
+function renderMutants(row: BehaviourRow): string {
+  const m = row.mutants;
+  if (!m || m.total === 0) return '<td class="status s-not-covered" title="no mutant of this behaviour was judged"><span class="st">no mutant</span></td>';
+  if (m.allKilled) return `<td class="status s-pass" title="every mutant naming this behaviour turned a scenario red"><span class="st">all killed</span><small>${m.killed}/${m.total}</small></td>`;
+  return `<td class="status s-fail" title="survived: ${esc(m.survivors.join(', '))}"><span class="st">${m.total - m.killed} survived</span><small>${esc(m.survivors.join(', '))}</small></td>`;
+}
+
+function renderRow(row: BehaviourRow, runs: RunSummary[], withMutants = false): string {
   const classes = ['behaviour', ...new Set(row.results.map((r) => `st-${r.status}`))];
   const cells = row.results.map((r, i) => {
     const detail = r.scenarios.length > 0
@@ -130,7 +138,7 @@ function renderRow(row: BehaviourRow, runs: RunSummary[]): string {
 <p class="seed">Seed: ${seed}</p>
 ${row.upstream ? `<p class="upstream">${inlineMarkdown(row.upstream)}</p>` : ''}
 ${renderDetails(row, runs)}
-</td>${cells}
+</td>${cells}${withMutants ? renderMutants(row) : ''}
 </tr>`;
 }
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { loadCatalogue, type Behaviour } from './catalogue';
 import { buildConformance, writeConformanceReports, type ConformanceReport, type RunResult, type WrittenReports } from './conformance';
 import { readMessages } from './messages';
+import { readMutationReport, type MutationReport } from './mutation';
 
 export {
   BEHAVIOUR_ID, BEHAVIOUR_TAG, behaviourIdFromTag, CatalogueError, DEFAULT_CATALOGUE_PATH, loadCatalogue, parseCatalogue,
@@ -17,8 +18,10 @@ export type {
   ParsedMessages, RunMetadata, RunMetaInfo, ScenarioAttachment, ScenarioResult, ScenarioStatus, StepResult, StepStatus,
 } from './messages';
 export { buildConformance, formatSummary, isEmbeddableSvg, writeConformanceReports } from './conformance';
+export { mergeMutationReports, readMutationReport, summarise } from './mutation';
+export type { BehaviourMutation, MutantResult, MutantStatus, MutationReport } from './mutation';
 export type {
-  BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, ScenarioEntry,
+  BehaviourMutants, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, ScenarioEntry,
   UnknownTag, WrittenReports,
 } from './conformance';
 
@@ -61,6 +64,23 @@ export interface WriteReportsOptions {
   /** the catalogue to report against; loaded from features/behaviours.yaml when omitted */
   catalogue?: Behaviour[];
   generatedAt?: Date;
+  /** the mutation check's results; read from outDir/mutants.json, else reports/mutants.json, when omitted */
+  mutation?: MutationReport | null;
+}
+
+/** The project's default place for `npm run mutants` results. */
+export const DEFAULT_MUTATION_REPORT = path.resolve(__dirname, '../..', 'reports', 'mutants.json');
+
+/**
+ * The mutation results the conformance report of outDir shows: outDir/mutants.json, else, for
+ * a report inside the project's reports/ folder, reports/mutants.json.
+ */
+export function findMutationReport(outDir: string): MutationReport | undefined {
+  const local = path.join(outDir, 'mutants.json');
+  if (fs.existsSync(local)) return readMutationReport(local);
+  const reports = path.dirname(DEFAULT_MUTATION_REPORT);
+  const inside = path.relative(reports, path.resolve(outDir));
+  return inside.startsWith('..') || path.isAbsolute(inside) ? undefined : readMutationReport(DEFAULT_MUTATION_REPORT);
 }
 
 /** Builds the conformance matrix of the runs and writes conformance.json and conformance.html into outDir. */
@@ -68,7 +88,8 @@ export function writeReports(
   runs: RunResult[], outDir: string, options: WriteReportsOptions = {},
 ): { report: ConformanceReport; files: WrittenReports } {
   const catalogue = options.catalogue ?? loadCatalogue();
-  const report = buildConformance(catalogue, runs, options.generatedAt ? { generatedAt: options.generatedAt } : {});
+  const mutation = options.mutation === null ? undefined : options.mutation ?? findMutationReport(outDir);
+  const report = buildConformance(catalogue, runs, { ...(options.generatedAt ? { generatedAt: options.generatedAt } : {}), ...(mutation ? { mutation } : {}) });
   return { report, files: writeConformanceReports(report, outDir) };
 }
 
