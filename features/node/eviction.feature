@@ -25,6 +25,21 @@ Feature: Pods leave a node that stays not ready, one node at a time per zone
 
   @profile-seed
   Scenario: The seed deletes a silent node's pods strictly after the pod eviction timeout
+    The controller sees the last heartbeat at its next pass (up to 5 s later) and evicts
+    at the first pass strictly after that + 5 min, then the 100 ms eviction pass runs.
+    Given the pod eviction timeout is 5 minutes
+    And zone "z1" has 10 ready nodes, each running 2 pods
+    When 1 node of zone "z1" stops reporting
+    Then the pods of node "z1-node-1" are marked for deletion between 300 and 310.1 seconds after its kubelet stopped
+    And pod "z1-node-1-pod-1" is Terminating
+    And the pod "z1-node-1-pod-1" has:
+      | status.reason  | NodeLost                                                          |
+      | status.message | Node z1-node-1 which was running pod z1-node-1-pod-1 is unresponsive |
+    And there is an event "DeletingAllPods" for node "z1-node-1" with message "Deleting all Pods from Node z1-node-1."
+    And node "z1-node-1" has no NoExecute taints
+
+  @profile-kubernetes-1.32
+  Scenario: Kubernetes 1.32 taints the silent node and its pods go after their 300 s toleration
     The controller sees the last heartbeat at its next pass (the probe, 0–5 s later) and marks
     the node Unknown at the first pass strictly after probe + 50 s; processTaintBaseEviction
     reads the Ready condition as that pass found it (still True), so the NoExecute taint is
@@ -32,8 +47,8 @@ Feature: Pods leave a node that stays not ready, one node at a time per zone
     most about 65.1 s after the heartbeat. Upstream's passes slide (wait.Until waits a period
     after each pass ends), so a pass can fall just after probe + 50 s: on upstream v1.32.13
     the taint came at 59–61 s, where the reference's exact 5 s passes give 61–65 s. The
-    window is therefore checked at its edges (54 s and 66 s).
-    The pods' default toleration is 300 s.
+    window is therefore checked at its edges (54 s and 66 s). The pods' default toleration
+    is 300 s.
     Given zone "z1" has 10 ready nodes, each running 2 pods
     When 1 node of zone "z1" stops reporting
     And 54 seconds pass
