@@ -212,7 +212,7 @@ Feature: Predicates filter the nodes a pod may run on
       | n1   |
     When I set spec.unschedulable of node "n1" to true
     And I create a pod "web" requesting cpu "100m" and memory "64Mi"
-    Then pod "web" is unschedulable with message "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.."
+    Then pod "web" is unschedulable with message "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
 
   @NODE-TAINT-BY-CONDITION
   Scenario Outline: The scheduler reads taints, not conditions: a NoSchedule taint keeps pods out unless tolerated
