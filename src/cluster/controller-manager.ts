@@ -15,6 +15,8 @@ import { GarbageCollector } from '../controllers/garbagecollector/controller';
 import { JobController } from '../controllers/job/controller';
 import { NamespaceController } from '../controllers/namespace/controller';
 import { ReplicationManager } from '../controllers/replication/controller';
+import { ReplicaSetController } from '../controllers/replicaset/controller';
+import { DeploymentController } from '../controllers/deployment/controller';
 import { ResourceQuotaController } from '../controllers/resourcequota/controller';
 import { ServiceAccountsController } from '../controllers/serviceaccount/controller';
 import { TokensController } from '../controllers/serviceaccount/tokens';
@@ -48,6 +50,8 @@ export class ControllerManager {
   readonly kubernetesService: KubernetesServiceController;
   readonly garbageCollector: GarbageCollector;
   readonly replication: ReplicationManager;
+  readonly replicaSets: ReplicaSetController;
+  readonly deployments: DeploymentController;
   readonly jobs: JobController;
   readonly namespaces: NamespaceController;
   readonly serviceAccounts: ServiceAccountsController;
@@ -78,6 +82,10 @@ export class ControllerManager {
     const { informers, client, clock, quiescence } = p;
     this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence);
     this.replication = new ReplicationManager(informers, client, clock, quiescence);
+    this.replicaSets = new ReplicaSetController(informers, client, clock, quiescence);
+    // Release differences of the Deployment controller, from the profile's version.
+    const minor = Number(/^v1\.(\d+)/.exec(p.config.profile.kubernetesVersion)?.[1] ?? 32);
+    this.deployments = new DeploymentController(informers, client, clock, quiescence, { workers: 5, scaleEventFrom: minor >= 29, cleanupOrder: minor >= 20 ? 'revision' : 'creation' });
     this.jobs = new JobController(informers, client, clock, quiescence);
     this.namespaces = new NamespaceController(informers, client, clock, quiescence);
     this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
@@ -112,6 +120,6 @@ export class ControllerManager {
   }
 
   private controllers() {
-    return [this.garbageCollector, this.replication, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
+    return [this.garbageCollector, this.replication, this.replicaSets, this.deployments, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
   }
 }

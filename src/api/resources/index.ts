@@ -7,6 +7,8 @@ import { events } from './event';
 import { daemonsets } from './daemonset';
 import { replicationcontrollers } from './replicationcontroller';
 import { jobs } from './job';
+import { replicasets } from './replicaset';
+import { deployments } from './deployment';
 import { services } from './service';
 import { endpoints } from './endpoints';
 import { serviceaccounts } from './serviceaccount';
@@ -16,6 +18,7 @@ import { limitranges } from './limitrange';
 import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac';
 
 export { nodes, pods, namespaces, leases, events, daemonsets };
+export { replicasets, deployments };
 export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
 
 /** A registry holding every resource the control plane serves. */
@@ -23,5 +26,6 @@ export function coreRegistry(): ResourceRegistry {
   return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events)
     .register(daemonsets).register(replicationcontrollers).register(jobs).register(services).register(endpoints)
     .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges)
-    .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings);
+    .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings)
+    .register(replicasets).register(deployments);
 }
