@@ -146,13 +146,13 @@ Given(new RegExp(`${WORKLOAD} with:$`), step(async function (this: KubeWorld, ki
 }));
 
 /** A Deployment's events, oldest first; "{revision N}" in a message stands for that revision's ReplicaSet name. */
-Then(new RegExp(`^the events of deployment "([^"]+)"${NS} are, in order:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
+Then(new RegExp(`^the events of (deployment|statefulset) "([^"]+)"${NS} are, in order:$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, table: DataTable) {
   const cluster = await this.cluster();
-  const sets = await replicaSetsOf(this, name, ns);
+  const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
   const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
   const expected = table.hashes().map((r) => [r.reason, r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`)]);
-  const events = (await cluster.events({ involvedName: name, namespace: ns ?? 'default' })).filter((e) => e.involvedObject.kind === 'Deployment');
-  expect(events.map((e) => [e.reason, e.message]), `events of deployment ${name}`).to.deep.equal(expected);
+  const events = (await cluster.events({ involvedName: name, namespace: ns ?? 'default' })).filter((e) => e.involvedObject.kind?.toLowerCase() === kind);
+  expect(events.map((e) => [e.reason, e.message]), `events of ${kind} ${name}`).to.deep.equal(expected);
 }));
 
 When(new RegExp(`^I set the image of deployment "([^"]+)"${NS} to each of (.+), (\\d+) seconds? apart$`), step(async function (this: KubeWorld, name: string, ns: string | null, list: string, apart: string) {
@@ -175,4 +175,46 @@ Then(/^the refusal names field "([^"]+)": (.+)$/, step(function (this: KubeWorld
   expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
   const causes = this.lastError!.status.details?.causes ?? [];
   expect(causes.map((c) => [c.field, c.message]), 'causes').to.deep.include([field, message]);
+}));
+
+When(new RegExp(`^I scale (deployment|statefulset) "([^"]+)"${NS} to (\\d+) replicas?$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string) {
+  const cluster = await this.cluster();
+  await cluster.client.patch({ resource: `${kind}s.apps`, namespace: ns ?? 'default' }, name, 'merge', { spec: { replicas: Number(replicas) } });
+}));
+
+/**
+ * The pods of a StatefulSet by name: phase (Terminating while being deleted), image, and
+ * revision — "current" or "update" as the set's status names the pod's controller-revision-hash.
+ */
+Then(new RegExp(`^the pods of statefulset "([^"]+)"${NS} are:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
+  const cluster = await this.cluster();
+  const set = await cluster.client.get<Workload & { status?: { currentRevision?: string; updateRevision?: string } }>({ resource: 'statefulsets.apps', namespace: ns ?? 'default' }, name);
+  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace: ns ?? 'default' })).items
+    .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === set.metadata.uid))
+    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+  const [header, ...rows] = table.raw();
+  const cell = (p: Pod, col: string): string => {
+    switch (col) {
+      case 'name': return p.metadata.name!;
+      case 'phase': return p.metadata.deletionTimestamp ? 'Terminating' : p.status?.phase ?? 'Pending';
+      case 'image': return p.spec.containers.map((c) => c.image).join(',');
+      case 'pod-name label': return p.metadata.labels?.['statefulset.kubernetes.io/pod-name'] ?? '<none>';
+      case 'pod-index label': return p.metadata.labels?.['apps.kubernetes.io/pod-index'] ?? '<none>';
+      case 'revision': {
+        const hash = p.metadata.labels?.['controller-revision-hash'];
+        const names = [hash === set.status?.currentRevision ? 'current' : '', hash === set.status?.updateRevision ? 'update' : ''].filter(Boolean);
+        return names.join('+') || `unknown (${hash})`;
+      }
+      default: return showField(fieldAt(p, col));
+    }
+  };
+  expect(pods.map((p) => header.map((c) => cell(p, c))), `pods of statefulset ${name} (${header.join(', ')})`).to.deep.equal(rows);
+}));
+
+Then(new RegExp(`^(statefulset|daemonset) "([^"]+)"${NS} has (\\d+) ControllerRevisions?$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, count: string) {
+  const cluster = await this.cluster();
+  const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns ?? 'default' }, name);
+  const revisions = (await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns ?? 'default' })).items
+    .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
+  expect(revisions.map((r) => r.metadata.name), `ControllerRevisions of ${kind} ${name}`).to.have.length(Number(count));
 }));

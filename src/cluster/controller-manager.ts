@@ -17,6 +17,7 @@ import { NamespaceController } from '../controllers/namespace/controller';
 import { ReplicationManager } from '../controllers/replication/controller';
 import { ReplicaSetController } from '../controllers/replicaset/controller';
 import { DeploymentController } from '../controllers/deployment/controller';
+import { StatefulSetController } from '../controllers/statefulset/controller';
 import { ResourceQuotaController } from '../controllers/resourcequota/controller';
 import { ServiceAccountsController } from '../controllers/serviceaccount/controller';
 import { TokensController } from '../controllers/serviceaccount/tokens';
@@ -52,6 +53,7 @@ export class ControllerManager {
   readonly replication: ReplicationManager;
   readonly replicaSets: ReplicaSetController;
   readonly deployments: DeploymentController;
+  readonly statefulSets: StatefulSetController;
   readonly jobs: JobController;
   readonly namespaces: NamespaceController;
   readonly serviceAccounts: ServiceAccountsController;
@@ -86,6 +88,7 @@ export class ControllerManager {
     // Release differences of the Deployment controller, from the profile's version.
     const minor = Number(/^v1\.(\d+)/.exec(p.config.profile.kubernetesVersion)?.[1] ?? 32);
     this.deployments = new DeploymentController(informers, client, clock, quiescence, { workers: 5, scaleEventFrom: minor >= 29, cleanupOrder: minor >= 20 ? 'revision' : 'creation' });
+    this.statefulSets = new StatefulSetController(informers, client, clock, quiescence, { podIndexLabel: minor >= 28 });
     this.jobs = new JobController(informers, client, clock, quiescence);
     this.namespaces = new NamespaceController(informers, client, clock, quiescence);
     this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
@@ -120,6 +123,6 @@ export class ControllerManager {
   }
 
   private controllers() {
-    return [this.garbageCollector, this.replication, this.replicaSets, this.deployments, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
+    return [this.garbageCollector, this.replication, this.replicaSets, this.deployments, this.statefulSets, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
   }
 }

@@ -9,6 +9,8 @@ import { replicationcontrollers } from './replicationcontroller';
 import { jobs } from './job';
 import { replicasets } from './replicaset';
 import { deployments } from './deployment';
+import { statefulsets } from './statefulset';
+import { controllerrevisions } from './controllerrevision';
 import { services } from './service';
 import { endpoints } from './endpoints';
 import { serviceaccounts } from './serviceaccount';
@@ -18,7 +20,7 @@ import { limitranges } from './limitrange';
 import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac';
 
 export { nodes, pods, namespaces, leases, events, daemonsets };
-export { replicasets, deployments };
+export { replicasets, deployments, statefulsets, controllerrevisions };
 export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
 
 /** A registry holding every resource the control plane serves. */
@@ -27,5 +29,5 @@ export function coreRegistry(): ResourceRegistry {
     .register(daemonsets).register(replicationcontrollers).register(jobs).register(services).register(endpoints)
     .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges)
     .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings)
-    .register(replicasets).register(deployments);
+    .register(replicasets).register(deployments).register(statefulsets).register(controllerrevisions);
 }
