@@ -116,6 +116,11 @@ export class ControllerManager {
     for (const c of this.controllers()) c.run();
   }
 
+  /** Stops the controllers only (leadership lost): the API server's parts keep running. */
+  stopControllers(): void {
+    for (const c of this.controllers()) c.stop();
+  }
+
   stop(): void {
     for (const c of this.controllers()) c.stop();
     this.kubernetesService.stop();
