@@ -26,15 +26,13 @@ Feature: The controller manager acts only while it holds the leader lock
       | holder               | this controller manager |
       | leaseDurationSeconds | 15                      |
       | leaderTransitions    | 0                       |
-      | acquired at second   | 0                       |
-      | renewed at second    | 0                       |
+      | renewed seconds after acquiring | 0            |
     When 1 second passes
     Then the controller manager's leader record has:
-      | renewed at second | 0 |
+      | renewed seconds after acquiring | 0 |
     When 1 more second passes
     Then the controller manager's leader record has:
-      | acquired at second | 0 |
-      | renewed at second  | 2 |
+      | renewed seconds after acquiring | 2 |
 
   @LEADER-ELECT-LOCK @profile-seed
   Scenario: In v1.12 the controller manager keeps its record on an Endpoints object and renews it every 2 seconds
@@ -43,15 +41,13 @@ Feature: The controller manager acts only while it holds the leader lock
       | holder               | this controller manager |
       | leaseDurationSeconds | 15                      |
       | leaderTransitions    | 0                       |
-      | acquired at second   | 0                       |
-      | renewed at second    | 0                       |
+      | renewed seconds after acquiring | 0            |
     When 1 second passes
     Then the controller manager's leader record has:
-      | renewed at second | 0 |
+      | renewed seconds after acquiring | 0 |
     When 1 more second passes
     Then the controller manager's leader record has:
-      | acquired at second | 0 |
-      | renewed at second  | 2 |
+      | renewed seconds after acquiring | 2 |
 
   @LEADER-ELECT-HANDOVER
   Scenario: A controller manager that cannot renew for the renew deadline stops acting
