@@ -19,6 +19,7 @@ import { ensureBootstrapPolicy } from '../apiserver/auth/bootstrap-policy';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 import { ControllerManager } from './controller-manager';
 import { HollowProxy } from '../kubeproxy/proxy';
+import { electionIdentity, LeaderElector, ResourceLock } from '../controllers/leaderelection/elector';
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
 export const VIRTUAL_EPOCH = Date.UTC(2025, 0, 1, 0, 0, 0);
@@ -50,6 +51,8 @@ export class Cluster {
   readonly proxies = new Map<string, HollowProxy>();
   /** Called for every kubelet added (e.g. to serve its HTTPS API when the cluster serves HTTP). */
   readonly kubeletHooks: ((kubelet: HollowKubelet) => Promise<void>)[] = [];
+  /** The controller manager's leader elector, with --leader-elect. */
+  leaderElector?: LeaderElector;
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
@@ -86,10 +89,30 @@ export class Cluster {
     await ensureBootstrapPolicy(this.client);
     await this.controllers.bootstrap();
     await this.informers.start();
-    this.nodeControllers.run();
-    this.nodeLifecycle.run();
-    await this.scheduler.start();
-    this.controllers.run();
+    const kcm = this.config.flags['kube-controller-manager'];
+    if (kcm['leader-elect']) {
+      // kube-controller-manager runs its controllers only while it holds the lock; losing it
+      // stops them (upstream: the process exits).
+      await this.scheduler.start();
+      this.leaderElector = new LeaderElector(this.clientFor('system:kube-controller-manager'), this.clock, {
+        lock: (kcm['leader-elect-resource-lock'] ?? 'leases') as ResourceLock,
+        name: 'kube-controller-manager',
+        namespace: 'kube-system',
+        identity: electionIdentity('kubespec-master'),
+        leaseDurationMs: kcm['leader-elect-lease-duration'] ?? 15_000,
+        renewDeadlineMs: kcm['leader-elect-renew-deadline'] ?? 10_000,
+        retryPeriodMs: kcm['leader-elect-retry-period'] ?? 2_000,
+      }, {
+        onStartedLeading: () => { this.nodeControllers.run(); this.nodeLifecycle.run(); this.controllers.run(); },
+        onStoppedLeading: () => { this.nodeControllers.stop(); this.nodeLifecycle.stop(); this.controllers.stopControllers(); },
+      });
+      await this.leaderElector.run();
+    } else {
+      this.nodeControllers.run();
+      this.nodeLifecycle.run();
+      await this.scheduler.start();
+      this.controllers.run();
+    }
     await this.settle();
   }
 
@@ -99,6 +122,7 @@ export class Cluster {
     this.nodeLifecycle.stop();
     this.nodeControllers.stop();
     this.scheduler.stop();
+    this.leaderElector?.stop();
     this.controllers.stop();
     this.informers.stop();
     await this.store.close();

@@ -15,6 +15,9 @@ import { GarbageCollector } from '../controllers/garbagecollector/controller';
 import { JobController } from '../controllers/job/controller';
 import { NamespaceController } from '../controllers/namespace/controller';
 import { ReplicationManager } from '../controllers/replication/controller';
+import { ReplicaSetController } from '../controllers/replicaset/controller';
+import { DeploymentController } from '../controllers/deployment/controller';
+import { StatefulSetController } from '../controllers/statefulset/controller';
 import { ResourceQuotaController } from '../controllers/resourcequota/controller';
 import { ServiceAccountsController } from '../controllers/serviceaccount/controller';
 import { TokensController } from '../controllers/serviceaccount/tokens';
@@ -49,6 +52,9 @@ export class ControllerManager {
   private readonly securePort: number;
   readonly garbageCollector: GarbageCollector;
   readonly replication: ReplicationManager;
+  readonly replicaSets: ReplicaSetController;
+  readonly deployments: DeploymentController;
+  readonly statefulSets: StatefulSetController;
   readonly jobs: JobController;
   readonly namespaces: NamespaceController;
   readonly serviceAccounts: ServiceAccountsController;
@@ -80,6 +86,11 @@ export class ControllerManager {
     const { informers, client, clock, quiescence } = p;
     this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence);
     this.replication = new ReplicationManager(informers, client, clock, quiescence);
+    this.replicaSets = new ReplicaSetController(informers, client, clock, quiescence);
+    // Release differences of the Deployment controller, from the profile's version.
+    const minor = Number(/^v1\.(\d+)/.exec(p.config.profile.kubernetesVersion)?.[1] ?? 32);
+    this.deployments = new DeploymentController(informers, client, clock, quiescence, { workers: 5, scaleEventFrom: minor >= 29, cleanupOrder: minor >= 20 ? 'revision' : 'creation' });
+    this.statefulSets = new StatefulSetController(informers, client, clock, quiescence, { podIndexLabel: minor >= 28 });
     this.jobs = new JobController(informers, client, clock, quiescence);
     this.namespaces = new NamespaceController(informers, client, clock, quiescence);
     this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
@@ -112,6 +123,11 @@ export class ControllerManager {
     for (const c of this.controllers()) c.run();
   }
 
+  /** Stops the controllers only (leadership lost): the API server's parts keep running. */
+  stopControllers(): void {
+    for (const c of this.controllers()) c.stop();
+  }
+
   stop(): void {
     for (const c of this.controllers()) c.stop();
     this.kubernetesService.stop();
@@ -119,6 +135,6 @@ export class ControllerManager {
   }
 
   private controllers() {
-    return [this.garbageCollector, this.replication, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
+    return [this.garbageCollector, this.replication, this.replicaSets, this.deployments, this.statefulSets, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
   }
 }

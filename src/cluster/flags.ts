@@ -61,6 +61,11 @@ const FLAG_TABLE = {
     'controllers': str,
     'resource-quota-sync-period': duration,
     'cluster-name': str,
+    'leader-elect': bool,
+    'leader-elect-lease-duration': duration,
+    'leader-elect-renew-deadline': duration,
+    'leader-elect-retry-period': duration,
+    'leader-elect-resource-lock': str,
   },
   'kube-scheduler': {
     'algorithm-provider': str,

@@ -7,6 +7,10 @@ import { events } from './event';
 import { daemonsets } from './daemonset';
 import { replicationcontrollers } from './replicationcontroller';
 import { jobs, jobsResource } from './job';
+import { replicasets } from './replicaset';
+import { deployments } from './deployment';
+import { statefulsets } from './statefulset';
+import { controllerrevisions } from './controllerrevision';
 import { services } from './service';
 import { endpoints } from './endpoints';
 import { serviceaccounts } from './serviceaccount';
@@ -16,6 +20,7 @@ import { limitranges } from './limitrange';
 import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac';
 
 export { nodes, pods, namespaces, leases, events, daemonsets };
+export { replicasets, deployments, statefulsets, controllerrevisions };
 export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
 
 /** A registry holding every resource the control plane serves. */
@@ -24,5 +29,6 @@ export function coreRegistry(options: { jobRestartPolicyRequired?: boolean } = {
   return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events)
     .register(daemonsets).register(replicationcontrollers).register(options.jobRestartPolicyRequired ? jobsResource(true) : jobs).register(services).register(endpoints)
     .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges)
-    .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings);
+    .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings)
+    .register(replicasets).register(deployments).register(statefulsets).register(controllerrevisions);
 }

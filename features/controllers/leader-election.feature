@@ -1,0 +1,81 @@
+Feature: The controller manager acts only while it holds the leader lock
+  For a highly available control plane several kube-controller-managers run; with
+  --leader-elect only the one holding the lock acts. It takes the lock when it is free or
+  has not been renewed for --leader-elect-lease-duration (15 s), renews it every
+  --leader-elect-retry-period (2 s), and when it cannot renew for
+  --leader-elect-renew-deadline (10 s) it has lost the lock and stops (upstream: the process
+  exits) while a standby takes over. The lock is a Lease in v1.24+ (--leader-elect-resource-lock
+  leases); the seed's v1.12 kept the record as JSON in the annotation
+  control-plane.alpha.kubernetes.io/leader of an Endpoints object. Both are
+  kube-system/kube-controller-manager.
+  Source: 000 §2.4 控制器 › 4、运行控制器的方式 ("Kubernetes 可以运行一个 master 集群，以实现内建控制器的高可用").
+  Upstream: client-go tools/leaderelection (LeaderElector.tryAcquireOrRenew, acquire, renew),
+  resourcelock (LeaseLock, EndpointsLock), cmd/kube-controller-manager leader election options.
+  The reference runs one controller manager, so --leader-elect is off unless a scenario
+  sets it (upstream's default is on); the standby taking over is another instance,
+  written into the lock by a step.
+
+  Background:
+    Given the flag "--leader-elect" is "true"
+    And a ready node "n1"
+
+  @LEADER-ELECT-LOCK @profile-kubernetes-1.32
+  Scenario: The controller manager takes a Lease and renews it every 2 seconds
+    Then the controller manager's leader lock is a Lease "kube-controller-manager" in namespace "kube-system"
+    And the controller manager's leader record has:
+      | holder               | this controller manager |
+      | leaseDurationSeconds | 15                      |
+      | leaderTransitions    | 0                       |
+      | renewed seconds after acquiring | 0            |
+    When 1 second passes
+    Then the controller manager's leader record has:
+      | renewed seconds after acquiring | 0 |
+    When 1 more second passes
+    Then the controller manager's leader record has:
+      | renewed seconds after acquiring | 2 |
+
+  @LEADER-ELECT-LOCK @profile-seed
+  Scenario: In v1.12 the controller manager keeps its record on an Endpoints object and renews it every 2 seconds
+    Then the controller manager's leader lock is an Endpoints "kube-controller-manager" in namespace "kube-system"
+    And the controller manager's leader record has:
+      | holder               | this controller manager |
+      | leaseDurationSeconds | 15                      |
+      | leaderTransitions    | 0                       |
+      | renewed seconds after acquiring | 0            |
+    When 1 second passes
+    Then the controller manager's leader record has:
+      | renewed seconds after acquiring | 0 |
+    When 1 more second passes
+    Then the controller manager's leader record has:
+      | renewed seconds after acquiring | 2 |
+
+  @LEADER-ELECT-HANDOVER
+  Scenario: A controller manager that cannot renew for the renew deadline stops acting
+    When 1 second passes
+    And another controller manager "kcm-b" takes the leader lock
+    And 8 seconds pass
+    And I create this object:
+      """
+      apiVersion: v1
+      kind: ReplicationController
+      metadata:
+        name: web
+      spec:
+        replicas: 1
+        template:
+          metadata:
+            labels: { app: web }
+          spec:
+            containers:
+              - name: nginx
+                image: nginx:1.14
+      """
+    # 9 s after its last renewal it still leads and acts.
+    Then replicationcontroller "web" controls 1 active pod
+    When 1 more second passes
+    And I scale replicationcontroller "web" to 2 replicas
+    # 10 s: the renew deadline has passed; it no longer acts, the standby's record stands.
+    Then replicationcontroller "web" controls 1 active pod
+    And the controller manager's leader record has:
+      | holder            | kcm-b |
+      | leaderTransitions | 1     |

@@ -1,0 +1,220 @@
+import { DataTable, Given, Then, When } from '@cucumber/cucumber';
+import { expect } from 'chai';
+import { Pod } from '../src/api/core';
+import { KubeObject } from '../src/api/meta';
+import { KubeWorld } from './world';
+import { step } from './support';
+import { fieldAt, showField } from './objects';
+
+/**
+ * Workload vocabulary: Deployments and their ReplicaSets (revisions, sizes, images),
+ * changing a pod template and rolling back as kubectl does, StatefulSet pods by ordinal.
+ */
+
+const REVISION = 'deployment.kubernetes.io/revision';
+const NS = '(?: in namespace "([^"]+)")?';
+
+interface Workload extends KubeObject {
+  spec: { template: { metadata?: { labels?: Record<string, string> }; spec: { containers: { image?: string }[] } }; replicas?: number };
+  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number };
+}
+
+async function deployment(world: KubeWorld, name: string, ns: string | null): Promise<Workload> {
+  const cluster = await world.cluster();
+  return cluster.client.get<Workload>({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name);
+}
+
+/** The ReplicaSets a Deployment controls, lowest revision first. */
+async function replicaSetsOf(world: KubeWorld, name: string, ns: string | null): Promise<Workload[]> {
+  const cluster = await world.cluster();
+  const d = await deployment(world, name, ns);
+  const list = await cluster.client.list<Workload>({ resource: 'replicasets.apps', namespace: ns ?? 'default' });
+  const rev = (rs: Workload) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
+  return list.items.filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid)).sort((a, b) => rev(a) - rev(b));
+}
+
+/** Active pods whose controller is one of the Deployment's ReplicaSets. */
+async function podsOf(world: KubeWorld, name: string, ns: string | null): Promise<Pod[]> {
+  const cluster = await world.cluster();
+  const uids = new Set((await replicaSetsOf(world, name, ns)).map((rs) => rs.metadata.uid));
+  const pods = await cluster.client.list<Pod>({ resource: 'pods', namespace: ns ?? 'default' });
+  return pods.items.filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && uids.has(r.uid)))
+    .filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+}
+
+/** A ReplicaSet row as the tables of the features name its columns. */
+function column(rs: Workload, col: string): string {
+  switch (col) {
+    case 'revision': return rs.metadata.annotations?.[REVISION] ?? '<none>';
+    case 'replicas': return String(rs.spec.replicas ?? 0);
+    case 'current': return String(rs.status?.replicas ?? 0);
+    case 'ready': return String(rs.status?.readyReplicas ?? 0);
+    case 'available': return String(rs.status?.availableReplicas ?? 0);
+    case 'revision-history': return rs.metadata.annotations?.['deployment.kubernetes.io/revision-history'] ?? '<none>';
+    case 'image': return rs.spec.template.spec.containers.map((c) => c.image).join(',');
+    default: return showField(fieldAt(rs, col));
+  }
+}
+
+Then(new RegExp(`^the ReplicaSets of deployment "([^"]+)"${NS} are:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
+  const [header, ...rows] = table.raw();
+  const sets = await replicaSetsOf(this, name, ns);
+  const actual = sets.map((rs) => header.map((c) => column(rs, c)));
+  expect(actual, `ReplicaSets of deployment ${name} (${header.join(', ')})`).to.deep.equal(rows);
+}));
+
+Then(new RegExp(`^deployment "([^"]+)"${NS} has (\\d+) active pods?(?:, (\\d+) running "([^"]+)")?$`), step(async function (this: KubeWorld, name: string, ns: string | null, count: string, withImage: string | null, image: string | null) {
+  const pods = await podsOf(this, name, ns);
+  expect(pods.map((p) => p.metadata.name), `active pods of deployment ${name}`).to.have.length(Number(count));
+  if (image) expect(pods.filter((p) => p.spec.containers[0]?.image === image).length, `pods of ${name} running ${image}`).to.equal(Number(withImage));
+}));
+
+Then(new RegExp(`^every pod of deployment "([^"]+)"${NS} carries the pod-template-hash of its ReplicaSet, which is named after it$`), step(async function (this: KubeWorld, name: string, ns: string | null) {
+  const sets = await replicaSetsOf(this, name, ns);
+  const pods = await podsOf(this, name, ns);
+  expect(pods, `pods of deployment ${name}`).to.not.be.empty;
+  for (const rs of sets) {
+    const hash = rs.metadata.labels?.['pod-template-hash'];
+    expect(hash, `ReplicaSet ${rs.metadata.name} label pod-template-hash`).to.match(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
+    expect(rs.metadata.name).to.equal(`${name}-${hash}`);
+    expect(fieldAt(rs, 'spec.selector.matchLabels.pod-template-hash'), `${rs.metadata.name} selector`).to.equal(hash);
+    expect(rs.spec.template.metadata?.labels?.['pod-template-hash'], `${rs.metadata.name} template`).to.equal(hash);
+  }
+  for (const pod of pods) {
+    const owner = sets.find((rs) => pod.metadata.ownerReferences?.some((r) => r.uid === rs.metadata.uid))!;
+    expect(pod.metadata.labels?.['pod-template-hash'], `pod ${pod.metadata.name}`).to.equal(owner.metadata.labels?.['pod-template-hash']);
+  }
+}));
+
+When(new RegExp(`^I set the image of deployment "([^"]+)"${NS} to "([^"]+)"$`), step(async function (this: KubeWorld, name: string, ns: string | null, image: string) {
+  const cluster = await this.cluster();
+  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
+}));
+
+/**
+ * What `kubectl rollout undo` does against apps/v1 (kubectl's DeploymentRollbacker): take
+ * the pod template of the ReplicaSet with the previous (or the named) revision, drop its
+ * pod-template-hash label, and write it into the Deployment.
+ */
+When(new RegExp(`^I roll back deployment "([^"]+)"${NS}(?: to revision (\\d+))?$`), step(async function (this: KubeWorld, name: string, ns: string | null, revision: string | null) {
+  const cluster = await this.cluster();
+  const d = await deployment(this, name, ns);
+  const current = Number(d.metadata.annotations?.[REVISION] ?? 0);
+  const sets = await replicaSetsOf(this, name, ns);
+  const rev = (rs: Workload) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
+  const target = revision ? sets.find((rs) => rev(rs) === Number(revision)) : sets.filter((rs) => rev(rs) < current).pop();
+  if (!target) throw new Error(`deployment ${name} has no ${revision ? `revision ${revision}` : 'previous revision'}`);
+  const template = JSON.parse(JSON.stringify(target.spec.template)) as Workload['spec']['template'];
+  delete template.metadata?.labels?.['pod-template-hash'];
+  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template', value: template }]);
+}));
+
+/** Sets a dotted path ("strategy.rollingUpdate.maxSurge") in an object, creating maps on the way. */
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
+  cur[parts[parts.length - 1]] = value;
+}
+
+/** A table cell as YAML would read it: integers and booleans typed, the rest strings ("25%"). */
+function scalar(v: string): unknown {
+  if (/^-?\d+$/.test(v)) return Number(v);
+  if (v === 'true' || v === 'false') return v === 'true';
+  return v;
+}
+
+async function createWorkload(world: KubeWorld, kind: string, name: string, ns: string | null, replicas: string, image: string, table?: DataTable): Promise<void> {
+  const cluster = await world.cluster();
+  const spec: Record<string, unknown> = {
+    replicas: Number(replicas),
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image }] } },
+  };
+  if (kind === 'statefulset') spec.serviceName = name;
+  for (const [path, value] of table?.raw() ?? []) setPath(spec, path, scalar(value));
+  const obj = { apiVersion: 'apps/v1', kind: kind === 'deployment' ? 'Deployment' : 'StatefulSet', metadata: { name, namespace: ns ?? 'default' }, spec };
+  await cluster.client.create({ resource: kind === 'deployment' ? 'deployments.apps' : 'statefulsets.apps', namespace: ns ?? 'default' }, obj as unknown as KubeObject);
+}
+
+const WORKLOAD = `^a (deployment|statefulset) "([^"]+)"${NS} of (\\d+) replicas? running "([^"]+)"`;
+Given(new RegExp(`${WORKLOAD}$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string, image: string) {
+  await createWorkload(this, kind, name, ns, replicas, image);
+}));
+Given(new RegExp(`${WORKLOAD} with:$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string, image: string, table: DataTable) {
+  await createWorkload(this, kind, name, ns, replicas, image, table);
+}));
+
+/** A Deployment's events, oldest first; "{revision N}" in a message stands for that revision's ReplicaSet name. */
+Then(new RegExp(`^the events of (deployment|statefulset) "([^"]+)"${NS} are, in order:$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, table: DataTable) {
+  const cluster = await this.cluster();
+  const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
+  const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
+  const expected = table.hashes().map((r) => [r.reason, r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`)]);
+  const events = (await cluster.events({ involvedName: name, namespace: ns ?? 'default' })).filter((e) => e.involvedObject.kind?.toLowerCase() === kind);
+  expect(events.map((e) => [e.reason, e.message]), `events of ${kind} ${name}`).to.deep.equal(expected);
+}));
+
+When(new RegExp(`^I set the image of deployment "([^"]+)"${NS} to each of (.+), (\\d+) seconds? apart$`), step(async function (this: KubeWorld, name: string, ns: string | null, list: string, apart: string) {
+  const cluster = await this.cluster();
+  const images = [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  for (const [i, image] of images.entries()) {
+    if (i > 0) await cluster.advance(Number(apart) * 1000);
+    await cluster.client.patch({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
+  }
+}));
+
+Then(new RegExp(`^the ReplicaSets of deployment "([^"]+)"${NS} have revisions (\\d+) to (\\d+)$`), step(async function (this: KubeWorld, name: string, ns: string | null, from: string, to: string) {
+  const revisions = (await replicaSetsOf(this, name, ns)).map((rs) => Number(rs.metadata.annotations?.[REVISION]));
+  const want = Array.from({ length: Number(to) - Number(from) + 1 }, (_, i) => Number(from) + i);
+  expect(revisions, `revisions of deployment ${name}`).to.deep.equal(want);
+}));
+
+/** The last refused request's causes include this field with this message (which may itself quote values). */
+Then(/^the refusal names field "([^"]+)": (.+)$/, step(function (this: KubeWorld, field: string, message: string) {
+  expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
+  const causes = this.lastError!.status.details?.causes ?? [];
+  expect(causes.map((c) => [c.field, c.message]), 'causes').to.deep.include([field, message]);
+}));
+
+When(new RegExp(`^I scale (deployment|statefulset) "([^"]+)"${NS} to (\\d+) replicas?$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string) {
+  const cluster = await this.cluster();
+  await cluster.client.patch({ resource: `${kind}s.apps`, namespace: ns ?? 'default' }, name, 'merge', { spec: { replicas: Number(replicas) } });
+}));
+
+/**
+ * The pods of a StatefulSet by name: phase (Terminating while being deleted), image, and
+ * revision — "current" or "update" as the set's status names the pod's controller-revision-hash.
+ */
+Then(new RegExp(`^the pods of statefulset "([^"]+)"${NS} are:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
+  const cluster = await this.cluster();
+  const set = await cluster.client.get<Workload & { status?: { currentRevision?: string; updateRevision?: string } }>({ resource: 'statefulsets.apps', namespace: ns ?? 'default' }, name);
+  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace: ns ?? 'default' })).items
+    .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === set.metadata.uid))
+    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+  const [header, ...rows] = table.raw();
+  const cell = (p: Pod, col: string): string => {
+    switch (col) {
+      case 'name': return p.metadata.name!;
+      case 'phase': return p.metadata.deletionTimestamp ? 'Terminating' : p.status?.phase ?? 'Pending';
+      case 'image': return p.spec.containers.map((c) => c.image).join(',');
+      case 'pod-name label': return p.metadata.labels?.['statefulset.kubernetes.io/pod-name'] ?? '<none>';
+      case 'pod-index label': return p.metadata.labels?.['apps.kubernetes.io/pod-index'] ?? '<none>';
+      case 'revision': {
+        const hash = p.metadata.labels?.['controller-revision-hash'];
+        const names = [hash === set.status?.currentRevision ? 'current' : '', hash === set.status?.updateRevision ? 'update' : ''].filter(Boolean);
+        return names.join('+') || `unknown (${hash})`;
+      }
+      default: return showField(fieldAt(p, col));
+    }
+  };
+  expect(pods.map((p) => header.map((c) => cell(p, c))), `pods of statefulset ${name} (${header.join(', ')})`).to.deep.equal(rows);
+}));
+
+Then(new RegExp(`^(statefulset|daemonset) "([^"]+)"${NS} has (\\d+) ControllerRevisions?$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, count: string) {
+  const cluster = await this.cluster();
+  const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns ?? 'default' }, name);
+  const revisions = (await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns ?? 'default' })).items
+    .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
+  expect(revisions.map((r) => r.metadata.name), `ControllerRevisions of ${kind} ${name}`).to.have.length(Number(count));
+}));
