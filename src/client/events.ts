@@ -13,8 +13,19 @@ export interface EventSource {
  * and message, with repeats folded into count and lastTimestamp. Fire-and-forget: a
  * failed write never disturbs the component that reported it.
  */
-/** Shared by every recorder in the process, so two components never pick the same Event name. */
-let eventSeq = 0;
+/**
+ * The last name stamp handed out, shared by every recorder in the process. Upstream names an
+ * Event `<object>.<hex UnixNano>`; on a virtual clock many events share one millisecond, so the
+ * stamp is the clock's time in microseconds, moved past the previous stamp when it is not later:
+ * names stay unique and sort in the order the events were made (a counter modulo 1000 wrapped
+ * within one millisecond, and lists came back out of order).
+ */
+let lastStamp = 0;
+
+function nameStamp(nowMs: number): string {
+  lastStamp = Math.max(nowMs * 1000, lastStamp + 1);
+  return lastStamp.toString(16);
+}
 
 export class EventRecorder {
   private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
@@ -50,7 +61,7 @@ export class EventRecorder {
         .catch(() => undefined);
       return;
     }
-    const name = `${ref.name}.${(this.clock.now() * 1000 + (eventSeq++ % 1000)).toString(16)}`;
+    const name = `${ref.name}.${nameStamp(this.clock.now())}`;
     this.seen.set(key, { name, namespace, count: 1 });
     const event: Event = {
       apiVersion: 'v1',
