@@ -158,6 +158,29 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
       | status.updatedReplicas | 3 |
     And statefulset "web" has 2 ControllerRevisions
 
+  @STS-ROLLING @STS-PARALLEL
+  Scenario: Parallel still replaces pods one at a time, each once the one above is Running and Ready
+    # Upstream updateStatefulSet: the update loop waits on an unhealthy pod whatever the policy
+    # (maxUnavailable for Parallel came with the MaxUnavailableStatefulSet gate, off in v1.32).
+    Given a statefulset "web" of 3 replicas running "nginx:1.14" with:
+      | podManagementPolicy | Parallel |
+    And the kubelet on "n1" stops
+    When I patch the statefulset "web" with:
+      """
+      {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "nginx:1.15"}]}}}}
+      """
+    Then the pods of statefulset "web" are:
+      | name  | phase       | image      | revision |
+      | web-0 | Running     | nginx:1.14 | current  |
+      | web-1 | Running     | nginx:1.14 | current  |
+      | web-2 | Terminating | nginx:1.14 | current  |
+    When the kubelet on "n1" starts again
+    Then the pods of statefulset "web" are:
+      | name  | phase   | image      | revision       |
+      | web-0 | Running | nginx:1.15 | current+update |
+      | web-1 | Running | nginx:1.15 | current+update |
+      | web-2 | Running | nginx:1.15 | current+update |
+
   @STS-ROLLING
   Scenario: OnDelete leaves running pods alone; a deleted pod comes back at the new revision
     Given a statefulset "web" of 2 replicas running "nginx:1.14" with:
