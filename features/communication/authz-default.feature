@@ -1,4 +1,4 @@
-@needs-http @COMM-SECURE-PORT @COMM-AUTHZ-DEFAULT
+@needs-http @needs-api-server-defaults @COMM-SECURE-PORT @COMM-AUTHZ-DEFAULT
 Feature: The API server's authorization mode by default
   kube-apiserver's --authorization-mode defaults to AlwaysAllow, in the seed's release
   (v1.12) as in 1.32: with no mode stated, every request that authentication lets through is

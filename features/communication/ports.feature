@@ -49,7 +49,7 @@ Feature: The API server's two ports
     When the API server serves over HTTP
     Then the API server refuses to serve with "--insecure-bind-address 0.0.0.0 is not a loopback address"
 
-  @COMM-SECURE-PORT @COMM-SERVICE-ACCOUNT
+  @COMM-SECURE-PORT @COMM-SERVICE-ACCOUNT @needs-api-server-defaults
   Scenario: By default the secure port is 6443: the kubernetes service sends pods there
     No flag is stated: the port in the kubernetes service's Endpoints is the API server's
     --secure-port as the profile defaults it (upstream: the master endpoint reconciler

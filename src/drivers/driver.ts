@@ -40,10 +40,17 @@ export interface Capabilities {
    * depend on the whole cluster (every zone down, cluster-size thresholds) cannot be judged.
    */
   dedicatedCluster?: boolean;
+  /**
+   * The API server runs with kube-apiserver's own defaults for every flag a scenario does not
+   * state (secure port 6443, --authorization-mode AlwaysAllow): true in process. Servers started
+   * for a scenario (`serve`, `upstream`) listen on free ports and with RBAC unless told otherwise,
+   * so a scenario judging those defaults is not applicable there.
+   */
+  apiServerDefaults?: boolean;
 }
 
 /** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
-export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster'];
+export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster', 'apiServerDefaults'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
 export type Credentials = { admin: true } | { user: string; groups: string[]; /** a certificate no CA of the cluster issued (kubelet requests) */ untrustedCA?: boolean } | { token: string } | { anonymous: true } | { insecurePort: true };

@@ -14,7 +14,7 @@ import { ReferenceHttp } from './reference-http';
  */
 export class ReferenceDriver implements ClusterDriver {
   readonly target: string = 'reference';
-  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true, http: true, audit: true, exactEventTimes: true, kubeletApi: true, dedicatedCluster: true };
+  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true, http: true, audit: true, exactEventTimes: true, kubeletApi: true, dedicatedCluster: true, apiServerDefaults: true };
   readonly http = new ReferenceHttp(async () => { await this.start(); return this.cluster; });
   private flags: Flags = {};
   private instance?: Cluster;
