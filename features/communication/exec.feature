@@ -1,4 +1,4 @@
-@needs-http
+@needs-http @needs-kubelet-api
 Feature: kubectl exec and attach reach the container through the API server and its kubelet
   The API server reaches the kubelet for logs, for a command line in a container
   (`kubectl exec -it`) and for port-forward, at the kubelet's HTTPS port. kubectl asks the

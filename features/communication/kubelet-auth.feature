@@ -102,7 +102,7 @@ Feature: The kubelet API guards itself: authentication, authorization, debugging
     When I GET "/pods" from the kubelet on "n1" as user "ops" in group "system:masters"
     Then the kubelet answers 200
 
-  @COMM-KUBELET-AUTH @COMM-KUBELET
+  @COMM-KUBELET-AUTH @COMM-KUBELET @needs-kubelet-api
   Scenario: Through a webhook-mode kubelet, logs and exec work: the API server presents its own client certificate
     Given the flag "--authorization-mode" is "RBAC"
     And a kubelet starts on node "n1" with:

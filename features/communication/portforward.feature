@@ -1,4 +1,4 @@
-@needs-http
+@needs-http @needs-kubelet-api
 Feature: kubectl port-forward reaches a port inside the pod through the API server and its kubelet
   "提供 kubectl port-forward 功能": the API server reaches the kubelet's HTTPS port to forward
   a local port to a port inside a pod. kubectl asks for pods/{name}/portforward; the API

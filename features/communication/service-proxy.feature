@@ -1,4 +1,4 @@
-@needs-http
+@needs-http @needs-kubelet-api
 Feature: services/{name}/proxy reaches an endpoint of the service through the API server
   The API server's proxy reaches any node, pod or service: /api/v1/namespaces/{ns}/services/
   {name}[:port]/proxy/… goes to one endpoint of the service. The id names the service and
