@@ -4,6 +4,7 @@ import { isStatusError } from '../api/errors';
 import { Endpoints } from '../api/resources/endpoints';
 import { Service } from '../api/resources/service';
 import { Client } from '../client/client';
+import { reportTo } from '../client/background';
 
 export interface KubernetesServiceOptions {
   /** The first address of --service-cluster-ip-range. */
@@ -29,7 +30,7 @@ export class KubernetesServiceController {
 
   async start(): Promise<void> {
     await this.reconcile();
-    this.timer = this.clock.setInterval(() => void this.reconcile().catch(() => undefined), this.options.intervalMs);
+    this.timer = this.clock.setInterval(() => void this.reconcile().catch(reportTo('kubernetes service')), this.options.intervalMs);
   }
 
   stop(): void {

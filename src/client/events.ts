@@ -2,6 +2,7 @@ import { Clock, isoTime } from '../clock';
 import { Event, ObjectReference } from '../api/core';
 import { KubeObject } from '../api/meta';
 import { Client } from './client';
+import { reportTo } from './background';
 
 export interface EventSource {
   component: string;
@@ -58,7 +59,7 @@ export class EventRecorder {
       previous.count++;
       void this.client
         .patch({ resource: 'events', namespace }, previous.name, 'merge', { count: previous.count, lastTimestamp: now })
-        .catch(() => undefined);
+        .catch(reportTo('event recorder'));
       return;
     }
     const name = `${ref.name}.${nameStamp(this.clock.now())}`;
@@ -79,6 +80,6 @@ export class EventRecorder {
       reportingComponent: this.source.component,
       reportingInstance: this.source.host ?? '',
     };
-    void this.client.create({ resource: 'events', namespace }, event).catch(() => undefined);
+    void this.client.create({ resource: 'events', namespace }, event).catch(reportTo('event recorder'));
   }
 }

@@ -1,6 +1,7 @@
 import { KubeObject, objectKey } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Client, ListOptions, ResourceRef, Watch } from './client';
+import { reportTo } from './background';
 
 export interface EventHandler<T extends KubeObject> {
   onAdd?(obj: T): void;
@@ -115,7 +116,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       onClose: (error) => {
         if (this.stopped) return;
         // 410 Gone or a dropped connection: list again, as client-go's reflector does.
-        if (error === undefined || isStatusError(error) || error instanceof Error) void this.listAndWatch().catch(() => undefined);
+        if (error === undefined || isStatusError(error) || error instanceof Error) void this.listAndWatch().catch(reportTo('informer'));
       },
     });
   }

@@ -9,6 +9,7 @@ import { EventRecorder } from '../client/events';
 import { KubeletConfig } from './config';
 import { HEALTHY_EVENT, kubeletConditions } from './conditions';
 import { PodRunner } from './pods';
+import { reportTo } from '../client/background';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -49,11 +50,11 @@ export class HollowKubelet {
     // Without a Node to update (--register-node=false and nobody made one) the kubelet
     // keeps trying on its period, as upstream's does.
     await this.syncNodeStatus(true).catch((e) => { if (!isStatusError(e, 'NotFound')) throw e; });
-    this.statusTimer = this.clock.setInterval(() => void this.syncNodeStatus(false).catch(() => undefined), this.config.nodeStatusUpdateFrequency);
+    this.statusTimer = this.clock.setInterval(() => void this.syncNodeStatus(false).catch(reportTo('kubelet')), this.config.nodeStatusUpdateFrequency);
     if (this.config.useLease) {
       await this.renewLease();
       const interval = (this.config.nodeLeaseDurationSeconds * 1000) / 4;
-      this.leaseTimer = this.clock.setInterval(() => void this.renewLease().catch(() => undefined), interval);
+      this.leaseTimer = this.clock.setInterval(() => void this.renewLease().catch(reportTo('kubelet')), interval);
     }
     await this.pods.start();
   }

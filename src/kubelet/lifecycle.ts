@@ -3,6 +3,7 @@ import { Pod, PodCondition } from '../api/core';
 import { clone } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Client } from '../client/client';
+import { reportTo } from '../client/background';
 
 /** How long a simulated pod's containers run before they exit, in seconds (the pod asks). */
 export const RUN_SECONDS_ANNOTATION = 'kubespec.io/run-seconds';
@@ -60,7 +61,7 @@ export class PodLifecycle {
     if (seconds === undefined || this.timers.has(uid)) return;
     this.timers.set(uid, this.clock.setTimeout(() => {
       this.timers.delete(uid);
-      void this.exit(uid).catch(() => undefined);
+      void this.exit(uid).catch(reportTo('kubelet'));
     }, seconds * 1000));
   }
 

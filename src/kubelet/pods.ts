@@ -9,6 +9,7 @@ import { KubeletConfig } from './config';
 import { PodIPAllocator } from './ipam';
 import { admitPod } from './admission';
 import { PodLifecycle } from './lifecycle';
+import { reportTo } from '../client/background';
 
 /**
  * Runs the pods bound to this node as simulated processes: a bound pod becomes Running
@@ -33,8 +34,8 @@ export class PodRunner {
     await this.nodeInformer.run();
     this.informer = new Informer<Pod>(this.client, { resource: 'pods' }, { fieldSelector: `spec.nodeName=${this.config.nodeName}` });
     this.informer.addEventHandler({
-      onAdd: (pod) => void this.sync(pod).catch(() => undefined),
-      onUpdate: (_old, pod) => void this.sync(pod).catch(() => undefined),
+      onAdd: (pod) => void this.sync(pod).catch(reportTo('kubelet')),
+      onUpdate: (_old, pod) => void this.sync(pod).catch(reportTo('kubelet')),
       onDelete: (pod) => { this.ips?.release(pod.metadata.uid ?? ''); this.admitted.delete(pod.metadata.uid ?? ''); this.lifecycle.forget(pod.metadata.uid ?? ''); },
     });
     await this.informer.run();

@@ -10,6 +10,7 @@ import { SchedulingDecision } from './decision';
 import { ServiceLike } from './meta';
 import { Algorithm } from './providers';
 import { SchedulingQueue } from './queue';
+import { reportTo } from '../client/background';
 
 export interface SchedulerOptions {
   /** --scheduler-name: pods whose spec.schedulerName names another scheduler are left alone. */
@@ -198,6 +199,6 @@ export class Scheduler {
     };
     const next = [...conditions.filter((c) => c.type !== 'PodScheduled'), condition];
     void this.client.patch({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, 'merge', { status: { conditions: next } }, { subresource: 'status' })
-      .catch(() => undefined);
+      .catch(reportTo('scheduler'));
   }
 }

@@ -5,6 +5,7 @@ import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { CloudProvider } from '../../cloud/provider';
+import { reportTo } from '../../client/background';
 
 /**
  * NODE-CLOUD-GONE: every node-monitor-period, each node that is not Ready is checked with
@@ -24,7 +25,7 @@ export class CloudNodeLifecycleController {
   }
 
   run(): void {
-    this.timer = this.clock.setInterval(() => void this.quiescence.track(this.monitorNodes()).catch(() => undefined), this.periodMs);
+    this.timer = this.clock.setInterval(() => void this.quiescence.track(this.monitorNodes()).catch(reportTo('cloud node lifecycle controller')), this.periodMs);
   }
 
   stop(): void {

@@ -7,6 +7,7 @@ import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { assessNodeHealth, HealthResult, NodeHealth } from './health';
 import { NodeLifecycleOptions } from './options';
+import { reportTo } from '../../client/background';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -44,8 +45,8 @@ export class NodeLifecycleController {
 
   run(): void {
     // Upstream runs monitorNodeHealth at once and then every period (wait.Until).
-    void this.monitorNodeHealth().catch(() => undefined);
-    this.timer = this.clock.setInterval(() => void this.monitorNodeHealth().catch(() => undefined), this.options.nodeMonitorPeriod);
+    void this.monitorNodeHealth().catch(reportTo('node lifecycle controller'));
+    this.timer = this.clock.setInterval(() => void this.monitorNodeHealth().catch(reportTo('node lifecycle controller')), this.options.nodeMonitorPeriod);
   }
 
   stop(): void {

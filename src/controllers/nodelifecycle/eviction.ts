@@ -12,6 +12,7 @@ import { ActionResult, EVICTION_RATE_LIMITER_BURST, RateLimitedTimedQueue, Token
 import { EXCLUDE_DISRUPTION_LABEL, zoneKey } from './zones';
 import { swapNodeTaints, withPodCondition } from './node-writes';
 import { HealthResult } from './health';
+import { reportTo } from '../../client/background';
 
 /** Upstream NodeEvictionPeriod: how often the tainting (or eviction) pass drains the zone queues. */
 export const NODE_EVICTION_PERIOD_MS = 100;
@@ -301,7 +302,7 @@ export class NodeEvictionController {
     if (!nodeName || !this.lifecycle.healthOf(nodeName)) return;
     const ready = this.lifecycle.healthOf(nodeName)?.ready;
     if (!ready || ready.status === 'True') return;
-    void this.quiescence.track(this.markPodsNotReady([pod], nodeName)).catch(() => undefined);
+    void this.quiescence.track(this.markPodsNotReady([pod], nodeName)).catch(reportTo('node lifecycle controller'));
   }
 
   // ── zones ─────────────────────────────────────────────────────────────────────────────
@@ -338,7 +339,7 @@ export class NodeEvictionController {
    */
   private schedulePasses(): void {
     if (this.passTimer || ![...this.queues.values()].some((q) => q.active)) return;
-    this.passTimer = this.clock.setInterval(() => void this.quiescence.track(this.pass()).catch(() => undefined), NODE_EVICTION_PERIOD_MS);
+    this.passTimer = this.clock.setInterval(() => void this.quiescence.track(this.pass()).catch(reportTo('node lifecycle controller')), NODE_EVICTION_PERIOD_MS);
   }
 
   private async pass(): Promise<void> {

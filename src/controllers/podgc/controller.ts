@@ -5,6 +5,7 @@ import { Client } from '../../client/client';
 import { Informer, InformerFactory } from '../../client/informer';
 import { withPodCondition } from '../nodelifecycle/node-writes';
 import { POD_NODE_INDEX, podsByNode } from '../nodelifecycle/eviction';
+import { reportTo } from '../../client/background';
 
 /** Upstream gcCheckPeriod. */
 export const GC_CHECK_PERIOD_MS = 20_000;
@@ -42,7 +43,7 @@ export class PodGCController {
   }
 
   run(): void {
-    const tick = () => void this.quiescence.track(this.gc()).catch(() => undefined);
+    const tick = () => void this.quiescence.track(this.gc()).catch(reportTo('pod GC controller'));
     tick();
     this.timer = this.clock.setInterval(tick, GC_CHECK_PERIOD_MS);
   }

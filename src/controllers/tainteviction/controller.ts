@@ -7,6 +7,7 @@ import { Informer, InformerFactory } from '../../client/informer';
 import { POD_NODE_INDEX, podsByNode } from '../nodelifecycle/eviction';
 import { withPodCondition } from '../nodelifecycle/node-writes';
 import { matchingTolerations, minTolerationTime } from './tolerations';
+import { reportTo } from '../../client/background';
 
 interface Work {
   createdAt: number;
@@ -111,7 +112,7 @@ export class TaintEvictionController {
     const fire = () => {
       if (this.work.get(key) !== w) return;
       this.work.delete(key);
-      void this.quiescence.track(this.deletePod(pod)).catch(() => undefined);
+      void this.quiescence.track(this.deletePod(pod)).catch(reportTo('taint eviction controller'));
     };
     if (fireAt - createdAt <= 0) fire();
     else w.timer = this.clock.setTimeout(fire, fireAt - createdAt);
