@@ -34,8 +34,11 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
                             merge the shards' report dirs with kubespec report
   --parallel N              run scenarios in N worker processes
   --quiet-summary           print only the summary, no per-step progress
+  --all-applicable          fail when a selected scenario is not applicable: for fixed selections
+                            (CI smokes) that must really run, not be set aside by a flag or capability
 
-Exit codes: 0 all scenarios passed or were not applicable; 1 some failed; 2 bad usage or a crash.`;
+Exit codes: 0 all scenarios passed or were not applicable (with --all-applicable: all passed);
+1 some failed (or, with --all-applicable, were not applicable); 2 bad usage or a crash.`;
 
 /**
  * What the scenarios' drivers need to reach the target; k3s is started here, once for the
@@ -75,10 +78,10 @@ async function prepareTarget(args: ParsedArgs, target: string, reportDir: string
 
 /** Runs Cucumber on features/ with the given target and profile, then builds the reports. */
 export async function runCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['fail-fast', 'quiet-summary', 'rerun-failed', 'help']);
+  const args = parseArgs(argv, ['fail-fast', 'quiet-summary', 'rerun-failed', 'all-applicable', 'help']);
   if (args.flags.has('help')) { console.log(RUN_HELP); return 0; }
   checkKnown(args, ['target', 'profile', 'tags', 'report-dir', 'fail-fast', 'parallel', 'quiet-summary', 'rerun-failed', 'shard', 'driver',
-    'kubeconfig', 'context', 'target-config', 'serve-flag', 'serve-clock', 'help'], 'run');
+    'kubeconfig', 'context', 'target-config', 'serve-flag', 'serve-clock', 'all-applicable', 'help'], 'run');
   const driverModule = one(args, 'driver');
   const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
   // A fixed target follows the profile it declares; --profile may only repeat it.
@@ -142,5 +145,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   console.log('');
   console.log(formatSummary(report));
   console.log(`reports: ${path.relative(process.cwd(), files.html)} (conformance), ${path.relative(process.cwd(), path.join(reportDir, 'cucumber.html'))}, junit.xml, messages.ndjson — ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  const setAside = report.runs.reduce((n, run) => n + run.totals.scenarios.byStatus['not-applicable'], 0);
+  if (args.flags.has('all-applicable') && setAside > 0) {
+    console.error(`--all-applicable: ${setAside} selected scenario(s) were not applicable; a fixed selection must run in full`);
+    return 1;
+  }
   return success ? 0 : 1;
 }

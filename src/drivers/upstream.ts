@@ -291,6 +291,8 @@ export class UpstreamDriver extends KubeDriver {
         case 'node-eviction-rate': case 'secondary-node-eviction-rate': case 'large-cluster-size-threshold':
         case 'unhealthy-zone-threshold': case 'allocate-node-cidrs': case 'cluster-cidr': case 'node-cidr-mask-size':
         case 'controllers': case 'resource-quota-sync-period': case 'cluster-name':
+        case 'leader-elect-lease-duration': case 'leader-elect-renew-deadline': case 'leader-elect-retry-period':
+        case 'leader-elect-resource-lock':
           out.kcm.push(`--${flag}=${value}`);
           break;
         default: na(`kube-controller-manager flag --${flag} has no translation`);
