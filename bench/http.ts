@@ -48,9 +48,13 @@ const row = (name: string, count: number, r: { perSecond: number; latencies: num
 export async function measureHttp(client: KubeconfigClient, nodes = NODES, watchers = WATCHERS): Promise<Record<string, string | number>[]> {
   const ref = { resource: 'nodes' };
   const rows: Record<string, string | number>[] = [];
+  progress(`creating ${nodes} nodes`);
   rows.push(row('create node', nodes, await timed(nodes, (i) => client.create(ref, node(`n${i}`)))));
+  progress('10000 GETs');
   rows.push(row('get node', 10_000, await timed(10_000, (i) => client.get(ref, `n${i % nodes}`))));
+  progress(`20 LISTs of ${nodes} nodes`);
   rows.push(row(`list ${nodes} nodes`, 20, await timed(20, () => client.list(ref))));
+  progress(`watch fan-out: ${watchers} watchers`);
   // Fan-out: watchers watch from now; WATCH_EVENTS label changes; every watcher must see every event.
   const rv = (await client.list(ref, { fieldSelector: 'metadata.name=n0' })).metadata.resourceVersion;
   let delivered = 0;
@@ -58,11 +62,24 @@ export async function measureHttp(client: KubeconfigClient, nodes = NODES, watch
   const start = process.hrtime.bigint();
   for (let i = 0; i < WATCH_EVENTS; i++) await client.patch(ref, 'n0', 'merge', { metadata: { labels: { step: String(i) } } });
   const want = watchers * WATCH_EVENTS;
-  while (delivered < want) await new Promise((r) => setTimeout(r, 5));
+  // A dropped event must show as a figure, not hang the benchmark: give up after a minute of
+  // no progress and report what arrived.
+  let seen = -1;
+  let lastProgress = Date.now();
+  while (delivered < want && Date.now() - lastProgress < 60_000) {
+    if (delivered !== seen) { seen = delivered; lastProgress = Date.now(); }
+    await new Promise((r) => setTimeout(r, 5));
+  }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   for (const w of watches) w.stop();
-  rows.push({ operation: `watch fan-out (${watchers} watchers × ${WATCH_EVENTS} changes)`, requests: want, 'per second': Math.round(want / seconds), 'median ms': NaN, 'p99 ms': NaN });
+  const dropped = want - delivered;
+  rows.push({ operation: `watch fan-out (${watchers} watchers × ${WATCH_EVENTS} changes)${dropped > 0 ? `, ${dropped} events never arrived` : ''}`, requests: want, 'per second': Math.round(delivered / seconds), 'median ms': NaN, 'p99 ms': NaN });
   return rows;
+}
+
+/** One line on stderr per phase, so a long run shows where it is. */
+export function progress(what: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${what}\n`);
 }
 
 /** kubespec's API server (in this process, HTTPS on loopback) for a measurement. */
