@@ -759,3 +759,14 @@ export function parseSelector(s: string): Selector {
 export function isOperator(op: string): op is Operator {
   return (VALID_OPERATORS as readonly string[]).includes(op);
 }
+
+/** Parses --node-labels syntax: key=value,key2=value2. */
+export function parseLabels(spec: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new Error(`invalid label: ${item} (want key=value)`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}

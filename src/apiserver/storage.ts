@@ -7,33 +7,21 @@ import { Selector } from '../api/labels';
 import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
 import { nameErrors } from '../api/validation';
+import { ApiWatchEvent, DeleteOptions } from '../api/request';
 import { randomSuffix } from '../api/names';
 import { decodeTyped, pruneUnknownFields } from '../api/resources/schema';
 import { decodeObjectMeta, validateObjectMeta } from './meta-validation';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
-export interface ListOptions {
+/** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions). */
+export interface StorageListOptions {
   labelSelector?: Selector;
   fieldSelector?: FieldSelector;
 }
 
-export interface WatchOptions extends ListOptions {
+export interface StorageWatchOptions extends StorageListOptions {
   /** Start after this resourceVersion; "" or "0" means: current state as ADDED, then changes. */
   resourceVersion?: string;
-}
-
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-
-export interface ApiWatchEvent<T extends KubeObject = KubeObject> {
-  type: WatchEventType;
-  object: T;
-}
-
-export interface DeleteOptions {
-  gracePeriodSeconds?: number;
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  orphanDependents?: boolean;
-  preconditions?: { uid?: string; resourceVersion?: string };
 }
 
 /** Result of a delete: the object as it was removed, or as it now waits (Terminating). */
@@ -156,7 +144,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return this.decorate(await this.getKV(namespace, name));
   }
 
-  async list(namespace: string | undefined, options: ListOptions = {}): Promise<KubeList<T>> {
+  async list(namespace: string | undefined, options: StorageListOptions = {}): Promise<KubeList<T>> {
     const { items, revision } = await this.store.range<T>(this.prefix(namespace));
     const out: T[] = [];
     for (const kv of items) {
@@ -165,7 +153,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return { apiVersion: apiVersionOf(this.type), kind: this.type.listKind, metadata: { resourceVersion: String(revision) }, items: out };
   }
 
-  matches(obj: T, options: ListOptions): boolean {
+  matches(obj: T, options: StorageListOptions): boolean {
     if (options.labelSelector && !options.labelSelector.empty() && !options.labelSelector.matches(obj.metadata.labels)) return false;
     if (options.fieldSelector && !options.fieldSelector.empty() && !options.fieldSelector.matches(this.fieldsOf(obj))) return false;
     return true;
@@ -303,7 +291,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    * Streams changes after a resourceVersion, filtered by the selectors. An object that
    * stops (or starts) matching is reported DELETED (or ADDED), as upstream's watch cache does.
    */
-  async watch(namespace: string | undefined, options: WatchOptions, onEvent: (e: ApiWatchEvent<T>) => void): Promise<{ stop(): void }> {
+  async watch(namespace: string | undefined, options: StorageWatchOptions, onEvent: (e: ApiWatchEvent<T>) => void): Promise<{ stop(): void }> {
     let after: number;
     const rv = options.resourceVersion;
     if (!rv || rv === '0') {
@@ -353,7 +341,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return this.watchHub;
   }
 
-  private translate(e: StoreWatchEvent<T>, options: ListOptions): ApiWatchEvent<T> | undefined {
+  private translate(e: StoreWatchEvent<T>, options: StorageListOptions): ApiWatchEvent<T> | undefined {
     const nowMatches = this.matches(e.kv.value, options);
     const before = e.prevKv ? this.matches(e.prevKv.value, options) : false;
     if (e.type === 'DELETE') return before ? { type: 'DELETED', object: this.decorate(e.kv) } : undefined;

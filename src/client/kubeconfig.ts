@@ -3,7 +3,8 @@ import { KubeConfig, Watch as KubeWatch } from '@kubernetes/client-node';
 import { KubeList, KubeObject, Status } from '../api/meta';
 import { StatusError } from '../api/errors';
 import { ResourceRegistry } from '../api/registry';
-import { Client, DeleteOptions, ListOptions, PatchType, ResourceRef, Watch, WatchHandlers, WatchOptions } from './client';
+import { Client, ResourceRef, Watch, WatchHandlers } from './client';
+import { DeleteOptions, ListOptions, PatchType, WatchOptions } from '../api/request';
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',

@@ -2,7 +2,8 @@ import { isoTime } from '../../clock';
 import { errors, isStatusError } from '../../api/errors';
 import { KubeObject } from '../../api/meta';
 import { apiVersionOf } from '../../api/registry';
-import type { ApiServer, RequestContext, RequestTarget } from '../apiserver';
+import type { ApiServer, RequestContext } from '../apiserver';
+import type { RequestTarget } from '../../api/request';
 
 /**
  * Server-side apply (PATCH application/apply-patch+yaml), the part kubectl needs: create
