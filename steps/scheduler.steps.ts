@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Container, Event, Pod } from '../src/api/core';
 import { formatDecision, NotApplicableError, SchedulingDecision } from '../src/drivers';
-import { parseLabels } from '../src/api/labels';
+import { parseLabels } from '../src/api/labels/parser';
 import { parseTaints } from '../src/api/taints';
 import { getPod, podManifest, runPodOn } from './pods.steps';
 import { KubeWorld } from './world';

@@ -3,14 +3,14 @@ import { Clock, isoTime } from '../clock';
 import { errors, StatusError } from '../api/errors';
 import { clone, deepFreeze, jsonEqual, KubeList, KubeObject } from '../api/meta';
 import { apiVersionOf, ResourceType } from '../api/registry';
-import { Selector } from '../api/labels';
+import { Selector } from '../api/labels/selector';
 import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
-import { nameErrors } from '../api/validation';
+import { nameErrors } from '../api/validation/field';
 import { ApiWatchEvent, DeleteOptions } from '../api/request';
 import { randomSuffix } from '../api/names';
 import { decodeTyped, pruneUnknownFields } from '../api/resources/schema';
-import { decodeObjectMeta, validateObjectMeta } from './meta-validation';
+import { decodeObjectMeta, validateObjectMeta } from '../api/validation/objectmeta';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
 /** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions). */

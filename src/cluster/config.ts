@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { dns1123SubdomainErrors } from '../api/validation';
+import { dns1123SubdomainErrors } from '../api/validation/names';
 import { NodeLifecycleOptions } from '../controllers/nodelifecycle/options';
 import { CONDITIONS_SET_UNKNOWN, LEGACY_CONDITIONS_SET_UNKNOWN } from '../controllers/nodelifecycle/health';
 import { KubeletConfig } from '../kubelet/config';

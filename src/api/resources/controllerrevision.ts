@@ -1,6 +1,6 @@
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError } from '../validation';
+import { fieldError } from '../validation/field';
 
 /** apps/v1 ControllerRevision: an immutable snapshot of a controller's template, numbered. */
 export interface ControllerRevision extends KubeObject {

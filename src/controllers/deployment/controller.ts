@@ -2,7 +2,7 @@ import { Clock, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { selectorFromLabelSelector } from '../../api/labels';
+import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { Deployment } from '../../api/resources/deployment';
 import { ReplicaSet } from '../../api/resources/replicaset';
 import { Client } from '../../client/client';

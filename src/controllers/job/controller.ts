@@ -2,7 +2,7 @@ import { Clock, isoTime, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { selectorFromLabelSelector } from '../../api/labels';
+import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { Job } from '../../api/resources/job';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';

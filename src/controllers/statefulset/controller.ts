@@ -2,7 +2,7 @@ import { Clock, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { selectorFromLabelSelector } from '../../api/labels';
+import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { ControllerRevision } from '../../api/resources/controllerrevision';
 import { StatefulSet } from '../../api/resources/statefulset';
 import { Client } from '../../client/client';
