@@ -32,6 +32,37 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
 }
 
 
+/** Thrown by a guarded write that lost the race: the attempt starts over from a fresh read. */
+const RETRY = Symbol('retry on revision mismatch');
+
+/** How often an attempt is retried before the mismatch reaches the caller (a 409 or 500). */
+const MAX_RETRIES = 16;
+
+type Guard = <W>(write: () => Promise<W>) => Promise<W>;
+
+/**
+ * Optimistic concurrency, as upstream's GuaranteedUpdate loop: `attempt` reads, decides and
+ * writes with writes guarded by the revision it read; a guarded write that finds the key
+ * moved (RevisionMismatch) starts the attempt over, up to MAX_RETRIES times.
+ */
+async function retryOnRevisionMismatch<R>(attempt: (guard: Guard) => Promise<R>): Promise<R> {
+  for (let retries = 0; ; retries++) {
+    const guard: Guard = async (write) => {
+      try {
+        return await write();
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'RevisionMismatch' && retries < MAX_RETRIES) throw RETRY;
+        throw e;
+      }
+    };
+    try {
+      return await attempt(guard);
+    } catch (e) {
+      if (e !== RETRY) throw e;
+    }
+  }
+}
+
 /**
  * REST storage for one resource over the versioned store: keys, resourceVersions,
  * optimistic concurrency, defaults and validation, graceful deletion and finalizers.
@@ -184,7 +215,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     mutate: (current: T) => T | Promise<T>,
     options: { dryRun?: boolean; expectedResourceVersion?: string } = {},
   ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+    return retryOnRevisionMismatch(async (guard) => {
       const kv = await this.getKV(namespace, name);
       const current = this.decorate(kv);
       if (options.expectedResourceVersion && options.expectedResourceVersion !== current.metadata.resourceVersion) {
@@ -198,25 +229,21 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const value = deepFreeze(withoutResourceVersion(next));
       if (options.dryRun) return value;
       if (shouldDeleteDuringUpdate(value)) {
-        try {
-          const deleted = await this.store.delete<T>(kv.key, kv.modRevision);
-          return this.decorate({ ...deleted, value } as KeyValue<T>);
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-          throw e;
-        }
+        const deleted = await guard(() => this.store.delete<T>(kv.key, kv.modRevision));
+        return this.decorate({ ...deleted, value } as KeyValue<T>);
       }
+      // A pinned resourceVersion is not retried: the caller's object is stale, a 409.
+      const write = () => this.store.update(kv.key, value, kv.modRevision);
       try {
-        return this.decorate(await this.store.update(kv.key, value, kv.modRevision));
+        return this.decorate(await (options.expectedResourceVersion ? write() : guard(write)));
       } catch (e) {
-        if (e instanceof StoreError && e.code === 'RevisionMismatch' && !options.expectedResourceVersion && attempt < 16) continue;
         if (e instanceof StoreError && e.code === 'KeyNotFound') throw errors.notFound(this.target(name));
         if (e instanceof StoreError && e.code === 'RevisionMismatch') {
           throw errors.conflict(this.target(name), 'the object has been modified; please apply your changes to the latest version and try again');
         }
         throw e;
       }
-    }
+    });
   }
 
   /**
@@ -224,7 +251,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    * (upstream's BeforeDelete + graceful deletion).
    */
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}, dryRun = false): Promise<DeleteResult<T>> {
-    for (let attempt = 0; ; attempt++) {
+    return retryOnRevisionMismatch(async (guard) => {
       const kv = await this.getKV(namespace, name);
       const current = this.decorate(kv);
       const pre = options.preconditions;
@@ -247,24 +274,14 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
         if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
         hold.markDeleting(marked);
         if (dryRun) return { object: marked, deleted: false };
-        try {
-          return { object: this.decorate(await this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision)), deleted: false };
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-          throw e;
-        }
+        return { object: this.decorate(await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision))), deleted: false };
       }
       const currentGrace = current.metadata.deletionGracePeriodSeconds;
       const shortens = alreadyDeleting && currentGrace !== undefined && grace < currentGrace;
       if (finalizers.length === 0 && grace === 0) {
         if (dryRun) return { object: current, deleted: true };
-        try {
-          await this.store.delete(kv.key, kv.modRevision);
-          return { object: current, deleted: true };
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-          throw e;
-        }
+        await guard(() => this.store.delete(kv.key, kv.modRevision));
+        return { object: current, deleted: true };
       }
       if (alreadyDeleting && !shortens && sameList(finalizers, current.metadata.finalizers ?? [])) {
         return { object: current, deleted: false };
@@ -278,13 +295,8 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       next.metadata.finalizers = finalizers;
       if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
       if (dryRun) return { object: next, deleted: false };
-      try {
-        return { object: this.decorate(await this.store.update(kv.key, deepFreeze(withoutResourceVersion(next)), kv.modRevision)), deleted: false };
-      } catch (e) {
-        if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-        throw e;
-      }
-    }
+      return { object: this.decorate(await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(next)), kv.modRevision))), deleted: false };
+    });
   }
 
   /**
