@@ -1,6 +1,6 @@
 import { Cluster } from '../src/cluster/cluster';
-import { clusterConfig } from '../src/cluster/config';
-import { loadProfile } from '../src/cluster/profile';
+import { clusterConfig } from '../src/profile/config';
+import { loadProfile } from '../src/profile/profile';
 import { Node, Pod } from '../src/api/core';
 import { percentile, printTable } from './table';
 import { profilePhase } from './profile';

@@ -1,7 +1,7 @@
 import { KubeconfigClient } from '../src/client/kubeconfig';
 import { coreRegistry } from '../src/api/resources';
 import { Pod } from '../src/api/core';
-import { loadProfile } from '../src/cluster/profile';
+import { loadProfile } from '../src/profile/profile';
 import { loadTargetDeclaration } from '../src/drivers/targets';
 import { missingBinaries, UpstreamDriver, upstreamBinDir } from '../src/drivers/upstream';
 import { measureHttp, progress, withKubespecServer } from './http';

@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { Lease, Node, NodeCondition } from '../src/api/core';
 import { isStatusError } from '../src/api/errors';
 import { KubeletSpec } from '../src/drivers';
-import { parseLabels, parseTaints } from '../src/kubelet/config';
+import { parseLabels } from '../src/api/labels/parser';
+import { parseTaints } from '../src/api/taints';
 import { KubeWorld } from './world';
 import { ageTolerance, step, toMs } from './support';
 

@@ -1,7 +1,5 @@
 import { IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
-import { ClusterDriver, createDriver, TargetOptions } from '../src/drivers';
-import { componentOf } from '../src/cluster/flags';
-import { Component, Flags } from '../src/cluster/profile';
+import { ClusterDriver, Component, componentOf, createDriver, Flags, TargetOptions } from '../src/drivers';
 import { Node, Pod } from '../src/api/core';
 import { StatusError } from '../src/api/errors';
 

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cluster } from '../src/cluster/cluster';
-import { clusterConfig } from '../src/cluster/config';
-import { loadProfile } from '../src/cluster/profile';
+import { clusterConfig } from '../src/profile/config';
+import { loadProfile } from '../src/profile/profile';
 import { Pod, Node } from '../src/api/core';
 import { StatusError } from '../src/api/errors';
-import { ApiWatchEvent } from '../src/apiserver/storage';
+import { ApiWatchEvent } from '../src/api/request';
 
 async function cluster(): Promise<Cluster> {
   const c = new Cluster({ config: clusterConfig(loadProfile('seed')) });

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { Cluster } from '../src/cluster/cluster';
-import { clusterConfig } from '../src/cluster/config';
-import { loadProfile } from '../src/cluster/profile';
+import { clusterConfig } from '../src/profile/config';
+import { loadProfile } from '../src/profile/profile';
 import { ClusterServer } from '../src/cluster/serving';
 
 /**

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as tls from 'node:tls';
 import * as yaml from 'js-yaml';
 import { served, grant, sleep, Answer } from './hostile-harness';
-import { watchStats } from '../src/apiserver/http/handler';
+import { watchStats } from '../src/apiserver/http/watch';
 
 /**
  * Issue 13: each defect found by attacking `kubespec serve` with namespace-level rights,

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { humanDuration, nodeRoles, wantsTable } from '../src/apiserver/http/table';
 import { decodeProtobuf } from '../src/apiserver/http/protobuf';
 import { requestInfo } from '../src/apiserver/http/request-info';
-import { ruleAllows, forbiddenMessage, AuthorizationAttributes } from '../src/apiserver/auth/authorizer';
+import { ruleAllows, forbiddenMessage } from '../src/apiserver/auth/authorizer';
+import { AuthorizationAttributes } from '../src/api/request';
 import { TokenFile } from '../src/apiserver/auth/authenticator';
 import { Node } from '../src/api/core';
 

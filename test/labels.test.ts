@@ -2,11 +2,10 @@
 // meta/v1 helpers (LabelSelectorAsSelector), plus key/value validation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  everything, nothing, matchesNothing, newRequirement, parseSelector, selectorFromLabelSelector, selectorFromSet,
-  validatedSelectorFromSet, SelectorParseError, Requirement, validateLabels, validateLabelSelector, isQualifiedName,
-  isValidLabelValue, qualifiedNameErrors, labelValueErrors, type Labels, type Operator,
-} from '../src/api/labels';
+import { everything, nothing, matchesNothing, newRequirement, selectorFromLabelSelector, selectorFromSet, validatedSelectorFromSet, SelectorParseError, Requirement, type Labels, type Operator } from '../src/api/labels/selector';
+import { parseSelector } from '../src/api/labels/parser';
+import { validateLabels, validateLabelSelector } from '../src/api/validation/labels';
+import { isQualifiedName, isValidLabelValue, qualifiedNameErrors, labelValueErrors } from '../src/api/validation/names';
 
 test('parse and restring (TestSelectorParse)', () => {
   const good = ['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5'];

@@ -30,8 +30,8 @@ test('records: a renewal keeps acquireTime and transitions, a takeover counts on
 
 test('a standby elector takes the Lease over once the leader stops renewing for the lease duration', async () => {
   const { Cluster } = await import('../src/cluster/cluster');
-  const { clusterConfig } = await import('../src/cluster/config');
-  const { loadProfile } = await import('../src/cluster/profile');
+  const { clusterConfig } = await import('../src/profile/config');
+  const { loadProfile } = await import('../src/profile/profile');
   const { LeaderElector } = await import('../src/controllers/leaderelection/elector');
   const c = new Cluster({ config: clusterConfig(loadProfile('kubernetes-1.32')) });
   await c.start();

@@ -3,10 +3,11 @@
 // built-in kinds' patch metadata.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  applyJsonPatch, applyMergePatch, applyStrategicMergePatch, applyStrategicMergePatchWithSchema, hasStrategicMergeSchema,
-  PatchError, type JsonValue, type StrategicField, type StrategicSchema,
-} from '../src/api/patch';
+import { applyJsonPatch } from '../src/api/patch/json';
+import { applyMergePatch } from '../src/api/patch/merge';
+import { applyStrategicMergePatch, applyStrategicMergePatchWithSchema, hasStrategicMergeSchema } from '../src/api/patch/strategic';
+import { PatchError, type JsonValue } from '../src/api/patch/document';
+import { type StrategicField, type StrategicSchema } from '../src/api/patch/schemas';
 
 test('merge patch: RFC 7386 appendix A', () => {
   const cases: [JsonValue, JsonValue, JsonValue][] = [

@@ -11,7 +11,7 @@ import { toleratesTaint } from '../src/scheduler/taints';
 import { HostSelector, numFeasibleNodesToFind } from '../src/scheduler/algorithm';
 import { NodeTree } from '../src/scheduler/node-tree';
 import { algorithmFromPolicy, parsePolicy } from '../src/scheduler/policy';
-import { podNonZeroRequest, podRequest } from '../src/scheduler/resources';
+import { podNonZeroRequest, podRequest } from '../src/api/pod-resources';
 import { admitPod } from '../src/kubelet/admission';
 import { Node, Pod } from '../src/api/core';
 

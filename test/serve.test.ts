@@ -6,15 +6,14 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from '../src/cluster/cluster';
-import { clusterConfig } from '../src/cluster/config';
-import { loadProfile } from '../src/cluster/profile';
+import { clusterConfig } from '../src/profile/config';
+import { loadProfile } from '../src/profile/profile';
 import { ClusterServer } from '../src/cluster/serving';
 import { KubeconfigClient } from '../src/client/kubeconfig';
 import { coreRegistry } from '../src/api/resources';
-import { StatusError } from '../src/api/errors';
+import { StatusError, isStatusError } from '../src/api/errors';
 import { Informer } from '../src/client/informer';
 import { Node } from '../src/api/core';
-import { isStatusError } from '../src/api/errors';
 
 /** The served API from clients that are not kubectl: our KubeconfigClient and @kubernetes/client-node 1.x. */
 

@@ -1,6 +1,6 @@
 /** core/v1 and coordination.k8s.io/v1 types used by the control plane. */
 import { KubeObject } from './meta';
-import type { LabelSelector } from './labels';
+import type { LabelSelector } from './labels/selector';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';

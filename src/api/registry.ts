@@ -1,5 +1,6 @@
 import { KubeObject } from './meta';
-import { FieldErrors, NameRule } from './validation';
+import { FieldErrors } from './validation/field';
+import { NameRule } from './validation/names';
 
 /** What the API server needs to know about one resource: naming, scope, rules. */
 export interface ResourceType<T extends KubeObject = KubeObject> {

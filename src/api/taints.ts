@@ -50,3 +50,13 @@ export function toleratesTaint(tol: Toleration, taint: Taint): boolean {
       return false;
   }
 }
+
+/** Parses --register-with-taints syntax: key=value:Effect,key2:Effect (upstream pkg/util/taints ParseTaints). */
+export function parseTaints(spec: string): Taint[] {
+  if (!spec.trim()) return [];
+  return spec.split(',').map((item) => {
+    const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(item.trim());
+    if (!m) throw new Error(`invalid taint spec: ${item} (want key=value:Effect)`);
+    return m[2] !== undefined ? { key: m[1], value: m[2], effect: m[3] as Taint['effect'] } : { key: m[1], effect: m[3] as Taint['effect'] };
+  });
+}

@@ -1,14 +1,9 @@
 import { KubeObject } from '../api/meta';
 import { ResourceType } from '../api/registry';
+import { UserInfo } from '../api/request';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
-export interface UserInfo {
-  username: string;
-  groups: string[];
-  uid?: string;
-  extra?: Record<string, string[]>;
-}
 
 export interface AdmissionAttributes {
   operation: Operation;

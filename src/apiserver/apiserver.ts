@@ -2,39 +2,23 @@ import { Clock } from '../clock';
 import { errors } from '../api/errors';
 import { clone, KubeList, KubeObject, Status } from '../api/meta';
 import { apiVersionOf, ResourceRegistry, ResourceType } from '../api/registry';
-import { parseSelector, SelectorParseError } from '../api/labels';
+import { parseSelector } from '../api/labels/parser';
+import { SelectorParseError } from '../api/labels/selector';
 import { parseFieldSelector, FieldSelectorParseError } from '../api/fields';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../api/patch';
+import { applyJsonPatch } from '../api/patch/json';
+import { applyMergePatch } from '../api/patch/merge';
+import { applyStrategicMergePatch } from '../api/patch/strategic';
+import { PatchError } from '../api/patch/document';
 import { Store } from '../store';
 import { ApiAudit } from './audit';
-import { AdmissionChain, AdmissionAttributes, Operation, UserInfo } from './admission';
-import { ApiWatchEvent, DeleteOptions, ListOptions, ResourceStorage } from './storage';
-import { SubresourceHandler } from './subresources/subresource';
-
-export interface RequestTarget {
-  /** Plural resource name, optionally group-qualified ("leases.coordination.k8s.io"). */
-  resource: string;
-  group?: string;
-  namespace?: string;
-  name?: string;
-  subresource?: string;
-}
+import { AdmissionChain, AdmissionAttributes, Operation } from './admission';
+import { ApiWatchEvent, DeleteOptions, ListOptions, PatchType, RequestTarget, UserInfo, WatchOptions } from '../api/request';
+import { ResourceStorage, StorageListOptions } from './storage';
 
 export interface RequestContext {
   user?: UserInfo;
   dryRun?: boolean;
 }
-
-export interface ListQuery {
-  labelSelector?: string;
-  fieldSelector?: string;
-}
-
-export interface WatchQuery extends ListQuery {
-  resourceVersion?: string;
-}
-
-export type PatchType = 'merge' | 'json' | 'strategic';
 
 /**
  * Something a resource's REST storage reserves for a new object before it is stored (a
@@ -44,6 +28,13 @@ export type PatchType = 'merge' | 'json' | 'strategic';
 export interface CreateHook {
   readonly resource: string;
   reserve(obj: KubeObject, dryRun: boolean): (() => void) | Promise<() => void>;
+}
+
+/** A subresource with behaviour of its own (binding, eviction, scale, finalize), registered by handleSubresource. */
+export interface SubresourceHandler {
+  create?(api: ApiServer, target: RequestTarget, body: unknown, ctx: RequestContext): Promise<KubeObject | Status>;
+  get?(api: ApiServer, target: RequestTarget, ctx: RequestContext): Promise<KubeObject>;
+  update?(api: ApiServer, target: RequestTarget, body: unknown, ctx: RequestContext): Promise<KubeObject>;
 }
 
 export interface WatchHandle {
@@ -170,7 +161,7 @@ export class ApiServer {
     return this.storage(rt).get(this.namespaceOf(rt, target), this.nameOf(target));
   }
 
-  async list(target: RequestTarget, query: ListQuery = {}): Promise<KubeList> {
+  async list(target: RequestTarget, query: ListOptions = {}): Promise<KubeList> {
     const rt = this.resolve(target);
     return this.storage(rt).list(this.namespaceOf(rt, target), this.listOptions(query, rt));
   }
@@ -253,7 +244,7 @@ export class ApiServer {
     return storage.delete(namespace, name, options, ctx.dryRun);
   }
 
-  async deleteCollection(target: RequestTarget, query: ListQuery = {}, options: DeleteOptions = {}, ctx: RequestContext = {}): Promise<KubeList> {
+  async deleteCollection(target: RequestTarget, query: ListOptions = {}, options: DeleteOptions = {}, ctx: RequestContext = {}): Promise<KubeList> {
     const list = await this.list(target, query);
     const gone: KubeObject[] = [];
     for (const item of list.items) {
@@ -267,7 +258,7 @@ export class ApiServer {
     return { ...list, items: gone };
   }
 
-  async watch(target: RequestTarget, query: WatchQuery, onEvent: (e: ApiWatchEvent) => void): Promise<WatchHandle> {
+  async watch(target: RequestTarget, query: WatchOptions, onEvent: (e: ApiWatchEvent) => void): Promise<WatchHandle> {
     const rt = this.resolve(target);
     return this.storage(rt).watch(this.namespaceOf(rt, target), { ...this.listOptions(query, rt), resourceVersion: query.resourceVersion }, onEvent);
   }
@@ -278,7 +269,7 @@ export class ApiServer {
   }
 
   /** Parsed selectors; a field selector may name only the fields the resource supports (400 otherwise, as upstream's field label conversion). */
-  listOptions(query: ListQuery, rt?: ResourceType): ListOptions {
+  listOptions(query: ListOptions, rt?: ResourceType): StorageListOptions {
     try {
       const options = {
         labelSelector: query.labelSelector ? parseSelector(query.labelSelector) : undefined,

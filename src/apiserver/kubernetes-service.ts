@@ -1,5 +1,5 @@
 import { Clock, TimerHandle } from '../clock';
-import { clone } from '../api/meta';
+import { clone, jsonEqual } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Endpoints } from '../api/resources/endpoints';
 import { Service } from '../api/resources/service';
@@ -72,7 +72,7 @@ export class KubernetesServiceController {
     }
     if (!current) {
       await this.client.create(ref('endpoints'), want);
-    } else if (JSON.stringify(current.subsets) !== JSON.stringify(want.subsets)) {
+    } else if (!jsonEqual(current.subsets, want.subsets)) {
       const next = clone(current);
       next.subsets = want.subsets;
       await this.client.update(ref('endpoints'), next);

@@ -3,37 +3,25 @@ import { Clock, isoTime } from '../clock';
 import { errors, StatusError } from '../api/errors';
 import { clone, deepFreeze, jsonEqual, KubeList, KubeObject } from '../api/meta';
 import { apiVersionOf, ResourceType } from '../api/registry';
-import { Selector } from '../api/labels';
+import { Selector } from '../api/labels/selector';
 import { FieldSelector } from '../api/fields';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
-import { nameErrors } from '../api/validation';
+import { nameErrors } from '../api/validation/field';
+import { ApiWatchEvent, DeleteOptions } from '../api/request';
 import { randomSuffix } from '../api/names';
 import { decodeTyped, pruneUnknownFields } from '../api/resources/schema';
-import { decodeObjectMeta, validateObjectMeta } from './meta-validation';
+import { decodeObjectMeta, validateObjectMeta } from '../api/validation/objectmeta';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 
-export interface ListOptions {
+/** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions). */
+export interface StorageListOptions {
   labelSelector?: Selector;
   fieldSelector?: FieldSelector;
 }
 
-export interface WatchOptions extends ListOptions {
+export interface StorageWatchOptions extends StorageListOptions {
   /** Start after this resourceVersion; "" or "0" means: current state as ADDED, then changes. */
   resourceVersion?: string;
-}
-
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-
-export interface ApiWatchEvent<T extends KubeObject = KubeObject> {
-  type: WatchEventType;
-  object: T;
-}
-
-export interface DeleteOptions {
-  gracePeriodSeconds?: number;
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  orphanDependents?: boolean;
-  preconditions?: { uid?: string; resourceVersion?: string };
 }
 
 /** Result of a delete: the object as it was removed, or as it now waits (Terminating). */
@@ -43,6 +31,37 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
   deleted: boolean;
 }
 
+
+/** Thrown by a guarded write that lost the race: the attempt starts over from a fresh read. */
+const RETRY = Symbol('retry on revision mismatch');
+
+/** How often an attempt is retried before the mismatch reaches the caller (a 409 or 500). */
+const MAX_RETRIES = 16;
+
+type Guard = <W>(write: () => Promise<W>) => Promise<W>;
+
+/**
+ * Optimistic concurrency, as upstream's GuaranteedUpdate loop: `attempt` reads, decides and
+ * writes with writes guarded by the revision it read; a guarded write that finds the key
+ * moved (RevisionMismatch) starts the attempt over, up to MAX_RETRIES times.
+ */
+async function retryOnRevisionMismatch<R>(attempt: (guard: Guard) => Promise<R>): Promise<R> {
+  for (let retries = 0; ; retries++) {
+    const guard: Guard = async (write) => {
+      try {
+        return await write();
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'RevisionMismatch' && retries < MAX_RETRIES) throw RETRY;
+        throw e;
+      }
+    };
+    try {
+      return await attempt(guard);
+    } catch (e) {
+      if (e !== RETRY) throw e;
+    }
+  }
+}
 
 /**
  * REST storage for one resource over the versioned store: keys, resourceVersions,
@@ -156,7 +175,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return this.decorate(await this.getKV(namespace, name));
   }
 
-  async list(namespace: string | undefined, options: ListOptions = {}): Promise<KubeList<T>> {
+  async list(namespace: string | undefined, options: StorageListOptions = {}): Promise<KubeList<T>> {
     const { items, revision } = await this.store.range<T>(this.prefix(namespace));
     const out: T[] = [];
     for (const kv of items) {
@@ -165,7 +184,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return { apiVersion: apiVersionOf(this.type), kind: this.type.listKind, metadata: { resourceVersion: String(revision) }, items: out };
   }
 
-  matches(obj: T, options: ListOptions): boolean {
+  matches(obj: T, options: StorageListOptions): boolean {
     if (options.labelSelector && !options.labelSelector.empty() && !options.labelSelector.matches(obj.metadata.labels)) return false;
     if (options.fieldSelector && !options.fieldSelector.empty() && !options.fieldSelector.matches(this.fieldsOf(obj))) return false;
     return true;
@@ -196,7 +215,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     mutate: (current: T) => T | Promise<T>,
     options: { dryRun?: boolean; expectedResourceVersion?: string } = {},
   ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+    return retryOnRevisionMismatch(async (guard) => {
       const kv = await this.getKV(namespace, name);
       const current = this.decorate(kv);
       if (options.expectedResourceVersion && options.expectedResourceVersion !== current.metadata.resourceVersion) {
@@ -210,25 +229,21 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const value = deepFreeze(withoutResourceVersion(next));
       if (options.dryRun) return value;
       if (shouldDeleteDuringUpdate(value)) {
-        try {
-          const deleted = await this.store.delete<T>(kv.key, kv.modRevision);
-          return this.decorate({ ...deleted, value } as KeyValue<T>);
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-          throw e;
-        }
+        const deleted = await guard(() => this.store.delete<T>(kv.key, kv.modRevision));
+        return this.decorate({ ...deleted, value } as KeyValue<T>);
       }
+      // A pinned resourceVersion is not retried: the caller's object is stale, a 409.
+      const write = () => this.store.update(kv.key, value, kv.modRevision);
       try {
-        return this.decorate(await this.store.update(kv.key, value, kv.modRevision));
+        return this.decorate(await (options.expectedResourceVersion ? write() : guard(write)));
       } catch (e) {
-        if (e instanceof StoreError && e.code === 'RevisionMismatch' && !options.expectedResourceVersion && attempt < 16) continue;
         if (e instanceof StoreError && e.code === 'KeyNotFound') throw errors.notFound(this.target(name));
         if (e instanceof StoreError && e.code === 'RevisionMismatch') {
           throw errors.conflict(this.target(name), 'the object has been modified; please apply your changes to the latest version and try again');
         }
         throw e;
       }
-    }
+    });
   }
 
   /**
@@ -236,7 +251,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    * (upstream's BeforeDelete + graceful deletion).
    */
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}, dryRun = false): Promise<DeleteResult<T>> {
-    for (let attempt = 0; ; attempt++) {
+    return retryOnRevisionMismatch(async (guard) => {
       const kv = await this.getKV(namespace, name);
       const current = this.decorate(kv);
       const pre = options.preconditions;
@@ -259,24 +274,14 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
         if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
         hold.markDeleting(marked);
         if (dryRun) return { object: marked, deleted: false };
-        try {
-          return { object: this.decorate(await this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision)), deleted: false };
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-          throw e;
-        }
+        return { object: this.decorate(await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision))), deleted: false };
       }
       const currentGrace = current.metadata.deletionGracePeriodSeconds;
       const shortens = alreadyDeleting && currentGrace !== undefined && grace < currentGrace;
       if (finalizers.length === 0 && grace === 0) {
         if (dryRun) return { object: current, deleted: true };
-        try {
-          await this.store.delete(kv.key, kv.modRevision);
-          return { object: current, deleted: true };
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-          throw e;
-        }
+        await guard(() => this.store.delete(kv.key, kv.modRevision));
+        return { object: current, deleted: true };
       }
       if (alreadyDeleting && !shortens && sameList(finalizers, current.metadata.finalizers ?? [])) {
         return { object: current, deleted: false };
@@ -290,20 +295,15 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       next.metadata.finalizers = finalizers;
       if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
       if (dryRun) return { object: next, deleted: false };
-      try {
-        return { object: this.decorate(await this.store.update(kv.key, deepFreeze(withoutResourceVersion(next)), kv.modRevision)), deleted: false };
-      } catch (e) {
-        if (e instanceof StoreError && e.code === 'RevisionMismatch' && attempt < 16) continue;
-        throw e;
-      }
-    }
+      return { object: this.decorate(await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(next)), kv.modRevision))), deleted: false };
+    });
   }
 
   /**
    * Streams changes after a resourceVersion, filtered by the selectors. An object that
    * stops (or starts) matching is reported DELETED (or ADDED), as upstream's watch cache does.
    */
-  async watch(namespace: string | undefined, options: WatchOptions, onEvent: (e: ApiWatchEvent<T>) => void): Promise<{ stop(): void }> {
+  async watch(namespace: string | undefined, options: StorageWatchOptions, onEvent: (e: ApiWatchEvent<T>) => void): Promise<{ stop(): void }> {
     let after: number;
     const rv = options.resourceVersion;
     if (!rv || rv === '0') {
@@ -353,7 +353,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return this.watchHub;
   }
 
-  private translate(e: StoreWatchEvent<T>, options: ListOptions): ApiWatchEvent<T> | undefined {
+  private translate(e: StoreWatchEvent<T>, options: StorageListOptions): ApiWatchEvent<T> | undefined {
     const nowMatches = this.matches(e.kv.value, options);
     const before = e.prevKv ? this.matches(e.prevKv.value, options) : false;
     if (e.type === 'DELETE') return before ? { type: 'DELETED', object: this.decorate(e.kv) } : undefined;

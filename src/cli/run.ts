@@ -2,13 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { failedLocations, formatSummary, reportFromMessages, writeReports, writeRunInfo } from '../report';
-import { loadProfile } from '../cluster/profile';
+import { loadProfile, Flags } from '../profile/profile';
 import { loadDriverModule, TargetOptions, TARGETS } from '../drivers';
 import { startK3s } from '../drivers/k3s';
 import { missingBinaries, upstreamBinDir } from '../drivers/upstream';
 import { loadTargetDeclaration } from '../drivers/targets';
-import { componentOf } from '../cluster/flags';
-import { Flags } from '../cluster/profile';
+import { componentOf } from '../profile/flags';
 import { checkKnown, one, parseArgs, ParsedArgs } from './args';
 
 export const ROOT = path.resolve(__dirname, '../..');

@@ -1,9 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from '../cluster/cluster';
-import { clusterConfig } from '../cluster/config';
-import { componentOf, knownFlags } from '../cluster/flags';
-import { Component, Flags, loadProfile } from '../cluster/profile';
+import { clusterConfig } from '../profile/config';
+import { componentOf, knownFlags } from '../profile/flags';
+import { Component, Flags, loadProfile } from '../profile/profile';
 import { ClusterServer } from '../cluster/serving';
 import { one, parseArgs } from './args';
 

@@ -1,22 +1,10 @@
 import { KubeList, KubeObject, Status } from '../api/meta';
-import type { ApiWatchEvent, DeleteOptions } from '../apiserver/storage';
-import type { PatchType } from '../apiserver/apiserver';
-
-export type { ApiWatchEvent, DeleteOptions, PatchType };
+import type { ApiWatchEvent, DeleteOptions, ListOptions, PatchType, WatchOptions } from '../api/request';
 
 /** Which objects: a plural resource name ("pods", "leases.coordination.k8s.io") and scope. */
 export interface ResourceRef {
   resource: string;
   namespace?: string;
-}
-
-export interface ListOptions {
-  labelSelector?: string;
-  fieldSelector?: string;
-}
-
-export interface WatchOptions extends ListOptions {
-  resourceVersion?: string;
 }
 
 export interface Watch {

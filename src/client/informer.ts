@@ -1,6 +1,7 @@
 import { KubeObject, objectKey } from '../api/meta';
 import { isStatusError } from '../api/errors';
-import { Client, ListOptions, ResourceRef, Watch } from './client';
+import { Client, ResourceRef, Watch } from './client';
+import { ListOptions } from '../api/request';
 import { reportTo } from './background';
 
 export interface EventHandler<T extends KubeObject> {

@@ -1,9 +1,11 @@
-import fetch from 'node-fetch';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import { KubeConfig, Watch as KubeWatch } from '@kubernetes/client-node';
 import { KubeList, KubeObject, Status } from '../api/meta';
 import { StatusError } from '../api/errors';
 import { ResourceRegistry } from '../api/registry';
-import { Client, DeleteOptions, ListOptions, PatchType, ResourceRef, Watch, WatchHandlers, WatchOptions } from './client';
+import { Client, ResourceRef, Watch, WatchHandlers } from './client';
+import { DeleteOptions, ListOptions, PatchType, WatchOptions } from '../api/request';
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',
@@ -27,6 +29,34 @@ export function allowPlainHttp(kc: KubeConfig): KubeConfig {
     currentContext: kc.currentContext,
   });
   return out;
+}
+
+/** The agent client-node chose (an Agent, or a function of the URL). */
+function agentFor(given: unknown, url: URL): http.Agent | undefined {
+  const agent = typeof given === 'function' ? (given as (u: URL) => unknown)(url) : given;
+  return agent instanceof http.Agent ? agent : undefined;
+}
+
+/**
+ * One HTTP(S) exchange with node's own client. The agent is the one client-node builds from
+ * the kubeconfig (CA, client certificate, skip-verify, proxy); an https agent is not offered
+ * to a plain-HTTP server.
+ */
+function send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, agent: http.Agent | undefined): Promise<{ status: number; statusText: string; text: string }> {
+  const secure = url.protocol === 'https:';
+  const request = secure ? https.request : http.request;
+  const usable = secure || !(agent instanceof https.Agent) ? agent : undefined;
+  return new Promise((resolve, reject) => {
+    const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+    const req = request(url, { method, headers: { ...headers, ...length }, agent: usable }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**
@@ -83,15 +113,15 @@ export class KubeconfigClient implements Client {
     else Object.assign(headers, given ?? {});
     headers.accept = 'application/json';
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-    const res = await fetch(url.toString(), { ...init, method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    const text = await res.text();
+    const res = await send(url, method, headers, options.body === undefined ? undefined : JSON.stringify(options.body), agentFor(init.agent, url));
+    const text = res.text;
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }
-    if (!res.ok) {
+    if (res.status < 200 || res.status > 299) {
       const status = parsed as Status | undefined;
       if (status?.kind === 'Status') throw new StatusError(status);
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: res.status, reason: res.statusText, message: text.slice(0, 500) || res.statusText });

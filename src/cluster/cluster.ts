@@ -6,7 +6,7 @@ import { evictionHandler } from '../apiserver/subresources/eviction';
 import { coreRegistry } from '../api/resources';
 import { MemoryStore, Store } from '../store';
 import { Client } from '../client/client';
-import { InProcessClient } from '../client/inprocess';
+import { InProcessClient } from '../apiserver/inprocess-client';
 import { InformerFactory } from '../client/informer';
 import { isStatusError } from '../api/errors';
 import { Namespace } from '../api/core';
@@ -14,12 +14,25 @@ import { NodeLifecycleController } from '../controllers/nodelifecycle/controller
 import { HollowKubelet } from '../kubelet/kubelet';
 import { NodeControllers } from './node-controllers';
 import { Scheduler } from '../scheduler/scheduler';
+import { SchedulingDecision } from '../scheduler/decision';
 import { schedulerOptions } from '../scheduler/options';
 import { ensureBootstrapPolicy } from '../apiserver/auth/bootstrap-policy';
-import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
+import { TokenAuthenticator, TokenFile } from '../apiserver/auth/authenticator';
+import { tokenReview } from '../apiserver/auth/reviews';
+import { ServiceAccountAuthenticator } from '../apiserver/auth/serviceaccount';
+import { TokenSigner } from '../serviceaccount/jwt';
+import { SimulatedLoadBalancer } from '../cloud/loadbalancer';
+import { ClusterConfig } from '../profile/config';
+import { kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 import { ControllerManager } from './controller-manager';
 import { HollowProxy } from '../kubeproxy/proxy';
 import { electionIdentity, LeaderElector, ResourceLock } from '../controllers/leaderelection/elector';
+
+export class NoCloudProviderError extends Error {
+  constructor() {
+    super('this cluster runs without a cloud provider (set --cloud-provider=simulated)');
+  }
+}
 
 /** Where virtual time starts: a fixed instant, so runs are reproducible to the millisecond. */
 export const VIRTUAL_EPOCH = Date.UTC(2025, 0, 1, 0, 0, 0);
@@ -51,6 +64,10 @@ export class Cluster {
   readonly proxies = new Map<string, HollowProxy>();
   /** Called for every kubelet added (e.g. to serve its HTTPS API when the cluster serves HTTP). */
   readonly kubeletHooks: ((kubelet: HollowKubelet) => Promise<void>)[] = [];
+  /** The service-account key pair: kube-controller-manager signs with it, the API server verifies. */
+  readonly serviceAccountSigner = new TokenSigner();
+  /** The API server's bearer-token authenticators: --token-auth-file, then service-account tokens. */
+  readonly tokenAuthenticators: TokenAuthenticator[];
   /** The controller manager's leader elector, with --leader-elect. */
   leaderElector?: LeaderElector;
   private started = false;
@@ -71,6 +88,8 @@ export class Cluster {
     const schedulerClient = this.clientFor('system:kube-scheduler');
     this.scheduler = new Scheduler(new InformerFactory(schedulerClient), schedulerClient, this.clock, this.quiescence, schedulerOptions(options.config));
     this.controllers = new ControllerManager(this);
+    const tokenFile = options.config.flags['kube-apiserver']['token-auth-file'];
+    this.tokenAuthenticators = [...(tokenFile ? [TokenFile.load(tokenFile)] : []), new ServiceAccountAuthenticator(this.serviceAccountSigner, this.api)];
   }
 
   get config(): ClusterConfig {
@@ -199,6 +218,65 @@ export class Cluster {
     const at = this.clock.now();
     kubelet.stop();
     return at;
+  }
+
+  /** Who a bearer token is, as the API server's TokenReview answers (undefined: not authenticated). */
+  async authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined> {
+    const review = await tokenReview(this.tokenAuthenticators, { spec: { token } }) as { status: { authenticated: boolean; user?: { username: string; groups: string[] } } };
+    return review.status.authenticated ? { username: review.status.user!.username, groups: review.status.user!.groups } : undefined;
+  }
+
+  /** The simulated cloud's machines, or undefined when the cluster runs without a cloud provider. */
+  cloudMachines(): string[] | undefined {
+    return this.nodeControllers.cloud?.machineNames();
+  }
+
+  /**
+   * An operator deletes a cloud machine: it goes from the cloud and its kubelet stops with
+   * it. False when the cloud has no such machine; throws when there is no cloud provider.
+   */
+  async deleteMachine(name: string): Promise<boolean> {
+    const cloud = this.nodeControllers.cloud;
+    if (!cloud) throw new NoCloudProviderError();
+    if (!cloud.deleteMachine(name)) return false;
+    this.kubelets.get(name)?.stop();
+    await this.settle();
+    return true;
+  }
+
+  /** The load balancers the service controller has ensured in the simulated cloud. */
+  async loadBalancers(): Promise<SimulatedLoadBalancer[]> {
+    await this.settle();
+    return this.controllers.cloud.list();
+  }
+
+  /** Who wrote through the API server, and whether storage moved only by its writes (once at rest). */
+  async apiAudit(): Promise<{ writesByUser: Record<string, number>; apiServerStoreWrites: number; storeRevisionDelta: number }> {
+    await this.settle();
+    const audit = this.api.audit;
+    return { writesByUser: Object.fromEntries(audit.writesByUser), apiServerStoreWrites: audit.storeWrites, storeRevisionDelta: this.store.revision() - this.initialRevision };
+  }
+
+  /** Compacts storage up to now (once at rest); returns the revision compacted to. */
+  async compactStorage(): Promise<number> {
+    await this.settle();
+    const revision = this.store.revision();
+    await this.store.compact(revision);
+    return revision;
+  }
+
+  /** The scheduler's decisions for a pod (NAMESPACE/NAME), oldest first, once at rest. */
+  async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
+    await this.settle();
+    return this.scheduler.decisions.filter((d) => d.pod === pod);
+  }
+
+  /** One connection through a node's kube-proxy: the backend it picks, or undefined when refused. */
+  async route(node: string, ip: string, port: number, protocol = 'TCP'): Promise<{ ip: string; port: number } | undefined> {
+    const proxy = this.proxies.get(node);
+    if (!proxy) throw new Error(`no kube-proxy runs on node "${node}"`);
+    await this.settle();
+    return proxy.route(ip, port, protocol);
   }
 
   kubelet(name: string): HollowKubelet {

@@ -1,20 +1,16 @@
 import { isIP } from 'node:net';
-import { dns1123SubdomainErrors } from '../api/validation';
+import { dns1123SubdomainErrors } from '../api/validation/names';
 import { NodeLifecycleOptions } from '../controllers/nodelifecycle/options';
 import { CONDITIONS_SET_UNKNOWN, LEGACY_CONDITIONS_SET_UNKNOWN } from '../controllers/nodelifecycle/health';
 import { KubeletConfig } from '../kubelet/config';
-import { Flags, mergeFlags, Profile } from './profile';
-import { parseFlags, ParsedFlags } from './flags';
+import { Profile } from '../profile/profile';
+import { parseFlags } from '../profile/flags';
+import { ClusterConfig } from '../profile/config';
 
-/** A control plane's whole configuration: a profile and flag overrides on top of it. */
-export interface ClusterConfig {
-  profile: Profile;
-  flags: ParsedFlags;
-}
-
-export function clusterConfig(profile: Profile, overrides: Flags = {}): ClusterConfig {
-  return { profile, flags: parseFlags(mergeFlags(profile.flags, overrides)) };
-}
+/*
+ * Each component's options in the words of its flags: the cluster's translation from a
+ * ClusterConfig (profile + flags) to what a controller or kubelet is constructed with.
+ */
 
 function required<T>(value: T | undefined, flag: string, profile: Profile): T {
   if (value === undefined) throw new Error(`profile ${profile.name} sets no value for --${flag}`);

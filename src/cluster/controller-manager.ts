@@ -22,10 +22,9 @@ import { ResourceQuotaController } from '../controllers/resourcequota/controller
 import { ServiceAccountsController } from '../controllers/serviceaccount/controller';
 import { TokensController } from '../controllers/serviceaccount/tokens';
 import { ServiceController } from '../controllers/service/controller';
-import { ServiceAccountAuthenticator } from '../serviceaccount/authenticator';
 import { TokenSigner } from '../serviceaccount/jwt';
 import { Store } from '../store';
-import { ClusterConfig } from './config';
+import { ClusterConfig } from '../profile/config';
 
 interface Parts {
   api: ApiServer;
@@ -35,6 +34,8 @@ interface Parts {
   clock: Clock;
   quiescence: Quiescence;
   config: ClusterConfig;
+  /** The service-account key pair (--service-account-private-key-file). */
+  serviceAccountSigner: TokenSigner;
 }
 
 /**
@@ -44,8 +45,6 @@ interface Parts {
  * comes from the cluster's flags and profile.
  */
 export class ControllerManager {
-  readonly signer = new TokenSigner();
-  readonly authenticator: ServiceAccountAuthenticator;
   readonly cloud = new SimulatedLoadBalancers();
   readonly serviceAllocations: ServiceAllocations;
   readonly kubernetesService: KubernetesServiceController;
@@ -75,7 +74,6 @@ export class ControllerManager {
     p.api.admission.use(limitRanger(p.api));
     p.api.admission.use(serviceAccountAdmission(p.api, { legacyTokenSecrets: features.legacyServiceAccountTokens ?? false }));
     p.api.admission.use(resourceQuotaAdmission(p.api, { constraintMessages: features.perContainerQuotaMessages ? 'per-container' : 'legacy' }));
-    this.authenticator = new ServiceAccountAuthenticator(this.signer, p.api);
     this.securePort = apiserver['secure-port'] ?? 6443;
     this.kubernetesService = new KubernetesServiceController(p.client, p.clock, {
       clusterIP: this.serviceAllocations.ips.firstIP,
@@ -94,7 +92,7 @@ export class ControllerManager {
     this.jobs = new JobController(informers, client, clock, quiescence);
     this.namespaces = new NamespaceController(informers, client, clock, quiescence);
     this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
-    this.tokens = new TokensController(informers, client, clock, quiescence, this.signer, { autoGenerate: features.legacyServiceAccountTokens ?? false });
+    this.tokens = new TokensController(informers, client, clock, quiescence, p.serviceAccountSigner, { autoGenerate: features.legacyServiceAccountTokens ?? false });
     this.endpoints = new EndpointsController(informers, client, clock, quiescence);
     this.services = new ServiceController(informers, client, clock, quiescence, this.cloud, {
       clusterName: kcm['cluster-name'] ?? 'kubernetes',

@@ -12,7 +12,8 @@ import { NoScheduleTaintController } from '../controllers/nodelifecycle/noschedu
 import { RangeAllocator } from '../controllers/nodeipam/range-allocator';
 import { PodGCController } from '../controllers/podgc/controller';
 import { TaintEvictionController } from '../controllers/tainteviction/controller';
-import { ClusterConfig, nodeLifecycleOptions } from './config';
+import { ClusterConfig } from '../profile/config';
+import { nodeLifecycleOptions } from './config';
 
 interface Runnable {
   run(): void;

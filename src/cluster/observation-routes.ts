@@ -3,7 +3,7 @@ import { NonResourceRoute } from '../apiserver/http/handler';
 import { writeJSON } from '../apiserver/http/respond';
 import { errors } from '../api/errors';
 import { Watch } from '../store/store';
-import type { Cluster } from './cluster';
+import { Cluster, NoCloudProviderError } from './cluster';
 
 /**
  * What the reference driver reads in process, served over HTTP so a driver reaching
@@ -53,8 +53,7 @@ export function schedulerRoute(cluster: Cluster): NonResourceRoute {
       if (req.method !== 'GET') throw errors.methodNotSupported({ kind: 'decisions' }, req.method ?? '');
       const pod = query(req).get('pod');
       if (!pod || !/^[^/]+\/[^/]+$/.test(pod)) throw errors.badRequest('pod must be NAMESPACE/NAME');
-      await cluster.settle();
-      writeJSON(res, 200, { items: cluster.scheduler.decisions.filter((d) => d.pod === pod) });
+      writeJSON(res, 200, { items: await cluster.schedulerDecisions(pod) });
     },
   };
 }
@@ -69,21 +68,18 @@ export function cloudRoute(cluster: Cluster): NonResourceRoute {
     prefix: '/kubespec/v1/cloud',
     untracked: true,
     async handle(req, res, p) {
-      const cloud = cluster.nodeControllers.cloud;
+      const machines = cluster.cloudMachines();
       if (p === '/kubespec/v1/cloud' && req.method === 'GET') {
-        return writeJSON(res, 200, { provider: cloud ? 'simulated' : null, machines: cloud ? cloud.machineNames() : [] });
+        return writeJSON(res, 200, { provider: machines ? 'simulated' : null, machines: machines ?? [] });
       }
       if (p === '/kubespec/v1/cloud/loadbalancers' && req.method === 'GET') {
-        await cluster.settle();
-        return writeJSON(res, 200, { items: cluster.controllers.cloud.list() });
+        return writeJSON(res, 200, { items: await cluster.loadBalancers() });
       }
       const m = /^\/kubespec\/v1\/cloud\/machines\/([^/]+)$/.exec(p);
       if (m && req.method === 'DELETE') {
         const name = decodeURIComponent(m[1]);
-        if (!cloud) throw errors.conflict({ kind: 'cloud', name: 'none' }, 'this cluster runs without a cloud provider (set --cloud-provider=simulated)');
-        if (!cloud.deleteMachine(name)) throw errors.notFound({ kind: 'machines', name });
-        cluster.kubelets.get(name)?.stop();
-        await cluster.settle();
+        if (!machines) throw errors.conflict({ kind: 'cloud', name: 'none' }, new NoCloudProviderError().message);
+        if (!(await cluster.deleteMachine(name))) throw errors.notFound({ kind: 'machines', name });
         return writeJSON(res, 200, { name, deleted: true });
       }
       throw errors.notFound({ kind: 'kubespec', name: p });
@@ -122,19 +118,14 @@ export function auditRoutes(cluster: Cluster): NonResourceRoute[] {
     untracked: true,
     async handle(req, res, p) {
       if (p !== '/kubespec/v1/audit' || req.method !== 'GET') throw errors.notFound({ kind: 'kubespec', name: p });
-      await cluster.settle();
-      const audit = cluster.api.audit;
-      writeJSON(res, 200, { writesByUser: Object.fromEntries(audit.writesByUser), apiServerStoreWrites: audit.storeWrites, storeRevisionDelta: cluster.store.revision() - cluster.initialRevision });
+      writeJSON(res, 200, await cluster.apiAudit());
     },
   }, {
     prefix: '/kubespec/v1/storage',
     untracked: true,
     async handle(req, res, p) {
       if (p !== '/kubespec/v1/storage/compact' || req.method !== 'POST') throw errors.notFound({ kind: 'kubespec', name: p });
-      await cluster.settle();
-      const revision = cluster.store.revision();
-      await cluster.store.compact(revision);
-      writeJSON(res, 200, { revision });
+      writeJSON(res, 200, { revision: await cluster.compactStorage() });
     },
   }];
 }

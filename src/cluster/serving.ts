@@ -4,8 +4,9 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CertificateAuthority, KeyPair, securePkiDir } from '../apiserver/auth/pki';
-import { RequestAuthenticator, TokenAuthenticator, TokenFile } from '../apiserver/auth/authenticator';
-import { Authorizer, authorizerFor } from '../apiserver/auth/authorizer';
+import { RequestAuthenticator } from '../apiserver/auth/authenticator';
+import { Authorizer } from '../apiserver/auth/authorizer';
+import { authorizerFor } from '../apiserver/auth/modes';
 import { reviewToken, selfSubjectAccessReview, subjectAccessReview, tokenReview } from '../apiserver/auth/reviews';
 import { ApiHttpServer, Listening } from '../apiserver/http/server';
 import { KubeletClient, NodeDialer } from '../apiserver/http/kubelet-client';
@@ -15,7 +16,7 @@ import { decodeProtobuf, PROTOBUF } from '../apiserver/http/protobuf';
 import { errors, StatusError } from '../api/errors';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
-import { parseTaints } from '../kubelet/config';
+import { parseTaints } from '../api/taints';
 import type { Cluster } from './cluster';
 import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, settleRoute } from './observation-routes';
 import type { KubeletSpec } from './config';
@@ -116,13 +117,10 @@ export class ClusterServer {
 
   constructor(private readonly cluster: Cluster, private readonly settings: ServeSettings) {
     const f = cluster.config.flags['kube-apiserver'];
-    // Bearer tokens: the --token-auth-file, then the cluster's service-account tokens.
-    const tokens: TokenAuthenticator[] = f['token-auth-file'] ? [TokenFile.load(f['token-auth-file'])] : [];
-    tokens.push(cluster.controllers.authenticator);
     // AlwaysAllow turns anonymous requests off, whatever --anonymous-auth says (upstream's
     // ApplyAuthorization, pkg/kubeapiserver/options/authentication.go; found on v1.32.13).
     const alwaysAllow = (f['authorization-mode'] ?? 'AlwaysAllow').split(',').includes('AlwaysAllow');
-    this.authenticator = new RequestAuthenticator({ tokenAuthenticators: tokens, anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow });
+    this.authenticator = new RequestAuthenticator({ tokenAuthenticators: cluster.tokenAuthenticators, anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow });
     this.revisionTimes = new RevisionTimes(cluster);
   }
 

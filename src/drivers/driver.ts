@@ -2,7 +2,7 @@ import { Event } from '../api/core';
 import type { SchedulingDecision } from '../scheduler/decision';
 import { Client } from '../client/client';
 import { KubeletSpec } from '../cluster/config';
-import { Flags, Profile } from '../cluster/profile';
+import { Flags, Profile } from '../profile/profile';
 
 export type { KubeletSpec };
 

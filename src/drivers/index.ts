@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Flags, loadProfile, Profile } from '../cluster/profile';
+import { Flags, loadProfile, Profile } from '../profile/profile';
 import { ClusterDriver } from './driver';
 import { ReferenceDriver } from './reference';
 import { KubeDriver } from './kube';
@@ -11,6 +11,15 @@ import { KubeconfigClient } from '../client/kubeconfig';
 import { coreRegistry } from '../api/resources';
 
 export * from './driver';
+
+// The rest of what steps may know of the layers below the driver (ARCHITECTURE.md): the
+// profile's flag vocabulary, the scheduler's decision as the driver reports it, and a
+// certificate authority for scenarios that need an unrelated one.
+export { componentOf } from '../profile/flags';
+export type { Component, Flags, Profile } from '../profile/profile';
+export { formatDecision } from '../scheduler/decision';
+export type { SchedulingDecision } from '../scheduler/decision';
+export { CertificateAuthority } from '../apiserver/auth/pki';
 
 export const TARGETS = ['reference', 'serve', 'upstream', 'kube', 'k3s'] as const;
 

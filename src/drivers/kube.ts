@@ -1,13 +1,15 @@
 import { Event } from '../api/core';
 import { isStatusError } from '../api/errors';
-import { ApiWatchEvent, Client, ResourceRef, Watch, WatchHandlers, WatchOptions } from '../client/client';
+import { ApiWatchEvent, WatchOptions } from '../api/request';
+import { Client, ResourceRef, Watch, WatchHandlers } from '../client/client';
 import { KubeObject } from '../api/meta';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { withWriteHooks } from '../client/after-writes';
 import { RealClock } from '../clock';
-import { clusterConfig, kubeletConfig, KubeletSpec } from '../cluster/config';
-import { Flags, Profile } from '../cluster/profile';
+import { clusterConfig } from '../profile/config';
+import { kubeletConfig, KubeletSpec } from '../cluster/config';
+import { Flags, Profile } from '../profile/profile';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { TargetDeclaration, unmetFlags } from './targets';

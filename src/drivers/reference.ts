@@ -1,9 +1,10 @@
 import { Event } from '../api/core';
 import { Client } from '../client/client';
 import { withWriteHooks } from '../client/after-writes';
-import { Cluster } from '../cluster/cluster';
-import { clusterConfig, KubeletSpec } from '../cluster/config';
-import { Flags, mergeFlags, Profile } from '../cluster/profile';
+import { Cluster, NoCloudProviderError } from '../cluster/cluster';
+import { clusterConfig } from '../profile/config';
+import { KubeletSpec } from '../cluster/config';
+import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { SchedulingDecision } from '../scheduler/decision';
 import { ReferenceHttp } from './reference-http';
@@ -45,7 +46,7 @@ export class ReferenceDriver implements ClusterDriver {
   }
 
   async compactStorage(): Promise<void> {
-    await this.cluster.store.compact(this.cluster.store.revision());
+    await this.cluster.compactStorage();
   }
 
   /** The admin client; each call returns once the cluster has reacted to it (at rest). */
@@ -90,40 +91,33 @@ export class ReferenceDriver implements ClusterDriver {
   }
 
   async deleteMachine(name: string): Promise<void> {
-    const cloud = this.cluster.nodeControllers.cloud;
-    if (!cloud) throw new NotApplicableError('this cluster runs without a cloud provider (set --cloud-provider=simulated)');
-    if (!cloud.deleteMachine(name)) throw new Error(`the cloud has no machine "${name}"`);
-    this.cluster.kubelets.get(name)?.stop();
-    await this.cluster.settle();
+    let deleted: boolean;
+    try {
+      deleted = await this.cluster.deleteMachine(name);
+    } catch (e) {
+      throw e instanceof NoCloudProviderError ? new NotApplicableError(e.message) : e;
+    }
+    if (!deleted) throw new Error(`the cloud has no machine "${name}"`);
   }
 
   async apiAudit() {
-    await this.cluster.settle();
-    const audit = this.cluster.api.audit;
-    return {
-      writesByUser: Object.fromEntries(audit.writesByUser),
-      apiServerStoreWrites: audit.storeWrites,
-      storeRevisionDelta: this.cluster.store.revision() - this.cluster.initialRevision,
-    };
+    return this.cluster.apiAudit();
   }
 
   async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
-    await this.cluster.settle();
-    return this.cluster.scheduler.decisions.filter((d) => d.pod === pod);
+    return this.cluster.schedulerDecisions(pod);
   }
 
   async route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined> {
-    const proxy = this.cluster.proxies.get(node);
-    if (!proxy) throw new Error(`no kube-proxy runs on node "${node}"`);
-    return proxy.route(clusterIP, port);
+    return this.cluster.route(node, clusterIP, port);
   }
 
   async loadBalancers() {
-    return this.cluster.controllers.cloud.list();
+    return this.cluster.loadBalancers();
   }
 
   async authenticate(token: string) {
-    return this.cluster.controllers.authenticator.authenticate(token);
+    return this.cluster.authenticate(token);
   }
 
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {

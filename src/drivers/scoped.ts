@@ -3,8 +3,9 @@ import { Event } from '../api/core';
 import { StatusError } from '../api/errors';
 import { KubeList, KubeObject } from '../api/meta';
 import { coreRegistry } from '../api/resources';
-import { Client, ResourceRef, WatchHandlers, WatchOptions } from '../client/client';
-import { Flags } from '../cluster/profile';
+import { Client, ResourceRef, WatchHandlers } from '../client/client';
+import { WatchOptions } from '../api/request';
+import { Flags } from '../profile/profile';
 import { Capabilities, ClusterDriver, KubeletSpec } from './driver';
 
 /**

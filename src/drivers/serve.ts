@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
-import { Flags, mergeFlags, Profile } from '../cluster/profile';
+import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { KubeDriver } from './kube';
 import { Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableError } from './driver';
 import { CertificateAuthority } from '../apiserver/auth/pki';

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { parseDuration } from '../api/duration';
-import { COMPONENTS, Component, Flags } from '../cluster/profile';
-import { parseFlags } from '../cluster/flags';
+import { COMPONENTS, Component, Flags } from '../profile/profile';
+import { parseFlags } from '../profile/flags';
 
 /**
  * What a target declares about itself: the profile it follows, the flags it runs with,

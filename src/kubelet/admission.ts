@@ -1,5 +1,5 @@
 import { Node, Pod } from '../api/core';
-import { nodeAllocatable, podRequest } from '../scheduler/resources';
+import { nodeAllocatable, podRequest } from '../api/pod-resources';
 
 export interface Rejection {
   reason: string;

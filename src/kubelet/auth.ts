@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { UserInfo } from '../apiserver/admission';
-import type { AuthorizationAttributes } from '../apiserver/auth/authorizer';
+import type { UserInfo, AuthorizationAttributes } from '../api/request';
 import type { KubeletConfig } from './config';
 
 /**

@@ -1,5 +1,5 @@
 import { Taint } from '../api/core';
-import { MachineProfile } from '../cluster/profile';
+import { MachineProfile } from '../profile/profile';
 
 /** A hollow kubelet's settings, named after the kubelet flags they stand for. */
 export interface KubeletConfig {
@@ -41,25 +41,4 @@ export interface KubeletConfig {
   authorizationMode: 'AlwaysAllow' | 'Webhook';
   /** --enable-debugging-handlers: exec, attach, port-forward, container logs, run. */
   enableDebuggingHandlers: boolean;
-}
-
-/** Parses --register-with-taints syntax: key=value:Effect,key2:Effect. */
-export function parseTaints(spec: string): Taint[] {
-  if (!spec.trim()) return [];
-  return spec.split(',').map((item) => {
-    const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(item.trim());
-    if (!m) throw new Error(`invalid taint spec: ${item} (want key=value:Effect)`);
-    return m[2] !== undefined ? { key: m[1], value: m[2], effect: m[3] as Taint['effect'] } : { key: m[1], effect: m[3] as Taint['effect'] };
-  });
-}
-
-/** Parses --node-labels syntax: key=value,key2=value2. */
-export function parseLabels(spec: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw new Error(`invalid label: ${item} (want key=value)`);
-    out[item.slice(0, eq)] = item.slice(eq + 1);
-  }
-  return out;
 }

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Behaviour } from './catalogue';
-import type { ConformanceReport } from './conformance';
+import type { ConformanceReport } from './model';
 import type { FeatureDoc, ScenarioDoc, StepDoc } from './features';
 import { esc, inlineMarkdown } from './html';
 

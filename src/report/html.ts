@@ -2,7 +2,7 @@
 // Header with each run's totals; a filter (pure CSS); one table grouped by area, one row per
 // behaviour with its seed citation, upstream note and a coloured status cell per run; an
 // expandable <details> per behaviour listing its scenarios, failures, reasons and timelines.
-import type { BehaviourRow, BehaviourStatus, ConformanceReport, RunSummary, ScenarioEntry } from './conformance';
+import type { BehaviourRow, BehaviourStatus, ConformanceReport, RunSummary, ScenarioEntry } from './model';
 import type { ScenarioStatus } from './messages';
 
 const STATUS_LABEL: Record<BehaviourStatus, string> = {

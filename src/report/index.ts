@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadCatalogue, type Behaviour } from './catalogue';
-import { buildConformance, writeConformanceReports, type ConformanceReport, type RunResult, type WrittenReports } from './conformance';
+import { buildConformance, writeConformanceReports, type WrittenReports } from './conformance';
+import { type ConformanceReport, type RunResult } from './model';
 import { readMessages } from './messages';
 import { readMutationReport, type MutationReport } from './mutation';
 
@@ -20,10 +21,8 @@ export type {
 export { buildConformance, formatSummary, isEmbeddableSvg, writeConformanceReports } from './conformance';
 export { mergeMutationReports, readMutationReport, summarise } from './mutation';
 export type { BehaviourMutation, MutantResult, MutantStatus, MutationReport } from './mutation';
-export type {
-  BehaviourMutants, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, ScenarioEntry,
-  UnknownTag, WrittenReports,
-} from './conformance';
+export type { BehaviourMutants, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, ScenarioEntry, UnknownTag } from './model';
+export type { WrittenReports } from './conformance';
 
 export const MESSAGES_FILE = 'messages.ndjson';
 export const RUN_INFO_FILE = 'run.json';

@@ -3,7 +3,7 @@ import { objectKey } from '../api/meta';
 import { ClusterView, ServiceLike } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { NodeTree } from './node-tree';
-import { selectorFromSet } from '../api/labels';
+import { selectorFromSet } from '../api/labels/selector';
 
 /**
  * The scheduler's view of the cluster (schedulercache): a NodeInfo per node with the pods

@@ -1,6 +1,6 @@
 import { Node, Pod } from '../api/core';
 import { HostPort, NodeInfo, podHostPorts } from './nodeinfo';
-import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from './resources';
+import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
 import { CompiledTerm, requiredTerms } from './node-affinity';
 
 /** A Service as the scheduler reads it: namespace and selector. */

@@ -1,5 +1,5 @@
 import { Node, Pod } from '../api/core';
-import { newRequirement, Operator, Requirement } from '../api/labels';
+import { newRequirement, Operator, Requirement } from '../api/labels/selector';
 
 export interface NodeSelectorRequirement {
   key: string;

@@ -1,6 +1,6 @@
 import { Node, Pod } from '../api/core';
 import { objectKey } from '../api/meta';
-import { emptyResources, nodeAllocatable, podNonZeroRequest, podRequest, Resources } from './resources';
+import { emptyResources, nodeAllocatable, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
 import { zoneKey } from './zone';
 
 /** A host port as upstream's HostPortInfo keeps it: hostIP (default 0.0.0.0), protocol (default TCP), port. */

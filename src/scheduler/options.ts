@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { ClusterConfig } from '../cluster/config';
+import { ClusterConfig } from '../profile/config';
 import { frameworkPlugins, legacyProvider } from './providers';
 import { algorithmFromPolicy, parsePolicy } from './policy';
 import { SchedulerOptions } from './scheduler';

@@ -5,7 +5,7 @@ import * as https from 'node:https';
 import * as tls from 'node:tls';
 import * as yaml from 'js-yaml';
 import { served, sleep } from '../hostile-harness';
-import { watchStats } from '../../src/apiserver/http/handler';
+import { watchStats } from '../../src/apiserver/http/watch';
 
 /**
  * Load (issue 13): LOAD_WRITERS writers (default 50) each make LOAD_WRITES optimistic

@@ -1,6 +1,6 @@
-import { KubeObject } from '../meta';
+import { KubeObject, jsonEqual } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError } from '../validation';
+import { fieldError } from '../validation/field';
 
 /** apps/v1 ControllerRevision: an immutable snapshot of a controller's template, numbered. */
 export interface ControllerRevision extends KubeObject {
@@ -19,6 +19,6 @@ export const controllerrevisions = defineResource<ControllerRevision>({
     return Number.isInteger(cr.revision) && cr.revision >= 0 ? [] : [fieldError.invalid('revision', cr.revision, 'must be greater than or equal to 0')];
   },
   validateUpdate(cr, old) {
-    return JSON.stringify(cr.data) === JSON.stringify(old.data) ? [] : [fieldError.invalid('data', '', 'field is immutable')];
+    return jsonEqual(cr.data, old.data) ? [] : [fieldError.invalid('data', '', 'field is immutable')];
   },
 });

@@ -1,7 +1,8 @@
 import { DaemonSet } from '../core';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
-import { selectorFromLabelSelector, validateLabelSelector } from '../labels';
+import { fieldError, FieldErrors } from '../validation/field';
+import { selectorFromLabelSelector } from '../labels/selector';
+import { validateLabelSelector } from '../validation/labels';
 import { defaultPodSpec, validatePodSpec } from './pod';
 
 /** apps/v1 DaemonSet: a pod template run once on every eligible node. */

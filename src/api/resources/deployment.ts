@@ -1,7 +1,7 @@
-import { LabelSelector } from '../labels';
+import { LabelSelector } from '../labels/selector';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 import { defaultPodSpec } from './pod';
 import { PodTemplateSpec } from './replicationcontroller';
 import { nonNegative, validateSelectedTemplate, validateSelectorUnchanged, WorkloadCondition } from './replicaset';

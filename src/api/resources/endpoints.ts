@@ -1,7 +1,7 @@
 import { ObjectReference } from '../core';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 import { isIPv4, Protocol, validPort } from './service';
 
 export interface EndpointAddress {

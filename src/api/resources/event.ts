@@ -1,6 +1,6 @@
 import { Event } from '../core';
 import { defineResource } from '../registry';
-import { fieldError } from '../validation';
+import { fieldError } from '../validation/field';
 
 export const events = defineResource<Event>({
   group: '',

@@ -1,7 +1,8 @@
 import { KubeObject } from '../meta';
-import { LabelSelector, selectorFromLabelSelector, validateLabelSelector } from '../labels';
+import { LabelSelector, selectorFromLabelSelector } from '../labels/selector';
+import { validateLabelSelector } from '../validation/labels';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 import { defaultPodSpec } from './pod';
 import { PodTemplateSpec, validatePodTemplate } from './replicationcontroller';
 

@@ -1,6 +1,6 @@
 import { Lease } from '../core';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 
 export const leases = defineResource<Lease>({
   group: 'coordination.k8s.io',

@@ -1,7 +1,7 @@
 import { ResourceList } from '../core';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 import { validateResourceList } from './node';
 
 export type LimitType = 'Container' | 'Pod' | 'PersistentVolumeClaim';

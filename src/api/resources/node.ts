@@ -1,6 +1,6 @@
 import { Node } from '../core';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 import { Quantity } from '../quantity';
 
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];

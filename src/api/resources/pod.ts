@@ -1,6 +1,7 @@
 import { Container, Pod } from '../core';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors, dns1123LabelErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
+import { dns1123LabelErrors } from '../validation/names';
 import { validateResourceList } from './node';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];

@@ -1,6 +1,6 @@
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 
 /** rbac.authorization.k8s.io/v1: who may do what (upstream pkg/apis/rbac). */
 export interface PolicyRule {

@@ -1,7 +1,8 @@
-import { LabelSelector, selectorFromLabelSelector, validateLabelSelector } from '../labels';
-import { KubeObject } from '../meta';
+import { LabelSelector, selectorFromLabelSelector } from '../labels/selector';
+import { validateLabelSelector } from '../validation/labels';
+import { KubeObject, jsonEqual } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 import { defaultPodSpec } from './pod';
 import { PodTemplateSpec, validatePodTemplate } from './replicationcontroller';
 
@@ -65,7 +66,7 @@ export function validateSelectedTemplate(kind: string, selector: LabelSelector |
 
 /** apps/v1 selectors are immutable (upstream ValidateReplicaSetUpdate and friends). */
 export function validateSelectorUnchanged(obj: { spec: { selector?: LabelSelector } }, old: { spec: { selector?: LabelSelector } }): FieldErrors {
-  if (JSON.stringify(obj.spec?.selector) === JSON.stringify(old.spec?.selector)) return [];
+  if (jsonEqual(obj.spec?.selector, old.spec?.selector)) return [];
   return [fieldError.invalid('spec.selector', obj.spec?.selector, 'field is immutable')];
 }
 

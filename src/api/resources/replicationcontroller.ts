@@ -1,7 +1,7 @@
 import { PodSpec } from '../core';
 import { KubeObject, ObjectMeta } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 import { defaultPodSpec, validatePodSpec } from './pod';
 
 export interface PodTemplateSpec {

@@ -1,6 +1,6 @@
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError } from '../validation';
+import { fieldError } from '../validation/field';
 
 export interface Secret extends KubeObject {
   type?: string;

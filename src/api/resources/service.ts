@@ -1,7 +1,7 @@
 import { ObjectReference } from '../core';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation';
+import { fieldError, FieldErrors } from '../validation/field';
 
 export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
 export type Protocol = 'TCP' | 'UDP' | 'SCTP';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { errors } from '../../api/errors';
-import { UserInfo } from '../admission';
+import { UserInfo } from '../../api/request';
 
 /**
  * Authentication on the secure port, as upstream's union authenticator: client

@@ -1,9 +1,6 @@
-import { UserInfo } from '../admission';
+import { AuthorizationAttributes, UserInfo } from '../../api/request';
 import type { ApiServer } from '../apiserver';
 import { PolicyRule, Role, RoleBinding, Subject } from '../../api/resources/rbac';
-import { escalationCheck } from './escalation';
-import { NodeAuthorizer } from './node-authorizer';
-import { nodeRestriction } from '../admission/node-restriction';
 
 /**
  * Authorization after authentication, as upstream's union authorizer: the first mode that
@@ -11,19 +8,6 @@ import { nodeRestriction } from '../admission/node-restriction';
  * system:masters group always allowed, as upstream's privileged-group authorizer).
  * Upstream: plugin/pkg/auth/authorizer/rbac (RuleAllows, appliesTo).
  */
-export interface AuthorizationAttributes {
-  user: UserInfo;
-  verb: string;
-  isResourceRequest: boolean;
-  /** Non-resource requests: the URL path. */
-  path: string;
-  apiGroup: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-}
-
 export interface Decision {
   allowed: boolean;
   reason?: string;
@@ -125,23 +109,6 @@ export class UnionAuthorizer implements Authorizer {
     }
     return { allowed: false };
   }
-}
-
-export function authorizerFor(modes: string, api: ApiServer): Authorizer {
-  const list = modes.split(',').map((m) => m.trim()).filter(Boolean);
-  const rbac = new RbacAuthorizer(api);
-  const known: Record<string, () => Authorizer> = { AlwaysAllow: () => alwaysAllow, AlwaysDeny: () => alwaysDeny, RBAC: () => rbac, Node: () => new NodeAuthorizer(api) };
-  const union = new UnionAuthorizer(list.map((m) => {
-    const make = known[m];
-    if (!make) throw new Error(`unknown authorization mode "${m}" (known: ${Object.keys(known).join(', ')})`);
-    return make();
-  }));
-  // Writes to RBAC objects are checked against the writer's own rights (upstream's rbac
-  // registry does this whatever the modes; its rule resolver is always RBAC's).
-  // The Node mode comes with NodeRestriction, as kubeadm enables them together.
-  if (list.includes('Node') && !api.admission.names().includes('NodeRestriction')) api.admission.use(nodeRestriction());
-  if (!api.admission.names().includes('RBACEscalationCheck')) api.admission.use(escalationCheck(api, union, (u, ns) => rbac.rulesFor(u, ns)));
-  return union;
 }
 
 /** Upstream's message: User "bob" cannot get resource "nodes" in API group "" at the cluster scope. */

@@ -1,6 +1,7 @@
 import { errors } from '../../api/errors';
 import { PolicyRule, Role, RoleBinding } from '../../api/resources/rbac';
-import type { AdmissionAttributes, AdmissionPlugin, UserInfo } from '../admission';
+import type { AdmissionAttributes, AdmissionPlugin } from '../admission';
+import type { UserInfo } from '../../api/request';
 import type { ApiServer } from '../apiserver';
 import type { Authorizer } from './authorizer';
 

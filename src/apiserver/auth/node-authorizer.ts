@@ -1,7 +1,7 @@
-import type { UserInfo } from '../admission';
+import type { UserInfo, AuthorizationAttributes } from '../../api/request';
 import type { ApiServer } from '../apiserver';
 import type { Pod } from '../../api/core';
-import type { AuthorizationAttributes, Authorizer, Decision } from './authorizer';
+import type { Authorizer, Decision } from './authorizer';
 
 /**
  * The Node authorizer (plugin/pkg/auth/authorizer/node, with bootstrappolicy's NodeRules):

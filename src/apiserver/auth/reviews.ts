@@ -1,6 +1,6 @@
 import { errors } from '../../api/errors';
-import { UserInfo } from '../admission';
-import { AuthorizationAttributes, Authorizer } from './authorizer';
+import { UserInfo, AuthorizationAttributes } from '../../api/request';
+import { Authorizer } from './authorizer';
 import { TokenAuthenticator } from './authenticator';
 
 /**

@@ -1,8 +1,9 @@
 import { isoTime } from '../../clock';
 import { errors, isStatusError } from '../../api/errors';
-import { KubeObject } from '../../api/meta';
+import { KubeObject, jsonEqual } from '../../api/meta';
 import { apiVersionOf } from '../../api/registry';
-import type { ApiServer, RequestContext, RequestTarget } from '../apiserver';
+import type { ApiServer, RequestContext } from '../apiserver';
+import type { RequestTarget } from '../../api/request';
 
 /**
  * Server-side apply (PATCH application/apply-patch+yaml), the part kubectl needs: create
@@ -55,7 +56,7 @@ export async function serverSideApply(api: ApiServer, target: RequestTarget, app
   const mine = managed.find((m) => m.manager === fieldManager && m.operation === 'Apply');
   const next = entry();
   // The same fields applied again keep their entry (and its time): a no-op apply keeps the resourceVersion.
-  const kept = mine && JSON.stringify(mine.fieldsV1) === JSON.stringify(next.fieldsV1) ? mine : next;
+  const kept = mine && jsonEqual(mine.fieldsV1, next.fieldsV1) ? mine : next;
   const others = managed.filter((m) => m !== mine);
   const patch = { ...config, metadata: { ...config.metadata, managedFields: [...others, kept] } };
   delete (patch as Partial<KubeObject>).apiVersion;

@@ -1,6 +1,10 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as yaml from 'js-yaml';
 import { errors } from '../../api/errors';
+import { ResourceType } from '../../api/registry';
+import { DeleteOptions, PatchType } from '../../api/request';
+import { unknownFields } from '../../api/resources/schema';
+import { decodeProtobuf, PROTOBUF } from './protobuf';
 
 /**
  * The bounds every request body meets before anything decodes it, as kube-apiserver
@@ -113,4 +117,59 @@ export function resourceVersionParam(q: URLSearchParams): string | undefined {
   if (v === null || v === '') return undefined;
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw errors.badRequest(`resourceVersion: Invalid value: "${v}": invalid resource version`);
   return v;
+}
+
+export const PATCH_TYPES: Record<string, PatchType | 'apply'> = {
+  'application/merge-patch+json': 'merge',
+  'application/json-patch+json': 'json',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+cbor': 'apply',
+};
+
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** A request body by its Content-Type: JSON, YAML or protobuf; anything else 415. */
+export async function decodeBody(req: IncomingMessage, raw: Buffer): Promise<unknown> {
+  const type = mediaType(req.headers['content-type']);
+  if (type === PROTOBUF) return decodeProtobuf(raw);
+  if (type === '' || type === 'application/json' || type === 'application/yaml' || type === '*/*') return parseBody(raw.toString('utf8'), type === 'application/yaml');
+  throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+}
+
+/** DeleteOptions from the body, with ?gracePeriodSeconds and ?propagationPolicy on top. */
+export async function deleteOptions(req: IncomingMessage, raw: Buffer, q: URLSearchParams): Promise<DeleteOptions> {
+  let options: DeleteOptions = {};
+  if (raw.length > 0) options = (await decodeBody(req, raw)) as DeleteOptions;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw errors.badRequest('the body of a delete must be a DeleteOptions object');
+  const grace = intParam(q, 'gracePeriodSeconds');
+  if (grace !== undefined) options = { ...options, gracePeriodSeconds: grace };
+  const policy = q.get('propagationPolicy');
+  if (policy) options = { ...options, propagationPolicy: policy as DeleteOptions['propagationPolicy'] };
+  return options;
+}
+
+/**
+ * ?fieldValidation on create and update (upstream's since v1.27): unknown fields are dropped
+ * (Ignore), dropped with a Warning header each (Warn, the default), or refused with 400
+ * (Strict). Checked at the object's top level and in metadata.
+ */
+export function fieldValidation(rt: ResourceType, q: URLSearchParams, res: ServerResponse, obj: unknown): unknown {
+  const mode = q.get('fieldValidation') ?? 'Warn';
+  if (!['Ignore', 'Warn', 'Strict'].includes(mode)) {
+    throw errors.badRequest(`fieldValidation: Invalid value: "${mode}": must be one of Ignore, Warn, Strict`);
+  }
+  const unknown = mode === 'Ignore' ? [] : unknownFields(rt.kind, obj);
+  if (unknown.length === 0) return obj;
+  if (mode === 'Strict') throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  res.setHeader('Warning', unknown.map((f) => `299 - "unknown field \\"${f}\\""`));
+  return obj;
+}
+
+/** Whether a request carries a body (declared length or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

@@ -2,25 +2,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/errors';
 import { Status } from '../../api/meta';
 import { ResourceType } from '../../api/registry';
-import { Node, Pod } from '../../api/core';
 import { Clock, Quiescence } from '../../clock';
-import { ApiServer, PatchType, RequestContext, RequestTarget } from '../apiserver';
-import { UserInfo } from '../admission';
-import { DeleteOptions } from '../storage';
+import { ApiServer, RequestContext } from '../apiserver';
+import { RequestTarget, UserInfo, AuthorizationAttributes } from '../../api/request';
 import { RequestAuthenticator } from '../auth/authenticator';
-import { Authorizer, forbiddenMessage, AuthorizationAttributes } from '../auth/authorizer';
+import { Authorizer, forbiddenMessage } from '../auth/authorizer';
 import { requestInfo, RequestInfo, queryBool } from './request-info';
-import { writeError, writeJSON } from './respond';
+import { pageNotFound, writeError, writeJSON } from './respond';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery';
 import { openapiDocument, openapiIndex } from './openapi';
 import { IncludeObject, toTable, wantsTable } from './table';
-import { decodeProtobuf, PROTOBUF } from './protobuf';
 import { serverSideApply } from './apply';
-import { checkKubeletResponse, KubeletClient } from './kubelet-client';
-import { unknownFields } from '../../api/resources/schema';
-import { intParam, parseBody, readLimited, resourceVersionParam } from './decode';
+import { KubeletClient } from './kubelet-client';
+import { decodeBody, deleteOptions, fieldValidation, hasBody, intParam, mediaType, parseBody, PATCH_TYPES, readLimited, resourceVersionParam } from './decode';
+import { serveWatch } from './watch';
+import { podLog, proxyToKubelet } from './kubelet-subresources';
 import { ApiStreaming, writeUpgradeError } from './streaming';
-import { serviceLocation } from './service-proxy';
 import type { Duplex } from 'node:stream';
 
 /**
@@ -57,32 +54,9 @@ export interface HttpHandlerOptions {
   maxMutatingRequestsInflight?: number;
 }
 
-/**
- * A watcher whose client stops reading is closed once this much is waiting for it (events
- * or bytes), as upstream's cacher closes a watcher whose buffer is full: one slow reader
- * may not hold the server's memory.
- */
-export const WATCH_BUFFER_EVENTS = 1000;
-export const WATCH_BUFFER_BYTES = 8 * 1024 * 1024;
-
-/** Watchers dropped for not reading (figures for tests and the README). */
-export const watchStats = { dropped: 0 };
-
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 const UNSECURED: UserInfo = { username: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
-
-const PATCH_TYPES: Record<string, PatchType | 'apply'> = {
-  'application/merge-patch+json': 'merge',
-  'application/json-patch+json': 'json',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-  'application/apply-patch+cbor': 'apply',
-};
-
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0].trim().toLowerCase();
-}
 
 export class ApiHttpHandler {
   private readonly inflight = { reads: 0, writes: 0 };
@@ -253,14 +227,14 @@ export class ApiHttpHandler {
     const ctx: RequestContext = { user, dryRun: q.getAll('dryRun').includes('All') };
     const dryRunValue = q.getAll('dryRun').find((v) => v !== 'All');
     if (dryRunValue !== undefined) throw errors.badRequest(`Invalid dry run value: ${dryRunValue}`);
-    if (info.subresource === 'log') return this.podLog(res, rt, target, q, release);
-    if (info.subresource === 'proxy') return this.proxy(req, res, rt, target, info, q, body);
+    if (info.subresource === 'log') return podLog(api, () => this.kubelets(), res, rt, target, q, release);
+    if (info.subresource === 'proxy') return proxyToKubelet(api, () => this.kubelets(), req, res, rt, target, info, q, body);
     if (ApiStreaming.handles(rt.resource, info.subresource)) throw errors.badRequest('Upgrade request required');
     const table = wantsTable(req.headers.accept);
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {
       case 'get': {
-        if (queryBool(q.get('watch'))) return this.watch(req, res, rt, { ...target, name: undefined }, q, table, release, `metadata.name=${info.name}`);
+        if (queryBool(q.get('watch'))) return serveWatch(api, this.options.clock, req, res, rt, { ...target, name: undefined }, q, table, release, `metadata.name=${info.name}`);
         const obj = await api.get(target, ctx);
         if (table && !target.subresource) return writeJSON(res, 200, toTable(rt, [obj], this.options.clock.now(), { resourceVersion: obj.metadata.resourceVersion, include }));
         return writeJSON(res, 200, obj);
@@ -273,15 +247,15 @@ export class ApiHttpHandler {
         return writeJSON(res, 200, list);
       }
       case 'watch':
-        return this.watch(req, res, rt, target, q, table, release);
+        return serveWatch(api, this.options.clock, req, res, rt, target, q, table, release);
       case 'create': {
-        const obj = fieldValidation(rt, q, res, await this.decode(req, await body()));
+        const obj = fieldValidation(rt, q, res, await decodeBody(req, await body()));
         const created = await api.create(target, obj, ctx);
         const code = (created as Status).kind === 'Status' ? ((created as Status).code || 201) : 201;
         return writeJSON(res, code, created);
       }
       case 'update':
-        return writeJSON(res, 200, await api.update(target, fieldValidation(rt, q, res, await this.decode(req, await body())), ctx));
+        return writeJSON(res, 200, await api.update(target, fieldValidation(rt, q, res, await decodeBody(req, await body())), ctx));
       case 'patch': {
         const type = PATCH_TYPES[mediaType(req.headers['content-type'])];
         if (!type) {
@@ -296,12 +270,12 @@ export class ApiHttpHandler {
         return writeJSON(res, 200, await api.patch(target, type, patch, ctx));
       }
       case 'delete': {
-        const options = await this.deleteOptions(req, await body(), q);
+        const options = await deleteOptions(req, await body(), q);
         const { object } = await api.delete(target, options, { ...ctx, dryRun: ctx.dryRun || (options as { dryRun?: string[] }).dryRun?.includes('All') });
         return writeJSON(res, 200, object);
       }
       case 'deletecollection': {
-        const options = await this.deleteOptions(req, await body(), q);
+        const options = await deleteOptions(req, await body(), q);
         const list = await api.deleteCollection(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined }, options, ctx);
         return writeJSON(res, 200, list);
       }
@@ -310,176 +284,11 @@ export class ApiHttpHandler {
     }
   }
 
-  private async decode(req: IncomingMessage, raw: Buffer): Promise<unknown> {
-    const type = mediaType(req.headers['content-type']);
-    if (type === PROTOBUF) return decodeProtobuf(raw);
-    if (type === '' || type === 'application/json' || type === 'application/yaml' || type === '*/*') return parseBody(raw.toString('utf8'), type === 'application/yaml');
-    throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
-  }
-
-  private async deleteOptions(req: IncomingMessage, raw: Buffer, q: URLSearchParams): Promise<DeleteOptions> {
-    let options: DeleteOptions = {};
-    if (raw.length > 0) options = (await this.decode(req, raw)) as DeleteOptions;
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw errors.badRequest('the body of a delete must be a DeleteOptions object');
-    const grace = intParam(q, 'gracePeriodSeconds');
-    if (grace !== undefined) options = { ...options, gracePeriodSeconds: grace };
-    const policy = q.get('propagationPolicy');
-    if (policy) options = { ...options, propagationPolicy: policy as DeleteOptions['propagationPolicy'] };
-    return options;
-  }
-
-  /**
-   * A watch stream: headers flushed at once, then one JSON event per line, chunked. Table
-   * watches carry one-row Tables (column definitions in the first only). A too-old
-   * resourceVersion answers 410 Expired. Ends after timeoutSeconds of cluster time.
-   */
-  private async watch(req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, nameSelector?: string): Promise<void> {
-    const rv = resourceVersionParam(q);
-    const timeout = intParam(q, 'timeoutSeconds', 0) ?? 0;
-    if (queryBool(q.get('sendInitialEvents'))) throw errors.badRequest('sendInitialEvents is not supported by this server; list, then watch from the list\'s resourceVersion');
-    const fieldSelector = [q.get('fieldSelector'), nameSelector].filter(Boolean).join(',') || undefined;
-    const pending: string[] = [];
-    let started = false;
-    let first = true;
-    let unsent = 0;
-    let closed = false;
-    const send = (line: string) => {
-      if (closed) return;
-      if (unsent >= WATCH_BUFFER_EVENTS || res.writableLength > WATCH_BUFFER_BYTES) {
-        // The client stopped reading: drop it (it will list and watch again, as after a 410).
-        closed = true;
-        watchStats.dropped++;
-        res.destroy();
-        return;
-      }
-      unsent++;
-      res.write(line, () => { unsent--; });
-    };
-    const write = (line: string) => (started ? send(line) : pending.push(line));
-    const handle = await this.options.api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv }, (e) => {
-      let object: unknown = e.object;
-      if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
-        object = toTable(rt, [e.object], this.options.clock.now(), { resourceVersion: e.object.metadata.resourceVersion, withColumns: first, include: (q.get('includeObject') ?? 'Metadata') as IncludeObject });
-        first = false;
-      }
-      write(`${JSON.stringify({ type: e.type, object })}\n`);
-    });
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
-    res.flushHeaders();
-    started = true;
-    for (const line of pending.splice(0)) send(line);
-    release();
-    const timer = timeout > 0 ? this.options.clock.setTimeout(() => res.end(), timeout * 1000) : undefined;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        handle.stop();
-        if (timer) this.options.clock.clear(timer);
-        resolve();
-      };
-      res.on('close', done);
-      req.on('close', done);
-    });
-  }
-
-  /** pods/{name}/log: the API server asks the pod's kubelet (/containerLogs/…) and streams the answer. */
-  private async podLog(res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, release: () => void): Promise<void> {
-    if (rt.resource !== 'pods') throw pageNotFound();
-    const pod = (await this.options.api.get({ ...target, subresource: undefined })) as Pod;
-    const containers = pod.spec.containers ?? [];
-    let container = q.get('container');
-    if (!container) {
-      if (containers.length !== 1) {
-        throw errors.badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
-      }
-      container = containers[0].name;
-    }
-    if (!containers.some((c) => c.name === container)) throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
-    if (!pod.spec.nodeName) throw errors.badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
-    const node = (await this.options.api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
-    const params = new URLSearchParams();
-    for (const k of ['follow', 'previous', 'tailLines', 'timestamps', 'sinceSeconds', 'sinceTime', 'limitBytes']) {
-      const v = q.get(k);
-      if (v !== null) params.set(k, v);
-    }
-    const qs = params.toString();
-    const upstream = await this.kubelets().request(node, 'GET', `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`);
-    await checkKubeletResponse(upstream, 'pods/log', pod.metadata.name!);
-    res.writeHead(upstream.statusCode ?? 200, { 'Content-Type': 'text/plain' });
-    if (q.get('follow') === 'true') release();
-    upstream.pipe(res);
-    await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
-  }
-
   private kubelets(): KubeletClient {
     if (!this.options.kubelets) throw errors.serviceUnavailable('this API server has no connection to kubelets');
     return this.options.kubelets;
   }
 
-  /**
-   * nodes/{name}/proxy/… forwards to that node's kubelet (COMM-PROXY): what comes back is
-   * the kubelet's own view, which may differ from the stored object. pods/{name}/proxy
-   * forwards through the pod's kubelet to the hollow pod.
-   */
-  private async proxy(req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, info: RequestInfo, q: URLSearchParams, body: () => Promise<Buffer>): Promise<void> {
-    const rest = `/${info.rest.map(encodeURIComponent).join('/')}`;
-    const qs = q.toString();
-    let node: Node;
-    let path: string;
-    if (rt.resource === 'nodes') {
-      node = (await this.options.api.get({ resource: 'nodes', name: target.name })) as Node;
-      path = rest;
-    } else if (rt.resource === 'pods') {
-      const pod = (await this.options.api.get({ ...target, subresource: undefined })) as Pod;
-      if (!pod.spec.nodeName || pod.status?.phase !== 'Running') throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
-      node = (await this.options.api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
-      path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
-    } else if (rt.resource === 'services') {
-      const location = await serviceLocation(this.options.api, target.namespace ?? '', target.name ?? '');
-      node = location.node;
-      path = `${location.path}${rest}`;
-    } else {
-      throw pageNotFound();
-    }
-    const raw = req.method === 'GET' || req.method === 'HEAD' ? undefined : await body();
-    const upstream = await this.kubelets().request(node, req.method ?? 'GET', `${path}${qs ? `?${qs}` : ''}`, raw);
-    const headers: Record<string, string> = {};
-    const ct = upstream.headers['content-type'];
-    if (ct) headers['Content-Type'] = ct;
-    res.writeHead(upstream.statusCode ?? 200, headers);
-    upstream.pipe(res);
-    await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
-  }
-}
-
-/** upstream's answer for an unknown path: 404 NotFound "the server could not find the requested resource". */
-export function pageNotFound() {
-  const e = errors.notFound({ kind: '', name: '' });
-  e.status.message = 'the server could not find the requested resource';
-  e.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
-  return e;
-}
-
-/**
- * ?fieldValidation on create and update (upstream's since v1.27): unknown fields are dropped
- * (Ignore), dropped with a Warning header each (Warn, the default), or refused with 400
- * (Strict). Checked at the object's top level and in metadata.
- */
-function fieldValidation(rt: ResourceType, q: URLSearchParams, res: ServerResponse, obj: unknown): unknown {
-  const mode = q.get('fieldValidation') ?? 'Warn';
-  if (!['Ignore', 'Warn', 'Strict'].includes(mode)) {
-    throw errors.badRequest(`fieldValidation: Invalid value: "${mode}": must be one of Ignore, Warn, Strict`);
-  }
-  const unknown = mode === 'Ignore' ? [] : unknownFields(rt.kind, obj);
-  if (unknown.length === 0) return obj;
-  if (mode === 'Strict') throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-  res.setHeader('Warning', unknown.map((f) => `299 - "unknown field \\"${f}\\""`));
-  return obj;
-}
-
-/** Whether a request carries a body (declared length or chunked). */
-function hasBody(req: IncomingMessage): boolean {
-  const len = req.headers['content-length'];
-  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /** The verbs served on a named object and on each subresource (upstream's installed routes). */

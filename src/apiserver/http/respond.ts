@@ -30,3 +30,11 @@ export function writeError(res: ServerResponse, e: unknown): void {
   }
   writeStatus(res, err.status);
 }
+
+/** upstream's answer for an unknown path: 404 NotFound "the server could not find the requested resource". */
+export function pageNotFound() {
+  const e = errors.notFound({ kind: '', name: '' });
+  e.status.message = 'the server could not find the requested resource';
+  e.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
+  return e;
+}

@@ -1,7 +1,7 @@
 import { errors, successStatus } from '../../api/errors';
 import { Binding, Pod, PodCondition } from '../../api/core';
 import { isoTime } from '../../clock';
-import { SubresourceHandler } from './subresource';
+import type { SubresourceHandler } from '../apiserver';
 
 /**
  * pods/binding: assigns a pod to a node once (upstream BindingREST.Create → assignPod):

@@ -1,6 +1,6 @@
 import { errors, successStatus } from '../../api/errors';
-import { DeleteOptions } from '../storage';
-import { SubresourceHandler } from './subresource';
+import { DeleteOptions } from '../../api/request';
+import type { SubresourceHandler } from '../apiserver';
 
 interface Eviction {
   apiVersion?: string;

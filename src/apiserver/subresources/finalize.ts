@@ -1,6 +1,6 @@
 import { errors } from '../../api/errors';
 import { Namespace } from '../../api/core';
-import { SubresourceHandler } from './subresource';
+import type { SubresourceHandler } from '../apiserver';
 
 /**
  * namespaces/finalize (upstream FinalizeREST): the only way to change spec.finalizers; the

@@ -1,7 +1,7 @@
 import { errors } from '../../api/errors';
 import { KubeObject } from '../../api/meta';
 import { Scale } from '../../api/resources/replicationcontroller';
-import { SubresourceHandler } from './subresource';
+import type { SubresourceHandler } from '../apiserver';
 
 interface Scalable extends KubeObject {
   spec: { replicas?: number; selector?: Record<string, string> };

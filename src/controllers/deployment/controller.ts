@@ -1,8 +1,8 @@
 import { Clock, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
-import { clone } from '../../api/meta';
+import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { selectorFromLabelSelector } from '../../api/labels';
+import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { Deployment } from '../../api/resources/deployment';
 import { ReplicaSet } from '../../api/resources/replicaset';
 import { Client } from '../../client/client';
@@ -195,7 +195,7 @@ export class DeploymentController {
         // Upstream: the same name with another template is a hash collision; count it so the
         // next hash differs. Our own ReplicaSet with this template would have been found above.
         const other = await this.client.get<ReplicaSet>(ref, rs.metadata.name!);
-        if (controllerOf(other)?.uid === d.metadata.uid && JSON.stringify(other.spec.template) === JSON.stringify(template)) {
+        if (controllerOf(other)?.uid === d.metadata.uid && jsonEqual(other.spec.template, template)) {
           sets.push(other);
           return { newRS: other, oldSets };
         }
@@ -346,7 +346,7 @@ export class DeploymentController {
   private async syncRolloutStatus(ctx: Ctx, allSets: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): Promise<void> {
     const now = this.clock.now();
     const status = rolloutStatus(allSets, newRS, ctx.d, now);
-    if (JSON.stringify(status) === JSON.stringify(ctx.d.status ?? {})) {
+    if (jsonEqual(status, ctx.d.status ?? {})) {
       const due = stuckRecheckIn(ctx.d, status, now);
       const key = keyOf(ctx.d.metadata.namespace, ctx.d.metadata.name!);
       if (due !== undefined) {

@@ -1,6 +1,6 @@
 import { Clock, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
-import { clone } from '../../api/meta';
+import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Endpoints } from '../../api/resources/endpoints';
 import { Service } from '../../api/resources/service';
@@ -73,7 +73,7 @@ export class EndpointsController {
     const subsets = computeSubsets(svc, pods);
     const labels = endpointsLabels(svc);
     const current = this.endpoints.getByName(name, namespace);
-    if (current && JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) && JSON.stringify(current.metadata.labels ?? {}) === JSON.stringify(labels)) return;
+    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels)) return;
     try {
       if (!current) {
         // No subsets is no field: upstream's Subsets is `json:"subsets,omitempty"`, so an empty

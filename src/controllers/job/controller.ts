@@ -1,8 +1,8 @@
 import { Clock, isoTime, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
-import { clone } from '../../api/meta';
+import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { selectorFromLabelSelector } from '../../api/labels';
+import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { Job } from '../../api/resources/job';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
@@ -93,7 +93,7 @@ export class JobController {
       active += await this.manageActive(key, job, counts.active, decision.wantActive);
     }
     const status = jobStatus(job.status, { active, succeeded: counts.succeeded, failed: counts.failed }, extra);
-    if (JSON.stringify(status) === JSON.stringify(job.status)) return;
+    if (jsonEqual(status, job.status)) return;
     const next = clone(job);
     next.status = status;
     try {

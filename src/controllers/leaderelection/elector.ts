@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Clock, isoTime, microTime, TimerHandle } from '../../clock';
 import { Lease } from '../../api/core';
-import { KubeObject } from '../../api/meta';
+import { KubeObject, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
@@ -135,7 +135,7 @@ export class LeaderElector {
       if (!isStatusError(e, 'NotFound')) throw e;
     }
     const old = existing ? this.readRecord(existing) : undefined;
-    if (old && JSON.stringify(old) !== JSON.stringify(this.observed)) {
+    if (old && !jsonEqual(old, this.observed)) {
       this.observed = old;
       this.observedAt = now;
     }

@@ -1,3 +1,4 @@
+import { jsonEqual } from '../../api/meta';
 import { Lease, Node, NodeCondition } from '../../api/core';
 import { isoTime, parseTime } from '../../clock';
 
@@ -37,7 +38,7 @@ export interface HealthResult {
 }
 
 function sameCondition(a: NodeCondition | undefined, b: NodeCondition | undefined): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return jsonEqual(a ?? null, b ?? null);
 }
 
 /** Parsed renew times of the (frozen) leases seen, so a pass does not parse each one again. */

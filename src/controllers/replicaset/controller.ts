@@ -1,8 +1,8 @@
 import { Clock, isoTime, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
-import { clone } from '../../api/meta';
+import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { selectorFromLabelSelector } from '../../api/labels';
+import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { ReplicaSet } from '../../api/resources/replicaset';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
@@ -70,7 +70,7 @@ export class ReplicaSetController {
         const after = this.ownerKey(pod);
         if (before && before !== after) this.queue.add(before);
         if (after) this.queue.add(after);
-        else if (JSON.stringify(old.metadata.labels) !== JSON.stringify(pod.metadata.labels) || before) this.enqueueMatching(pod);
+        else if (!jsonEqual(old.metadata.labels, pod.metadata.labels) || before) this.enqueueMatching(pod);
       },
       onDelete: (pod) => this.podDeleted(pod),
     });
@@ -149,7 +149,7 @@ export class ReplicaSetController {
   }
 
   private async updateStatus(rs: ReplicaSet, status: NonNullable<ReplicaSet['status']>): Promise<void> {
-    if (JSON.stringify(rs.status) === JSON.stringify(status)) return;
+    if (jsonEqual(rs.status, status)) return;
     const next = clone(rs);
     next.status = status;
     try {

@@ -1,6 +1,6 @@
 import { Clock, isoTime } from '../../clock';
 import { Pod } from '../../api/core';
-import { clone } from '../../api/meta';
+import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { ReplicationController } from '../../api/resources/replicationcontroller';
 import { Client } from '../../client/client';
@@ -66,7 +66,7 @@ export class ReplicationManager {
         const after = this.ownerKey(pod);
         if (before && before !== after) this.queue.add(before);
         if (after) this.queue.add(after);
-        else if (JSON.stringify(old.metadata.labels) !== JSON.stringify(pod.metadata.labels) || before) this.enqueueMatching(pod);
+        else if (!jsonEqual(old.metadata.labels, pod.metadata.labels) || before) this.enqueueMatching(pod);
       },
       onDelete: (pod) => this.podDeleted(pod),
     });
@@ -141,7 +141,7 @@ export class ReplicationManager {
   }
 
   private async updateStatus(rc: ReplicationController, status: NonNullable<ReplicationController['status']>): Promise<void> {
-    if (JSON.stringify(rc.status) === JSON.stringify(status)) return;
+    if (jsonEqual(rc.status, status)) return;
     const next = clone(rc);
     next.status = status;
     try {

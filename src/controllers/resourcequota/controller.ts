@@ -1,5 +1,5 @@
 import { Clock, Quiescence, TimerHandle } from '../../clock';
-import { clone, KubeObject } from '../../api/meta';
+import { clone, KubeObject, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { formatResourceList } from '../../api/quantity';
 import { coreRegistry } from '../../api/resources';
@@ -40,7 +40,7 @@ export class ResourceQuotaController {
 
   run(): void {
     const quota = (q: ResourceQuota) => this.queue.add(keyOf(q.metadata.namespace, q.metadata.name!));
-    this.quotas.addEventHandler({ onAdd: quota, onUpdate: (o, n) => { if (JSON.stringify(o.spec) !== JSON.stringify(n.spec) || !n.status?.used) quota(n); } });
+    this.quotas.addEventHandler({ onAdd: quota, onUpdate: (o, n) => { if (!jsonEqual(o.spec, n.spec) || !n.status?.used) quota(n); } });
     const namespace = (o: KubeObject) => { for (const q of this.quotas.byIndex('namespace', o.metadata.namespace ?? '')) quota(q); };
     for (const { rt, informer } of this.counted) {
       informer.addEventHandler({
@@ -65,7 +65,7 @@ export class ResourceQuotaController {
     const items = this.counted.flatMap(({ rt, informer }) => informer.byIndex('namespace', namespace!).map((obj) => ({ rt, obj })));
     const used = formatResourceList(totalUsage(items, Object.keys(hard), quota.spec.scopes, this.clock.now()));
     const status = { hard: { ...hard }, used };
-    if (JSON.stringify(quota.status) === JSON.stringify(status)) return;
+    if (jsonEqual(quota.status, status)) return;
     const next = clone(quota);
     next.status = status;
     try {

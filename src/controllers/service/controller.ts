@@ -1,6 +1,6 @@
 import { Clock, Quiescence } from '../../clock';
 import { Node } from '../../api/core';
-import { clone } from '../../api/meta';
+import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Service } from '../../api/resources/service';
 import { Client } from '../../client/client';
@@ -118,7 +118,7 @@ export class ServiceController {
 
   private async writeStatus(svc: Service, lb: LoadBalancerStatus): Promise<void> {
     const want = lb.ingress && lb.ingress.length > 0 ? { ingress: lb.ingress } : {};
-    if (JSON.stringify(svc.status?.loadBalancer ?? {}) === JSON.stringify(want)) return;
+    if (jsonEqual(svc.status?.loadBalancer ?? {}, want)) return;
     const next = clone(svc);
     next.status = { ...next.status, loadBalancer: want };
     await this.client.update<Service>({ resource: 'services', namespace: svc.metadata.namespace }, next, { subresource: 'status' });

@@ -1,8 +1,8 @@
 import { Clock, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
-import { clone } from '../../api/meta';
+import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { selectorFromLabelSelector } from '../../api/labels';
+import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { ControllerRevision } from '../../api/resources/controllerrevision';
 import { StatefulSet } from '../../api/resources/statefulset';
 import { Client } from '../../client/client';
@@ -186,7 +186,7 @@ export class StatefulSetController {
   }
 
   private async writeStatus(set: StatefulSet, status: NonNullable<StatefulSet['status']>): Promise<void> {
-    if (JSON.stringify(set.status) === JSON.stringify(status)) return;
+    if (jsonEqual(set.status, status)) return;
     const next = clone(set);
     next.status = status;
     try {

@@ -1,3 +1,4 @@
+import { jsonEqual } from '../../api/meta';
 import { Clock, Quiescence, TimerHandle } from '../../clock';
 import { Node, Pod, Taint } from '../../api/core';
 import { isStatusError } from '../../api/errors';
@@ -46,7 +47,7 @@ export class TaintEvictionController {
     this.pods.addEventHandler({
       onAdd: (p) => this.handlePodUpdate(p),
       onUpdate: (o, p) => {
-        if (o.spec.nodeName !== p.spec.nodeName || JSON.stringify(o.spec.tolerations) !== JSON.stringify(p.spec.tolerations)) this.handlePodUpdate(p);
+        if (o.spec.nodeName !== p.spec.nodeName || !jsonEqual(o.spec.tolerations, p.spec.tolerations)) this.handlePodUpdate(p);
       },
       onDelete: (p) => this.cancelWork(podKey(p), false),
     });
@@ -68,7 +69,7 @@ export class TaintEvictionController {
     const before = this.taintedNodes.get(name) ?? [];
     if (taints.length === 0) this.taintedNodes.delete(name);
     else this.taintedNodes.set(name, taints);
-    if (JSON.stringify(before.map((t) => [t.key, t.value, t.effect])) === JSON.stringify(taints.map((t) => [t.key, t.value, t.effect]))) return;
+    if (jsonEqual(before.map((t) => [t.key, t.value, t.effect]), taints.map((t) => [t.key, t.value, t.effect]))) return;
     const pods = this.pods.byIndex(POD_NODE_INDEX, name);
     if (taints.length === 0) {
       for (const p of pods) this.cancelWork(podKey(p), true, p);

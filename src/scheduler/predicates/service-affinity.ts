@@ -1,5 +1,5 @@
 import { Pod } from '../../api/core';
-import { selectorFromSet } from '../../api/labels';
+import { selectorFromSet } from '../../api/labels/selector';
 import { PodMeta } from '../meta';
 import { Predicate, FITS } from './predicate';
 

@@ -1,4 +1,4 @@
-import { selectorFromSet } from '../../api/labels';
+import { selectorFromSet } from '../../api/labels/selector';
 import { Priority } from './priority';
 
 /**

@@ -1,9 +1,6 @@
 /** Field errors as upstream's field.ErrorList renders them into Status causes. */
-import { StatusCause } from './meta';
-import { dns1123SubdomainErrors } from './labels';
-
-export { dns1123SubdomainErrors };
-
+import { StatusCause } from '../meta';
+import { dns1123LabelErrors, dns1123SubdomainErrors, NameRule, pathSegmentNameErrors } from './names';
 export type FieldErrors = StatusCause[];
 
 function show(value: unknown): string {
@@ -33,26 +30,6 @@ export const fieldError = {
     reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${max} bytes`,
   }),
 };
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-export function dns1123LabelErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!DNS1123_LABEL.test(value)) {
-    errs.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
-  }
-  return errs;
-}
-
-/** 'path': any name usable as one URL path segment (RBAC's ValidateRBACName = IsValidPathSegmentName). */
-export type NameRule = 'subdomain' | 'label' | 'path';
-
-export function pathSegmentNameErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  for (const bad of ['/', '%']) if (name.includes(bad)) return [`may not contain '${bad}'`];
-  return [];
-}
 
 export function nameErrors(field: string, name: string, rule: NameRule): FieldErrors {
   const errs = rule === 'label' ? dns1123LabelErrors(name) : rule === 'path' ? pathSegmentNameErrors(name) : dns1123SubdomainErrors(name);

@@ -1,7 +1,8 @@
-import { ObjectMeta } from '../api/meta';
-import { errors } from '../api/errors';
-import { qualifiedNameErrors, validateLabels } from '../api/labels';
-import { dns1123SubdomainErrors, fieldError, FieldErrors } from '../api/validation';
+import { ObjectMeta } from '../meta';
+import { errors } from '../errors';
+import { qualifiedNameErrors, dns1123SubdomainErrors } from './names';
+import { validateLabels } from './labels';
+import { fieldError, FieldErrors } from './field';
 
 /**
  * ObjectMeta as upstream's apimachinery checks it: first decoding (every field of its Go

@@ -1,12 +1,12 @@
 import { KubeList, KubeObject, Status } from '../api/meta';
-import { ApiServer, PatchType } from '../apiserver/apiserver';
-import { UserInfo } from '../apiserver/admission';
-import { DeleteOptions } from '../apiserver/storage';
+import { ApiServer } from './apiserver';
+import { DeleteOptions, ListOptions, PatchType, UserInfo, WatchOptions } from '../api/request';
 import { Quiescence } from '../clock';
-import { Client, ListOptions, ResourceRef, Watch, WatchHandlers, WatchOptions } from './client';
+import { Client, ResourceRef, Watch, WatchHandlers } from '../client/client';
 
 /**
- * Calls the API server's handlers directly: no sockets, same semantics. Every request is
+ * The loopback client (upstream's loopback clientset, without the loopback): calls the API
+ * server's handlers directly: no sockets, same semantics. Every request is
  * tracked so the virtual clock knows when the cluster is at rest.
  */
 export class InProcessClient implements Client {

@@ -1,9 +1,9 @@
-import { UserInfo } from '../apiserver/admission';
-import type { TokenAuthenticator } from '../apiserver/auth/authenticator';
-import type { ApiServer } from '../apiserver/apiserver';
-import { Secret } from '../api/resources/secret';
-import { ServiceAccount } from '../api/resources/serviceaccount';
-import { LEGACY_ISSUER, ServiceAccountClaims, TokenSigner } from './jwt';
+import { UserInfo } from '../../api/request';
+import type { TokenAuthenticator } from './authenticator';
+import type { ApiServer } from '../apiserver';
+import { Secret } from '../../api/resources/secret';
+import { ServiceAccount } from '../../api/resources/serviceaccount';
+import { LEGACY_ISSUER, ServiceAccountClaims, TokenSigner } from '../../serviceaccount/jwt';
 
 /**
  * The API server's service-account token authenticator (upstream legacy validator,

@@ -1,5 +1,11 @@
-import { Container, Pod, ResourceList } from '../api/core';
-import { Quantity } from '../api/quantity';
+import { Container, Pod, ResourceList } from './core';
+import { Quantity } from './quantity';
+
+/*
+ * A pod's requests and a node's allocatable, summed as the scheduler and the kubelet's
+ * admission both count them (upstream pkg/api/v1/resource and the scheduler's
+ * nodeinfo.Resource; the kubelet's admission runs the scheduler's GeneralPredicates).
+ */
 
 /**
  * A pod's or a node's resources in the scheduler's units (schedulercache.Resource):

@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from '../../api/errors';
+import { Node, Pod } from '../../api/core';
+import { ResourceType } from '../../api/registry';
+import { RequestTarget } from '../../api/request';
+import type { ApiServer } from '../apiserver';
+import { checkKubeletResponse, KubeletClient } from './kubelet-client';
+import { RequestInfo } from './request-info';
+import { pageNotFound } from './respond';
+import { serviceLocation } from './service-proxy';
+
+/* The subresources the API server answers by asking a kubelet: pods/log, and nodes, pods and services /proxy. */
+
+/** pods/{name}/log: the API server asks the pod's kubelet (/containerLogs/…) and streams the answer. */
+export async function podLog(api: ApiServer, kubelets: () => KubeletClient, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, release: () => void): Promise<void> {
+  if (rt.resource !== 'pods') throw pageNotFound();
+  const pod = (await api.get({ ...target, subresource: undefined })) as Pod;
+  const containers = pod.spec.containers ?? [];
+  let container = q.get('container');
+  if (!container) {
+    if (containers.length !== 1) {
+      throw errors.badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+    }
+    container = containers[0].name;
+  }
+  if (!containers.some((c) => c.name === container)) throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  if (!pod.spec.nodeName) throw errors.badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
+  const node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
+  const params = new URLSearchParams();
+  for (const k of ['follow', 'previous', 'tailLines', 'timestamps', 'sinceSeconds', 'sinceTime', 'limitBytes']) {
+    const v = q.get(k);
+    if (v !== null) params.set(k, v);
+  }
+  const qs = params.toString();
+  const upstream = await kubelets().request(node, 'GET', `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`);
+  await checkKubeletResponse(upstream, 'pods/log', pod.metadata.name!);
+  res.writeHead(upstream.statusCode ?? 200, { 'Content-Type': 'text/plain' });
+  if (q.get('follow') === 'true') release();
+  upstream.pipe(res);
+  await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
+}
+
+/**
+ * nodes/{name}/proxy/… forwards to that node's kubelet (COMM-PROXY): what comes back is
+ * the kubelet's own view, which may differ from the stored object. pods/{name}/proxy
+ * forwards through the pod's kubelet to the hollow pod.
+ */
+export async function proxyToKubelet(api: ApiServer, kubelets: () => KubeletClient, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, info: RequestInfo, q: URLSearchParams, body: () => Promise<Buffer>): Promise<void> {
+  const rest = `/${info.rest.map(encodeURIComponent).join('/')}`;
+  const qs = q.toString();
+  let node: Node;
+  let path: string;
+  if (rt.resource === 'nodes') {
+    node = (await api.get({ resource: 'nodes', name: target.name })) as Node;
+    path = rest;
+  } else if (rt.resource === 'pods') {
+    const pod = (await api.get({ ...target, subresource: undefined })) as Pod;
+    if (!pod.spec.nodeName || pod.status?.phase !== 'Running') throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
+    node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
+    path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
+  } else if (rt.resource === 'services') {
+    const location = await serviceLocation(api, target.namespace ?? '', target.name ?? '');
+    node = location.node;
+    path = `${location.path}${rest}`;
+  } else {
+    throw pageNotFound();
+  }
+  const raw = req.method === 'GET' || req.method === 'HEAD' ? undefined : await body();
+  const upstream = await kubelets().request(node, req.method ?? 'GET', `${path}${qs ? `?${qs}` : ''}`, raw);
+  const headers: Record<string, string> = {};
+  const ct = upstream.headers['content-type'];
+  if (ct) headers['Content-Type'] = ct;
+  res.writeHead(upstream.statusCode ?? 200, headers);
+  upstream.pipe(res);
+  await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
+}

@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from '../../api/errors';
+import { ResourceType } from '../../api/registry';
+import { RequestTarget } from '../../api/request';
+import { Clock } from '../../clock';
+import type { ApiServer } from '../apiserver';
+import { intParam, resourceVersionParam } from './decode';
+import { queryBool } from './request-info';
+import { IncludeObject, toTable } from './table';
+
+/**
+ * A watcher whose client stops reading is closed once this much is waiting for it (events
+ * or bytes), as upstream's cacher closes a watcher whose buffer is full: one slow reader
+ * may not hold the server's memory.
+ */
+export const WATCH_BUFFER_EVENTS = 1000;
+export const WATCH_BUFFER_BYTES = 8 * 1024 * 1024;
+
+/** Watchers dropped for not reading (figures for tests and the README). */
+export const watchStats = { dropped: 0 };
+
+/**
+ * A watch stream: headers flushed at once, then one JSON event per line, chunked. Table
+ * watches carry one-row Tables (column definitions in the first only). A too-old
+ * resourceVersion answers 410 Expired. Ends after timeoutSeconds of cluster time.
+ */
+export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, nameSelector?: string): Promise<void> {
+  const rv = resourceVersionParam(q);
+  const timeout = intParam(q, 'timeoutSeconds', 0) ?? 0;
+  if (queryBool(q.get('sendInitialEvents'))) throw errors.badRequest('sendInitialEvents is not supported by this server; list, then watch from the list\'s resourceVersion');
+  const fieldSelector = [q.get('fieldSelector'), nameSelector].filter(Boolean).join(',') || undefined;
+  const pending: string[] = [];
+  let started = false;
+  let first = true;
+  let unsent = 0;
+  let closed = false;
+  const send = (line: string) => {
+    if (closed) return;
+    if (unsent >= WATCH_BUFFER_EVENTS || res.writableLength > WATCH_BUFFER_BYTES) {
+      // The client stopped reading: drop it (it will list and watch again, as after a 410).
+      closed = true;
+      watchStats.dropped++;
+      res.destroy();
+      return;
+    }
+    unsent++;
+    res.write(line, () => { unsent--; });
+  };
+  const write = (line: string) => (started ? send(line) : pending.push(line));
+  const handle = await api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv }, (e) => {
+    let object: unknown = e.object;
+    if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
+      object = toTable(rt, [e.object], clock.now(), { resourceVersion: e.object.metadata.resourceVersion, withColumns: first, include: (q.get('includeObject') ?? 'Metadata') as IncludeObject });
+      first = false;
+    }
+    write(`${JSON.stringify({ type: e.type, object })}\n`);
+  });
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  started = true;
+  for (const line of pending.splice(0)) send(line);
+  release();
+  const timer = timeout > 0 ? clock.setTimeout(() => res.end(), timeout * 1000) : undefined;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      handle.stop();
+      if (timer) clock.clear(timer);
+      resolve();
+    };
+    res.on('close', done);
+    req.on('close', done);
+  });
+}
