@@ -291,6 +291,10 @@ export class UpstreamDriver extends KubeDriver {
         case 'node-eviction-rate': case 'secondary-node-eviction-rate': case 'large-cluster-size-threshold':
         case 'unhealthy-zone-threshold': case 'allocate-node-cidrs': case 'cluster-cidr': case 'node-cidr-mask-size':
         case 'controllers': case 'resource-quota-sync-period': case 'cluster-name':
+        // Leader election: the timings pass through; --leader-elect itself is off unless the
+        // scenario turns it on (one controller manager per scenario, as the reference runs).
+        case 'leader-elect': case 'leader-elect-lease-duration': case 'leader-elect-renew-deadline':
+        case 'leader-elect-retry-period': case 'leader-elect-resource-lock':
           out.kcm.push(`--${flag}=${value}`);
           break;
         default: na(`kube-controller-manager flag --${flag} has no translation`);
@@ -432,7 +436,8 @@ export class UpstreamDriver extends KubeDriver {
     const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
     const kcm = this.spawn('kube-controller-manager', [
       `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
-      '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
+      ...(cmd.kcm.some((a) => a.startsWith('--leader-elect=')) ? [] : ['--leader-elect=false']),
+      '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
       `--cert-dir=${path.join(work, 'kcm-certs')}`,
       '--use-service-account-credentials=true', `--service-account-private-key-file=${pki.file('sa.key')}`,
       `--root-ca-file=${pki.file('ca.crt')}`,
