@@ -65,6 +65,22 @@ Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has:$/, step(async functi
   }
 }));
 
+/**
+ * The time between two timestamps of one object: exact on a virtual clock; on a real one at
+ * least that long (the work in between takes its stated time, and each controller and kubelet
+ * reacts after some latency of its own, which upstream does not bound).
+ */
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? took (\d+) seconds from ([\w.]+) to ([\w.]+)$/, step(async function (this: KubeWorld, kind: string, name: string, namespace: string | null, seconds: string, from: string, to: string) {
+  const cluster = await this.cluster();
+  const r = resourceNamed(kind);
+  const obj = await cluster.client.get({ resource: r.resource, namespace: r.namespaced ? namespace ?? 'default' : undefined }, name);
+  const [a, b] = [from, to].map((p) => showField(fieldAt(obj, p)));
+  const took = (Date.parse(b) - Date.parse(a)) / 1000;
+  expect(took, `${r.kind} ${name}: ${from} = ${a}, ${to} = ${b}`).to.not.be.NaN;
+  if (this.driver.capabilities.virtualTime) expect(took, `${r.kind} ${name}: ${from} = ${a}, ${to} = ${b}`).to.equal(Number(seconds));
+  else expect(took, `${r.kind} ${name}: ${from} = ${a}, ${to} = ${b}`).to.be.at.least(Number(seconds));
+}));
+
 Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? does not exist$/, step(async function (this: KubeWorld, kind: string, name: string, namespace: string | null) {
   const cluster = await this.cluster();
   const r = resourceNamed(kind);
