@@ -33,6 +33,10 @@ When(/^I try to create this object:$/, step(async function (this: KubeWorld, man
   }
 }));
 
+Then(/^the request succeeds$/, step(function (this: KubeWorld) {
+  expect(this.lastError?.status, 'the request was refused').to.equal(undefined);
+}));
+
 Then(/^the request fails with (\d+) (\w+)(?: and message "(.*)")?$/, step(function (this: KubeWorld, code: string, reason: string, message: string | null) {
   expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
   expect(this.lastError!.status.code).to.equal(Number(code));

@@ -80,11 +80,30 @@ Feature: Deleting a namespace deletes everything in it, then the namespace
       """
     Then the request fails with 403 Forbidden and message "pods "late" is forbidden: unable to create new content in namespace shop because it is being terminated"
     And the request fails with a cause "NamespaceTerminating" on field "metadata.namespace" saying "namespace shop is being terminated"
-    When I try to delete the namespace "shop"
-    Then the request fails with 409 Conflict and message "Operation cannot be fulfilled on namespaces "shop": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system."
     When the kubelet on "n1" starts again
     And 30 seconds pass
     Then the namespace "shop" does not exist
+
+  @NS-TERMINATING @profile-seed
+  Scenario: (v1.12) Deleting a Terminating namespace again is refused while its content remains
+    When the kubelet on "n1" stops
+    And I delete the namespace "shop"
+    And I try to delete the namespace "shop"
+    Then the request fails with 409 Conflict and message "Operation cannot be fulfilled on namespaces "shop": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system."
+
+  @NS-TERMINATING @profile-kubernetes-1.32
+  Scenario: (v1.32) Deleting a Terminating namespace again answers with it, unchanged
+    v1.32's REST.Delete returns a namespace that still has spec.finalizers as it is (200)
+    where v1.12 refused with 409 Conflict (found on upstream v1.32.13).
+    When the kubelet on "n1" stops
+    And I delete the namespace "shop"
+    Then the namespace "shop" has:
+      | status.phase | Terminating |
+    When I try to delete the namespace "shop"
+    Then the request succeeds
+    And the namespace "shop" has:
+      | status.phase    | Terminating    |
+      | spec.finalizers | ["kubernetes"] |
 
   @NS-TERMINATING
   Scenario: The controller re-checks after the pods' grace period and then removes the namespace
