@@ -294,6 +294,9 @@ Feature: Deployments roll pods from one ReplicaSet to the next
 
   @DEPLOY-VALIDATION
   Scenario Outline: A rolling update that could never progress is refused: <why>
+    The bad value prints as Go's %#v of an intstr.IntOrString: its String() has a pointer
+    receiver, so field.Error's ErrorBody does not see a fmt.Stringer (found on upstream v1.32.13;
+    the same code in v1.12).
     When I try to create this object:
       """
       apiVersion: apps/v1
@@ -317,10 +320,10 @@ Feature: Deployments roll pods from one ReplicaSet to the next
     And the refusal names field "spec.strategy.rollingUpdate.maxUnavailable": <message>
 
     Examples:
-      | why                      | surge | unavailable | message                                                  |
-      | both 0                   | 0     | 0           | Invalid value: 0: may not be 0 when `maxSurge` is 0      |
-      | both 0%                  | "0%"  | "0%"        | Invalid value: "0%": may not be 0 when `maxSurge` is 0   |
-      | more than 100% unavailable | 1   | "101%"      | Invalid value: "101%": must not be greater than 100%     |
+      | why                        | surge | unavailable | message                                                                                   |
+      | both 0                     | 0     | 0           | Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0     |
+      | both 0%                    | "0%"  | "0%"        | Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"0%"}: may not be 0 when `maxSurge` is 0   |
+      | more than 100% unavailable | 1     | "101%"      | Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"101%"}: must not be greater than 100%    |
 
   @DEPLOY-STATUS @needs-http
   Scenario: kubectl rollout status follows a rollout to its end
