@@ -140,13 +140,18 @@ Feature: Deployments roll pods from one ReplicaSet to the next
 
   @DEPLOY-ROLLING
   Scenario: With two old ReplicaSets, the oldest shrinks first
+    nginx:3 comes 18 s after nginx:2: revision 2's first pod is available (10 s after it is
+    ready) and its second is not yet, whatever the latency of a real cluster up to 8 s. At
+    exactly 10 s the first pod's availability raced the next image on a real clock: upstream
+    v1.32.13 found it not yet available, scaled revision 2 down as unhealthy and gave
+    revision 3 both surge places (cleanupUnhealthyReplicas).
     Given a deployment "web" of 2 replicas running "nginx:1" with:
       | minReadySeconds                       | 10 |
       | strategy.rollingUpdate.maxSurge       | 1  |
       | strategy.rollingUpdate.maxUnavailable | 0  |
     When 10 seconds pass
     And I set the image of deployment "web" to "nginx:2"
-    And 10 seconds pass
+    And 18 seconds pass
     And I set the image of deployment "web" to "nginx:3"
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image   |
