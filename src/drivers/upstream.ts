@@ -129,7 +129,12 @@ class Proc {
 
   constructor(readonly name: Binary, readonly child: ChildProcess, readonly log: string) {
     child.once('exit', (code, signal) => {
-      if (!this.stopping) this.exited = `${name} exited unexpectedly (${signal ?? `code ${code}`})`;
+      if (this.stopping) return;
+      // kube-controller-manager (and kube-scheduler) exit when they lose the leader lock, by
+      // design (OnStoppedLeading: "leaderelection lost"; a supervisor restarts them): that is
+      // the behaviour a leader-election scenario judges, not a crash.
+      if (name !== 'etcd' && name !== 'kube-apiserver' && /leaderelection lost/.test(this.tail())) return;
+      this.exited = `${name} exited unexpectedly (${signal ?? `code ${code}`})`;
     });
   }
 
