@@ -285,9 +285,13 @@ Feature: Deployments roll pods from one ReplicaSet to the next
 
   @DEPLOY-STATUS @DEPLOY-PROGRESS-DEADLINE
   Scenario: A rollout that makes no progress for progressDeadlineSeconds is reported as stuck
+    The first rollout is awaited before the kubelets stop: on a real clock it is still under
+    way a moment after the Deployment is created (found on upstream v1.32.13, where the new
+    image raced the first rollout).
     Given a deployment "web" of 2 replicas running "nginx:1.14" with:
       | progressDeadlineSeconds | 30 |
-    And the kubelet on "n1" stops
+    Then the deployment "web" has a condition Progressing "True" with reason "NewReplicaSetAvailable"
+    Given the kubelet on "n1" stops
     And the kubelet on "n2" stops
     When I set the image of deployment "web" to "nginx:1.15"
     Then the deployment "web" has a condition Progressing "True" with reason "ReplicaSetUpdated"
