@@ -191,8 +191,15 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
 
   @STS-ROLLING
   Scenario: OnDelete leaves running pods alone; a deleted pod comes back at the new revision
+    Both pods are awaited before the template changes: on a real clock web-1 comes only once
+    web-0 is Running and Ready (found on upstream v1.32.13, where web-1 was made after the
+    patch, at the new revision).
     Given a statefulset "web" of 2 replicas running "nginx:1.14" with:
       | updateStrategy.type | OnDelete |
+    Then the pods of statefulset "web" are:
+      | name  | image      | revision |
+      | web-0 | nginx:1.14 | current  |
+      | web-1 | nginx:1.14 | current  |
     When I patch the statefulset "web" with:
       """
       {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "nginx:1.15"}]}}}}
