@@ -4,7 +4,7 @@ import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { CertificateAuthority, Credentials, NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { ageTolerance, step } from './support';
 import { backgroundPrints, cleanupKubectl, kubectlState, KubectlResult, parseColumns, runKubectl, startKubectl } from './kubectl';
 
 /** kubectl vocabulary: run the real kubectl against the target and read what it prints. */
@@ -177,6 +177,32 @@ Then(/^kubectl prints a table whose (?:columns include|rows are, in these column
   const [wantHeader, ...wantRows] = table.raw();
   for (const h of wantHeader) expect(header, `column ${h}\n${show(r)}`).to.include(h);
   expect(rows.map((row) => wantHeader.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
+}));
+
+/**
+ * One row of kubectl's table, by its NAME: the columns given, the others ignored. An AGE in
+ * seconds ("11s") is exact on a virtual clock and within the age tolerance on a real one,
+ * where kubectl runs some hundreds of ms after the moment the scenario names.
+ */
+Then(/^kubectl prints the row "([^"]+)" whose columns include:$/, step(function (this: KubeWorld, name: string, table: DataTable) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  const { header, rows } = parseColumns(r.stdout);
+  const row = rows.find((x) => x.NAME === name);
+  expect(row, `no row ${name}\n${show(r)}`).to.not.equal(undefined);
+  const [wantHeader, wantRow] = table.raw();
+  const slack = ageTolerance(this) / 1000;
+  wantHeader.forEach((h, i) => {
+    expect(header, `column ${h}\n${show(r)}`).to.include(h);
+    const got = row![h];
+    const want = wantRow[i];
+    const age = /^(\d+)s$/;
+    if (h === 'AGE' && age.test(want) && age.test(got)) {
+      expect(Number(age.exec(got)![1]), `${name}: AGE\n${show(r)}`).to.be.within(Number(age.exec(want)![1]) - slack, Number(age.exec(want)![1]) + slack);
+    } else {
+      expect(got, `${name}: ${h}\n${show(r)}`).to.equal(want);
+    }
+  });
 }));
 
 Then(/^kubectl prints the header "([^"]*)"$/, step(function (this: KubeWorld, text: string) {

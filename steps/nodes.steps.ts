@@ -304,3 +304,11 @@ When(/^I set the capacity of node "([^"]+)" to "([^"]+)"$/, step(async function 
   const resources = parseLabels(capacity);
   await cluster.client.patch(NODES, name, 'merge', { status: { capacity: resources, allocatable: resources } }, { subresource: 'status' });
 }));
+
+/** NODE-CIDR: which node holds which block does not matter, only that the blocks are these, once each. */
+Then(/^the nodes (.+) hold the pod CIDRs (.+) between them$/, step(async function (this: KubeWorld, names: string, cidrs: string) {
+  const quoted = (s: string) => [...s.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const held: string[] = [];
+  for (const name of quoted(names)) held.push((await getNode(this, name)).spec?.podCIDR ?? `<none on ${name}>`);
+  expect(held.slice().sort(), `spec.podCIDR of ${quoted(names).join(', ')}: ${held.join(', ')}`).to.deep.equal(quoted(cidrs).sort());
+}));

@@ -33,6 +33,10 @@ When(/^I try to create this object:$/, step(async function (this: KubeWorld, man
   }
 }));
 
+Then(/^the request succeeds$/, step(function (this: KubeWorld) {
+  expect(this.lastError?.status, 'the request was refused').to.equal(undefined);
+}));
+
 Then(/^the request fails with (\d+) (\w+)(?: and message "(.*)")?$/, step(function (this: KubeWorld, code: string, reason: string, message: string | null) {
   expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
   expect(this.lastError!.status.code).to.equal(Number(code));
@@ -63,6 +67,22 @@ Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? has:$/, step(async functi
     }
     expect(actual, `${r.kind} ${name}: ${path}`).to.equal(expected);
   }
+}));
+
+/**
+ * The time between two timestamps of one object: exact on a virtual clock; on a real one at
+ * least that long (the work in between takes its stated time, and each controller and kubelet
+ * reacts after some latency of its own, which upstream does not bound).
+ */
+Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? took (\d+) seconds from ([\w.]+) to ([\w.]+)$/, step(async function (this: KubeWorld, kind: string, name: string, namespace: string | null, seconds: string, from: string, to: string) {
+  const cluster = await this.cluster();
+  const r = resourceNamed(kind);
+  const obj = await cluster.client.get({ resource: r.resource, namespace: r.namespaced ? namespace ?? 'default' : undefined }, name);
+  const [a, b] = [from, to].map((p) => showField(fieldAt(obj, p)));
+  const took = (Date.parse(b) - Date.parse(a)) / 1000;
+  expect(took, `${r.kind} ${name}: ${from} = ${a}, ${to} = ${b}`).to.not.be.NaN;
+  if (this.driver.capabilities.virtualTime) expect(took, `${r.kind} ${name}: ${from} = ${a}, ${to} = ${b}`).to.equal(Number(seconds));
+  else expect(took, `${r.kind} ${name}: ${from} = ${a}, ${to} = ${b}`).to.be.at.least(Number(seconds));
 }));
 
 Then(/^the (\w+) "([^"]+)"(?: in namespace "([^"]+)")? does not exist$/, step(async function (this: KubeWorld, kind: string, name: string, namespace: string | null) {

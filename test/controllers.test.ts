@@ -6,7 +6,7 @@ import { compareForDeletion, podsToDelete } from '../src/controllers/replication
 import { calculateStatus } from '../src/controllers/replication/status';
 import { Expectations, EXPECTATIONS_TIMEOUT_MS, slowStartBatch } from '../src/controllers/expectations';
 import { decide } from '../src/controllers/job/state';
-import { finalizersWithout, remainingEstimate } from '../src/controllers/namespace/content';
+import { finalizersWithout, remainingEstimate, recheckAfterMs } from '../src/controllers/namespace/content';
 import { dependentVerdict } from '../src/controllers/garbagecollector/owners';
 import { ReplicationController } from '../src/api/resources/replicationcontroller';
 import { Job } from '../src/api/resources/job';
@@ -106,12 +106,20 @@ test('Job rule: parallelism bounded by remaining completions; complete at comple
   assert.deepEqual(decide(job({ parallelism: 3 }), { active: 0, succeeded: 1, failed: 0 }), { kind: 'complete' });
 });
 
-test('namespace finalize: kubernetes removed, the rest de-duplicated and sorted; estimate from grace and finalizers', () => {
+test('namespace finalize: kubernetes removed, the rest de-duplicated and sorted; estimate and re-check as upstream', () => {
   assert.deepEqual(finalizersWithout(['kubernetes', 'z', 'a', 'z']), ['a', 'z']);
   assert.deepEqual(finalizersWithout(['kubernetes']), []);
-  assert.equal(remainingEstimate([{ metadata: { deletionTimestamp: iso(T0 + 30_000) } }], T0), 30);
-  assert.equal(remainingEstimate([{ metadata: { finalizers: ['x'] } }], T0), 15);
-  assert.equal(remainingEstimate([], T0), 1);
+  const pod = (grace: number, phase = 'Running') => ({ metadata: {}, spec: { terminationGracePeriodSeconds: grace }, status: { phase } });
+  // the longest grace period of the pods not yet finished, while the namespace has been deleting less than that
+  assert.equal(remainingEstimate([pod(30), pod(10), pod(60, 'Succeeded')], [pod(30)], T0, T0 + 5_000), 30);
+  assert.equal(remainingEstimate([pod(30)], [pod(30)], T0, T0 + 30_000), 0);
+  // content held by finalizers and no grace estimate: finalizerEstimateSeconds
+  assert.equal(remainingEstimate([], [{ metadata: { finalizers: ['x'] } }], T0, T0), 15);
+  assert.equal(remainingEstimate([], [], T0, T0), 0);
+  // re-checked after estimate/2 + 1 s (NamespaceController.worker)
+  assert.equal(recheckAfterMs(30), 16_000);
+  assert.equal(recheckAfterMs(15), 8_000);
+  assert.equal(recheckAfterMs(0), 1_000);
 });
 
 test('garbage collector: dependents go when every owner is absent, stay while one is present', () => {

@@ -63,3 +63,32 @@ test('a standby elector takes the Lease over once the leader stops renewing for 
     await c.stop();
   }
 });
+
+test('a leader whose lock is taken stops renewDeadline after its first failed renewal, not after its last success', async () => {
+  const { Cluster } = await import('../src/cluster/cluster');
+  const { clusterConfig } = await import('../src/cluster/config');
+  const { loadProfile } = await import('../src/cluster/profile');
+  const { LeaderElector } = await import('../src/controllers/leaderelection/elector');
+  const c = new Cluster({ config: clusterConfig(loadProfile('kubernetes-1.32')) });
+  await c.start();
+  const t0 = c.clock.now();
+  const log: string[] = [];
+  const a = new LeaderElector(c.client, c.clock, { lock: 'leases', name: 'kube-scheduler', namespace: 'kube-system', identity: 'a', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+    { onStartedLeading: () => log.push(`a leads at ${(c.clock.now() - t0) / 1000}`), onStoppedLeading: () => log.push(`a stops at ${(c.clock.now() - t0) / 1000}`) });
+  try {
+    await a.run(); // acquires at 0
+    await c.advance(1_000);
+    // At 1 s another identity writes the lock; a's renewal at 2 s fails, and so do the next ones.
+    const ref = { resource: 'leases.coordination.k8s.io', namespace: 'kube-system' };
+    const lease = await c.client.get<import('../src/api/core').Lease>(ref, 'kube-scheduler');
+    const now = new Date(c.clock.now()).toISOString().replace(/Z$/, '000Z');
+    await c.client.update(ref, { ...lease, spec: { ...lease.spec, holderIdentity: 'b', acquireTime: now, renewTime: now, leaseTransitions: 1 } });
+    await c.advance(10_000); // 11 s: the poll that began at 2 s has not run out
+    assert.deepEqual(log, ['a leads at 0']);
+    await c.advance(1_000); // 12 s = 2 s (first failure) + 10 s
+    assert.deepEqual(log, ['a leads at 0', 'a stops at 12']);
+  } finally {
+    a.stop();
+    await c.stop();
+  }
+});

@@ -10,9 +10,5 @@ node bin/kubespec run --target upstream --profile kubernetes-1.32 --parallel "${
   --report-dir reports/upstream/kubernetes-1.32 --quiet-summary "$@"
 rc=$?
 echo "test:upstream: $(( $(date +%s) - start )) s wall"
-dirs=()
-for d in reports/test/seed reports/test/kubernetes-1.32 reports/serve/seed reports/upstream/kubernetes-1.32; do
-  [[ -f "$d/messages.ndjson" ]] && dirs+=("$d")
-done
-node bin/kubespec report "${dirs[@]}" --out reports/all || rc=2
+scripts/report-all.sh || rc=2
 exit $rc

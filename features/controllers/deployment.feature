@@ -140,13 +140,18 @@ Feature: Deployments roll pods from one ReplicaSet to the next
 
   @DEPLOY-ROLLING
   Scenario: With two old ReplicaSets, the oldest shrinks first
+    nginx:3 comes 18 s after nginx:2: revision 2's first pod is available (10 s after it is
+    ready) and its second is not yet, whatever the latency of a real cluster up to 8 s. At
+    exactly 10 s the first pod's availability raced the next image on a real clock: upstream
+    v1.32.13 found it not yet available, scaled revision 2 down as unhealthy and gave
+    revision 3 both surge places (cleanupUnhealthyReplicas).
     Given a deployment "web" of 2 replicas running "nginx:1" with:
       | minReadySeconds                       | 10 |
       | strategy.rollingUpdate.maxSurge       | 1  |
       | strategy.rollingUpdate.maxUnavailable | 0  |
     When 10 seconds pass
     And I set the image of deployment "web" to "nginx:2"
-    And 10 seconds pass
+    And 18 seconds pass
     And I set the image of deployment "web" to "nginx:3"
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image   |
@@ -280,9 +285,13 @@ Feature: Deployments roll pods from one ReplicaSet to the next
 
   @DEPLOY-STATUS @DEPLOY-PROGRESS-DEADLINE
   Scenario: A rollout that makes no progress for progressDeadlineSeconds is reported as stuck
+    The first rollout is awaited before the kubelets stop: on a real clock it is still under
+    way a moment after the Deployment is created (found on upstream v1.32.13, where the new
+    image raced the first rollout).
     Given a deployment "web" of 2 replicas running "nginx:1.14" with:
       | progressDeadlineSeconds | 30 |
-    And the kubelet on "n1" stops
+    Then the deployment "web" has a condition Progressing "True" with reason "NewReplicaSetAvailable"
+    Given the kubelet on "n1" stops
     And the kubelet on "n2" stops
     When I set the image of deployment "web" to "nginx:1.15"
     Then the deployment "web" has a condition Progressing "True" with reason "ReplicaSetUpdated"
@@ -294,6 +303,9 @@ Feature: Deployments roll pods from one ReplicaSet to the next
 
   @DEPLOY-VALIDATION
   Scenario Outline: A rolling update that could never progress is refused: <why>
+    The bad value prints as Go's %#v of an intstr.IntOrString: its String() has a pointer
+    receiver, so field.Error's ErrorBody does not see a fmt.Stringer (found on upstream v1.32.13;
+    the same code in v1.12).
     When I try to create this object:
       """
       apiVersion: apps/v1
@@ -317,10 +329,10 @@ Feature: Deployments roll pods from one ReplicaSet to the next
     And the refusal names field "spec.strategy.rollingUpdate.maxUnavailable": <message>
 
     Examples:
-      | why                      | surge | unavailable | message                                                  |
-      | both 0                   | 0     | 0           | Invalid value: 0: may not be 0 when `maxSurge` is 0      |
-      | both 0%                  | "0%"  | "0%"        | Invalid value: "0%": may not be 0 when `maxSurge` is 0   |
-      | more than 100% unavailable | 1   | "101%"      | Invalid value: "101%": must not be greater than 100%     |
+      | why                        | surge | unavailable | message                                                                                   |
+      | both 0                     | 0     | 0           | Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0     |
+      | both 0%                    | "0%"  | "0%"        | Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"0%"}: may not be 0 when `maxSurge` is 0   |
+      | more than 100% unavailable | 1     | "101%"      | Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"101%"}: must not be greater than 100%    |
 
   @DEPLOY-STATUS @needs-http
   Scenario: kubectl rollout status follows a rollout to its end

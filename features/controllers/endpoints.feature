@@ -74,7 +74,9 @@ Feature: The endpoints controller keeps each service's Endpoints; kube-proxy rou
   Scenario: A change to the service alone re-computes its Endpoints, and a selector needs all its labels
     No pod changes between the service's updates: the new selector and the new port reach the
     Endpoints from the service's own update event. A pod must carry every label of the
-    selector (a labels.Set selector), not just one of them.
+    selector (a labels.Set selector), not just one of them. The ports are compared as a set:
+    upstream orders a subset's ports by a hash of each (endpoints.SortSubsets), so with two
+    ports either may come first (found on v1.32.13, where metrics:9102 came before http:8080).
     When I patch the service "web" with:
       """
       spec: { selector: { app: web, track: canary } }
@@ -88,7 +90,10 @@ Feature: The endpoints controller keeps each service's Endpoints; kube-proxy rou
     Then the endpoints "web" has:
       | subsets[0].addresses[0].targetRef.name | a      |
       | subsets[0].addresses[1]                | <none> |
-      | subsets[0].ports[0].port               | 8080   |
+    And the endpoints "web" has in subset 0 the ports:
+      | name    | port | protocol |
+      | http    | 8080 | TCP      |
+      | metrics | 9102 | TCP      |
     When I patch the service "web" with:
       """
       spec:
@@ -97,8 +102,9 @@ Feature: The endpoints controller keeps each service's Endpoints; kube-proxy rou
       """
     Then the endpoints "web" has:
       | subsets[0].addresses[0].targetRef.name | a      |
-      | subsets[0].ports[0].port               | 8081   |
-      | subsets[0].ports[1]                    | <none> |
+    And the endpoints "web" has in subset 0 the ports:
+      | name | port | protocol |
+      | http | 8081 | TCP      |
 
   @EP-POD-EVENTS
   Scenario: A pod that is not ready moves to notReadyAddresses, and back

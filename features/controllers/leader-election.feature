@@ -19,8 +19,11 @@ Feature: The controller manager acts only while it holds the leader lock
     Given the flag "--leader-elect" is "true"
     And a ready node "n1"
 
-  @LEADER-ELECT-LOCK @profile-kubernetes-1.32
+  @LEADER-ELECT-LOCK @profile-kubernetes-1.32 @needs-virtual-time
   Scenario: The controller manager takes a Lease and renews it every 2 seconds
+    The times are counted from the acquisition, which only a controller manager started on
+    the scenario's clock makes at the scenario's start: a real one took the lock while the
+    cluster started (found on upstream v1.32.13: renewed 26 s after acquiring).
     Then the controller manager's leader lock is a Lease "kube-controller-manager" in namespace "kube-system"
     And the controller manager's leader record has:
       | holder               | this controller manager |
@@ -51,9 +54,16 @@ Feature: The controller manager acts only while it holds the leader lock
 
   @LEADER-ELECT-HANDOVER
   Scenario: A controller manager that cannot renew for the renew deadline stops acting
+    The deadline runs from the first failed renewal, one retry period after the last good
+    one: client-go's renew() polls every 2 s for at most 10 s per cycle and cycles every 2 s.
+    The lock is taken at 1 s, after the renewal at 0 s; the one at 2 s fails, so it stops at
+    12 s. On a real clock the last renewal is anywhere in the 2 s before the takeover, so it
+    stops between 10 and 12 s after it: it acts at 9 s after and no longer at 13 s after
+    (found on upstream v1.32.13, which still acted 9 s after the takeover — the reference
+    stopped then, counting from the last success).
     When 1 second passes
     And another controller manager "kcm-b" takes the leader lock
-    And 8 seconds pass
+    And 9 seconds pass
     And I create this object:
       """
       apiVersion: v1
@@ -70,11 +80,11 @@ Feature: The controller manager acts only while it holds the leader lock
               - name: nginx
                 image: nginx:1.14
       """
-    # 9 s after its last renewal it still leads and acts.
+    # 9 s after the takeover, 8 s after its first failed renewal: it still leads and acts.
     Then replicationcontroller "web" controls 1 active pod
-    When 1 more second passes
+    When 4 more seconds pass
     And I scale replicationcontroller "web" to 2 replicas
-    # 10 s: the renew deadline has passed; it no longer acts, the standby's record stands.
+    # 13 s after the takeover: the renew deadline has passed; it no longer acts, the standby's record stands.
     Then replicationcontroller "web" controls 1 active pod
     And the controller manager's leader record has:
       | holder            | kcm-b |

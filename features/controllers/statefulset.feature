@@ -64,7 +64,15 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
 
   @STS-IDENTITY
   Scenario: A deleted pod comes back with the same name
+    The three pods are awaited before one is deleted: on a real clock the StatefulSet creates
+    them one after another, each once the previous is Running and Ready (found on upstream
+    v1.32.13, where web-1 did not exist yet when the scenario deleted it).
     Given a statefulset "web" of 3 replicas running "nginx:1.14"
+    Then the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+      | web-1 | Running |
+      | web-2 | Running |
     When I delete the pod "web-1"
     Then the pods of statefulset "web" are:
       | name  | phase   |
@@ -183,8 +191,15 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
 
   @STS-ROLLING
   Scenario: OnDelete leaves running pods alone; a deleted pod comes back at the new revision
+    Both pods are awaited before the template changes: on a real clock web-1 comes only once
+    web-0 is Running and Ready (found on upstream v1.32.13, where web-1 was made after the
+    patch, at the new revision).
     Given a statefulset "web" of 2 replicas running "nginx:1.14" with:
       | updateStrategy.type | OnDelete |
+    Then the pods of statefulset "web" are:
+      | name  | image      | revision |
+      | web-0 | nginx:1.14 | current  |
+      | web-1 | nginx:1.14 | current  |
     When I patch the statefulset "web" with:
       """
       {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "nginx:1.15"}]}}}}

@@ -41,9 +41,11 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
   defaultGarbageCollectionPolicy?: 'orphan';
   /**
    * A deletion the object's own spec holds (a namespace's spec.finalizers): the first DELETE
-   * marks the object (markDeleting); later ones are refused with `refusal` while held(obj).
+   * marks the object (markDeleting); later ones, while held(obj), are refused with `refusal`
+   * (409, v1.12's namespace REST.Delete) or, without one, answered with the object as it is
+   * (200, v1.32's).
    */
-  deletionHold?: { held(obj: T): boolean; markDeleting(obj: T): void; refusal: string };
+  deletionHold?: { held(obj: T): boolean; markDeleting(obj: T): void; refusal?: string };
 }
 
 export function apiVersionOf(rt: Pick<ResourceType, 'group' | 'version'>): string {

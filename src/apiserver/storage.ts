@@ -267,7 +267,10 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const finalizers = withPropagationFinalizers(current.metadata.finalizers ?? [], options, this.type.defaultGarbageCollectionPolicy);
       const alreadyDeleting = current.metadata.deletionTimestamp !== undefined;
       const hold = this.type.deletionHold;
-      if (hold && alreadyDeleting && hold.held(current)) throw errors.conflict(this.target(name), hold.refusal);
+      if (hold && alreadyDeleting && hold.held(current)) {
+        if (hold.refusal !== undefined) throw errors.conflict(this.target(name), hold.refusal);
+        return { object: current, deleted: false };
+      }
       if (hold && !alreadyDeleting) {
         const marked = clone(current) as T;
         marked.metadata.deletionTimestamp = isoTime(this.clock.now());

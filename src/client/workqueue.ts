@@ -21,7 +21,7 @@ export class WorkQueue {
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly delayed = new Map<string, TimerHandle>();
+  private readonly delayed = new Map<string, { timer: TimerHandle; due: number }>();
   private running = 0;
   private shutDown = false;
 
@@ -43,8 +43,13 @@ export class WorkQueue {
   addAfter(key: string, ms: number): void {
     if (this.shutDown) return;
     if (ms <= 0) return this.add(key);
-    if (this.delayed.has(key)) return;
-    this.delayed.set(key, this.clock.setTimeout(() => { this.delayed.delete(key); this.add(key); }, ms));
+    // One pending add per key, at the earlier time (client-go's delaying queue keeps the
+    // earliest readyAt of a key added twice).
+    const due = this.clock.now() + ms;
+    const pending = this.delayed.get(key);
+    if (pending && pending.due <= due) return;
+    if (pending) this.clock.clear(pending.timer);
+    this.delayed.set(key, { due, timer: this.clock.setTimeout(() => { this.delayed.delete(key); this.add(key); }, ms) });
   }
 
   addRateLimited(key: string): void {
@@ -67,7 +72,7 @@ export class WorkQueue {
     this.shutDown = true;
     this.queue.length = 0;
     this.dirty.clear();
-    for (const t of this.delayed.values()) this.clock.clear(t);
+    for (const d of this.delayed.values()) this.clock.clear(d.timer);
     this.delayed.clear();
   }
 

@@ -90,7 +90,8 @@ export class ControllerManager {
     this.deployments = new DeploymentController(informers, client, clock, quiescence, { workers: 5, scaleEventFrom: minor >= 29, cleanupOrder: minor >= 20 ? 'revision' : 'creation' });
     this.statefulSets = new StatefulSetController(informers, client, clock, quiescence, { podIndexLabel: minor >= 28 });
     this.jobs = new JobController(informers, client, clock, quiescence);
-    this.namespaces = new NamespaceController(informers, client, clock, quiescence);
+    // The deletion conditions on a namespace's status came in v1.16.
+    this.namespaces = new NamespaceController(informers, client, clock, quiescence, { deletionConditions: minor >= 16 });
     this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
     this.tokens = new TokensController(informers, client, clock, quiescence, p.serviceAccountSigner, { autoGenerate: features.legacyServiceAccountTokens ?? false });
     this.endpoints = new EndpointsController(informers, client, clock, quiescence);

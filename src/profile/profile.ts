@@ -43,6 +43,11 @@ export interface Profile {
      * values: …" (ValidateJobSpec since the pod failure policy, v1.26+), not "Unsupported value".
      */
     jobRestartPolicyRequired?: boolean;
+    /**
+     * A DELETE on a Terminating namespace whose finalizers remain is answered with the
+     * namespace (200, v1.32's REST.Delete), not refused with 409 Conflict (v1.12).
+     */
+    namespaceRepeatDeleteAnswered?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

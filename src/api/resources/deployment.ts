@@ -1,7 +1,7 @@
 import { LabelSelector } from '../labels/selector';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation/field';
+import { fieldError, FieldErrors, intOrStringValue } from '../validation/field';
 import { defaultPodSpec } from './pod';
 import { PodTemplateSpec } from './replicationcontroller';
 import { nonNegative, validateSelectedTemplate, validateSelectorUnchanged, WorkloadCondition } from './replicaset';
@@ -36,7 +36,7 @@ const PERCENT = /^[0-9]+%$/;
 /** Upstream ValidatePositiveIntOrPercent: a nonnegative integer or "N%". */
 export function validateIntOrPercent(field: string, v: IntOrString | undefined): FieldErrors {
   if (v === undefined) return [];
-  if (typeof v === 'string') return PERCENT.test(v) ? [] : [fieldError.invalid(field, v, "must be an integer or percentage (e.g '5%')")];
+  if (typeof v === 'string') return PERCENT.test(v) ? [] : [fieldError.invalid(field, intOrStringValue(v), "must be an integer or percentage (e.g '5%')")];
   return nonNegative(field, v);
 }
 
@@ -101,10 +101,10 @@ export const deployments = defineResource<Deployment>({
       errs.push(...validateIntOrPercent('spec.strategy.rollingUpdate.maxUnavailable', ru.maxUnavailable));
       errs.push(...validateIntOrPercent('spec.strategy.rollingUpdate.maxSurge', ru.maxSurge));
       if (rawValue(ru.maxUnavailable) === 0 && rawValue(ru.maxSurge) === 0) {
-        errs.push(fieldError.invalid('spec.strategy.rollingUpdate.maxUnavailable', ru.maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+        errs.push(fieldError.invalid('spec.strategy.rollingUpdate.maxUnavailable', intOrStringValue(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
       }
       if (typeof ru.maxUnavailable === 'string' && PERCENT.test(ru.maxUnavailable) && rawValue(ru.maxUnavailable) > 100) {
-        errs.push(fieldError.invalid('spec.strategy.rollingUpdate.maxUnavailable', ru.maxUnavailable, 'must not be greater than 100%'));
+        errs.push(fieldError.invalid('spec.strategy.rollingUpdate.maxUnavailable', intOrStringValue(ru.maxUnavailable), 'must not be greater than 100%'));
       }
     }
     if (s.progressDeadlineSeconds !== undefined && s.progressDeadlineSeconds <= (s.minReadySeconds ?? 0)) {

@@ -1,7 +1,7 @@
 import { ResourceRegistry } from '../registry';
 import { nodes } from './node';
 import { pods } from './pod';
-import { namespaces } from './namespace';
+import { namespaces, namespacesResource } from './namespace';
 import { leases } from './lease';
 import { events } from './event';
 import { daemonsets } from './daemonset';
@@ -25,8 +25,8 @@ export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, sec
 
 /** A registry holding every resource the control plane serves. */
 /** Every built-in resource; a release's validation differences come as options (from its profile). */
-export function coreRegistry(options: { jobRestartPolicyRequired?: boolean } = {}): ResourceRegistry {
-  return new ResourceRegistry().register(namespaces).register(nodes).register(pods).register(leases).register(events)
+export function coreRegistry(options: { jobRestartPolicyRequired?: boolean; namespaceRepeatDeleteAnswered?: boolean } = {}): ResourceRegistry {
+  return new ResourceRegistry().register(options.namespaceRepeatDeleteAnswered ? namespacesResource(true) : namespaces).register(nodes).register(pods).register(leases).register(events)
     .register(daemonsets).register(replicationcontrollers).register(options.jobRestartPolicyRequired ? jobsResource(true) : jobs).register(services).register(endpoints)
     .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges)
     .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings)

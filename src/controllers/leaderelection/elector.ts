@@ -29,14 +29,19 @@ export function electionIdentity(host: string): string {
 /**
  * client-go's LeaderElector: tries to acquire the lock every retryPeriod until it holds it,
  * then renews every retryPeriod; when renewals keep failing for renewDeadline it has lost
- * the lock and stops leading (kube-controller-manager then exits). Upstream jitters the
- * acquire period by up to 1.2×; in virtual time the period is exact.
+ * the lock and stops leading (kube-controller-manager then exits). The deadline runs from
+ * the first failed attempt of a renew cycle, not from the last success: renew() is a
+ * wait.Until of retryPeriod around a poll bounded by renewDeadline (PollUntilContextTimeout
+ * in v1.32, PollImmediateUntil with a timeout context in v1.12), so a leader whose last
+ * renewal was at L stops at L + retryPeriod + renewDeadline (found on upstream v1.32.13).
+ * Upstream jitters the acquire period by up to 1.2×; in virtual time the period is exact.
  */
 export class LeaderElector {
   private observed?: LeaderElectionRecord;
   private observedAt = 0;
   private leading = false;
-  private lastRenew = 0;
+  /** When the current run of failed renewals began (the renew cycle's start), if one has. */
+  private failingSince?: number;
   private timer?: TimerHandle;
   private stopped = false;
   private readonly events: EventRecorder;
@@ -79,13 +84,13 @@ export class LeaderElector {
     }
     const now = this.clock.now();
     if (ok) {
-      this.lastRenew = now;
+      this.failingSince = undefined;
       if (!this.leading) {
         this.leading = true;
         this.events.normal(this.lockObjectRef(), 'LeaderElection', `${this.config.identity} became leader`);
         this.callbacks.onStartedLeading();
       }
-    } else if (this.leading && now - this.lastRenew >= this.config.renewDeadlineMs) {
+    } else if (this.leading && now - (this.failingSince ??= now) >= this.config.renewDeadlineMs) {
       this.leading = false;
       this.callbacks.onStoppedLeading();
       this.stopped = true; // upstream: "leaderelection lost", the process exits

@@ -7,14 +7,20 @@ import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { finalizersWithout, KUBERNETES_FINALIZER, remainingEstimate } from './content';
+import { parseTime } from '../../clock';
+import { finalizersWithout, KUBERNETES_FINALIZER, NAMESPACE_DELETION_GRACE_MS, recheckAfterMs, remainingEstimate } from './content';
+import { deletionConditions, withConditions } from './conditions';
 
 /**
  * The namespace controller (pkg/controller/namespace, namespacedResourcesDeleter): for a
  * namespace marked for deletion it deletes every namespaced object in it (list + delete
- * per resource, background propagation), waits while content remains (requeued after the
- * estimate), then removes the `kubernetes` finalizer through namespaces/finalize and
- * deletes the namespace.
+ * per resource, background propagation), waits while content remains, then removes the
+ * `kubernetes` finalizer through namespaces/finalize and deletes the namespace. Timing as
+ * upstream's (v1.12 and v1.32): a namespace event is processed 5 s later
+ * (namespaceDeletionGracePeriod); content left is re-checked after estimate/2 + 1 s
+ * (NamespaceController.worker). Since v1.16 each pass also writes the deletion conditions
+ * to the namespace's status, and that update is itself an event (found on upstream v1.32.13,
+ * where the namespace went ~10 s after its deletion, not after the pods' 30 s).
  */
 export class NamespaceController {
   private readonly namespaces: Informer<Namespace>;
@@ -22,14 +28,14 @@ export class NamespaceController {
   private readonly resources = coreRegistry().all().filter((r) => r.namespaced).map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence) {
+  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly options: { deletionConditions: boolean } = { deletionConditions: true }) {
     this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
     this.events = new EventRecorder(client, clock, { component: 'namespace-controller' });
     this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'namespace', workers: 10 });
   }
 
   run(): void {
-    const enqueue = (ns: Namespace) => { if (ns.metadata.deletionTimestamp) this.queue.add(ns.metadata.name!); };
+    const enqueue = (ns: Namespace) => { if (ns.metadata.deletionTimestamp) this.queue.addAfter(ns.metadata.name!, NAMESPACE_DELETION_GRACE_MS); };
     this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
   }
 
@@ -40,12 +46,18 @@ export class NamespaceController {
   async sync(name: string): Promise<void> {
     const ns = this.namespaces.getByName(name);
     if (!ns || !ns.metadata.deletionTimestamp) return;
-    const current = ns.status?.phase === 'Terminating' ? ns : await this.markTerminating(ns);
+    let current = ns.status?.phase === 'Terminating' ? ns : await this.markTerminating(ns);
     if (!current) return;
     if ((current.spec?.finalizers ?? []).includes(KUBERNETES_FINALIZER)) {
-      const remaining = await this.deleteAllContent(name);
+      const { podsBefore, remaining } = await this.deleteAllContent(name);
+      // The finalize below starts from the namespace as written here (upstream retries a
+      // conflicting finalize at once on the latest object: retryOnConflictError).
+      if (this.options.deletionConditions) current = await this.writeConditions(current, remaining);
       if (remaining.length > 0) {
-        this.queue.addAfter(name, remainingEstimate(remaining, this.clock.now()) * 1000);
+        const estimate = remainingEstimate(podsBefore, remaining.map((r) => r.object), parseTime(current.metadata.deletionTimestamp) ?? this.clock.now(), this.clock.now());
+        // Content left without an estimate is unexpected upstream: an error, retried with backoff.
+        if (estimate === 0) throw new Error(`unexpected items still remain in namespace: ${name}`);
+        this.queue.addAfter(name, recheckAfterMs(estimate));
         return;
       }
       const next = clone(current);
@@ -73,12 +85,29 @@ export class NamespaceController {
     }
   }
 
-  /** Deletes what is left in the namespace; returns what still exists afterwards. */
-  private async deleteAllContent(namespace: string): Promise<KubeObject[]> {
-    const remaining: KubeObject[] = [];
+  /** The deletion conditions of this pass on the namespace's status, written when they changed. */
+  private async writeConditions(ns: Namespace, remaining: { resource: string; object: KubeObject }[]): Promise<Namespace> {
+    const conditions = withConditions(ns.status?.conditions ?? [], deletionConditions(remaining), new Date(this.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'));
+    if (!conditions) return ns;
+    const next = clone(ns);
+    next.status = { ...next.status, conditions };
+    try {
+      return await this.client.update<Namespace>({ resource: 'namespaces' }, next, { subresource: 'status' });
+    } catch (e) {
+      // upstream logs it (HandleError) and goes on
+      if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+      return ns;
+    }
+  }
+
+  /** Deletes what is left in the namespace; returns the pods it found first and what still exists afterwards. */
+  private async deleteAllContent(namespace: string): Promise<{ podsBefore: KubeObject[]; remaining: { resource: string; object: KubeObject }[] }> {
+    const remaining: { resource: string; object: KubeObject }[] = [];
+    let podsBefore: KubeObject[] = [];
     for (const resource of this.resources) {
       const ref = { resource, namespace };
       const list = await this.client.list(ref);
+      if (resource === 'pods') podsBefore = list.items;
       await Promise.all(list.items.map(async (obj) => {
         if (obj.metadata.deletionTimestamp) return;
         try {
@@ -88,8 +117,8 @@ export class NamespaceController {
         }
       }));
       const after = list.items.length > 0 ? await this.client.list(ref) : list;
-      remaining.push(...after.items);
+      remaining.push(...after.items.map((object) => ({ resource, object })));
     }
-    return remaining;
+    return { podsBefore, remaining };
   }
 }

@@ -1,6 +1,15 @@
 /**
  * Upstream CidrSet (pkg/controller/nodeipam/ipam/cidrset/cidr_set.go), IPv4: the cluster
  * CIDR cut into node-sized blocks, handed out round-robin from a cursor.
+ *
+ * One class serves both profiles: for IPv4, v1.12 and v1.32 agree block for block. v1.12's
+ * AllocateNext scans from nextCandidate for a clear bit (no counter; a full scan is
+ * exhaustion); v1.32 first compares allocatedCIDRs with maxCIDRs, then scans the same way.
+ * Both move the cursor to the block after the one handed out, and neither Release nor Occupy
+ * moves it (so a released block comes back only when the cursor wraps round to it). Both
+ * take the cluster IP masked (net.ParseCIDR), index a block by XOR with it, and give
+ * Occupy/Release every node-sized block a CIDR covers, the whole range for a CIDR that
+ * contains the cluster CIDR (getBeginningAndEndIndices: begin 0, end maxCIDRs-1).
  */
 
 export class CIDRSetError extends Error {}
@@ -67,16 +76,29 @@ export class CidrSet {
     throw new CIDRSetError(ERR_NO_CIDRS_REMAINING);
   }
 
-  /** The indexes of every node-sized block the CIDR covers (it may be bigger than one block). */
+  /**
+   * The indexes of every node-sized block the CIDR covers (it may be bigger than one block;
+   * one at least as big as the cluster CIDR that contains it covers them all).
+   */
   private indexRange(cidr: string): [number, number] {
     const { ip, bits } = parseCIDR(cidr);
     const clusterBase = this.clusterIP;
-    const inCluster = bits >= this.clusterMask && ((ip & maskOf(this.clusterMask)) >>> 0) === clusterBase;
-    if (!inCluster) throw new CIDRSetError(`cidr ${cidr} is out the range of cluster cidr ${this.clusterCIDR}`);
+    // Overlap either way round: the cluster contains the CIDR, or the CIDR contains the cluster.
+    const inCluster = ((ip & maskOf(this.clusterMask)) >>> 0) === clusterBase;
+    const containsCluster = bits <= this.clusterMask && ((clusterBase & maskOf(bits)) >>> 0) === ((ip & maskOf(bits)) >>> 0);
+    if (!inCluster && !containsCluster) throw new CIDRSetError(`cidr ${cidr} is out the range of cluster cidr ${this.clusterCIDR}`);
+    if (bits <= this.clusterMask) return [0, this.maxCIDRs - 1];
     const blockSize = 2 ** (32 - this.nodeMaskSize);
     const start = (((ip & maskOf(Math.min(bits, this.nodeMaskSize))) >>> 0) - clusterBase) / blockSize;
     const count = bits >= this.nodeMaskSize ? 1 : 2 ** (this.nodeMaskSize - bits);
     return [Math.floor(start), Math.floor(start) + count - 1];
+  }
+
+  /** The indexes of the blocks in use, ascending (upstream's `used` bitmap). */
+  usedIndices(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.maxCIDRs; i++) if (this.used[i]) out.push(i);
+    return out;
   }
 
   occupy(cidr: string): void {
