@@ -26,6 +26,8 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
   defaults?(obj: T): void;
   /** Resets what a client may not set on create (e.g. a pod's status). */
   prepareForCreate?(obj: T): void;
+  /** Resets on update what only the server may change (e.g. a DaemonSet's template generation), from the stored object. */
+  prepareForUpdate?(obj: T, old: T): void;
   validate?(obj: T): FieldErrors;
   validateUpdate?(obj: T, old: T): FieldErrors;
   /** Field values for field selectors (metadata.name and metadata.namespace are added). */

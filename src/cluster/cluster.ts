@@ -60,7 +60,7 @@ export class Cluster {
     this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
     this.store = options.store ?? new MemoryStore(this.quiescence);
     this.initialRevision = this.store.revision();
-    this.api = new ApiServer(coreRegistry({ jobRestartPolicyRequired: options.config.profile.features.jobRestartPolicyRequired }), this.store, this.clock);
+    this.api = new ApiServer(coreRegistry({ jobRestartPolicyRequired: options.config.profile.features.jobRestartPolicyRequired, daemonSetMaxSurge: options.config.profile.features.daemonSetMaxSurge }), this.store, this.clock);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);
     this.api.handleSubresource('pods', 'eviction', evictionHandler);

@@ -43,6 +43,8 @@ export interface Profile {
      * values: …" (ValidateJobSpec since the pod failure policy, v1.26+), not "Unsupported value".
      */
     jobRestartPolicyRequired?: boolean;
+    /** DaemonSet rollingUpdate.maxSurge and the surge rules (DaemonSetUpdateSurge, v1.22+; absent in v1.12). */
+    daemonSetMaxSurge?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;
