@@ -45,6 +45,8 @@ export interface Profile {
     jobRestartPolicyRequired?: boolean;
     /** DaemonSet rollingUpdate.maxSurge and the surge rules (DaemonSetUpdateSurge, v1.22+; absent in v1.12). */
     daemonSetMaxSurge?: boolean;
+    /** kube-apiserver's --basic-auth-file (HTTP basic auth; removed in v1.19). */
+    basicAuth?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;
