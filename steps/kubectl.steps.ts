@@ -251,3 +251,9 @@ Then(/^the background kubectl prints lines matching, in order:$/, KUBECTL_TIMEOU
     at = i + 1;
   }
 }));
+
+Then(/^kubectl's output has no line "(.*)"$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(r.stdout.split('\n').map((l) => l.trim()), show(r)).to.not.include(text);
+}));

@@ -18,6 +18,7 @@ import { schedulerOptions } from '../scheduler/options';
 import { ensureBootstrapPolicy } from '../apiserver/auth/bootstrap-policy';
 import { ClusterConfig, kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 import { ControllerManager } from './controller-manager';
+import { serveOlderVersions } from '../api/resources/versions';
 import { HollowProxy } from '../kubeproxy/proxy';
 import { electionIdentity, LeaderElector, ResourceLock } from '../controllers/leaderelection/elector';
 
@@ -60,7 +61,9 @@ export class Cluster {
     this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
     this.store = options.store ?? new MemoryStore(this.quiescence);
     this.initialRevision = this.store.revision();
-    this.api = new ApiServer(coreRegistry({ jobRestartPolicyRequired: options.config.profile.features.jobRestartPolicyRequired, daemonSetMaxSurge: options.config.profile.features.daemonSetMaxSurge }), this.store, this.clock);
+    const registry = coreRegistry({ jobRestartPolicyRequired: options.config.profile.features.jobRestartPolicyRequired, daemonSetMaxSurge: options.config.profile.features.daemonSetMaxSurge });
+    serveOlderVersions(registry, options.config.profile.olderApiVersions ?? {});
+    this.api = new ApiServer(registry, this.store, this.clock);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);
     this.api.handleSubresource('pods', 'eviction', evictionHandler);
