@@ -69,6 +69,33 @@ Feature: A DaemonSet rolls a changed pod template out node by node
     And daemonset "agent" has 2 ControllerRevisions
     And the daemonset "agent" has annotation "deprecated.daemonset.template.generation" = "2"
 
+  @DS-ROLLING-UPDATE @needs-http
+  Scenario: kubectl rollout status follows a DaemonSet's rollout to its end
+    When I create this object:
+      """
+      apiVersion: apps/v1
+      kind: DaemonSet
+      metadata: { name: agent, namespace: default }
+      spec:
+        minReadySeconds: 10
+        selector: { matchLabels: { app: agent } }
+        template:
+          metadata: { labels: { app: agent } }
+          spec:
+            containers:
+            - { name: agent, image: "nginx:1.14" }
+      """
+    And 10 seconds pass
+    And I set the image of daemonset "agent" to "nginx:1.15"
+    And I start "kubectl rollout status daemonset/agent" in the background
+    Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated\.\.\."
+    When 10 seconds pass
+    Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 2 out of 3 new pods have been updated\.\.\."
+    When 10 seconds pass
+    Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 2 of 3 updated pods are available\.\.\."
+    When 10 seconds pass
+    Then the background kubectl prints a line matching "daemon set "agent" successfully rolled out"
+
   @DS-ROLLING-UPDATE
   Scenario Outline: maxUnavailable <max> replaces <first> of 3 nodes at first
     When I create this object:
