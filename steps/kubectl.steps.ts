@@ -38,6 +38,12 @@ Given(/^a token file for the API server with:$/, step(function (this: KubeWorld,
   this.setFlag('token-auth-file', file);
 }));
 
+Given(/^a basic auth file for the API server with:$/, step(function (this: KubeWorld, table: DataTable) {
+  const file = path.join(kubectlState(this).dir, 'basic-auth.csv');
+  fs.writeFileSync(file, table.hashes().map((r) => `${r.password},${r.user},${r.uid},"${r.groups ?? ''}"`).join('\n'));
+  this.setFlag('basic-auth-file', file);
+}));
+
 Given(/^the API server verifies kubelet certificates with (the kubelets' CA|an unrelated CA)$/, step(async function (this: KubeWorld, which: string) {
   const http = this.driver.http;
   if (!http) throw new NotApplicableError(`target ${this.driver.target} does not serve HTTP`);
@@ -61,12 +67,14 @@ function credentialsOf(world: KubeWorld, words: string): Credentials {
     if (!kept) throw new Error(`no token of service account default/${account[1]} was kept (add "When I keep the token of service account ..." first)`);
     return { token: kept };
   }
+  const basic = /^with basic auth "([^"]*)" and password "([^"]*)"$/.exec(words);
+  if (basic) return { basic: { username: basic[1], password: basic[2] } };
   if (words === 'without credentials') return { anonymous: true };
   if (words === 'on the insecure port') return { insecurePort: true };
   throw new Error(`unknown credentials: ${words}`);
 }
 
-When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
+When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with basic auth "[^"]*" and password "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
   await runKubectl(this, command, who ? credentialsOf(this, who) : { admin: true });
 }));
 
@@ -267,4 +275,10 @@ Then(/^the background kubectl prints lines matching, in order:$/, KUBECTL_TIMEOU
     expect(i, `no line matching ${p} after line ${at}:\n${lines.join('\n')}`).to.be.greaterThan(-1);
     at = i + 1;
   }
+}));
+
+Then(/^kubectl's output has no line "(.*)"$/, step(function (this: KubeWorld, text: string) {
+  const r = last(this);
+  expect(r.code, show(r)).to.equal(0);
+  expect(r.stdout.split('\n').map((l) => l.trim()), show(r)).to.not.include(text);
 }));

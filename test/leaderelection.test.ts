@@ -66,8 +66,8 @@ test('a standby elector takes the Lease over once the leader stops renewing for 
 
 test('a leader whose lock is taken stops renewDeadline after its first failed renewal, not after its last success', async () => {
   const { Cluster } = await import('../src/cluster/cluster');
-  const { clusterConfig } = await import('../src/cluster/config');
-  const { loadProfile } = await import('../src/cluster/profile');
+  const { clusterConfig } = await import('../src/profile/config');
+  const { loadProfile } = await import('../src/profile/profile');
   const { LeaderElector } = await import('../src/controllers/leaderelection/elector');
   const c = new Cluster({ config: clusterConfig(loadProfile('kubernetes-1.32')) });
   await c.start();

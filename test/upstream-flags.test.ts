@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadProfile } from '../src/cluster/profile';
+import { loadProfile } from '../src/profile/profile';
 import { loadTargetDeclaration } from '../src/drivers/targets';
 import { UpstreamDriver } from '../src/drivers/upstream';
 import { NotApplicableError } from '../src/drivers/driver';

@@ -211,7 +211,7 @@ export interface DaemonSet extends KubeObject {
   spec: {
     selector: LabelSelector;
     template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
-    updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete'; rollingUpdate?: { maxUnavailable?: number | string } };
+    updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete'; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
     minReadySeconds?: number;
     revisionHistoryLimit?: number;
   };
@@ -223,6 +223,8 @@ export interface DaemonSet extends KubeObject {
     observedGeneration?: number;
     updatedNumberScheduled?: number;
     numberAvailable?: number;
+    numberUnavailable?: number;
+    collisionCount?: number;
   };
 }
 

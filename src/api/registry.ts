@@ -27,6 +27,8 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
   defaults?(obj: T): void;
   /** Resets what a client may not set on create (e.g. a pod's status). */
   prepareForCreate?(obj: T): void;
+  /** Resets on update what only the server may change (e.g. a DaemonSet's template generation), from the stored object. */
+  prepareForUpdate?(obj: T, old: T): void;
   validate?(obj: T): FieldErrors;
   validateUpdate?(obj: T, old: T): FieldErrors;
   /** Field values for field selectors (metadata.name and metadata.namespace are added). */
@@ -68,10 +70,45 @@ export function defineResource<T extends KubeObject>(def: ResourceDefinition<T>)
   };
 }
 
+/**
+ * A resource also served at an older group/version (v1.12's apps/v1beta1, apps/v1beta2,
+ * extensions/v1beta1): the same objects as the storage version's, with that version's
+ * apiVersion on the wire and that version's defaults applied first on writes.
+ */
+export interface ServedVersion {
+  group: string;
+  version: string;
+  storage: ResourceType;
+  /** The version's own defaults (SetDefaults_* of that version), before the storage version's. */
+  defaults?(obj: KubeObject): void;
+}
+
 /** All resources the API server serves, looked up by plural name, kind or short name. */
 export class ResourceRegistry {
   private readonly byKey = new Map<string, ResourceType>();
   private readonly list: ResourceType[] = [];
+  private readonly served = new Map<string, ServedVersion>();
+
+  /** Serves a registered resource at another group/version too. */
+  serveAlso(group: string, version: string, resource: string, defaults?: (obj: KubeObject) => void): this {
+    const storage = this.all().find((r) => r.resource === resource && (r.group === group || (group === 'extensions' && r.group === 'apps')));
+    if (!storage) throw new Error(`cannot serve ${resource} at ${group}/${version}: no such resource`);
+    this.served.set(`${group}/${version}/${resource}`, { group, version, storage, defaults });
+    return this;
+  }
+
+  /** The resource served at group/version under this name: a storage version's, or an older version's alias. */
+  servedAt(group: string, version: string, resource: string): { type: ResourceType; alias?: ServedVersion } | undefined {
+    const rt = this.get(resource, group);
+    if (rt && rt.version === version) return { type: rt };
+    const alias = this.served.get(`${group}/${version}/${resource}`);
+    return alias ? { type: alias.storage, alias } : undefined;
+  }
+
+  /** Every older version a resource is also served at. */
+  aliases(): readonly ServedVersion[] {
+    return [...this.served.values()];
+  }
 
   register<T extends KubeObject>(rt: ResourceType<T>): this {
     const key = `${rt.resource}.${rt.group}`;

@@ -223,6 +223,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       }
       const next = await mutate(clone(current));
       next.metadata.resourceVersion = current.metadata.resourceVersion;
+      this.type.prepareForUpdate?.(next, current);
       this.validate(next, current);
       if (sameObject(next, current)) return current; // no-op writes keep the resourceVersion
       if (this.type.tracksGeneration && specChanged(next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;

@@ -18,6 +18,8 @@ export const SERVE_HELP = `kubespec serve — the whole control plane as one pro
                                  --insecure-bind-address 127.0.0.1 (loopback only)
   --authorization-mode RBAC      RBAC | AlwaysAllow (comma-separated union)
   --token-auth-file FILE         bearer tokens: CSV token,user,uid,"group1,group2"
+  --basic-auth-file FILE         HTTP basic auth (seed profile only; removed in v1.19):
+                                 CSV password,user,uid,"group1,group2"
   --anonymous-auth true          unauthenticated requests are system:anonymous (false: 401)
   --kubelet-certificate-authority FILE   verify kubelets' serving certificates with this CA
   --<flag> VALUE                 any other control-plane flag by its upstream name

@@ -25,6 +25,7 @@ import { SimulatedLoadBalancer } from '../cloud/loadbalancer';
 import { ClusterConfig } from '../profile/config';
 import { kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
 import { ControllerManager } from './controller-manager';
+import { serveOlderVersions } from '../api/resources/versions';
 import { HollowProxy } from '../kubeproxy/proxy';
 import { electionIdentity, LeaderElector, ResourceLock } from '../controllers/leaderelection/elector';
 
@@ -77,7 +78,10 @@ export class Cluster {
     this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
     this.store = options.store ?? new MemoryStore(this.quiescence);
     this.initialRevision = this.store.revision();
-    this.api = new ApiServer(coreRegistry({ jobRestartPolicyRequired: options.config.profile.features.jobRestartPolicyRequired, namespaceRepeatDeleteAnswered: options.config.profile.features.namespaceRepeatDeleteAnswered }), this.store, this.clock);
+    const features = options.config.profile.features;
+    const registry = coreRegistry({ jobRestartPolicyRequired: features.jobRestartPolicyRequired, namespaceRepeatDeleteAnswered: features.namespaceRepeatDeleteAnswered, daemonSetMaxSurge: features.daemonSetMaxSurge });
+    serveOlderVersions(registry, options.config.profile.olderApiVersions ?? {});
+    this.api = new ApiServer(registry, this.store, this.clock);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);
     this.api.handleSubresource('pods', 'eviction', evictionHandler);

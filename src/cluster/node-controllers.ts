@@ -58,7 +58,7 @@ export class NodeControllers {
     } else if (kcm['cloud-provider']) {
       throw new Error(`unknown cloud provider "${kcm['cloud-provider']}" (the reference knows: simulated)`);
     }
-    this.all.push(new DaemonSetController(informers, client, clock, quiescence));
+    this.all.push(new DaemonSetController(informers, client, clock, quiescence, { maxSurge: config.profile.features.daemonSetMaxSurge ?? true }));
   }
 
   run(): void {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CertificateAuthority, KeyPair, securePkiDir } from '../apiserver/auth/pki';
-import { RequestAuthenticator } from '../apiserver/auth/authenticator';
+import { BasicAuthFile, RequestAuthenticator } from '../apiserver/auth/authenticator';
 import { Authorizer } from '../apiserver/auth/authorizer';
 import { authorizerFor } from '../apiserver/auth/modes';
 import { reviewToken, selfSubjectAccessReview, subjectAccessReview, tokenReview } from '../apiserver/auth/reviews';
@@ -92,6 +92,11 @@ export function tokenKubeconfig(caPem: string, server: string, token: string | u
   return kubeconfigYaml(server, token ? 'token-user' : 'anonymous', user, server.startsWith('https:') ? caPem : undefined);
 }
 
+/** A kubeconfig whose user authenticates with HTTP basic auth (kube-apiserver --basic-auth-file, before v1.19). */
+export function basicAuthKubeconfig(caPem: string, server: string, username: string, password: string): string {
+  return kubeconfigYaml(server, username, { username, password }, server.startsWith('https:') ? caPem : undefined);
+}
+
 /** Who calls a kubelet directly: a client certificate's user and groups, a bearer token, or nobody. */
 export type KubeletCaller = { user: string; groups: string[]; untrustedCA?: boolean } | { token: string } | { anonymous: true };
 
@@ -120,7 +125,11 @@ export class ClusterServer {
     // AlwaysAllow turns anonymous requests off, whatever --anonymous-auth says (upstream's
     // ApplyAuthorization, pkg/kubeapiserver/options/authentication.go; found on v1.32.13).
     const alwaysAllow = (f['authorization-mode'] ?? 'AlwaysAllow').split(',').includes('AlwaysAllow');
-    this.authenticator = new RequestAuthenticator({ tokenAuthenticators: cluster.tokenAuthenticators, anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow });
+    // --basic-auth-file exists only in releases before v1.19: a later kube-apiserver does not
+    // know the flag and refuses to start (pflag's "unknown flag").
+    if (f['basic-auth-file'] && !cluster.config.profile.features.basicAuth) throw new Error('unknown flag: --basic-auth-file');
+    const basicAuth = f['basic-auth-file'] ? BasicAuthFile.load(f['basic-auth-file']) : undefined;
+    this.authenticator = new RequestAuthenticator({ tokenAuthenticators: cluster.tokenAuthenticators, basicAuth, anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow });
     this.revisionTimes = new RevisionTimes(cluster);
   }
 
@@ -191,6 +200,10 @@ export class ClusterServer {
   /** A kubeconfig with a bearer token, or with no credentials at all (anonymous). */
   kubeconfigWithToken(server: string, token: string | undefined): string {
     return tokenKubeconfig(this.ca!.keyPair.certPem, server, token);
+  }
+
+  kubeconfigWithBasicAuth(server: string, username: string, password: string): string {
+    return basicAuthKubeconfig(this.ca!.keyPair.certPem, server, username, password);
   }
 
   async stop(): Promise<void> {

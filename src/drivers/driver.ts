@@ -53,7 +53,7 @@ export interface Capabilities {
 export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster', 'apiServerDefaults'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
-export type Credentials = { admin: true } | { user: string; groups: string[]; /** a certificate no CA of the cluster issued (kubelet requests) */ untrustedCA?: boolean } | { token: string } | { anonymous: true } | { insecurePort: true };
+export type Credentials = { admin: true } | { user: string; groups: string[]; /** a certificate no CA of the cluster issued (kubelet requests) */ untrustedCA?: boolean } | { token: string } | { basic: { username: string; password: string } } | { anonymous: true } | { insecurePort: true };
 
 /** The API server over HTTP(S), as kubectl sees it. */
 export interface HttpAccess {
@@ -76,6 +76,7 @@ export function kubeletCaller(c: Credentials): { user: string; groups: string[];
   if ('user' in c) return { user: c.user, groups: c.groups, ...(c.untrustedCA ? { untrustedCA: true } : {}) };
   if ('token' in c) return { token: c.token };
   if ('anonymous' in c) return { anonymous: true };
+  if ('basic' in c) throw new NotApplicableError('kubelets take no HTTP basic auth');
   throw new NotApplicableError('the insecure port is the API server\'s, not a kubelet\'s');
 }
 

@@ -9,7 +9,7 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { KubeDriver } from './kube';
 import { Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableError } from './driver';
 import { CertificateAuthority } from '../apiserver/auth/pki';
-import { clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
+import { basicAuthKubeconfig, clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 
 const BIN = path.resolve(__dirname, '../../bin/kubespec');
@@ -81,7 +81,8 @@ export class ServeDriver extends KubeDriver {
         } else if ('user' in credentials) {
           const ca = CertificateAuthority.load({ certPem: caPem, keyPem: fs.readFileSync(path.join(path.dirname(e.caFile), 'ca.key'), 'utf8') });
           text = clientCertKubeconfig(ca, e.server, credentials.user, credentials.groups);
-        } else text = tokenKubeconfig(caPem, e.server, 'token' in credentials ? credentials.token : undefined);
+        } else if ('basic' in credentials) text = basicAuthKubeconfig(caPem, e.server, credentials.basic.username, credentials.basic.password);
+        else text = tokenKubeconfig(caPem, e.server, 'token' in credentials ? credentials.token : undefined);
         const file = `${this.kubeconfigCopy}-${++this.kubeconfigs}`;
         fs.writeFileSync(file, text, { mode: 0o600 });
         return file;

@@ -8,8 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
-import { Flags, mergeFlags, Profile } from '../cluster/profile';
-import { parseFlags } from '../cluster/flags';
+import { Flags, mergeFlags, Profile } from '../profile/profile';
+import { parseFlags } from '../profile/flags';
 import { CertificateAuthority, KeyPair } from '../apiserver/auth/pki';
 import { kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { KubeDriver } from './kube';
@@ -230,6 +230,7 @@ export class UpstreamDriver extends KubeDriver {
         if ('admin' in credentials) text = this.pki().kubeconfig(e.server, 'kubespec-admin', ['system:masters']);
         else if ('insecurePort' in credentials) throw new NotApplicableError('kube-apiserver v1.32 has no insecure port (--insecure-port was removed in v1.24)');
         else if ('user' in credentials) text = this.pki().kubeconfig(e.server, credentials.user, credentials.groups);
+        else if ('basic' in credentials) throw new NotApplicableError('kube-apiserver v1.32 has no HTTP basic auth (--basic-auth-file was removed in v1.19)');
         else text = tokenKubeconfig(this.pki().ca.certPem, e.server, 'token' in credentials ? credentials.token : undefined);
         const file = path.join(this.workDir!, `kubeconfig-${++this.kubeconfigs}`);
         fs.writeFileSync(file, text, { mode: 0o600 });

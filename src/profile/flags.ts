@@ -37,6 +37,7 @@ const FLAG_TABLE = {
     'enable-admission-plugins': str,
     'authorization-mode': str,
     'token-auth-file': str,
+    'basic-auth-file': str,
     'kubelet-certificate-authority': str,
     'kubelet-client-certificate': str,
     'kubelet-client-key': str,

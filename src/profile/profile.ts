@@ -48,9 +48,18 @@ export interface Profile {
      * namespace (200, v1.32's REST.Delete), not refused with 409 Conflict (v1.12).
      */
     namespaceRepeatDeleteAnswered?: boolean;
+    /** DaemonSet rollingUpdate.maxSurge and the surge rules (DaemonSetUpdateSurge, v1.22+; absent in v1.12). */
+    daemonSetMaxSurge?: boolean;
+    /** kube-apiserver's --basic-auth-file (HTTP basic auth; removed in v1.19). */
+    basicAuth?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;
+  /**
+   * Older group/versions the API server serves workload resources at besides their storage
+   * version (v1.12: apps/v1beta1, apps/v1beta2, extensions/v1beta1), by resource name.
+   */
+  olderApiVersions?: Record<string, string[]>;
 }
 
 export const PROFILE_DIR = path.resolve(__dirname, '../../profiles');
@@ -82,6 +91,9 @@ export function loadProfile(nameOrPath: string): Profile {
     need(typeof (doc!.kubelet as unknown as Record<string, unknown>)[k] === 'string', `kubelet.${k} must be a string`);
   }
   need(Array.isArray(doc!.kubelet!.conditions), 'kubelet.conditions must be a list');
+  const older = doc!.olderApiVersions ?? {};
+  need(typeof older === 'object' && Object.values(older).every((r) => Array.isArray(r) && r.every((x) => typeof x === 'string')),
+    'olderApiVersions must map group/version to a list of resource names');
   const flags: Flags = {};
   for (const [c, f] of Object.entries(doc!.flags!)) flags[c as Component] = Object.fromEntries(Object.entries(f ?? {}).map(([k, v]) => [k, String(v)]));
   return { description: '', ...doc, flags, kubelet: { ...doc!.kubelet!, reserved: doc!.kubelet!.reserved ?? {}, capacity: doc!.kubelet!.capacity ?? {} } } as Profile;

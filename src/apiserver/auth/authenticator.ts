@@ -1,13 +1,15 @@
 import * as fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { timingSafeEqual } from 'node:crypto';
 import { errors } from '../../api/errors';
 import { UserInfo } from '../../api/request';
 
 /**
  * Authentication on the secure port, as upstream's union authenticator: client
- * certificates (CN = user, each O = a group), bearer tokens (--token-auth-file, and any
- * TokenAuthenticator such as the service-account token signer), then anonymous. A request
+ * certificates (CN = user, each O = a group), HTTP basic auth (--basic-auth-file, v1.12 only),
+ * bearer tokens (--token-auth-file, and any TokenAuthenticator such as the service-account
+ * token signer), then anonymous. A request
  * that presents a credential which fails is refused (401), never treated as anonymous.
  * Upstream: k8s.io/apiserver/pkg/authentication (x509, tokenfile, anonymous, group adder).
  */
@@ -45,6 +47,37 @@ export class TokenFile implements TokenAuthenticator {
   }
 }
 
+/**
+ * --basic-auth-file (v1.12; removed in v1.19): CSV lines password,user,uid[,"group1,group2"],
+ * as upstream's passwordfile authenticator reads them (at least 3 columns).
+ */
+export class BasicAuthFile {
+  private readonly users = new Map<string, { password: string; user: UserInfo }>();
+
+  constructor(text: string) {
+    for (const [i, line] of text.split(/\r?\n/).entries()) {
+      if (!line.trim() || line.trim().startsWith('#')) continue;
+      const cells = parseCsvLine(line);
+      if (cells.length < 3) throw new Error(`password file must have at least 3 columns (password, user name, user uid), found ${cells.length} on line ${i + 1}`);
+      const [password, username, uid, groups] = cells;
+      this.users.set(username, { password, user: { username, uid, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] } });
+    }
+  }
+
+  static load(path: string): BasicAuthFile {
+    return new BasicAuthFile(fs.readFileSync(path, 'utf8'));
+  }
+
+  /** The user when the name is known and the password matches exactly (upstream compares in constant time). */
+  authenticatePassword(username: string, password: string): UserInfo | undefined {
+    const entry = this.users.get(username);
+    if (!entry) return undefined;
+    const a = Buffer.from(entry.password);
+    const b = Buffer.from(password);
+    return a.length === b.length && timingSafeEqual(a, b) ? entry.user : undefined;
+  }
+}
+
 function parseCsvLine(line: string): string[] {
   const out: string[] = [];
   let cur = '';
@@ -65,6 +98,8 @@ function parseCsvLine(line: string): string[] {
 
 export interface AuthenticatorOptions {
   tokenAuthenticators?: TokenAuthenticator[];
+  /** --basic-auth-file: HTTP basic auth (releases before v1.19). Without it a Basic header is ignored. */
+  basicAuth?: BasicAuthFile;
   /** --anonymous-auth (default true). */
   anonymous?: boolean;
 }
@@ -85,6 +120,17 @@ export class RequestAuthenticator {
     const socket = req.socket as TLSSocket;
     if (socket.encrypted && !socket.authorized && Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0) {
       throw errors.unauthorized(); // a client certificate no trusted CA signed
+    }
+    // Upstream basicauth.Authenticator: a Basic header is judged only with --basic-auth-file, and
+    // a wrong name or password is an error ("invalid username/password combination"), not anonymity.
+    // v1.12 asks it before client certificates (pkg/kubeapiserver/authenticator/config.go).
+    const basic = req.headers.authorization === undefined ? null : /^Basic\s+(\S+)\s*$/i.exec(req.headers.authorization);
+    if (basic && this.options.basicAuth) {
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      const user = colon < 0 ? undefined : this.options.basicAuth.authenticatePassword(decoded.slice(0, colon), decoded.slice(colon + 1));
+      if (!user) throw errors.unauthorized();
+      return withAuthenticated(user);
     }
     if (socket.encrypted && socket.authorized) {
       const subject = socket.getPeerCertificate()?.subject as unknown as Record<string, string | string[]> | undefined;

@@ -34,9 +34,16 @@ export interface GroupVersion {
   version: string;
 }
 
+/**
+ * Every group/version served: the storage versions, then the older versions a profile serves
+ * too (newest first within a group, as upstream lists apps/v1, apps/v1beta2, apps/v1beta1).
+ * A group's first version is its preferred one.
+ */
 export function groupVersions(registry: ResourceRegistry): GroupVersion[] {
   const seen = new Map<string, GroupVersion>();
   for (const rt of registry.all()) seen.set(apiVersionOf(rt), { group: rt.group, version: rt.version });
+  const older = registry.aliases().map((a) => ({ group: a.group, version: a.version })).sort((a, b) => (a.version < b.version ? 1 : a.version > b.version ? -1 : 0));
+  for (const gv of older) if (!seen.has(`${gv.group}/${gv.version}`)) seen.set(`${gv.group}/${gv.version}`, gv);
   return [...seen.values()];
 }
 
@@ -60,10 +67,12 @@ export function apiVersions(serverAddress: string) {
 }
 
 export function apiGroupList(registry: ResourceRegistry) {
-  const groups = groupVersions(registry).filter((gv) => gv.group !== '').map((gv) => {
-    const v = { groupVersion: `${gv.group}/${gv.version}`, version: gv.version };
-    return { name: gv.group, versions: [v], preferredVersion: v };
-  });
+  const byGroup = new Map<string, { groupVersion: string; version: string }[]>();
+  for (const gv of groupVersions(registry)) {
+    if (gv.group === '') continue;
+    byGroup.set(gv.group, [...(byGroup.get(gv.group) ?? []), { groupVersion: `${gv.group}/${gv.version}`, version: gv.version }]);
+  }
+  const groups = [...byGroup].map(([name, versions]) => ({ name, versions, preferredVersion: versions[0] }));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
@@ -75,7 +84,10 @@ export function apiGroup(registry: ResourceRegistry, group: string) {
 }
 
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string) {
-  const types = registry.all().filter((rt) => rt.group === group && rt.version === version);
+  const types = [
+    ...registry.all().filter((rt) => rt.group === group && rt.version === version),
+    ...registry.aliases().filter((a) => a.group === group && a.version === version).map((a) => a.storage),
+  ];
   if (types.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];
   for (const rt of types) {

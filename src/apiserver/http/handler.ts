@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/errors';
-import { Status } from '../../api/meta';
-import { ResourceType } from '../../api/registry';
+import { KubeObject, Status } from '../../api/meta';
+import { apiVersionOf, ResourceType, ServedVersion } from '../../api/registry';
 import { Clock, Quiescence } from '../../clock';
 import { ApiServer, RequestContext } from '../apiserver';
 import { RequestTarget, UserInfo, AuthorizationAttributes } from '../../api/request';
@@ -202,8 +202,14 @@ export class ApiHttpHandler {
   }
 
   private resolve(info: RequestInfo): ResourceType {
-    const rt = this.options.api.registry.get(info.resource!, info.group);
-    if (!rt || rt.version !== info.version) throw pageNotFound();
+    return this.served(info).type;
+  }
+
+  /** The resource at the request's group/version: its storage version, or an older version a profile serves too. */
+  private served(info: RequestInfo): { type: ResourceType; alias?: ServedVersion } {
+    const served = this.options.api.registry.servedAt(info.group, info.version, info.resource!);
+    if (!served) throw pageNotFound();
+    const rt = served.type;
     if (info.subresource && !rt.subresources.includes(info.subresource)) throw pageNotFound();
     // Verbs a path does not serve are 405, as upstream's routes: POST only to collections
     // (and the create-only subresources), no DELETE or POST on status, scale or finalize.
@@ -211,12 +217,24 @@ export class ApiHttpHandler {
     if (verbs && !verbs.includes(info.verb)) {
       throw errors.methodNotSupported({ kind: info.subresource ? `${rt.resource}/${info.subresource}` : rt.resource, group: rt.group || undefined }, info.verb);
     }
-    return rt;
+    return served;
   }
 
   private async resource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, q: URLSearchParams, user: UserInfo, body: () => Promise<Buffer>, release: () => void): Promise<void> {
     const { api } = this.options;
-    const rt = this.resolve(info);
+    const { type: rt, alias } = this.served(info);
+    // An older version (v1.12's extensions/v1beta1…): objects go in with its apiVersion and
+    // its defaults and come out with its apiVersion; the stored objects are the storage version's.
+    const storageVersion = apiVersionOf(rt);
+    const aliasVersion = alias ? `${alias.group}/${alias.version}` : storageVersion;
+    const out = <T>(x: T): T => (alias ? asVersion(x, storageVersion, aliasVersion) : x);
+    const into = (x: unknown): unknown => {
+      if (!alias || !x || typeof x !== 'object' || Array.isArray(x)) return x;
+      const obj = { ...(x as KubeObject) };
+      if (obj.apiVersion === aliasVersion) obj.apiVersion = storageVersion;
+      alias.defaults?.(obj);
+      return obj;
+    };
     const target: RequestTarget = {
       resource: rt.resource,
       group: rt.group,
@@ -234,28 +252,28 @@ export class ApiHttpHandler {
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {
       case 'get': {
-        if (queryBool(q.get('watch'))) return serveWatch(api, this.options.clock, req, res, rt, { ...target, name: undefined }, q, table, release, `metadata.name=${info.name}`);
+        if (queryBool(q.get('watch'))) return serveWatch(api, this.options.clock, req, res, rt, { ...target, name: undefined }, q, table, release, `metadata.name=${info.name}`, out);
         const obj = await api.get(target, ctx);
         if (table && !target.subresource) return writeJSON(res, 200, toTable(rt, [obj], this.options.clock.now(), { resourceVersion: obj.metadata.resourceVersion, include }));
-        return writeJSON(res, 200, obj);
+        return writeJSON(res, 200, out(obj));
       }
       case 'list': {
         resourceVersionParam(q);
         intParam(q, 'timeoutSeconds', 0);
         const list = await api.list(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
         if (table) return writeJSON(res, 200, toTable(rt, list.items, this.options.clock.now(), { resourceVersion: list.metadata.resourceVersion, include }));
-        return writeJSON(res, 200, list);
+        return writeJSON(res, 200, out(list));
       }
       case 'watch':
-        return serveWatch(api, this.options.clock, req, res, rt, target, q, table, release);
+        return serveWatch(api, this.options.clock, req, res, rt, target, q, table, release, undefined, out);
       case 'create': {
-        const obj = fieldValidation(rt, q, res, await decodeBody(req, await body()));
+        const obj = into(fieldValidation(rt, q, res, await decodeBody(req, await body())));
         const created = await api.create(target, obj, ctx);
         const code = (created as Status).kind === 'Status' ? ((created as Status).code || 201) : 201;
-        return writeJSON(res, code, created);
+        return writeJSON(res, code, out(created));
       }
       case 'update':
-        return writeJSON(res, 200, await api.update(target, fieldValidation(rt, q, res, await decodeBody(req, await body())), ctx));
+        return writeJSON(res, 200, out(await api.update(target, into(fieldValidation(rt, q, res, await decodeBody(req, await body()))), ctx)));
       case 'patch': {
         const type = PATCH_TYPES[mediaType(req.headers['content-type'])];
         if (!type) {
@@ -264,20 +282,20 @@ export class ApiHttpHandler {
         const raw = (await body()).toString('utf8');
         const patch = parseBody(raw, type === 'apply');
         if (type === 'apply') {
-          const r = await serverSideApply(api, target, patch, ctx, q.get('fieldManager') ?? undefined);
-          return writeJSON(res, r.code, r.object);
+          const r = await serverSideApply(api, target, into(patch), ctx, q.get('fieldManager') ?? undefined);
+          return writeJSON(res, r.code, out(r.object));
         }
-        return writeJSON(res, 200, await api.patch(target, type, patch, ctx));
+        return writeJSON(res, 200, out(await api.patch(target, type, patch, ctx)));
       }
       case 'delete': {
         const options = await deleteOptions(req, await body(), q);
         const { object } = await api.delete(target, options, { ...ctx, dryRun: ctx.dryRun || (options as { dryRun?: string[] }).dryRun?.includes('All') });
-        return writeJSON(res, 200, object);
+        return writeJSON(res, 200, out(object));
       }
       case 'deletecollection': {
         const options = await deleteOptions(req, await body(), q);
         const list = await api.deleteCollection(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined }, options, ctx);
-        return writeJSON(res, 200, list);
+        return writeJSON(res, 200, out(list));
       }
       default:
         throw errors.methodNotSupported({ kind: rt.resource, group: rt.group || undefined }, info.verb);
@@ -301,3 +319,13 @@ const SUBRESOURCE_VERBS: Record<string, string[]> = {
   eviction: ['create'],
   log: ['get'],
 };
+
+/** An object, or a list of them, as an older version shows it: the storage apiVersion replaced by that version's. */
+function asVersion<T>(x: T, storageVersion: string, aliasVersion: string): T {
+  if (!x || typeof x !== 'object') return x;
+  const obj = x as unknown as KubeObject & { items?: unknown[] };
+  const copy: KubeObject & { items?: unknown[] } = { ...obj };
+  if (copy.apiVersion === storageVersion) copy.apiVersion = aliasVersion;
+  if (Array.isArray(copy.items)) copy.items = copy.items.map((i) => asVersion(i, storageVersion, aliasVersion));
+  return copy as unknown as T;
+}

@@ -14,7 +14,10 @@ function pathKey(group: string, version: string): string {
 }
 
 export function openapiDocument(registry: ResourceRegistry, group: string, version: string, gitVersion: string) {
-  const types = registry.all().filter((rt) => rt.group === group && rt.version === version);
+  const types = [
+    ...registry.all().filter((rt) => rt.group === group && rt.version === version),
+    ...registry.aliases().filter((a) => a.group === group && a.version === version).map((a) => a.storage),
+  ];
   if (types.length === 0) return undefined;
   const paths: Record<string, unknown> = {};
   for (const rt of types) {

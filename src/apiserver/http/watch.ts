@@ -24,7 +24,7 @@ export const watchStats = { dropped: 0 };
  * watches carry one-row Tables (column definitions in the first only). A too-old
  * resourceVersion answers 410 Expired. Ends after timeoutSeconds of cluster time.
  */
-export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, nameSelector?: string): Promise<void> {
+export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, nameSelector?: string, out: <T>(x: T) => T = (x) => x): Promise<void> {
   const rv = resourceVersionParam(q);
   const timeout = intParam(q, 'timeoutSeconds', 0) ?? 0;
   if (queryBool(q.get('sendInitialEvents'))) throw errors.badRequest('sendInitialEvents is not supported by this server; list, then watch from the list\'s resourceVersion');
@@ -48,7 +48,8 @@ export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMess
   };
   const write = (line: string) => (started ? send(line) : pending.push(line));
   const handle = await api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv }, (e) => {
-    let object: unknown = e.object;
+    // `out` converts to the version the client asked for (older group versions of a release).
+    let object: unknown = out(e.object);
     if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
       object = toTable(rt, [e.object], clock.now(), { resourceVersion: e.object.metadata.resourceVersion, withColumns: first, include: (q.get('includeObject') ?? 'Metadata') as IncludeObject });
       first = false;
