@@ -5,6 +5,7 @@ import { KubeObject } from '../api/meta';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { withWriteHooks } from '../client/after-writes';
+import { reportTo } from '../client/background';
 import { RealClock } from '../clock';
 import { clusterConfig, kubeletConfig, KubeletSpec } from '../cluster/config';
 import { Flags, Profile } from '../cluster/profile';
@@ -151,16 +152,33 @@ export class KubeDriver implements ClusterDriver {
       }
     }
     this.clockHolder = holder;
-    this.clockRenewal = setInterval(() => void take().catch(() => undefined), 30_000);
+    // A failed renewal is told, and retried on the next tick (the lock lives 120 s, renewed
+    // every 30 s). A Conflict means another holder has it: this scenario's timing is no
+    // longer its own, which stop() then reports as the scenario's failure.
+    this.clockRenewal = setInterval(() => void take().catch((e) => {
+      if (isStatusError(e, 'Conflict')) this.clockLost ??= new Error(`the virtual clock of ${this.target} was taken by another scenario while this one held it (${e.message})`);
+      reportTo(`kube driver: renewing the clock lock of ${this.target}`)(e);
+    }), 30_000);
     this.clockRenewal.unref();
   }
+
+  /** Set when the clock lock was lost while the scenario ran (see holdClock). */
+  private clockLost?: Error;
 
   private async releaseClock(): Promise<void> {
     if (!this.clockHolder) return;
     clearInterval(this.clockRenewal);
     const holder = this.clockHolder;
     this.clockHolder = undefined;
-    await this.api.request('DELETE', `/kubespec/v1/locks/clock/${encodeURIComponent(holder)}`).catch(() => undefined);
+    // Already expired or taken over is fine (404 / 409); any other failure leaves the lock
+    // held until it expires, which delays the next scenario: told, not thrown (the verdict stands).
+    await this.api.request('DELETE', `/kubespec/v1/locks/clock/${encodeURIComponent(holder)}`).catch((e) => {
+      if (isStatusError(e) && (e.code === 404 || e.code === 409)) return;
+      reportTo(`kube driver: releasing the clock lock of ${this.target}`)(e);
+    });
+    const lost = this.clockLost;
+    this.clockLost = undefined;
+    if (lost) throw lost;
   }
 
   /** False when the whole cluster is thrown away after the scenario (nothing to clean). */
@@ -353,10 +371,11 @@ export class KubeDriver implements ClusterDriver {
     // Real time: re-check whenever a node or pod changes (a watch), or at the latest each second.
     let wake: () => void = () => undefined;
     const onChange = { onEvent: () => wake() };
-    const watches = await Promise.all([
-      this.api.watch({ resource: 'nodes' }, {}, onChange).catch(() => undefined),
-      this.api.watch({ resource: 'pods' }, {}, onChange).catch(() => undefined),
-    ]);
+    // The watches only wake the loop early; without one it still re-checks every second, so a
+    // watch that fails to start or breaks is told (not thrown) and the wait goes on.
+    const wakeUp = (resource: string) => this.api.watch({ resource }, {}, { ...onChange, onClose: (e) => { if (e) reportTo(`kube driver: the ${resource} watch waking "${description}"`)(e); } })
+      .catch((e) => { reportTo(`kube driver: starting the ${resource} watch waking "${description}"`)(e); return undefined; });
+    const watches = await Promise.all([wakeUp('nodes'), wakeUp('pods')]);
     try {
       while (!(await check())) {
         const left = deadline - Date.now();
