@@ -406,6 +406,7 @@ export class KubeDriver implements ClusterDriver {
 
   async addKubelet(spec: KubeletSpec): Promise<void> {
     await this.start();
+    this.connected(); // a server that did not start says why here
     if (this.serverKubelets) {
       await this.api.request('POST', '/kubespec/v1/kubelets', { body: { ...spec, nodeName: spec.name } });
       this.remoteKubelets.add(spec.name);
