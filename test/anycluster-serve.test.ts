@@ -45,7 +45,7 @@ function startProcess(cmd: string, args: string[], ready: RegExp): Promise<{ chi
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`${cmd} did not start:\n${out}`)); }, 120_000);
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`${cmd} did not start within 300 s:\n${out}`)); }, 300_000);
     const on = (c: Buffer) => {
       out += c.toString();
       const m = ready.exec(out);
