@@ -6,10 +6,11 @@ import { KubeObject } from '../api/meta';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { withWriteHooks } from '../client/after-writes';
+import { reportTo } from '../client/background';
 import { RealClock } from '../clock';
 import { clusterConfig } from '../profile/config';
 import { kubeletConfig, KubeletSpec } from '../cluster/config';
-import { Flags, Profile } from '../profile/profile';
+import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { TargetDeclaration, unmetFlags } from './targets';
@@ -77,7 +78,16 @@ export class KubeDriver implements ClusterDriver {
 
   configure(flags: Flags): void {
     if (this.declaration.configurableFlags) throw new Error(`target ${this.target} declares configurable flags, but the kube driver cannot set them`);
-    const unmet = unmetFlags(this.declaration.flags, flags);
+    // A flag the scenario does not state is the profile's default: a target declared with
+    // another value (a real clock's 4 s grace period) cannot run a scenario that assumes it.
+    const assumed: Flags = {};
+    for (const [c, values] of Object.entries(this.declaration.flags) as [keyof Flags, Record<string, string>][]) {
+      for (const flag of Object.keys(values ?? {})) {
+        const dflt = this.profile.flags[c]?.[flag];
+        if (dflt !== undefined && flags[c]?.[flag] === undefined) assumed[c] = { ...assumed[c], [flag]: dflt };
+      }
+    }
+    const unmet = unmetFlags(this.declaration.flags, mergeFlags(assumed, flags));
     if (unmet.length > 0) throw new NotApplicableError(`target ${this.target} cannot run with ${unmet.join(', ')}`);
   }
 
@@ -102,8 +112,11 @@ export class KubeDriver implements ClusterDriver {
       this.exactTimes = await this.fetchRevisions().then(() => true, (e) => { if (isStatusError(e) && (e.code === 404 || e.code === 403)) return false; throw e; });
     }
     this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' || this.exactTimes, ...(this.kubespecServer ? { schedulerDecisions: true } : {}) };
+    // On a shared kubespec serve the scenarios take turns, on either clock: the scheduler and
+    // the node controller are the cluster's, so a pod of one scenario could land on another's
+    // node (real clock), and time one scenario moves would break another's timing (virtual).
+    if (this.cleanupOnStop && this.kubespecServer) await this.holdClock();
     if (this.clockMode === 'virtual' && this.cleanupOnStop) {
-      await this.holdClock();
       // A fresh server starts on a whole minute; a shared one is wherever the last scenario
       // left it. Starting on the next whole minute gives every periodic component (heartbeats,
       // monitor passes, seconds-truncated timestamps) the phase it has on a fresh cluster.
@@ -129,9 +142,11 @@ export class KubeDriver implements ClusterDriver {
   private clockRenewal?: NodeJS.Timeout;
 
   /**
-   * On a shared server's virtual clock a scenario holds the clock from start to stop: time
-   * another scenario moved in between would break its timing, so scenarios run in parallel
-   * take turns there (waiting in real time). The lock is renewed while held.
+   * On a shared kubespec serve a scenario holds the server's lock (/kubespec/v1/locks/clock)
+   * from start to stop, so scenarios run in parallel take turns there (waiting in real time):
+   * on a virtual clock, time another scenario moved in between would break its timing; on
+   * either clock, the one scheduler could place a scenario's pod on another's node. The lock
+   * is renewed while held.
    */
   private async holdClock(): Promise<void> {
     const holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
@@ -148,21 +163,38 @@ export class KubeDriver implements ClusterDriver {
         // server broke; taking the lock again with the same holder is harmless.
         const proxyHiccup = isStatusError(e) && e.code >= 500 && /\bEOF\b/.test(e.message);
         if (!isStatusError(e, 'Conflict') && !proxyHiccup) throw e;
-        if (Date.now() > deadline) throw new Error(`the virtual clock of ${this.target} stayed held by another scenario (${e.message})`);
+        if (Date.now() > deadline) throw new Error(`the lock of ${this.target} (its scenarios take turns) stayed held by another scenario (${e.message})`);
         await new Promise<void>((resolve) => setTimeout(resolve, 100));
       }
     }
     this.clockHolder = holder;
-    this.clockRenewal = setInterval(() => void take().catch(() => undefined), 30_000);
+    // A failed renewal is told, and retried on the next tick (the lock lives 120 s, renewed
+    // every 30 s). A Conflict means another holder has it: this scenario's timing is no
+    // longer its own, which stop() then reports as the scenario's failure.
+    this.clockRenewal = setInterval(() => void take().catch((e) => {
+      if (isStatusError(e, 'Conflict')) this.clockLost ??= new Error(`the lock of ${this.target} (its scenarios take turns) was taken by another scenario while this one held it (${e.message})`);
+      reportTo(`kube driver: renewing the clock lock of ${this.target}`)(e);
+    }), 30_000);
     this.clockRenewal.unref();
   }
+
+  /** Set when the clock lock was lost while the scenario ran (see holdClock). */
+  private clockLost?: Error;
 
   private async releaseClock(): Promise<void> {
     if (!this.clockHolder) return;
     clearInterval(this.clockRenewal);
     const holder = this.clockHolder;
     this.clockHolder = undefined;
-    await this.api.request('DELETE', `/kubespec/v1/locks/clock/${encodeURIComponent(holder)}`).catch(() => undefined);
+    // Already expired or taken over is fine (404 / 409); any other failure leaves the lock
+    // held until it expires, which delays the next scenario: told, not thrown (the verdict stands).
+    await this.api.request('DELETE', `/kubespec/v1/locks/clock/${encodeURIComponent(holder)}`).catch((e) => {
+      if (isStatusError(e) && (e.code === 404 || e.code === 409)) return;
+      reportTo(`kube driver: releasing the clock lock of ${this.target}`)(e);
+    });
+    const lost = this.clockLost;
+    this.clockLost = undefined;
+    if (lost) throw lost;
   }
 
   /** False when the whole cluster is thrown away after the scenario (nothing to clean). */
@@ -355,10 +387,11 @@ export class KubeDriver implements ClusterDriver {
     // Real time: re-check whenever a node or pod changes (a watch), or at the latest each second.
     let wake: () => void = () => undefined;
     const onChange = { onEvent: () => wake() };
-    const watches = await Promise.all([
-      this.api.watch({ resource: 'nodes' }, {}, onChange).catch(() => undefined),
-      this.api.watch({ resource: 'pods' }, {}, onChange).catch(() => undefined),
-    ]);
+    // The watches only wake the loop early; without one it still re-checks every second, so a
+    // watch that fails to start or breaks is told (not thrown) and the wait goes on.
+    const wakeUp = (resource: string) => this.api.watch({ resource }, {}, { ...onChange, onClose: (e) => { if (e) reportTo(`kube driver: the ${resource} watch waking "${description}"`)(e); } })
+      .catch((e) => { reportTo(`kube driver: starting the ${resource} watch waking "${description}"`)(e); return undefined; });
+    const watches = await Promise.all([wakeUp('nodes'), wakeUp('pods')]);
     try {
       while (!(await check())) {
         const left = deadline - Date.now();
@@ -375,6 +408,7 @@ export class KubeDriver implements ClusterDriver {
 
   async addKubelet(spec: KubeletSpec): Promise<void> {
     await this.start();
+    this.connected(); // a server that did not start says why here
     if (this.serverKubelets) {
       await this.api.request('POST', '/kubespec/v1/kubelets', { body: { ...spec, nodeName: spec.name } });
       this.remoteKubelets.add(spec.name);

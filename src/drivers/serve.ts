@@ -13,7 +13,8 @@ import { basicAuthKubeconfig, clientCertKubeconfig, kubeconfigYaml, tokenKubecon
 import { TargetDeclaration } from './targets';
 
 const BIN = path.resolve(__dirname, '../../bin/kubespec');
-const START_TIMEOUT_MS = 120_000;
+/** Generous: on a loaded machine (CI, parallel runs) a server's start took over two minutes. */
+const START_TIMEOUT_MS = 300_000;
 
 export interface ServeOptions {
   /** The profile as given on the command line (a name or a YAML path), passed to the server. */
@@ -55,7 +56,8 @@ export class ServeDriver extends KubeDriver {
     super(profile, declaration);
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
     // On its virtual clock the server hosts the kubelets and their HTTPS API.
-    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true };
+    // It is a kubespec serve: the API audit is /kubespec/v1/audit.
+    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true, audit: true };
     this.http = this.httpAccess();
   }
 

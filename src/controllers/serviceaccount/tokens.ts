@@ -6,6 +6,7 @@ import { ServiceAccount } from '../../api/resources/serviceaccount';
 import { Client } from '../../client/client';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
+import { reportTo } from '../../client/background';
 import { legacyClaims, TokenSigner } from '../../serviceaccount/jwt';
 import { keyOf } from '../ownership';
 import { randomSuffix } from '../../api/names';
@@ -35,7 +36,11 @@ export class TokensController {
     this.accounts = informers.informer<ServiceAccount>({ resource: 'serviceaccounts' });
     this.secrets = informers.informer<Secret>({ resource: 'secrets' });
     this.secrets.addIndexer('account', (s) => (s.type === SERVICE_ACCOUNT_TOKEN ? [keyOf(s.metadata.namespace, s.metadata.annotations?.[SA_NAME_ANNOTATION] ?? '')] : []));
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'tokens', workers: 5 });
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+      name: 'tokens', workers: 5,
+      // The key is retried with back-off; the failure is still told (upstream: utilruntime.HandleError).
+      onError: (key, e) => reportTo(`service account token controller (${key})`)(e),
+    });
   }
 
   run(): void {
@@ -77,7 +82,8 @@ export class TokensController {
     }
     if (!this.options.autoGenerate || live.some((ref) => this.secrets.getByName(ref.name, namespace)?.type === SERVICE_ACCOUNT_TOKEN)) return;
     // Upstream re-reads the account live: a stale cache must not make a second token.
-    const fresh = await this.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace }, name).catch(() => undefined);
+    // Gone is an answer (nothing to do); any other failure goes back to the queue, which retries it.
+    const fresh = await this.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace }, name).catch((e) => { if (isStatusError(e, 'NotFound')) return undefined; throw e; });
     if (!fresh || fresh.metadata.resourceVersion !== sa.metadata.resourceVersion) return;
     const secretName = `${name}-token-${randomSuffix()}`;
     try {
