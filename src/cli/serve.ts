@@ -6,13 +6,25 @@ import { componentOf, knownFlags } from '../cluster/flags';
 import { Component, Flags, loadProfile } from '../cluster/profile';
 import { ClusterServer } from '../cluster/serving';
 import { one, parseArgs } from './args';
+import { parseDuration } from '../api/duration';
+import { Quiescence } from '../clock';
+import { describeStore, openStore, parseStoreSpec } from '../store/open';
+import { Compactor, DEFAULT_COMPACTION_INTERVAL_MS } from '../store/compactor';
+import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
+import { reportTo } from '../client/background';
 
 export const SERVE_HELP = `kubespec serve — the whole control plane as one process, over HTTP(S)
 
   --profile seed                 release semantics and defaults: seed | kubernetes-1.32 | file.yaml
   --clock virtual|real           virtual (default): time moves only by POST /kubespec/v1/clock
-  --store memory                 the storage backend (memory)
-  --data-dir DIR                 PKI and admin kubeconfig (default ~/.kubespec)
+  --store sqlite                 the storage backend: sqlite (default: DATA-DIR/kubespec.db),
+                                 sqlite:FILE, etcd://host:port[,host:port…], or memory
+                                 (nothing kept); --etcd-servers URL[,URL] also selects etcd
+  --etcd-compaction-interval 5m  compact the store's history this often (0 = never); older
+                                 resourceVersions are then answered 410 Gone
+  --data-dir DIR                 everything kept across restarts (default ~/.kubespec): the
+                                 PKI with the service-account key (pki/), the SQLite store,
+                                 the admin kubeconfig
   --secure-port 6443             HTTPS port (0 = off); --bind-address 0.0.0.0
   --insecure-port 0              plain-HTTP port without authentication (0 = off, the default);
                                  --insecure-bind-address 127.0.0.1 (loopback only)
@@ -31,7 +43,7 @@ TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubes
 /kubespec/v1/proxies/{node}/route, /kubespec/v1/audit, /kubespec/v1/storage/compact,
 /kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
 
-const OWN = ['profile', 'clock', 'store', 'data-dir', 'help'];
+const OWN = ['profile', 'clock', 'store', 'data-dir', 'etcd-servers', 'etcd-compaction-interval', 'help'];
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['help']);
@@ -39,8 +51,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const profile = loadProfile(one(args, 'profile', 'seed')!);
   const clock = one(args, 'clock', 'virtual')!;
   if (clock !== 'virtual' && clock !== 'real') throw new Error(`--clock must be virtual or real, got "${clock}"`);
-  const store = one(args, 'store', 'memory')!;
-  if (store !== 'memory') throw new Error(`--store ${store} is not available (known: memory)`);
+  const dir = path.resolve(one(args, 'data-dir', path.join(os.homedir(), '.kubespec'))!);
+  const etcdServers = one(args, 'etcd-servers', undefined);
+  const storeArg = one(args, 'store', undefined);
+  if (etcdServers && storeArg) throw new Error('give either --store or --etcd-servers, not both');
+  const storeSpec = parseStoreSpec(etcdServers ?? storeArg ?? 'sqlite', dir);
+  const compactionInterval = parseDuration(one(args, 'etcd-compaction-interval', '5m')!);
   const flags: Flags = {};
   for (const [name, values] of args.flags) {
     if (OWN.includes(name)) continue;
@@ -55,20 +71,27 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const apiserverDefaults = { 'authorization-mode': 'RBAC' };
   const config = clusterConfig(profile, { ...flags, 'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] } });
   guardProcess();
-  const cluster = new Cluster({ config, clock, startTime: clock === 'virtual' ? undefined : Date.now() });
+  const quiescence = new Quiescence();
+  const store = await openStore(storeSpec, quiescence);
+  // The signing key lives with the CA: tokens issued before a restart still verify after it.
+  const serviceAccountKey = loadOrCreateServiceAccountKey(path.join(dir, 'pki'));
+  const cluster = new Cluster({ config, clock, store, quiescence, serviceAccountKey, startTime: clock === 'virtual' ? undefined : Date.now() });
   await cluster.start();
-  const dir = path.resolve(one(args, 'data-dir', path.join(os.homedir(), '.kubespec'))!);
+  // Only a store that keeps history for long needs compacting (memory trims its own).
+  const compactor = storeSpec.kind === 'memory' ? undefined : new Compactor(store, cluster.clock, compactionInterval, reportTo('compactor'), (p) => quiescence.track(p));
+  compactor?.start();
   const server = new ClusterServer(cluster, { dir });
   const endpoints = await server.start();
   if (endpoints.secure) console.log(`secure port: https://${endpoints.secure.host}:${endpoints.secure.port}`);
   if (endpoints.insecure) console.log(`insecure port: http://${endpoints.insecure.host}:${endpoints.insecure.port} (no authentication)`);
-  console.log(`profile ${profile.name}, ${clock} clock, ${store} store`);
+  console.log(`profile ${profile.name}, ${clock} clock, ${describeStore(storeSpec)} store`);
   console.log(`kubeconfig: ${endpoints.kubeconfig}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  compactor?.stop();
   await server.stop();
   await cluster.stop();
   return 0;

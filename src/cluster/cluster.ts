@@ -28,6 +28,10 @@ export interface ClusterOptions {
   config: ClusterConfig;
   clock?: 'virtual' | 'real';
   store?: Store;
+  /** The tracker the store was opened with (a store delivers its watch events through it). */
+  quiescence?: Quiescence;
+  /** PEM of the service-account signing key (kept under --data-dir by `kubespec serve`); default a new one. */
+  serviceAccountKey?: string;
   startTime?: number;
 }
 
@@ -56,7 +60,7 @@ export class Cluster {
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
-    this.quiescence = new Quiescence();
+    this.quiescence = options.quiescence ?? new Quiescence();
     this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
     this.store = options.store ?? new MemoryStore(this.quiescence);
     this.initialRevision = this.store.revision();
@@ -75,6 +79,10 @@ export class Cluster {
 
   get config(): ClusterConfig {
     return this.options.config;
+  }
+
+  get serviceAccountKey(): string | undefined {
+    return this.options.serviceAccountKey;
   }
 
   get virtualClock(): VirtualClock | undefined {

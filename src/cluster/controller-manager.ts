@@ -35,6 +35,8 @@ interface Parts {
   clock: Clock;
   quiescence: Quiescence;
   config: ClusterConfig;
+  /** The service-account signing key (PEM); a new one when absent. */
+  serviceAccountKey?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ interface Parts {
  * comes from the cluster's flags and profile.
  */
 export class ControllerManager {
-  readonly signer = new TokenSigner();
+  readonly signer: TokenSigner;
   readonly authenticator: ServiceAccountAuthenticator;
   readonly cloud = new SimulatedLoadBalancers();
   readonly serviceAllocations: ServiceAllocations;
@@ -67,6 +69,7 @@ export class ControllerManager {
     const apiserver = p.config.flags['kube-apiserver'];
     const kcm = p.config.flags['kube-controller-manager'];
     const features = p.config.profile.features;
+    this.signer = new TokenSigner(p.serviceAccountKey);
     const cidr = apiserver['service-cluster-ip-range'] ?? '10.96.0.0/12';
     this.serviceAllocations = new ServiceAllocations(cidr, p.store);
     p.api.addCreateHook(this.serviceAllocations);

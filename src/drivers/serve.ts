@@ -115,7 +115,9 @@ export class ServeDriver extends KubeDriver {
     const dataDir = this.dataDir;
     const flags = mergeFlags(this.flags, this.options.forcedFlags ?? {});
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
-    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, '--secure-port', String(port)];
+    // The data dir is shared by the run's servers (for the PKI): each keeps its objects in
+    // memory, or every scenario would start with the previous one's store.
+    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, '--store', 'memory', '--secure-port', String(port)];
     for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
     this.child = child;
