@@ -20,6 +20,8 @@ export const SERVE_HELP = `kubespec serve — the whole control plane as one pro
   --store sqlite                 the storage backend: sqlite (default: DATA-DIR/kubespec.db),
                                  sqlite:FILE, etcd://host:port[,host:port…], or memory
                                  (nothing kept); --etcd-servers URL[,URL] also selects etcd
+  --store-key-prefix /PATH        with etcd: keep this server's keys under PATH (PATH/registry/…),
+                                 for several clusters on one etcd
   --etcd-compaction-interval 5m  compact the store's history this often (0 = never); older
                                  resourceVersions are then answered 410 Gone
   --data-dir DIR                 everything kept across restarts (default ~/.kubespec): the
@@ -43,7 +45,7 @@ TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubes
 /kubespec/v1/proxies/{node}/route, /kubespec/v1/audit, /kubespec/v1/storage/compact,
 /kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
 
-const OWN = ['profile', 'clock', 'store', 'data-dir', 'etcd-servers', 'etcd-compaction-interval', 'help'];
+const OWN = ['profile', 'clock', 'store', 'data-dir', 'etcd-servers', 'etcd-compaction-interval', 'store-key-prefix', 'help'];
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['help']);
@@ -56,6 +58,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const storeArg = one(args, 'store', undefined);
   if (etcdServers && storeArg) throw new Error('give either --store or --etcd-servers, not both');
   const storeSpec = parseStoreSpec(etcdServers ?? storeArg ?? 'sqlite', dir);
+  const keyPrefix = one(args, 'store-key-prefix', undefined);
+  if (keyPrefix !== undefined) {
+    if (storeSpec.kind !== 'etcd') throw new Error('--store-key-prefix is for an etcd store');
+    if (!/^\/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$/.test(keyPrefix)) throw new Error(`--store-key-prefix ${keyPrefix}: want a path such as /cluster-a`);
+    storeSpec.keyPrefix = keyPrefix;
+  }
   const compactionInterval = parseDuration(one(args, 'etcd-compaction-interval', '5m')!);
   const flags: Flags = {};
   for (const [name, values] of args.flags) {

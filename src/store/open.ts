@@ -9,7 +9,7 @@ export const DEFAULT_SQLITE_FILE = 'kubespec.db';
 export type StoreSpec =
   | { kind: 'memory' }
   | { kind: 'sqlite'; file: string }
-  | { kind: 'etcd'; endpoints: string[] };
+  | { kind: 'etcd'; endpoints: string[]; /** Before every key (several clusters on one etcd). */ keyPrefix?: string };
 
 /**
  * Reads a --store value: `memory`; `sqlite` (the data dir's kubespec.db) or `sqlite:FILE`
@@ -49,11 +49,11 @@ export async function openStore(spec: StoreSpec, quiescence: Quiescence): Promis
     }
     case 'etcd': {
       const { EtcdStore } = await import('./etcd');
-      return EtcdStore.open({ endpoints: spec.endpoints }, quiescence);
+      return EtcdStore.open({ endpoints: spec.endpoints, keyPrefix: spec.keyPrefix }, quiescence);
     }
   }
 }
 
 export function describeStore(spec: StoreSpec): string {
-  return spec.kind === 'memory' ? 'memory' : spec.kind === 'sqlite' ? `sqlite ${spec.file}` : `etcd ${spec.endpoints.join(',')}`;
+  return spec.kind === 'memory' ? 'memory' : spec.kind === 'sqlite' ? `sqlite ${spec.file}` : `etcd ${spec.endpoints.join(',')}${spec.keyPrefix ? ` (keys under ${spec.keyPrefix})` : ''}`;
 }

@@ -1,6 +1,6 @@
 import { EtcdStore } from '../../src/store/etcd';
 import { storeContract } from './contract';
-import { EtcdServer, etcdMissing } from './etcd-server';
+import { EtcdServer, etcdMissing } from '../../src/store/etcd-process';
 
 const skip = etcdMissing();
 const etcd = new EtcdServer();

@@ -10,7 +10,7 @@ import { KubeconfigClient } from '../../src/client/kubeconfig';
 import { coreRegistry } from '../../src/api/resources';
 import { ApiWatchEvent } from '../../src/client/client';
 import { KubeObject } from '../../src/api/meta';
-import { EtcdServer, etcdMissing, freePort } from './etcd-server';
+import { EtcdServer, etcdMissing, freePort } from '../../src/store/etcd-process';
 
 /**
  * `kubespec serve` over a durable store, as a process: killed with SIGKILL in the middle of

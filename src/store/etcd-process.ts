@@ -5,9 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 /**
- * A throwaway etcd for tests: loopback only, free ports, a temporary data dir, stopped
- * (and its dir removed) by stop(). Debian's etcd-server package is preferred; the etcd
- * built by `npm run upstream:build` is used when that is missing.
+ * A throwaway etcd for tests and for the serve target's etcd-backed servers: loopback only,
+ * free ports, a temporary data dir, stopped (and its dir removed) by stop(). Debian's
+ * etcd-server package (etcd on PATH) is preferred; the etcd built by `npm run
+ * upstream:build` is used when that is missing; KUBESPEC_ETCD names another binary.
  */
 export function etcdBinary(): string | undefined {
   const candidates = [process.env.KUBESPEC_ETCD, ...((process.env.PATH ?? '').split(':').map((d) => path.join(d, 'etcd'))), path.join(os.homedir(), '.cache/kubespec-upstream/bin/etcd')];
@@ -68,6 +69,12 @@ export class EtcdServer {
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`etcd did not become healthy in 30 s:\n${this.output}`);
+  }
+
+  /** For process exit handlers, which cannot wait: SIGKILL and remove the data dir. */
+  killNow(): void {
+    if (this.child && this.child.exitCode === null) this.child.kill('SIGKILL');
+    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
   async stop(): Promise<void> {
