@@ -9,6 +9,7 @@ import { one, parseArgs } from './args';
 import { parseDuration } from '../api/duration';
 import { Quiescence } from '../clock';
 import { describeStore, openStore, parseStoreSpec } from '../store/open';
+import { Store } from '../store';
 import { Compactor, DEFAULT_COMPACTION_INTERVAL_MS } from '../store/compactor';
 import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
 import { reportTo } from '../client/background';
@@ -83,7 +84,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const store = await openStore(storeSpec, quiescence);
   // The signing key lives with the CA: tokens issued before a restart still verify after it.
   const serviceAccountKey = loadOrCreateServiceAccountKey(path.join(dir, 'pki'));
-  const cluster = new Cluster({ config, clock, store, quiescence, serviceAccountKey, startTime: clock === 'virtual' ? undefined : Date.now() });
+  // A virtual clock goes on from the latest instant the stored objects record, not back to
+  // its epoch: timestamps never run backwards across a restart (nor collide: event names).
+  const startTime = clock === 'real' ? Date.now() : await latestRecordedTime(store);
+  const cluster = new Cluster({ config, clock, store, quiescence, serviceAccountKey, startTime });
   await cluster.start();
   // Only a store that keeps history for long needs compacting (memory trims its own).
   const compactor = storeSpec.kind === 'memory' ? undefined : new Compactor(store, cluster.clock, compactionInterval, reportTo('compactor'), (p) => quiescence.track(p));
@@ -103,6 +107,26 @@ export async function serveCommand(argv: string[]): Promise<number> {
   await server.stop();
   await cluster.stop();
   return 0;
+}
+
+/** The latest time any stored object records (plus a second), or undefined for an empty store. */
+export async function latestRecordedTime(store: Store): Promise<number | undefined> {
+  let latest = -Infinity;
+  const see = (v: unknown) => {
+    if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) return;
+    const t = Date.parse(v);
+    if (t > latest) latest = t;
+  };
+  // Every field that holds an instant a component wrote: metadata times, lease renewals,
+  // heartbeats and transitions, event times.
+  const visit = (v: unknown, depth: number) => {
+    if (depth > 6 || v === null || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (typeof x === 'string') { if (/(Timestamp|Time)$/.test(k)) see(x); } else visit(x, depth + 1);
+    }
+  };
+  for (const kv of (await store.range('/registry/')).items) visit(kv.value, 0);
+  return Number.isFinite(latest) ? Math.ceil(latest / 1000) * 1000 + 1000 : undefined;
 }
 
 /**

@@ -42,7 +42,8 @@ let sharedEtcd: Promise<EtcdServer> | undefined;
 function runEtcd(): Promise<EtcdServer> {
   if (!sharedEtcd) {
     const etcd = new EtcdServer();
-    sharedEtcd = etcd.start().then(() => etcd);
+    // It lives as long as the run: unref'd so the run can end, killed when it does.
+    sharedEtcd = etcd.start().then(() => { etcd.unref(); return etcd; });
     process.once('exit', () => etcd.killNow());
   }
   return sharedEtcd;

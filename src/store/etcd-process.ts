@@ -71,6 +71,12 @@ export class EtcdServer {
     throw new Error(`etcd did not become healthy in 30 s:\n${this.output}`);
   }
 
+  /** Lets this process exit while etcd runs (then an exit handler calls killNow). */
+  unref(): void {
+    this.child?.unref();
+    for (const s of [this.child?.stdout, this.child?.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+  }
+
   /** For process exit handlers, which cannot wait: SIGKILL and remove the data dir. */
   killNow(): void {
     if (this.child && this.child.exitCode === null) this.child.kill('SIGKILL');
