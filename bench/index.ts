@@ -4,6 +4,7 @@ import { runSchedulerBenchmark } from './scheduler';
 import { runControllersBenchmark } from './controllers';
 import { runHttpBenchmark } from './http';
 import { runUpstreamBenchmark } from './upstream';
+import { runStorageBenchmark } from './storage';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     scheduler: runSchedulerBenchmark,
     controllers: runControllersBenchmark,
     http: runHttpBenchmark,
+    storage: runStorageBenchmark,
   };
   // Needs the upstream binaries (npm run upstream:build): only when asked for by name.
   if (only === 'upstream') return runUpstreamBenchmark();

@@ -75,7 +75,10 @@ function credentialsOf(world: KubeWorld, words: string): Credentials {
 }
 
 When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with basic auth "[^"]*" and password "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
-  await runKubectl(this, command, who ? credentialsOf(this, who) : { admin: true });
+  // "$RV": the resourceVersion noted earlier ("When I note the resourceVersion of the pod list").
+  const rv = notedVersions.get(this);
+  if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
+  await runKubectl(this, rv ? command.replace(/\$RV/g, rv) : command, who ? credentialsOf(this, who) : { admin: true });
 }));
 
 When(/^I run "(kubectl .*?)" without the cluster's CA$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {

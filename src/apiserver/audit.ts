@@ -1,4 +1,4 @@
-import { KeyValue, RangeResult, Store, Watch, WatchEvent, WatchOptions } from '../store';
+import { KeyValue, RangeOptions, RangeResult, Store, Watch, WatchEvent, WatchOptions } from '../store';
 
 /**
  * What the API server has done, for COMM-APISERVER-ONLY: writes it handled per user, and
@@ -24,13 +24,14 @@ export class ApiAudit {
     return {
       get backend() { return store.backend; },
       revision: () => store.revision(),
+      currentRevision: () => store.currentRevision(),
       get: <V>(key: string) => store.get<V>(key),
-      range: <V>(prefix: string): Promise<RangeResult<V>> => store.range<V>(prefix),
+      range: <V>(prefix: string, o?: RangeOptions): Promise<RangeResult<V>> => store.range<V>(prefix, o),
       count: (prefix: string) => store.count(prefix),
       create: <V>(key: string, value: V): Promise<KeyValue<V>> => counted(store.create(key, value)),
       update: <V>(key: string, value: V, rev?: number): Promise<KeyValue<V>> => counted(store.update(key, value, rev)),
       delete: <V>(key: string, rev?: number): Promise<KeyValue<V>> => counted(store.delete<V>(key, rev)),
-      watch: <V>(prefix: string, o: WatchOptions, cb: (events: WatchEvent<V>[]) => void): Watch => store.watch(prefix, o, cb),
+      watch: <V>(prefix: string, o: WatchOptions, cb: (events: WatchEvent<V>[]) => void): Promise<Watch> => store.watch(prefix, o, cb),
       compact: (rev: number) => store.compact(rev),
       compactedRevision: () => store.compactedRevision(),
       close: () => store.close(),

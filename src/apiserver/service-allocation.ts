@@ -29,7 +29,7 @@ export class ServiceAllocations implements CreateHook {
   async start(): Promise<void> {
     const { items, revision } = await this.store.range<Service>('/registry/services/');
     for (const kv of items) this.hold(kv.value);
-    this.watch = this.store.watch<Service>('/registry/services/', { afterRevision: revision }, (events) => {
+    this.watch = await this.store.watch<Service>('/registry/services/', { afterRevision: revision }, (events) => {
       for (const e of events) if (e.type === 'DELETE') this.releaseAll(e.kv.value);
     });
   }

@@ -321,7 +321,8 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       if (!Number.isInteger(after) || after < 0) throw errors.badRequest(`invalid resource version: ${rv}`);
       // Newer than anything stored: upstream's watch cache waits up to 3 s for it, then
       // answers 504 "Too large resource version"; this store has no lag to wait for.
-      const current = this.store.revision();
+      // revision() is what this server has seen; another server on the same etcd may be ahead.
+      const current = after > this.store.revision() ? await this.store.currentRevision() : after;
       if (after > current) {
         const e = errors.timeout(`Too large resource version: ${after}, current: ${current}`);
         e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };
@@ -336,11 +337,11 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const out = this.translate(e, options);
       if (out) onEvent(out);
     };
-    const remove = this.hub().add({ prefix, after, index: pinned ? { field: pinned.field, value: pinned.value! } : undefined, deliver });
+    const remove = (await this.hub()).add({ prefix, after, index: pinned ? { field: pinned.field, value: pinned.value! } : undefined, deliver });
     if (remove) return { stop: () => { stopped = true; remove(); } };
     // Older than the hub remembers: the store's own history, or 410 Gone.
     try {
-      const w = this.store.watch<T>(prefix, { afterRevision: after }, (events) => events.forEach(deliver));
+      const w = await this.store.watch<T>(prefix, { afterRevision: after }, (events) => events.forEach(deliver));
       return { stop: () => { stopped = true; w.stop(); } };
     } catch (e) {
       if (e instanceof StoreError && e.code === 'Compacted') throw errors.gone(`too old resource version: ${after} (${e.revision})`);
@@ -349,11 +350,15 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     }
   }
 
-  private watchHub?: WatchHub<T>;
+  private watchHub?: Promise<WatchHub<T>>;
 
-  /** The shared fan-out for this resource, made on the first watch. */
-  private hub(): WatchHub<T> {
-    this.watchHub ??= new WatchHub<T>(this.store, this.prefix());
+  /** The shared fan-out for this resource, made on the first watch (made again if that failed). */
+  private hub(): Promise<WatchHub<T>> {
+    if (!this.watchHub) {
+      const opening = WatchHub.open<T>(this.store, this.prefix());
+      this.watchHub = opening;
+      opening.catch(() => { if (this.watchHub === opening) this.watchHub = undefined; });
+    }
     return this.watchHub;
   }
 

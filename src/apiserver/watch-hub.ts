@@ -32,9 +32,15 @@ export class WatchHub<V> {
   /** Events up to this revision have been dispatched. */
   private revision: number;
 
-  constructor(store: Store, prefix: string, private readonly bufferSize = 10_000) {
-    this.revision = store.revision();
-    store.watch<V>(prefix, { afterRevision: this.revision }, (events) => this.dispatch(events));
+  private constructor(revision: number, private readonly bufferSize: number) {
+    this.revision = revision;
+  }
+
+  /** A hub fed by one store watch from the store's revision now. */
+  static async open<V>(store: Store, prefix: string, bufferSize = 10_000): Promise<WatchHub<V>> {
+    const hub = new WatchHub<V>(store.revision(), bufferSize);
+    await store.watch<V>(prefix, { afterRevision: hub.revision }, (events) => hub.dispatch(events));
+    return hub;
   }
 
   /** The oldest revision a new watcher may start after and still be served from the buffer. */

@@ -6,13 +6,28 @@ import { componentOf, knownFlags } from '../profile/flags';
 import { Component, Flags, loadProfile } from '../profile/profile';
 import { ClusterServer } from '../cluster/serving';
 import { one, parseArgs } from './args';
+import { parseDuration } from '../api/duration';
+import { Quiescence } from '../clock';
+import { describeStore, openStore, parseStoreSpec } from '../store/open';
+import { Store } from '../store';
+import { Compactor, DEFAULT_COMPACTION_INTERVAL_MS } from '../store/compactor';
+import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
+import { reportTo } from '../client/background';
 
 export const SERVE_HELP = `kubespec serve — the whole control plane as one process, over HTTP(S)
 
   --profile seed                 release semantics and defaults: seed | kubernetes-1.32 | file.yaml
   --clock virtual|real           virtual (default): time moves only by POST /kubespec/v1/clock
-  --store memory                 the storage backend (memory)
-  --data-dir DIR                 PKI and admin kubeconfig (default ~/.kubespec)
+  --store sqlite                 the storage backend: sqlite (default: DATA-DIR/kubespec.db),
+                                 sqlite:FILE, etcd://host:port[,host:port…], or memory
+                                 (nothing kept); --etcd-servers URL[,URL] also selects etcd
+  --store-key-prefix /PATH        with etcd: keep this server's keys under PATH (PATH/registry/…),
+                                 for several clusters on one etcd
+  --etcd-compaction-interval 5m  compact the store's history this often (0 = never); older
+                                 resourceVersions are then answered 410 Gone
+  --data-dir DIR                 everything kept across restarts (default ~/.kubespec): the
+                                 PKI with the service-account key (pki/), the SQLite store,
+                                 the admin kubeconfig
   --secure-port 6443             HTTPS port (0 = off); --bind-address 0.0.0.0
   --insecure-port 0              plain-HTTP port without authentication (0 = off, the default);
                                  --insecure-bind-address 127.0.0.1 (loopback only)
@@ -33,7 +48,7 @@ TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubes
 /kubespec/v1/proxies/{node}/route, /kubespec/v1/audit, /kubespec/v1/storage/compact,
 /kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
 
-const OWN = ['profile', 'clock', 'store', 'data-dir', 'help'];
+const OWN = ['profile', 'clock', 'store', 'data-dir', 'etcd-servers', 'etcd-compaction-interval', 'store-key-prefix', 'help'];
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['help']);
@@ -41,8 +56,18 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const profile = loadProfile(one(args, 'profile', 'seed')!);
   const clock = one(args, 'clock', 'virtual')!;
   if (clock !== 'virtual' && clock !== 'real') throw new Error(`--clock must be virtual or real, got "${clock}"`);
-  const store = one(args, 'store', 'memory')!;
-  if (store !== 'memory') throw new Error(`--store ${store} is not available (known: memory)`);
+  const dir = path.resolve(one(args, 'data-dir', path.join(os.homedir(), '.kubespec'))!);
+  const etcdServers = one(args, 'etcd-servers', undefined);
+  const storeArg = one(args, 'store', undefined);
+  if (etcdServers && storeArg) throw new Error('give either --store or --etcd-servers, not both');
+  const storeSpec = parseStoreSpec(etcdServers ?? storeArg ?? 'sqlite', dir);
+  const keyPrefix = one(args, 'store-key-prefix', undefined);
+  if (keyPrefix !== undefined) {
+    if (storeSpec.kind !== 'etcd') throw new Error('--store-key-prefix is for an etcd store');
+    if (!/^\/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$/.test(keyPrefix)) throw new Error(`--store-key-prefix ${keyPrefix}: want a path such as /cluster-a`);
+    storeSpec.keyPrefix = keyPrefix;
+  }
+  const compactionInterval = parseDuration(one(args, 'etcd-compaction-interval', '5m')!);
   const flags: Flags = {};
   for (const [name, values] of args.flags) {
     if (OWN.includes(name)) continue;
@@ -57,23 +82,53 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const apiserverDefaults = { 'authorization-mode': 'RBAC' };
   const config = clusterConfig(profile, { ...flags, 'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] } });
   guardProcess();
-  const cluster = new Cluster({ config, clock, startTime: clock === 'virtual' ? undefined : Date.now() });
+  const quiescence = new Quiescence();
+  const store = await openStore(storeSpec, quiescence);
+  // The signing key lives with the CA: tokens issued before a restart still verify after it.
+  const serviceAccountKey = loadOrCreateServiceAccountKey(path.join(dir, 'pki'));
+  // A virtual clock goes on from the latest instant the stored objects record, not back to
+  // its epoch: timestamps never run backwards across a restart (nor collide: event names).
+  const startTime = clock === 'real' ? Date.now() : await latestRecordedTime(store);
+  const cluster = new Cluster({ config, clock, store, quiescence, serviceAccountKey, startTime });
   await cluster.start();
-  const dir = path.resolve(one(args, 'data-dir', path.join(os.homedir(), '.kubespec'))!);
+  // Only a store that keeps history for long needs compacting (memory trims its own).
+  const compactor = storeSpec.kind === 'memory' ? undefined : new Compactor(store, cluster.clock, compactionInterval, reportTo('compactor'), (p) => quiescence.track(p));
+  compactor?.start();
   const server = new ClusterServer(cluster, { dir });
   const endpoints = await server.start();
   if (endpoints.secure) console.log(`secure port: https://${endpoints.secure.host}:${endpoints.secure.port}`);
   if (endpoints.insecure) console.log(`insecure port: http://${endpoints.insecure.host}:${endpoints.insecure.port} (no authentication)`);
-  console.log(`profile ${profile.name}, ${clock} clock, ${store} store`);
+  console.log(`profile ${profile.name}, ${clock} clock, ${describeStore(storeSpec)} store`);
   console.log(`kubeconfig: ${endpoints.kubeconfig}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  compactor?.stop();
   await server.stop();
   await cluster.stop();
   return 0;
+}
+
+/** The latest time any stored object records (plus a second), or undefined for an empty store. */
+export async function latestRecordedTime(store: Store): Promise<number | undefined> {
+  let latest = -Infinity;
+  const see = (v: unknown) => {
+    if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) return;
+    const t = Date.parse(v);
+    if (t > latest) latest = t;
+  };
+  // Every field that holds an instant a component wrote: metadata times, lease renewals,
+  // heartbeats and transitions, event times.
+  const visit = (v: unknown, depth: number) => {
+    if (depth > 6 || v === null || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (typeof x === 'string') { if (/(Timestamp|Time)$/.test(k)) see(x); } else visit(x, depth + 1);
+    }
+  };
+  for (const kv of (await store.range('/registry/')).items) visit(kv.value, 0);
+  return Number.isFinite(latest) ? Math.ceil(latest / 1000) * 1000 + 1000 : undefined;
 }
 
 /**

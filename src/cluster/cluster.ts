@@ -42,6 +42,10 @@ export interface ClusterOptions {
   config: ClusterConfig;
   clock?: 'virtual' | 'real';
   store?: Store;
+  /** The tracker the store was opened with (a store delivers its watch events through it). */
+  quiescence?: Quiescence;
+  /** PEM of the service-account signing key (kept under --data-dir by `kubespec serve`); default a new one. */
+  serviceAccountKey?: string;
   startTime?: number;
 }
 
@@ -66,7 +70,7 @@ export class Cluster {
   /** Called for every kubelet added (e.g. to serve its HTTPS API when the cluster serves HTTP). */
   readonly kubeletHooks: ((kubelet: HollowKubelet) => Promise<void>)[] = [];
   /** The service-account key pair: kube-controller-manager signs with it, the API server verifies. */
-  readonly serviceAccountSigner = new TokenSigner();
+  readonly serviceAccountSigner: TokenSigner;
   /** The API server's bearer-token authenticators: --token-auth-file, then service-account tokens. */
   readonly tokenAuthenticators: TokenAuthenticator[];
   /** The controller manager's leader elector, with --leader-elect. */
@@ -74,7 +78,9 @@ export class Cluster {
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
-    this.quiescence = new Quiescence();
+    // A server restarted on its --data-dir signs with the key it had, so old tokens still verify.
+    this.serviceAccountSigner = new TokenSigner(options.serviceAccountKey);
+    this.quiescence = options.quiescence ?? new Quiescence();
     this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
     this.store = options.store ?? new MemoryStore(this.quiescence);
     this.initialRevision = this.store.revision();
@@ -98,6 +104,10 @@ export class Cluster {
 
   get config(): ClusterConfig {
     return this.options.config;
+  }
+
+  get serviceAccountKey(): string | undefined {
+    return this.options.serviceAccountKey;
   }
 
   get virtualClock(): VirtualClock | undefined {

@@ -145,8 +145,8 @@ export class RevisionTimes {
 
   constructor(private readonly cluster: Cluster) {}
 
-  start(): void {
-    this.watch = this.cluster.store.watch('/registry/', {}, (events) => {
+  async start(): Promise<void> {
+    this.watch = await this.cluster.store.watch('/registry/', {}, (events) => {
       const at = this.cluster.clock.now();
       for (const e of events) this.log.push([e.kv.modRevision, at, e.kv.key]);
       if (this.log.length > MAX_REVISION_TIMES) this.log.splice(0, this.log.length - MAX_REVISION_TIMES);

@@ -180,7 +180,7 @@ export class ClusterServer {
       serving,
       clientCA: ca.keyPair.certPem,
     });
-    this.revisionTimes.start();
+    await this.revisionTimes.start();
     const listening = await this.http.start();
     for (const k of this.cluster.kubelets.values()) await this.serveKubelet(k);
     this.cluster.kubeletHooks.push((k) => this.serveKubelet(k));

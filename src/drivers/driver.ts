@@ -47,10 +47,16 @@ export interface Capabilities {
    * so a scenario judging those defaults is not applicable there.
    */
   apiServerDefaults?: boolean;
+  /**
+   * The control plane keeps its state in a durable store (SQLite, etcd) and can be killed
+   * (SIGKILL) and started again on it (restartControlPlane): `kubespec serve` over sqlite or
+   * etcd (targets serve-sqlite, serve-etcd).
+   */
+  durableStorage?: boolean;
 }
 
 /** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
-export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster', 'apiServerDefaults'];
+export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster', 'apiServerDefaults', 'durableStorage'];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
 export type Credentials = { admin: true } | { user: string; groups: string[]; /** a certificate no CA of the cluster issued (kubelet requests) */ untrustedCA?: boolean } | { token: string } | { basic: { username: string; password: string } } | { anonymous: true } | { insecurePort: true };
@@ -145,4 +151,9 @@ export interface ClusterDriver {
   apiAudit?(): Promise<{ writesByUser: Record<string, number>; apiServerStoreWrites: number; storeRevisionDelta: number }>;
   /** Compacts the API server's storage up to now (older resourceVersions answer 410). */
   compactStorage?(): Promise<void>;
+  /**
+   * Kills the control plane without warning (SIGKILL) and starts it again on the same data
+   * dir, store and port (capability durableStorage); resolves once it serves again.
+   */
+  restartControlPlane?(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableErro
 import { CertificateAuthority } from '../apiserver/auth/pki';
 import { basicAuthKubeconfig, clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
+import { EtcdServer } from '../store/etcd-process';
 
 const BIN = path.resolve(__dirname, '../../bin/kubespec');
 /** Generous: on a loaded machine (CI, parallel runs) a server's start took over two minutes. */
@@ -37,6 +38,18 @@ function freePort(): Promise<number> {
   });
 }
 
+/** One etcd for every etcd-backed server of this run (each keeps its keys under its own prefix). */
+let sharedEtcd: Promise<EtcdServer> | undefined;
+function runEtcd(): Promise<EtcdServer> {
+  if (!sharedEtcd) {
+    const etcd = new EtcdServer();
+    // It lives as long as the run: unref'd so the run can end, killed when it does.
+    sharedEtcd = etcd.start().then(() => { etcd.unref(); return etcd; });
+    process.once('exit', () => etcd.killNow());
+  }
+  return sharedEtcd;
+}
+
 /**
  * The serve target: for each scenario a fresh `kubespec serve` process with the scenario's
  * flags, judged only through the kube driver over HTTPS. It proves the HTTP path end to
@@ -57,7 +70,7 @@ export class ServeDriver extends KubeDriver {
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
     // On its virtual clock the server hosts the kubelets and their HTTPS API.
     // It is a kubespec serve: the API audit is /kubespec/v1/audit.
-    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true, audit: true };
+    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true, audit: true, durableStorage: declaration.store !== 'memory' };
     this.http = this.httpAccess();
   }
 
@@ -114,11 +127,15 @@ export class ServeDriver extends KubeDriver {
   private async spawnServer(): Promise<void> {
     // The scenario's own --secure-port when it names one, else any free loopback port.
     const asked = this.flags['kube-apiserver']?.['secure-port'];
-    const port = asked && asked !== '0' ? Number(asked) : await freePort();
+    const port = this.port ?? (asked && asked !== '0' ? Number(asked) : await freePort());
+    this.port = port;
+    this.storeArgs ??= await this.storeFor(port);
     const dataDir = this.dataDir;
     const flags = mergeFlags(this.flags, this.options.forcedFlags ?? {});
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
-    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, '--secure-port', String(port)];
+    // The data dir is shared by the run's servers (for the PKI): each keeps its objects in
+    // memory, or every scenario would start with the previous one's store.
+    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, ...this.storeArgs, '--secure-port', String(port)];
     for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
     this.child = child;
@@ -150,17 +167,53 @@ export class ServeDriver extends KubeDriver {
     await super.start();
   }
 
+  private port?: number;
+  private storeArgs?: string[];
+  private storeFile?: string;
+
+  /** Where this server keeps its objects: its own SQLite file, or its own key prefix on the run's etcd. */
+  private async storeFor(port: number): Promise<string[]> {
+    switch (this.declaration.store) {
+      case 'sqlite':
+        this.storeFile = path.join(this.dataDir, `store-${port}.db`);
+        for (const suffix of ['', '-wal', '-shm']) fs.rmSync(this.storeFile + suffix, { force: true });
+        return ['--store', `sqlite:${this.storeFile}`];
+      case 'etcd': {
+        const etcd = await runEtcd();
+        return ['--store', etcd.endpoint.replace(/^http:/, 'etcd:'), '--store-key-prefix', `/kubespec-${process.pid}-${port}`];
+      }
+      default:
+        return ['--store', 'memory'];
+    }
+  }
+
+  /** SIGKILL, then the same server again: same port, data dir and store. */
+  async restartControlPlane(): Promise<void> {
+    if (this.declaration.store === 'memory') throw new NotApplicableError('this serve target keeps its objects in memory (targets serve-sqlite, serve-etcd keep them)');
+    await this.start();
+    if (this.startError) throw this.startError;
+    const child = this.child!;
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGKILL'); });
+    }
+    this.child = undefined;
+    this.output = '';
+    await this.spawnServer();
+  }
+
   override async stop(): Promise<void> {
     await super.stop();
     if (this.kubeconfigCopy) {
       for (let i = 0; i <= this.kubeconfigs; i++) fs.rmSync(i === 0 ? this.kubeconfigCopy : `${this.kubeconfigCopy}-${i}`, { force: true });
     }
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 5000).unref();
-    });
+    if (child && child.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 5000).unref();
+      });
+    }
+    if (this.storeFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(this.storeFile + suffix, { force: true });
   }
 }

@@ -23,6 +23,8 @@ export interface TargetDeclaration {
   /** Longest (real) time one scenario may need, ms. */
   maxScenarioTimeMs: number;
   flags: Flags;
+  /** The store `kubespec serve` keeps its objects in (serve target): memory (default), sqlite or etcd. */
+  store: 'memory' | 'sqlite' | 'etcd';
 }
 
 export const TARGET_DIR = path.resolve(__dirname, '../../targets');
@@ -46,6 +48,7 @@ export function loadTargetDeclaration(nameOrPath: string): TargetDeclaration {
     flags[c as Component] = Object.fromEntries(Object.entries(f ?? {}).map(([k, v]) => [k, String(v)]));
   }
   parseFlags(flags); // unknown names and bad values fail here, not mid-run
+  need(doc!.store === undefined || ['memory', 'sqlite', 'etcd'].includes(doc!.store as string), '"store" must be memory, sqlite or etcd');
   return {
     name: doc!.name as string,
     profile: doc!.profile as string,
@@ -55,6 +58,7 @@ export function loadTargetDeclaration(nameOrPath: string): TargetDeclaration {
     shared: doc!.shared === undefined ? true : (doc!.shared as boolean),
     maxScenarioTimeMs: doc!.maxScenarioTime ? parseDuration(String(doc!.maxScenarioTime)) : 10 * 60_000,
     flags,
+    store: (doc!.store as TargetDeclaration['store'] | undefined) ?? 'memory',
   };
 }
 

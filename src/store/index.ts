@@ -1,2 +1,4 @@
 export * from './store';
 export { MemoryStore } from './memory';
+// The sqlite and etcd backends are imported from their own modules (src/store/open.ts picks
+// one from --store): their native and gRPC dependencies load only when used.

@@ -1,12 +1,7 @@
 import { Quiescence } from '../clock';
+import { Fanout } from './fanout';
 import { KeyIndex } from './key-index';
-import { KeyValue, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
-
-interface Watcher {
-  prefix: string;
-  onEvent: (events: WatchEvent[]) => void;
-  stopped: boolean;
-}
+import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
 
 /**
  * The in-memory backend. Keeps the event history since the last compaction so watches
@@ -20,11 +15,17 @@ export class MemoryStore implements Store {
   private readonly data = new Map<string, KeyValue>();
   private readonly index = new KeyIndex();
   private readonly history: { revision: number; event: WatchEvent }[] = [];
-  private readonly watchers = new Set<Watcher>();
+  private readonly fanout: Fanout;
   /** History kept for watches that start in the past; older entries are compacted away. */
-  constructor(private readonly quiescence = new Quiescence(), private readonly historyLimit = 100_000) {}
+  constructor(quiescence = new Quiescence(), private readonly historyLimit = 100_000) {
+    this.fanout = new Fanout(quiescence);
+  }
 
   revision(): number {
+    return this.rev;
+  }
+
+  async currentRevision(): Promise<number> {
     return this.rev;
   }
 
@@ -32,10 +33,15 @@ export class MemoryStore implements Store {
     return this.data.get(key) as KeyValue<V> | undefined;
   }
 
-  async range<V>(prefix: string): Promise<RangeResult<V>> {
+  async range<V>(prefix: string, options: RangeOptions = {}): Promise<RangeResult<V>> {
+    let keys = this.index.range(prefix);
+    const after = options.startAfter;
+    if (after !== undefined) keys = keys.filter((k) => k > after);
+    const more = options.limit !== undefined && options.limit > 0 && keys.length > options.limit;
+    if (more) keys = keys.slice(0, options.limit);
     const items: KeyValue<V>[] = [];
-    for (const key of this.index.range(prefix)) items.push(this.data.get(key) as KeyValue<V>);
-    return { items, revision: this.rev };
+    for (const key of keys) items.push(this.data.get(key) as KeyValue<V>);
+    return { items, revision: this.rev, more };
   }
 
   async count(prefix: string): Promise<number> {
@@ -79,7 +85,7 @@ export class MemoryStore implements Store {
     return prev as KeyValue<V>;
   }
 
-  watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Watch {
+  async watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Promise<Watch> {
     const after = options.afterRevision ?? this.rev;
     if (after < this.compacted) {
       throw new StoreError('Compacted', prefix, `required revision ${after} has been compacted (oldest available ${this.compacted})`, this.compacted);
@@ -87,16 +93,8 @@ export class MemoryStore implements Store {
     if (after > this.rev) {
       throw new StoreError('FutureRevision', prefix, `required revision ${after} is a future revision (current ${this.rev})`, this.rev);
     }
-    const watcher: Watcher = { prefix, onEvent: onEvent as (events: WatchEvent[]) => void, stopped: false };
-    const backlog = this.history.filter((h) => h.revision > after && h.event.kv.key.startsWith(prefix)).map((h) => h.event);
-    this.watchers.add(watcher);
-    if (backlog.length > 0) this.deliver(watcher, backlog);
-    return {
-      stop: () => {
-        watcher.stopped = true;
-        this.watchers.delete(watcher);
-      },
-    };
+    const backlog = this.history.filter((h) => h.revision > after).map((h) => h.event);
+    return this.fanout.add(prefix, backlog, onEvent);
   }
 
   async compact(revision: number): Promise<void> {
@@ -113,8 +111,7 @@ export class MemoryStore implements Store {
   }
 
   async close(): Promise<void> {
-    for (const w of this.watchers) w.stopped = true;
-    this.watchers.clear();
+    this.fanout.close();
   }
 
   private emit(event: WatchEvent): void {
@@ -124,14 +121,6 @@ export class MemoryStore implements Store {
       this.compacted = this.history[this.history.length - keep - 1].revision;
       this.history.splice(0, this.history.length - keep);
     }
-    for (const w of this.watchers) {
-      if (event.kv.key.startsWith(w.prefix)) this.deliver(w, [event]);
-    }
-  }
-
-  private deliver(w: Watcher, events: WatchEvent[]): void {
-    this.quiescence.defer(() => {
-      if (!w.stopped) w.onEvent(events);
-    });
+    this.fanout.publish([event]);
   }
 }

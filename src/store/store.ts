@@ -28,6 +28,15 @@ export interface RangeResult<V = unknown> {
   readonly items: KeyValue<V>[];
   /** The store's revision when the range was read. */
   readonly revision: number;
+  /** True when a limit cut the range short: continue with startAfter = the last key. */
+  readonly more?: boolean;
+}
+
+export interface RangeOptions {
+  /** At most this many keys (0 or absent: all). */
+  limit?: number;
+  /** Only keys after this one (a continuation). */
+  startAfter?: string;
 }
 
 export interface Watch {
@@ -47,20 +56,42 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * The one contract every backend keeps (memory, sqlite, etcd); test/store/contract.ts is its
+ * suite. Everything that may touch a disk or a network returns a promise, including watch():
+ * etcd decides whether a start revision is compacted only when asked, so the contract is
+ * asynchronous once for all backends rather than synchronous for some and not for others.
+ * Two reads stay synchronous because the API server needs them on hot paths and every
+ * backend can answer them from what it has seen: revision() and compactedRevision().
+ */
 export interface Store {
   readonly backend: string;
+  /**
+   * The newest revision this store instance knows: its own writes and every event its feed
+   * has received. Exact for the single-writer backends (memory, sqlite); with etcd another
+   * API server may have written since (currentRevision() asks).
+   */
   revision(): number;
+  /** The backend's revision now (etcd: a round trip; the others: revision()). */
+  currentRevision(): Promise<number>;
   get<V>(key: string): Promise<KeyValue<V> | undefined>;
   /** Every key starting with prefix, in key order. */
-  range<V>(prefix: string): Promise<RangeResult<V>>;
+  range<V>(prefix: string, options?: RangeOptions): Promise<RangeResult<V>>;
   count(prefix: string): Promise<number>;
+  /** Creates the key; KeyExists when it is there. */
   create<V>(key: string, value: V): Promise<KeyValue<V>>;
   /** Replaces the value; when expectedModRevision is given the key must still be at it. */
   update<V>(key: string, value: V, expectedModRevision?: number): Promise<KeyValue<V>>;
   delete<V>(key: string, expectedModRevision?: number): Promise<KeyValue<V>>;
-  /** Events for keys under prefix, strictly after the given revision, in revision order. */
-  watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Watch;
+  /**
+   * Events for keys under prefix, strictly after the given revision, in revision order, with
+   * no gap and no duplicate. Rejects with Compacted when that history is gone and with
+   * FutureRevision when the revision is newer than the store's.
+   */
+  watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Promise<Watch>;
+  /** Forgets the history up to and including revision (the keys' current values stay). */
   compact(revision: number): Promise<void>;
+  /** The newest compaction this instance knows of (0: none). */
   compactedRevision(): number;
   close(): Promise<void>;
 }

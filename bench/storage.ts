@@ -1,0 +1,92 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { Quiescence } from '../src/clock';
+import { MemoryStore, Store } from '../src/store';
+import { SqliteStore } from '../src/store/sqlite';
+import { EtcdStore } from '../src/store/etcd';
+import { EtcdServer, etcdBinary } from '../src/store/etcd-process';
+import { printTable } from './table';
+
+/**
+ * The store backends side by side, through the store contract the API server uses:
+ * creates/s and guarded updates/s (32 writers), a LIST of every pod, and watch events/s
+ * (one watcher, from the first write to the last event delivered). With etcd, raw puts
+ * through the same etcd3 client give the floor, so the store's overhead shows as a ratio.
+ * BENCH_STORE_OPS writes (default 3000), BENCH_STORE_LIST pods listed (default 20000; the
+ * issue's figure is 150000).
+ */
+const OPS = Number(process.env.BENCH_STORE_OPS ?? 3000);
+const LIST = Number(process.env.BENCH_STORE_LIST ?? 20_000);
+const CONCURRENCY = 32;
+
+const pod = (i: number) => ({
+  apiVersion: 'v1', kind: 'Pod',
+  metadata: { name: `pod-${i}`, namespace: 'bench', uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`, labels: { app: 'bench', shard: String(i % 16) }, creationTimestamp: '2025-01-01T00:00:00Z' },
+  spec: { nodeName: `node-${i % 100}`, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '100m', memory: '64Mi' } } }], restartPolicy: 'Always', schedulerName: 'default-scheduler' },
+  status: { phase: 'Running', podIP: `10.0.${(i >> 8) & 255}.${i & 255}`, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z' }] },
+});
+
+async function parallel(total: number, run: (i: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { for (let i = next++; i < total; i = next++) await run(i); }));
+  return total / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+async function measure(name: string, store: Store): Promise<Record<string, string | number>> {
+  const key = (i: number) => `/registry/pods/bench/pod-${i}`;
+  const creates = await parallel(OPS, (i) => store.create(key(i), pod(i)));
+  let delivered = 0;
+  let lastAt = 0n;
+  const watch = await store.watch('/registry/pods/bench/', {}, (events) => { delivered += events.length; lastAt = process.hrtime.bigint(); });
+  const watchStart = process.hrtime.bigint();
+  const updates = await parallel(OPS, async (i) => {
+    const cur = (await store.get<ReturnType<typeof pod>>(key(i)))!;
+    await store.update(key(i), { ...cur.value, status: { ...cur.value.status, phase: 'Succeeded' } }, cur.modRevision);
+  });
+  const deadline = Date.now() + 60_000;
+  while (delivered < OPS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  watch.stop();
+  const watchRate = delivered / (Number(lastAt - watchStart) / 1e9);
+  for (let i = OPS; i < LIST; i += 500) await Promise.all(Array.from({ length: Math.min(500, LIST - i) }, (_, j) => store.create(key(i + j), pod(i + j))));
+  const t = process.hrtime.bigint();
+  const listed = await store.range('/registry/pods/bench/');
+  const listMs = Number(process.hrtime.bigint() - t) / 1e6;
+  if (listed.items.length !== Math.max(LIST, OPS)) throw new Error(`${name}: listed ${listed.items.length}, want ${Math.max(LIST, OPS)}`);
+  return { store: name, 'creates/s': Math.round(creates), 'updates/s (get+guarded put)': Math.round(updates), [`list ${listed.items.length} pods (ms)`]: Math.round(listMs), 'watch events/s': Math.round(watchRate) };
+}
+
+export async function runStorageBenchmark(): Promise<void> {
+  const rows: Record<string, string | number>[] = [];
+  const q = new Quiescence();
+  rows.push(await measure('memory', new MemoryStore(q)));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-store-'));
+  try {
+    for (const sync of ['full', 'normal'] as const) {
+      const s = new SqliteStore(path.join(dir, `bench-${sync}.db`), q, { sync });
+      rows.push(await measure(`sqlite (synchronous=${sync})`, s));
+      await s.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  if (etcdBinary()) {
+    const etcd = new EtcdServer();
+    await etcd.start();
+    try {
+      const s = await EtcdStore.open({ endpoints: [etcd.endpoint] }, q);
+      const row = await measure('etcd (EtcdStore)', s);
+      await s.close();
+      const client = new Etcd3({ hosts: [etcd.endpoint] });
+      const raw = await parallel(OPS, (i) => client.kv.put({ key: Buffer.from(`/raw/pods/bench/pod-${i}`), value: Buffer.from(JSON.stringify(pod(i))) }));
+      client.close();
+      rows.push(row, { store: 'etcd raw puts (same client)', 'creates/s': Math.round(raw), 'updates/s (get+guarded put)': '', [Object.keys(row)[3]]: '', 'watch events/s': '' });
+      rows.push({ store: 'etcd: EtcdStore / raw', 'creates/s': `${((row['creates/s'] as number) / raw).toFixed(2)}×`, 'updates/s (get+guarded put)': '', [Object.keys(row)[3]]: '', 'watch events/s': '' });
+    } finally {
+      await etcd.stop();
+    }
+  }
+  printTable(`Store backends: ${OPS} creates and updates by ${CONCURRENCY} writers, LIST, one watcher`, rows);
+}

@@ -1,0 +1,97 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/**
+ * A throwaway etcd for tests and for the serve target's etcd-backed servers: loopback only,
+ * free ports, a temporary data dir, stopped (and its dir removed) by stop(). Debian's
+ * etcd-server package (etcd on PATH) is preferred; the etcd built by `npm run
+ * upstream:build` is used when that is missing; KUBESPEC_ETCD names another binary.
+ */
+export function etcdBinary(): string | undefined {
+  const candidates = [process.env.KUBESPEC_ETCD, ...((process.env.PATH ?? '').split(':').map((d) => path.join(d, 'etcd'))), path.join(os.homedir(), '.cache/kubespec-upstream/bin/etcd')];
+  return candidates.find((c): c is string => !!c && fs.existsSync(c));
+}
+
+/** Why the etcd tests cannot run here, or undefined; CI (KUBESPEC_REQUIRE_ETCD=1) turns a skip into a failure. */
+export function etcdMissing(): string | undefined {
+  if (etcdBinary()) return undefined;
+  if (process.env.KUBESPEC_REQUIRE_ETCD === '1') throw new Error('no etcd binary (apt-get install etcd-server) and KUBESPEC_REQUIRE_ETCD=1');
+  return 'no etcd binary: apt-get install etcd-server';
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export class EtcdServer {
+  private child?: ChildProcess;
+  private output = '';
+  endpoint = '';
+  readonly dir: string;
+
+  constructor(dir?: string) {
+    this.dir = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-etcd-'));
+  }
+
+  async start(): Promise<string> {
+    const bin = etcdBinary();
+    if (!bin) throw new Error('no etcd binary');
+    const client = await freePort();
+    const peer = await freePort();
+    this.endpoint = `http://127.0.0.1:${client}`;
+    const args = [
+      '--name=kubespec-test', `--data-dir=${path.join(this.dir, 'data')}`,
+      `--listen-client-urls=${this.endpoint}`, `--advertise-client-urls=${this.endpoint}`,
+      `--listen-peer-urls=http://127.0.0.1:${peer}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
+      `--initial-cluster=kubespec-test=http://127.0.0.1:${peer}`, '--log-level=error', '--logger=zap',
+    ];
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout!.on('data', (c: Buffer) => { this.output += c.toString(); });
+    child.stderr!.on('data', (c: Buffer) => { this.output += c.toString(); });
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}:\n${this.output}`);
+      try {
+        const res = await fetch(`${this.endpoint}/health`);
+        if (res.ok) return this.endpoint;
+      } catch { /* not listening yet */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`etcd did not become healthy in 30 s:\n${this.output}`);
+  }
+
+  /** Lets this process exit while etcd runs (then an exit handler calls killNow). */
+  unref(): void {
+    this.child?.unref();
+    for (const s of [this.child?.stdout, this.child?.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+  }
+
+  /** For process exit handlers, which cannot wait: SIGKILL and remove the data dir. */
+  killNow(): void {
+    if (this.child && this.child.exitCode === null) this.child.kill('SIGKILL');
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 5000).unref();
+      });
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,339 @@
+import { Etcd3, IKeyValue, Watcher } from 'etcd3';
+import { Quiescence } from '../clock';
+import { Fanout } from './fanout';
+import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
+
+export interface EtcdOptions {
+  /** Client URLs (http://host:port), as kube-apiserver's --etcd-servers. */
+  endpoints: string[];
+  /** Put before every key (another cluster, or a test, on the same etcd); default none. */
+  keyPrefix?: string;
+  /** Events kept in memory for watches that start a little in the past (older ones ask etcd). */
+  historyLimit?: number;
+  dialTimeoutMs?: number;
+}
+
+/**
+ * etcd v3 as the store, over its gRPC API (the etcd3 client). Keys are the API server's own
+ * (/registry/pods/<ns>/<name>, /registry/minions/<name> …), values are JSON (upstream's
+ * --storage-media-type=application/json), and a KeyValue's revisions are etcd's: a
+ * resourceVersion is the object's etcd mod revision, as upstream's.
+ *
+ * Writes are transactions guarded as upstream's etcd3 storage guards them: create only if
+ * the key's create revision is 0, update and delete only if its mod revision is the
+ * expected one. One watch on the whole key space (the feed) keeps the newest revision and a
+ * window of recent events, and feeds every watch of this process that starts inside that
+ * window; a watch from further back gets its own etcd watch, which replays etcd's history
+ * (or is refused as compacted). A write done here keeps the process busy (quiescence) until
+ * the feed has delivered it, so "settled" still means every watcher has heard of it.
+ */
+export class EtcdStore implements Store {
+  readonly backend = 'etcd';
+  private rev = 0;
+  private compacted = 0;
+  /** The feed has delivered every event up to here. */
+  private fed = 0;
+  /** Local history: events after `windowStart`, in revision order. */
+  private history: WatchEvent[] = [];
+  private windowStart = 0;
+  private feed?: Watcher;
+  private readonly fanout: Fanout;
+  /** Revisions written here whose event the feed has not delivered yet. */
+  private readonly awaitingFeed: number[] = [];
+  private readonly own = new Set<Watcher>();
+  private closed = false;
+
+  private constructor(private readonly client: Etcd3, private readonly options: EtcdOptions, private readonly quiescence: Quiescence) {
+    this.fanout = new Fanout(quiescence);
+  }
+
+  static async open(options: EtcdOptions, quiescence = new Quiescence()): Promise<EtcdStore> {
+    const client = new Etcd3({ hosts: options.endpoints, dialTimeout: options.dialTimeoutMs ?? 5000 });
+    const store = new EtcdStore(client, options, quiescence);
+    try {
+      await store.start();
+    } catch (e) {
+      client.close();
+      throw new Error(`etcd at ${options.endpoints.join(',')} does not answer: ${(e as Error).message}`);
+    }
+    return store;
+  }
+
+  get keyPrefix(): string {
+    return this.options.keyPrefix ?? '';
+  }
+
+  private get prefix(): string {
+    return this.keyPrefix;
+  }
+
+  private async start(): Promise<void> {
+    const res = await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), count_only: true });
+    this.rev = this.fed = this.windowStart = Number(res.header.revision);
+    await this.readCompaction();
+    const feed = await this.client.watch().prefix(this.prefix + '/').startRevision(String(this.rev + 1)).withPreviousKV().create();
+    this.feed = feed;
+    feed.on('data', (res) => this.onFeed(res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv))));
+    // The client reconnects and resumes from the last revision by itself; a feed that etcd
+    // cancels (its start compacted away while disconnected) cannot resume without a gap.
+    feed.on('error', (e) => { if (!this.closed) console.error(`etcd store: the watch feed failed: ${e.message}`); });
+  }
+
+  revision(): number {
+    return this.rev;
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), count_only: true });
+    this.seen(Number(res.header.revision));
+    return this.rev;
+  }
+
+  async get<V>(key: string): Promise<KeyValue<V> | undefined> {
+    const res = await this.client.kv.range({ key: this.k(key) });
+    this.seen(Number(res.header.revision));
+    return res.kvs[0] ? this.toKv<V>(res.kvs[0]) : undefined;
+  }
+
+  async range<V>(prefix: string, options: RangeOptions = {}): Promise<RangeResult<V>> {
+    const from = options.startAfter !== undefined && options.startAfter >= prefix ? this.k(options.startAfter + '\0') : this.k(prefix);
+    const res = await this.client.kv.range({ key: from, range_end: rangeEnd(this.k(prefix)), limit: options.limit ?? 0 });
+    const revision = Number(res.header.revision);
+    this.seen(revision);
+    return { items: res.kvs.map((kv) => this.toKv<V>(kv)), revision, more: res.more };
+  }
+
+  async count(prefix: string): Promise<number> {
+    const res = await this.client.kv.range({ key: this.k(prefix), range_end: rangeEnd(this.k(prefix)), count_only: true });
+    return Number(res.count);
+  }
+
+  async create<V>(key: string, value: V): Promise<KeyValue<V>> {
+    const k = this.k(key);
+    const res = await this.client.kv.txn({
+      compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+      success: [{ request_put: { key: k, value: Buffer.from(JSON.stringify(value)) } }],
+    });
+    if (!res.succeeded) throw new StoreError('KeyExists', key, `key exists: ${key}`);
+    const rev = this.wrote(key, Number(res.header.revision));
+    return { key, value, createRevision: rev, modRevision: rev, version: 1 };
+  }
+
+  async update<V>(key: string, value: V, expectedModRevision?: number): Promise<KeyValue<V>> {
+    const k = this.k(key);
+    const res = await this.client.kv.txn({
+      compare: [this.guard(k, expectedModRevision)],
+      success: [{ request_put: { key: k, value: Buffer.from(JSON.stringify(value)), prev_kv: true } }],
+      failure: [{ request_range: { key: k } }],
+    });
+    if (!res.succeeded) this.refused(key, expectedModRevision, res.responses[0]?.response_range?.kvs[0]);
+    const rev = this.wrote(key, Number(res.header.revision));
+    const prev = res.responses[0].response_put.prev_kv!;
+    return { key, value, createRevision: Number(prev.create_revision), modRevision: rev, version: Number(prev.version) + 1 };
+  }
+
+  async delete<V>(key: string, expectedModRevision?: number): Promise<KeyValue<V>> {
+    const k = this.k(key);
+    const res = await this.client.kv.txn({
+      compare: [this.guard(k, expectedModRevision)],
+      success: [{ request_delete_range: { key: k, prev_kv: true } }],
+      failure: [{ request_range: { key: k } }],
+    });
+    if (!res.succeeded) this.refused(key, expectedModRevision, res.responses[0]?.response_range?.kvs[0]);
+    this.wrote(key, Number(res.header.revision));
+    return this.toKv<V>(res.responses[0].response_delete_range.prev_kvs[0]);
+  }
+
+  async watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Promise<Watch> {
+    const after = options.afterRevision ?? this.rev;
+    if (after < this.compacted) throw this.compactedError(prefix, after, this.compacted);
+    if (after > this.rev && after > (await this.currentRevision())) {
+      throw new StoreError('FutureRevision', prefix, `required revision ${after} is a future revision (current ${this.rev})`, this.rev);
+    }
+    if (after >= this.windowStart) {
+      // Inside the feed's window: the events it has delivered after `after`, then the rest.
+      return this.fanout.add(prefix, this.history.filter((e) => e.kv.modRevision > after), onEvent, after);
+    }
+    return this.watchEtcd(prefix, after, onEvent as (events: WatchEvent[]) => void);
+  }
+
+  /** A watch of its own that etcd replays from after+1: ordered, no gap, no duplicate. */
+  private async watchEtcd(prefix: string, after: number, onEvent: (events: WatchEvent[]) => void): Promise<Watch> {
+    // Another API server may have compacted since this one last looked.
+    if (after < (await this.readCompaction())) throw this.compactedError(prefix, after, this.compacted);
+    let watcher: Watcher;
+    try {
+      watcher = await this.client.watch().prefix(this.k(prefix)).startRevision(String(after + 1)).withPreviousKV().create();
+    } catch (e) {
+      const compactedTo = await this.compactionOf(after);
+      if (compactedTo !== undefined) throw this.compactedError(prefix, after, compactedTo);
+      throw e;
+    }
+    let stopped = false;
+    this.own.add(watcher);
+    watcher.on('data', (res) => {
+      const events = res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv));
+      if (events.length > 0) this.quiescence.defer(() => { if (!stopped) onEvent(events); });
+    });
+    watcher.on('error', (e) => { if (!stopped && !this.closed) console.error(`etcd store: a watch on ${prefix} failed: ${e.message}`); });
+    return {
+      stop: () => {
+        stopped = true;
+        this.own.delete(watcher);
+        void watcher.cancel().catch(() => undefined);
+      },
+    };
+  }
+
+  /** The revision etcd compacted to when reading at after+1 is refused as compacted, else undefined. */
+  private async compactionOf(after: number): Promise<number | undefined> {
+    try {
+      await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), revision: after + 1, count_only: true });
+      return undefined;
+    } catch (e) {
+      if (!/compacted/.test((e as Error).message)) return undefined;
+      // etcd does not say where it compacted to; find the oldest revision it still reads.
+      let lo = after + 1, hi = await this.currentRevision();
+      while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2);
+        try { await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), revision: mid, count_only: true }); hi = mid; } catch { lo = mid + 1; }
+      }
+      this.compacted = Math.max(this.compacted, lo);
+      return lo;
+    }
+  }
+
+  async compact(revision: number): Promise<void> {
+    if (revision > this.rev && revision > (await this.currentRevision())) throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
+    if (revision <= this.compacted) return;
+    // As upstream's compactor: the compacted revision is kept in compact_rev_key, where every
+    // API server on this etcd (and this one after a restart) reads it. etcd itself still
+    // serves a watch from the compacted revision (the contract does not), so that key is
+    // what refuses it.
+    await this.client.kv.put({ key: this.compactKey, value: Buffer.from(String(revision)) });
+    try {
+      await this.client.kv.compact({ revision, physical: true });
+    } catch (e) {
+      if (!/compacted/.test((e as Error).message)) throw e;
+    }
+    this.compacted = revision;
+    this.history = this.history.filter((e) => e.kv.modRevision > revision);
+    this.windowStart = Math.max(this.windowStart, revision);
+  }
+
+  private get compactKey(): Buffer {
+    return Buffer.from(`${this.prefix}compact_rev_key`);
+  }
+
+  /** The compaction recorded in compact_rev_key (by any server on this etcd). */
+  private async readCompaction(): Promise<number> {
+    const res = await this.client.kv.range({ key: this.compactKey });
+    const recorded = res.kvs[0] ? Number(res.kvs[0].value.toString()) : 0;
+    if (recorded > this.compacted) this.compacted = recorded;
+    return this.compacted;
+  }
+
+  compactedRevision(): number {
+    return this.compacted;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.fanout.close();
+    for (const w of this.own) await w.cancel().catch(() => undefined);
+    await this.feed?.cancel().catch(() => undefined);
+    // Writes still waiting for their event will not get it: release them.
+    for (let i = 0; i < this.awaitingFeed.length; i++) this.quiescence.end();
+    this.awaitingFeed.length = 0;
+    this.client.close();
+  }
+
+  private onFeed(events: WatchEvent[]): void {
+    if (events.length === 0) return;
+    const limit = this.options.historyLimit ?? 100_000;
+    for (const e of events) this.history.push(e);
+    if (this.history.length > limit) {
+      const drop = this.history.length - Math.floor(limit / 2);
+      this.windowStart = this.history[drop - 1].kv.modRevision;
+      this.history.splice(0, drop);
+    }
+    this.fed = events[events.length - 1].kv.modRevision;
+    this.seen(this.fed);
+    this.fanout.publish(events);
+    while (this.awaitingFeed.length > 0 && this.awaitingFeed[0] <= this.fed) {
+      this.awaitingFeed.shift();
+      this.quiescence.end();
+    }
+  }
+
+  /** A write done here at `revision`: busy until the feed has delivered it. */
+  private wrote(key: string, revision: number): number {
+    this.seen(revision);
+    // Only keys under "/" come through the feed.
+    if (revision > this.fed && key.startsWith('/')) {
+      this.quiescence.begin();
+      let i = this.awaitingFeed.length;
+      while (i > 0 && this.awaitingFeed[i - 1] > revision) i--;
+      this.awaitingFeed.splice(i, 0, revision);
+    }
+    return revision;
+  }
+
+  private seen(revision: number): void {
+    if (revision > this.rev) this.rev = revision;
+  }
+
+  private guard(k: Buffer, expectedModRevision: number | undefined) {
+    return expectedModRevision === undefined
+      ? { key: k, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 }
+      : { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expectedModRevision };
+  }
+
+  private refused(key: string, expected: number | undefined, current: IKeyValue | undefined): never {
+    if (!current) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
+    throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${current.mod_revision}, not ${expected}`);
+  }
+
+  private compactedError(prefix: string, after: number, compacted: number): StoreError {
+    return new StoreError('Compacted', prefix, `required revision ${after} has been compacted (oldest available ${compacted})`, compacted);
+  }
+
+  private k(key: string): Buffer {
+    return Buffer.from(this.prefix + key);
+  }
+
+  private toKv<V>(kv: IKeyValue): KeyValue<V> {
+    return {
+      key: kv.key.toString().slice(this.prefix.length),
+      value: JSON.parse(kv.value.toString()) as V,
+      createRevision: Number(kv.create_revision),
+      modRevision: Number(kv.mod_revision),
+      version: Number(kv.version),
+    };
+  }
+
+  private toEvent(type: string, kv: IKeyValue, prev: IKeyValue | undefined): WatchEvent {
+    const prevKv = prev ? this.toKv(prev) : undefined;
+    if (type === 'Delete' || type === 'DELETE' || (type as unknown) === 1) {
+      const key = kv.key.toString().slice(this.prefix.length);
+      // etcd's delete event has no value: the last one is the previous kv's.
+      const last = prevKv ?? { key, value: null, createRevision: 0, modRevision: 0, version: 0 };
+      return { type: 'DELETE', kv: { ...last, modRevision: Number(kv.mod_revision) }, prevKv, created: false };
+    }
+    const now = this.toKv(kv);
+    return { type: 'PUT', kv: now, prevKv, created: now.version === 1 };
+  }
+}
+
+/** etcd's range end for a prefix: the prefix with its last byte incremented. */
+function rangeEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i] < 0xff) {
+      end[i]++;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]);
+}

@@ -1,0 +1,4 @@
+import { MemoryStore } from '../../src/store';
+import { storeContract } from './contract';
+
+storeContract({ name: 'memory', open: async (q) => new MemoryStore(q) });
