@@ -12,7 +12,9 @@ import { CertificateAuthority } from '../apiserver/auth/pki';
 import { clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 
-const BIN = path.resolve(__dirname, '../../bin/kubespec');
+// Compiled, the driver starts the compiled CLI itself (the run already chose dist/ as current);
+// from the sources, bin/kubespec chooses (dist/ when it is up to date, else ts-node).
+const BIN = __filename.endsWith('.js') ? path.resolve(__dirname, '../cli/entry.js') : path.resolve(__dirname, '../../bin/kubespec');
 const START_TIMEOUT_MS = 120_000;
 
 export interface ServeOptions {
