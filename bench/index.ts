@@ -4,11 +4,13 @@ import { runSchedulerBenchmark } from './scheduler';
 import { runControllersBenchmark } from './controllers';
 import { runHttpBenchmark } from './http';
 import { runUpstreamBenchmark } from './upstream';
+import { runStartupBenchmark } from './startup';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
   const only = process.argv[2];
   const benches: Record<string, () => Promise<void>> = {
+    startup: runStartupBenchmark,
     suite: runSuiteBenchmark,
     nodes: runNodesBenchmark,
     scheduler: runSchedulerBenchmark,

@@ -65,6 +65,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     'kubeconfig', 'context', 'target-config', 'serve-flag', 'serve-clock', 'all-applicable', 'help'], 'run');
   const driverModule = one(args, 'driver');
   const { loadDriverModule, TARGETS } = await import('../drivers');
+  // A driver module in TypeScript: the compiled CLI has not registered ts-node (the sources have).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (COMPILED && driverModule && /\.[cm]?ts$/.test(driverModule)) require('ts-node/register');
   const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
   const { failedLocations, formatSummary, reportFromMessages, writeReports, writeRunInfo } = await import('../report');
   const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
