@@ -5,11 +5,13 @@ import { runControllersBenchmark } from './controllers';
 import { runHttpBenchmark } from './http';
 import { runUpstreamBenchmark } from './upstream';
 import { runStorageBenchmark } from './storage';
+import { runStartupBenchmark } from './startup';
 
 /** Every benchmark, each printing a table. Later benchmarks add themselves here. */
 async function main(): Promise<void> {
   const only = process.argv[2];
   const benches: Record<string, () => Promise<void>> = {
+    startup: runStartupBenchmark,
     suite: runSuiteBenchmark,
     nodes: runNodesBenchmark,
     scheduler: runSchedulerBenchmark,

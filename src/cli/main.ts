@@ -1,30 +1,9 @@
 import * as path from 'node:path';
-import { runCommand, RUN_HELP } from './run';
-import { buildConformance, ConformanceReport, formatSummary, loadCatalogue, loadRun, mergeShards, writeReports } from '../report';
-import { loadFeatures } from '../report/features';
-import { renderDocs, writeDocs } from '../report/docs';
+import { HELP } from './help';
 import { checkKnown, one, parseArgs } from './args';
-import { serveCommand, SERVE_HELP } from './serve';
-import { KubeconfigClient } from '../client/kubeconfig';
-import { coreRegistry } from '../api/resources';
-import { cleanRuns } from '../drivers/clean';
 
-const HELP = `kubespec — an executable specification of the Kubernetes control plane
-
-Commands:
-  run      run the features against a target and write conformance reports
-  serve    the control plane as one process over HTTP(S), for kubectl and client libraries
-  report   merge report directories: kubespec report DIR... [--out DIR] (shards of one run
-           become one column; other targets and profiles stand side by side)
-  docs     the living documentation: kubespec docs [--results DIR] [--out DIR]
-  clean    remove what kubespec runs left on a long-lived cluster (objects labelled
-           kubespec.io/run, and the hollow kubelets behind such nodes):
-           kubespec clean --kubeconfig FILE [--context NAME] [--expired-only]
-  help     this text
-
-${RUN_HELP}
-
-${SERVE_HELP}`;
+// Each command loads what it needs when it runs (import() below): `kubespec --help` and
+// `kubespec serve` start without Cucumber, the reports, the drivers or the kube client.
 
 async function reportCommand(argv: string[]): Promise<number> {
   const dirs: string[] = [];
@@ -34,6 +13,7 @@ async function reportCommand(argv: string[]): Promise<number> {
     else dirs.push(argv[i]);
   }
   if (dirs.length === 0) throw new Error('usage: kubespec report DIR... [--out DIR]');
+  const { formatSummary, loadRun, mergeShards, writeReports } = await import('../report');
   const { report, files } = writeReports(mergeShards(dirs.map((d) => loadRun(d))), path.resolve(out));
   console.log(formatSummary(report));
   console.log(`reports: ${path.relative(process.cwd(), files.html)}`);
@@ -46,6 +26,9 @@ async function docsCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   checkKnown(args, ['results', 'out'], 'docs');
   const root = path.resolve(__dirname, '../..');
+  const { buildConformance, loadCatalogue, loadRun, mergeShards } = await import('../report');
+  const { loadFeatures } = await import('../report/features');
+  const { renderDocs, writeDocs } = await import('../report/docs');
   const results = one(args, 'results');
   const catalogue = loadCatalogue();
   const report = results ? buildConformance(catalogue, mergeShards([loadRun(path.resolve(results))])) : undefined;
@@ -63,6 +46,9 @@ async function cleanCommand(argv: string[]): Promise<number> {
   checkKnown(args, ['kubeconfig', 'context', 'expired-only'], 'clean');
   const kubeconfig = one(args, 'kubeconfig');
   if (!kubeconfig) throw new Error('usage: kubespec clean --kubeconfig FILE [--context NAME] [--expired-only]');
+  const { KubeconfigClient } = await import('../client/kubeconfig');
+  const { coreRegistry } = await import('../api/resources');
+  const { cleanRuns } = await import('../drivers/clean');
   const api = KubeconfigClient.fromFile(path.resolve(kubeconfig), coreRegistry(), one(args, 'context'));
   const { removed } = await cleanRuns(api, { all: !args.flags.has('expired-only') });
   const parts = Object.entries(removed).map(([r, n]) => `${n} ${r}`);
@@ -71,7 +57,7 @@ async function cleanCommand(argv: string[]): Promise<number> {
 }
 
 /** The plain closing line CI reads: scenarios over every run, not applicable counted as skipped. */
-function closingLine(report: ConformanceReport): string {
+function closingLine(report: import('../report').ConformanceReport): string {
   let passed = 0, failed = 0, skipped = 0;
   for (const run of report.runs) {
     const by = run.totals.scenarios.byStatus;
@@ -86,13 +72,13 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'run':
-      return runCommand(rest);
+      return (await import('./run')).runCommand(rest);
     case 'report':
       return reportCommand(rest);
     case 'docs':
       return docsCommand(rest);
     case 'serve':
-      return serveCommand(rest);
+      return (await import('./serve')).serveCommand(rest);
     case 'clean':
       return cleanCommand(rest);
     case undefined:

@@ -1,43 +1,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
-import { failedLocations, formatSummary, reportFromMessages, writeReports, writeRunInfo } from '../report';
 import { loadProfile, Flags } from '../profile/profile';
-import { loadDriverModule, TargetOptions, TARGETS } from '../drivers';
-import { startK3s } from '../drivers/k3s';
-import { missingBinaries, upstreamBinDir } from '../drivers/upstream';
+import type { TargetOptions } from '../drivers';
 import { loadTargetDeclaration } from '../drivers/targets';
 import { componentOf } from '../profile/flags';
 import { checkKnown, one, parseArgs, ParsedArgs } from './args';
+import { RUN_HELP } from './help';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
-export const RUN_HELP = `kubespec run — run the features against a target and write conformance reports
-
-  --target reference        the control plane to judge:
-                              reference  in-process, virtual time (default)
-                              serve      a fresh \`kubespec serve\` per scenario, over HTTPS (--serve-clock
-                                         virtual|real; --serve-flag name=value forces a flag on every server)
-                              upstream   upstream Kubernetes v1.32 (etcd, kube-apiserver, controller manager,
-                                         scheduler) per scenario, built by \`npm run upstream:build\`; real time
-                              kube       any API server: --kubeconfig FILE [--context NAME]
-                                         [--target-config targets/x.yaml: its profile, flags, capabilities]
-                              k3s        starts k3s v1.32 with testcontainers (needs a Docker engine)
-  --profile seed            the release semantics: ${'seed | kubernetes-1.32 | path/to/profile.yaml'}
-  --tags EXPR               a Cucumber tag expression, e.g. '@NODE-GRACE-UNKNOWN and not @slow'
-  --report-dir DIR          where reports go (default: reports); messages always at DIR/messages.ndjson
-  --driver ./driver.js      a third-party ClusterDriver module (see README); the target is its name
-  --fail-fast               stop at the first failing scenario
-  --rerun-failed            run only the scenarios that did not pass in DIR/messages.ndjson
-  --shard INDEX/TOTAL       run every TOTAL-th scenario starting at INDEX (1-based), for CI splits;
-                            merge the shards' report dirs with kubespec report
-  --parallel N              run scenarios in N worker processes
-  --quiet-summary           print only the summary, no per-step progress
-  --all-applicable          fail when a selected scenario is not applicable: for fixed selections
-                            (CI smokes) that must really run, not be set aside by a flag or capability
-
-Exit codes: 0 all scenarios passed or were not applicable (with --all-applicable: all passed);
-1 some failed (or, with --all-applicable, were not applicable); 2 bad usage or a crash.`;
+/**
+ * Whether this is the compiled CLI (dist/, what bin/kubespec runs when it is up to date) or the
+ * sources through ts-node. Compiled, the step files Cucumber loads (TypeScript, through ts-node)
+ * must reach the compiled control plane too: bin/use-dist.js maps their ../src/ imports to
+ * dist/ in every Cucumber process, so no module is loaded twice (two copies of a class would
+ * break instanceof, two copies of a registry would split its state).
+ */
+const COMPILED = __filename.endsWith('.js');
 
 /**
  * What the scenarios' drivers need to reach the target; k3s is started here, once for the
@@ -64,11 +43,13 @@ async function prepareTarget(args: ParsedArgs, target: string, reportDir: string
   };
   if (target === 'kube' && !options.kubeconfig) throw new Error('--target kube needs --kubeconfig FILE (and optionally --context, --target-config)');
   if (target === 'upstream') {
+    const { missingBinaries, upstreamBinDir } = await import('../drivers/upstream');
     const missing = missingBinaries();
     if (missing.length) throw new Error(`--target upstream: no ${missing.join(', ')} in ${upstreamBinDir()}; run \`npm run upstream:build\` first (KUBESPEC_UPSTREAM_CACHE sets the cache)`);
   }
   if (target !== 'k3s') return { target, options, stop: async () => undefined };
   console.log('k3s: checking for a container engine and starting k3s (first start pulls the image)…');
+  const { startK3s } = await import('../drivers/k3s'); // testcontainers loads for this target only
   const k3s = await startK3s();
   const kubeconfig = path.join(reportDir, 'k3s.kubeconfig');
   fs.writeFileSync(kubeconfig, k3s.kubeconfig, { mode: 0o600 });
@@ -82,6 +63,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   checkKnown(args, ['target', 'profile', 'tags', 'report-dir', 'fail-fast', 'parallel', 'quiet-summary', 'rerun-failed', 'shard', 'driver',
     'kubeconfig', 'context', 'target-config', 'serve-flag', 'serve-clock', 'all-applicable', 'help'], 'run');
   const driverModule = one(args, 'driver');
+  const { loadDriverModule, TARGETS } = await import('../drivers');
+  // A driver module in TypeScript: the compiled CLI has not registered ts-node (the sources have).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (COMPILED && driverModule && /\.[cm]?ts$/.test(driverModule)) require('ts-node/register');
+  const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
+  const { failedLocations, formatSummary, reportFromMessages, writeReports, writeRunInfo } = await import('../report');
   const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
   // A fixed target follows the profile it declares; --profile may only repeat it.
   const declared = target === 'kube' || target === 'k3s' || target === 'upstream' ? loadTargetDeclaration(one(args, 'target-config') ?? target).profile : undefined;
@@ -115,9 +102,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     provided: {
       paths,
       require: [path.join(ROOT, 'steps/**/*.ts')],
-      requireModule: ['ts-node/register'],
+      requireModule: COMPILED ? ['ts-node/register', path.join(ROOT, 'bin/use-dist.js')] : ['ts-node/register'],
       format: [
-        quiet ? 'summary' : path.join(__dirname, 'progress-formatter.js'),
+        // Cucumber import()s formatters; from the sources it needs the CommonJS shim.
+        quiet ? 'summary' : path.join(__dirname, COMPILED ? 'progress.js' : 'progress-formatter.js'),
         `message:${messages}`,
         `html:${path.join(reportDir, 'cucumber.html')}`,
         `junit:${path.join(reportDir, 'junit.xml')}`,

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from '../cluster/cluster';
 import { clusterConfig } from '../profile/config';
-import { componentOf, knownFlags } from '../profile/flags';
+import { componentOf } from '../profile/flags';
 import { Component, Flags, loadProfile } from '../profile/profile';
 import { ClusterServer } from '../cluster/serving';
 import { one, parseArgs } from './args';
@@ -13,40 +13,7 @@ import { Store } from '../store';
 import { Compactor, DEFAULT_COMPACTION_INTERVAL_MS } from '../store/compactor';
 import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
 import { reportTo } from '../client/background';
-
-export const SERVE_HELP = `kubespec serve — the whole control plane as one process, over HTTP(S)
-
-  --profile seed                 release semantics and defaults: seed | kubernetes-1.32 | file.yaml
-  --clock virtual|real           virtual (default): time moves only by POST /kubespec/v1/clock
-  --store sqlite                 the storage backend: sqlite (default: DATA-DIR/kubespec.db),
-                                 sqlite:FILE, etcd://host:port[,host:port…], or memory
-                                 (nothing kept); --etcd-servers URL[,URL] also selects etcd
-  --store-key-prefix /PATH        with etcd: keep this server's keys under PATH (PATH/registry/…),
-                                 for several clusters on one etcd
-  --etcd-compaction-interval 5m  compact the store's history this often (0 = never); older
-                                 resourceVersions are then answered 410 Gone
-  --data-dir DIR                 everything kept across restarts (default ~/.kubespec): the
-                                 PKI with the service-account key (pki/), the SQLite store,
-                                 the admin kubeconfig
-  --secure-port 6443             HTTPS port (0 = off); --bind-address 0.0.0.0
-  --insecure-port 0              plain-HTTP port without authentication (0 = off, the default);
-                                 --insecure-bind-address 127.0.0.1 (loopback only)
-  --authorization-mode RBAC      RBAC | AlwaysAllow (comma-separated union)
-  --token-auth-file FILE         bearer tokens: CSV token,user,uid,"group1,group2"
-  --basic-auth-file FILE         HTTP basic auth (seed profile only; removed in v1.19):
-                                 CSV password,user,uid,"group1,group2"
-  --anonymous-auth true          unauthenticated requests are system:anonymous (false: 401)
-  --kubelet-certificate-authority FILE   verify kubelets' serving certificates with this CA
-  --<flag> VALUE                 any other control-plane flag by its upstream name
-                                 (${knownFlags('kube-controller-manager').slice(0, 4).join(', ')}, …)
-
-On start it prints the listening addresses and the path of a kubeconfig for its admin
-(client certificate CN=kubernetes-admin, O=system:masters): kubectl --kubeconfig PATH get nodes.
-Hollow kubelets join with POST /kubespec/v1/kubelets {"nodeName": "n1"} (DELETE …/{name}
-removes one). Besides the API it tells what the reference driver reads in process:
-TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubespec/v1/cloud,
-/kubespec/v1/proxies/{node}/route, /kubespec/v1/audit, /kubespec/v1/storage/compact,
-/kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
+import { SERVE_HELP } from './help';
 
 const OWN = ['profile', 'clock', 'store', 'data-dir', 'etcd-servers', 'etcd-compaction-interval', 'store-key-prefix', 'help'];
 

@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CertificateAuthority, KeyPair, securePkiDir } from '../apiserver/auth/pki';
+import { CertificateAuthority, CertificateRequest, KeyPair, securePkiDir } from '../apiserver/auth/pki';
 import { BasicAuthFile, RequestAuthenticator } from '../apiserver/auth/authenticator';
 import { Authorizer } from '../apiserver/auth/authorizer';
 import { authorizerFor } from '../apiserver/auth/modes';
@@ -59,8 +59,23 @@ function loadOrCreateCA(dir: string, name: string, commonName: string, fast: boo
 }
 
 function writePair(dir: string, name: string, pair: KeyPair): void {
-  fs.writeFileSync(path.join(dir, `${name}.crt`), pair.certPem, { mode: 0o600 });
-  fs.writeFileSync(path.join(dir, `${name}.key`), pair.keyPem, { mode: 0o600 });
+  // Whole files only (write, then rename): another server starting on the same directory may read them.
+  for (const [file, text] of [[`${name}.crt`, pair.certPem], [`${name}.key`, pair.keyPem]]) {
+    const tmp = path.join(dir, `.${file}.${process.pid}`);
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.renameSync(tmp, path.join(dir, file));
+  }
+}
+
+/** The pair dir/name.{crt,key} when the CA issued it for this request (see issued()), else a new one written there. */
+function loadOrIssue(ca: CertificateAuthority, dir: string, name: string, req: CertificateRequest): KeyPair {
+  try {
+    const kept = { certPem: fs.readFileSync(path.join(dir, `${name}.crt`), 'utf8'), keyPem: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8') };
+    if (ca.issued(kept, req)) return kept;
+  } catch { /* none kept yet */ }
+  const pair = ca.issue(req);
+  writePair(dir, name, pair);
+  return pair;
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -76,10 +91,10 @@ export function kubeconfigYaml(server: string, user: string, credentials: Record
   });
 }
 
-/** A kubeconfig whose user authenticates with a client certificate the CA issues (CN = user, O = groups). */
-export function clientCertKubeconfig(ca: CertificateAuthority, server: string, user: string, groups: string[]): string {
+/** A kubeconfig whose user authenticates with a client certificate the CA issues (CN = user, O = groups), or the one kept from an earlier start. */
+export function clientCertKubeconfig(ca: CertificateAuthority, server: string, user: string, groups: string[], kept?: KeyPair): string {
   if (!server.startsWith('https:')) return kubeconfigYaml(server, user, {});
-  const cert = ca.issue({ commonName: user, organizations: groups, usage: 'client' });
+  const cert = kept ?? ca.issue({ commonName: user, organizations: groups, usage: 'client' });
   return kubeconfigYaml(server, user, { 'client-certificate-data': b64(cert.certPem), 'client-key-data': b64(cert.keyPem) }, ca.keyPair.certPem);
 }
 
@@ -148,8 +163,8 @@ export class ClusterServer {
     this.kubeletCA = loadOrCreateCA(pki, 'kubelet-ca', 'kubelet-ca', fast);
     const bindAddress = f['bind-address'] ?? '0.0.0.0';
     const ips = ['127.0.0.1', '10.96.0.1', ...(bindAddress !== '0.0.0.0' && bindAddress !== '::' ? [bindAddress] : [])];
-    const serving = ca.issue({ commonName: 'kube-apiserver', dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'], ipAddresses: ips, usage: 'server' });
-    writePair(pki, 'apiserver', serving);
+    // Each pair is kept in the PKI directory and reused by the next start while it still fits.
+    const serving = loadOrIssue(ca, pki, 'apiserver', { commonName: 'kube-apiserver', dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'], ipAddresses: ips, usage: 'server' });
     const kubeletCAPath = f['kubelet-certificate-authority'];
     // The API server's identity at kubelets (--kubelet-client-certificate/--kubelet-client-key);
     // without the flags, one from the cluster CA as kubeadm makes it (CN
@@ -157,7 +172,7 @@ export class ClusterServer {
     // authorize through the API server let it in.
     const clientCertificate = f['kubelet-client-certificate'] && f['kubelet-client-key']
       ? { certPem: fs.readFileSync(f['kubelet-client-certificate'], 'utf8'), keyPem: fs.readFileSync(f['kubelet-client-key'], 'utf8') }
-      : ca.issue({ commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usage: 'client' });
+      : loadOrIssue(ca, pki, 'apiserver-kubelet-client', { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usage: 'client' });
     const kubelets = new KubeletClient({ dialer: this.network, certificateAuthority: kubeletCAPath ? fs.readFileSync(kubeletCAPath, 'utf8') : undefined, clientCertificate });
     this.authorizer = authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api);
     this.http = new ApiHttpServer({
@@ -187,7 +202,8 @@ export class ClusterServer {
     const host = (h: string) => (h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h);
     const server = listening.secure ? `https://${host(listening.secure.host)}:${listening.secure.port}` : listening.insecure ? `http://${host(listening.insecure.host)}:${listening.insecure.port}` : '';
     const kubeconfig = path.join(this.settings.dir, 'admin.kubeconfig');
-    fs.writeFileSync(kubeconfig, this.kubeconfigFor(server, 'kubernetes-admin', ['system:masters']), { mode: 0o600 });
+    const admin = listening.secure ? loadOrIssue(ca, pki, 'admin', { commonName: 'kubernetes-admin', organizations: ['system:masters'], usage: 'client' }) : undefined;
+    fs.writeFileSync(kubeconfig, clientCertKubeconfig(ca, server, 'kubernetes-admin', ['system:masters'], admin), { mode: 0o600 });
     this.endpoints = { ...listening, kubeconfig, server, caFile: path.join(pki, 'ca.crt'), kubeletCAFile: path.join(pki, 'kubelet-ca.crt') };
     return this.endpoints;
   }

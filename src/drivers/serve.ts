@@ -13,7 +13,9 @@ import { basicAuthKubeconfig, clientCertKubeconfig, kubeconfigYaml, tokenKubecon
 import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
 
-const BIN = path.resolve(__dirname, '../../bin/kubespec');
+// Compiled, the driver starts the compiled CLI itself (the run already chose dist/ as current);
+// from the sources, bin/kubespec chooses (dist/ when it is up to date, else ts-node).
+const BIN = __filename.endsWith('.js') ? path.resolve(__dirname, '../cli/entry.js') : path.resolve(__dirname, '../../bin/kubespec');
 /** Generous: on a loaded machine (CI, parallel runs) a server's start took over two minutes. */
 const START_TIMEOUT_MS = 300_000;
 

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as forge from 'node-forge';
 
@@ -75,6 +75,31 @@ export class CertificateAuthority {
 
   get keyPair(): KeyPair {
     return { certPem: this.certPem, keyPem: this.keyPem };
+  }
+
+  /**
+   * Whether a key pair kept from an earlier start may serve this request again: this CA
+   * signed it, its key matches, it is valid for another day, and its subject, usages and names
+   * are the ones issue(req) would write. kubeadm reuses the certificates on disk so, and
+   * kube-apiserver its self-signed serving pair in --cert-dir; a new RSA key costs a
+   * noticeable part of a second, which every start of `kubespec serve` would otherwise pay.
+   */
+  issued(pair: KeyPair, req: CertificateRequest): boolean {
+    try {
+      const cert = new X509Certificate(pair.certPem);
+      const ca = new X509Certificate(this.certPem);
+      if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey) || !cert.checkPrivateKey(createPrivateKey(pair.keyPem))) return false;
+      if (Date.parse(cert.validTo) < Date.now() + 24 * 60 * 60 * 1000) return false;
+      const subject = [...(req.organizations ?? []).map((o) => `O=${o}`), `CN=${req.commonName}`].join('\n');
+      // Node writes IPv6 addresses in full (0:0:0:0:0:0:0:1): both sides in URL form (::1).
+      const ip = (a: string) => (isIP(a) === 6 ? new URL(`http://[${a}]`).hostname : a);
+      const names = [...(req.dnsNames ?? []).map((d) => `DNS:${d}`), ...(req.ipAddresses ?? []).filter((a) => isIP(a)).map((a) => `IP Address:${ip(a)}`)].join(', ');
+      const written = (cert.subjectAltName ?? '').split(', ').filter(Boolean).map((n) => (n.startsWith('IP Address:') ? `IP Address:${ip(n.slice(11))}` : n)).join(', ');
+      const usages = [...(req.usage !== 'client' ? ['1.3.6.1.5.5.7.3.1'] : []), ...(req.usage !== 'server' ? ['1.3.6.1.5.5.7.3.2'] : [])];
+      return cert.subject === subject && written === names && [...(cert.keyUsage ?? [])].sort().join() === usages.sort().join();
+    } catch {
+      return false; // unreadable or half-written: issue a new one
+    }
   }
 
   issue(req: CertificateRequest): KeyPair {

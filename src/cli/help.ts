@@ -1,0 +1,81 @@
+// The commands' help texts, apart from the commands themselves: `kubespec --help` (and
+// `kubespec run --help`) must not load Cucumber or the control plane to print them.
+import { knownFlags } from '../profile/flags';
+
+export const RUN_HELP = `kubespec run — run the features against a target and write conformance reports
+
+  --target reference        the control plane to judge:
+                              reference  in-process, virtual time (default)
+                              serve      a fresh \`kubespec serve\` per scenario, over HTTPS (--serve-clock
+                                         virtual|real; --serve-flag name=value forces a flag on every server)
+                              upstream   upstream Kubernetes v1.32 (etcd, kube-apiserver, controller manager,
+                                         scheduler) per scenario, built by \`npm run upstream:build\`; real time
+                              kube       any API server: --kubeconfig FILE [--context NAME]
+                                         [--target-config targets/x.yaml: its profile, flags, capabilities]
+                              k3s        starts k3s v1.32 with testcontainers (needs a Docker engine)
+  --profile seed            the release semantics: ${'seed | kubernetes-1.32 | path/to/profile.yaml'}
+  --tags EXPR               a Cucumber tag expression, e.g. '@NODE-GRACE-UNKNOWN and not @slow'
+  --report-dir DIR          where reports go (default: reports); messages always at DIR/messages.ndjson
+  --driver ./driver.js      a third-party ClusterDriver module (see README); the target is its name
+  --fail-fast               stop at the first failing scenario
+  --rerun-failed            run only the scenarios that did not pass in DIR/messages.ndjson
+  --shard INDEX/TOTAL       run every TOTAL-th scenario starting at INDEX (1-based), for CI splits;
+                            merge the shards' report dirs with kubespec report
+  --parallel N              run scenarios in N worker processes
+  --quiet-summary           print only the summary, no per-step progress
+  --all-applicable          fail when a selected scenario is not applicable: for fixed selections
+                            (CI smokes) that must really run, not be set aside by a flag or capability
+
+Exit codes: 0 all scenarios passed or were not applicable (with --all-applicable: all passed);
+1 some failed (or, with --all-applicable, were not applicable); 2 bad usage or a crash.`;
+
+export const SERVE_HELP = `kubespec serve — the whole control plane as one process, over HTTP(S)
+
+  --profile seed                 release semantics and defaults: seed | kubernetes-1.32 | file.yaml
+  --clock virtual|real           virtual (default): time moves only by POST /kubespec/v1/clock
+  --store sqlite                 the storage backend: sqlite (default: DATA-DIR/kubespec.db),
+                                 sqlite:FILE, etcd://host:port[,host:port…], or memory
+                                 (nothing kept); --etcd-servers URL[,URL] also selects etcd
+  --store-key-prefix /PATH        with etcd: keep this server's keys under PATH (PATH/registry/…),
+                                 for several clusters on one etcd
+  --etcd-compaction-interval 5m  compact the store's history this often (0 = never); older
+                                 resourceVersions are then answered 410 Gone
+  --data-dir DIR                 everything kept across restarts (default ~/.kubespec): the
+                                 PKI with the service-account key (pki/), the SQLite store,
+                                 the admin kubeconfig
+  --secure-port 6443             HTTPS port (0 = off); --bind-address 0.0.0.0
+  --insecure-port 0              plain-HTTP port without authentication (0 = off, the default);
+                                 --insecure-bind-address 127.0.0.1 (loopback only)
+  --authorization-mode RBAC      RBAC | AlwaysAllow (comma-separated union)
+  --token-auth-file FILE         bearer tokens: CSV token,user,uid,"group1,group2"
+  --basic-auth-file FILE         HTTP basic auth (seed profile only; removed in v1.19):
+                                 CSV password,user,uid,"group1,group2"
+  --anonymous-auth true          unauthenticated requests are system:anonymous (false: 401)
+  --kubelet-certificate-authority FILE   verify kubelets' serving certificates with this CA
+  --<flag> VALUE                 any other control-plane flag by its upstream name
+                                 (${knownFlags('kube-controller-manager').slice(0, 4).join(', ')}, …)
+
+On start it prints the listening addresses and the path of a kubeconfig for its admin
+(client certificate CN=kubernetes-admin, O=system:masters): kubectl --kubeconfig PATH get nodes.
+Hollow kubelets join with POST /kubespec/v1/kubelets {"nodeName": "n1"} (DELETE …/{name}
+removes one). Besides the API it tells what the reference driver reads in process:
+TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubespec/v1/cloud,
+/kubespec/v1/proxies/{node}/route, /kubespec/v1/audit, /kubespec/v1/storage/compact,
+/kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
+
+export const HELP = `kubespec — an executable specification of the Kubernetes control plane
+
+Commands:
+  run      run the features against a target and write conformance reports
+  serve    the control plane as one process over HTTP(S), for kubectl and client libraries
+  report   merge report directories: kubespec report DIR... [--out DIR] (shards of one run
+           become one column; other targets and profiles stand side by side)
+  docs     the living documentation: kubespec docs [--results DIR] [--out DIR]
+  clean    remove what kubespec runs left on a long-lived cluster (objects labelled
+           kubespec.io/run, and the hollow kubelets behind such nodes):
+           kubespec clean --kubeconfig FILE [--context NAME] [--expired-only]
+  help     this text
+
+${RUN_HELP}
+
+${SERVE_HELP}`;
