@@ -3,4 +3,4 @@
 // it runs in (its cwd), then runs the worker.
 'use strict';
 require('./transpile-cache').installTranspileCache(process.cwd());
-require('./worker.ts');
+require('./worker.ts').judgeMain();

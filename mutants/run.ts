@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { applyMutant, loadMutants, Mutant, PROFILES, ROOT, tagExpression } from './catalogue';
 import { loadCatalogue } from '../src/report/catalogue';
 import { mergeMutationReports, MutantProfileResult, MutantResult, MutationReport, summarise } from '../src/report/mutation';
-import type { ProfileOutcome, WorkerRequest } from './worker';
+import { parseScenario, ProfileOutcome, ScenarioRef, WorkerRequest } from './worker';
 
 const HELP = `npm run mutants -- [options]      (node mutants/main.js [options])
 
@@ -21,7 +21,12 @@ const HELP = `npm run mutants -- [options]      (node mutants/main.js [options])
   --jobs N             judge N mutants at once, each in its own scratch copy (default 1)
   --timeout S          a judge running longer than S seconds is stopped; the mutant counts as
                        killed (it hung the scenarios), as Stryker does (default 180)
-  --no-baseline        skip the check that the selected scenarios pass without a mutant
+  --no-baseline        skip the check that the selected scenarios pass without a mutant (only
+                       when they just passed, e.g. npm test on both profiles of the same tree)
+  --hints FILE         a previous result file: each mutant first runs alone the scenarios that
+                       killed it there, then (if none turns red) all its scenarios
+                       (default: the --out file, when it exists)
+  --no-hints           always run all of a mutant's scenarios
   --out FILE           where the results go (default reports/mutants.json)
   --list               print the selected mutants and exit
   merge A.json B.json… --out FILE   merge shard results into one file
@@ -42,6 +47,7 @@ interface Options {
   timeoutS: number;
   baseline: boolean;
   out: string;
+  hints?: string | false;
   list: boolean;
 }
 
@@ -78,6 +84,8 @@ function parse(argv: string[]): Options | 'help' {
       case '--jobs': o.jobs = int(value(), 1); break;
       case '--timeout': o.timeoutS = int(value(), 1); break;
       case '--no-baseline': o.baseline = false; break;
+      case '--hints': o.hints = path.resolve(value()); break;
+      case '--no-hints': o.hints = false; break;
       case '--out': o.out = path.resolve(value()); break;
       case '--list': o.list = true; break;
       default: throw new Error(`unknown option "${arg}"\n\n${HELP}`);
@@ -130,7 +138,22 @@ function makeScratch(base: string, n: number): string {
   return dir;
 }
 
-interface JudgeOutput { outcomes?: ProfileOutcome[]; error?: string; timedOut?: boolean }
+/** Per mutant and profile, the scenarios that killed it in a previous result file. */
+export function loadHints(file: string): Map<string, Record<string, ScenarioRef[]>> {
+  const hints = new Map<string, Record<string, ScenarioRef[]>>();
+  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as MutationReport;
+  for (const m of report.mutants ?? []) {
+    const perProfile: Record<string, ScenarioRef[]> = {};
+    for (const [p, r] of Object.entries(m.profiles ?? {})) {
+      const refs = (r.failed ?? []).map(parseScenario).filter((x): x is ScenarioRef => x !== undefined);
+      if (r.status === 'killed' && refs.length > 0) perProfile[p] = refs;
+    }
+    if (Object.keys(perProfile).length > 0) hints.set(m.id, perProfile);
+  }
+  return hints;
+}
+
+interface JudgeOutput { outcomes?: ProfileOutcome[]; loadMs?: number; error?: string; timedOut?: boolean }
 
 /** Judges running now, stopped if the runner is interrupted. */
 const running = new Set<ReturnType<typeof spawn>>();
@@ -164,10 +187,10 @@ function judge(dir: string, request: WorkerRequest, timeoutS: number): Promise<J
 
 function profileResult(o: ProfileOutcome): MutantProfileResult {
   const status = o.failed.length > 0 ? 'killed' : 'survived';
-  return { status, ran: o.ran, notApplicable: o.notApplicable, failed: o.failed, ...(o.error && status === 'killed' ? { error: o.error } : {}), ms: o.ms };
+  return { status, ran: o.ran, notApplicable: o.notApplicable, failed: o.failed, ...(o.error && status === 'killed' ? { error: o.error } : {}), ...(o.byHint ? { byHint: true } : {}), ms: o.ms };
 }
 
-async function judgeMutant(dir: string, m: Mutant, o: Options): Promise<MutantResult> {
+async function judgeMutant(dir: string, m: Mutant, o: Options, hints?: Record<string, ScenarioRef[]>): Promise<MutantResult> {
   const started = Date.now();
   const originals = new Map<string, string>();
   const mutated = applyMutant(m, (f) => {
@@ -178,7 +201,7 @@ async function judgeMutant(dir: string, m: Mutant, o: Options): Promise<MutantRe
   const profiles = m.profiles.filter((p) => o.profiles.includes(p));
   try {
     for (const [f, text] of mutated) fs.writeFileSync(path.join(dir, f), text);
-    const out = await judge(dir, { tags: tagExpression(m.behaviours), profiles, failFast: true }, o.timeoutS);
+    const out = await judge(dir, { tags: tagExpression(m.behaviours), profiles, failFast: true, ...(hints ? { hints } : {}) }, o.timeoutS);
     const results: Record<string, MutantProfileResult> = {};
     if (out.timedOut) {
       for (const p of profiles) results[p] = { status: 'killed', ran: 0, notApplicable: 0, failed: [], timedOut: true, error: `no verdict within ${o.timeoutS}s`, ms: o.timeoutS * 1000 };
@@ -189,7 +212,7 @@ async function judgeMutant(dir: string, m: Mutant, o: Options): Promise<MutantRe
     }
     const statuses = Object.values(results).map((r) => r.status);
     const status = statuses.includes('error') ? 'error' : statuses.every((s) => s === 'killed') ? 'killed' : 'survived';
-    return { id: m.id, title: m.title, behaviours: m.behaviours, files: [...new Set(m.edits.map((e) => e.file))], status, profiles: results, ms: Date.now() - started };
+    return { id: m.id, title: m.title, behaviours: m.behaviours, files: [...new Set(m.edits.map((e) => e.file))], status, profiles: results, ms: Date.now() - started, ...(out.loadMs !== undefined ? { loadMs: out.loadMs } : {}) };
   } finally {
     for (const [f, text] of originals) fs.writeFileSync(path.join(dir, f), text);
   }
@@ -225,6 +248,8 @@ async function runAll(o: Options): Promise<number> {
     return 0;
   }
   const started = Date.now();
+  const hintsFile = o.hints === false ? undefined : o.hints ?? (fs.existsSync(o.out) ? o.out : undefined);
+  const hints = hintsFile ? loadHints(hintsFile) : new Map<string, Record<string, ScenarioRef[]>>();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-mutants-'));
   const cleanUp = (): void => {
     for (const child of running) child.kill('SIGKILL');
@@ -233,8 +258,10 @@ async function runAll(o: Options): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { cleanUp(); process.exit(130); });
   try {
     const dirs = Array.from({ length: Math.min(o.jobs, Math.max(1, mutants.length)) }, (_, i) => makeScratch(base, i + 1));
-    console.log(`mutants: ${mutants.length} of ${all.length} (${selection}), profiles ${o.profiles.join(', ')}, ${dirs.length} job(s)`);
+    console.log(`mutants: ${mutants.length} of ${all.length} (${selection}), profiles ${o.profiles.join(', ')}, ${dirs.length} job(s)${hintsFile ? `, hints from ${path.relative(process.cwd(), hintsFile)} (${hints.size})` : ''}`);
+    let baselineMs: number | undefined;
     if (o.baseline && mutants.length > 0) {
+      const baselineStarted = Date.now();
       const tags = tagExpression([...new Set(mutants.flatMap((m) => m.behaviours))]);
       const out = await judge(dirs[0], { tags, profiles: o.profiles, failFast: false }, o.timeoutS * 4);
       const red = out.outcomes?.flatMap((oc) => oc.failed.map((f) => `${oc.profile}: ${f}`)) ?? [];
@@ -242,6 +269,7 @@ async function runAll(o: Options): Promise<number> {
         console.error(`mutants: the selected scenarios do not pass without a mutant, so no mutant can be judged:\n  ${out.timedOut ? 'timed out' : out.error ?? red.join('\n  ')}`);
         return 2;
       }
+      baselineMs = Date.now() - baselineStarted;
       console.log(`baseline: ${out.outcomes!.map((oc) => `${oc.profile} ${oc.ran} scenarios green (${(oc.ms / 1000).toFixed(1)}s)`).join(', ')}`);
     }
     const results: MutantResult[] = new Array(mutants.length);
@@ -250,10 +278,10 @@ async function runAll(o: Options): Promise<number> {
     await Promise.all(dirs.map(async (dir) => {
       while (next < mutants.length) {
         const k = next++;
-        const r = await judgeMutant(dir, mutants[k], o);
+        const r = await judgeMutant(dir, mutants[k], o, hints.get(mutants[k].id));
         results[k] = r;
         done++;
-        const detail = Object.entries(r.profiles).map(([p, pr]) => `${p} ${pr.status}`).join(', ');
+        const detail = Object.entries(r.profiles).map(([p, pr]) => `${p} ${pr.status}${pr.byHint ? ' (hint)' : ''}`).join(', ');
         console.log(`[${done}/${mutants.length}] ${r.status === 'killed' ? '✔' : '✘'} ${r.id} — ${detail} (${(r.ms / 1000).toFixed(1)}s)`);
         if (r.status === 'error') console.log(`    ${Object.values(r.profiles)[0]?.error?.split('\n').slice(0, 6).join('\n    ')}`);
       }
@@ -261,6 +289,7 @@ async function runAll(o: Options): Promise<number> {
     const report: MutationReport = {
       generatedAt: new Date().toISOString(),
       durationMs: Date.now() - started,
+      ...(baselineMs !== undefined ? { baselineMs } : {}),
       selection,
       catalogueSize: all.length,
       profiles: o.profiles,
@@ -297,6 +326,7 @@ export async function main(argv: string[]): Promise<number> {
     if (dropped.length > 0) console.log(`dropped results of mutants no longer in the catalogue: ${dropped.join(', ')}`);
     const missing = [...current].filter((id) => !kept.some((m) => m.id === id));
     if (missing.length > 0) console.log(`not judged in these files: ${missing.join(', ')}`);
+    fs.mkdirSync(path.dirname(path.resolve(argv[outAt + 1])), { recursive: true });
     fs.writeFileSync(argv[outAt + 1], `${JSON.stringify(merged, null, 2)}\n`);
     printTable(merged.mutants, merged.profiles);
     console.log(`merged ${files.length} file(s): ${merged.totals.killed}/${merged.totals.mutants} killed`);

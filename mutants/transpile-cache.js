@@ -21,7 +21,12 @@ function installTranspileCache(root, cacheDir = CACHE_DIR) {
   const salt = `${ts.version}\n${JSON.stringify(compilerOptions)}\n`;
   require.extensions['.ts'] = (module, file) => {
     const source = fs.readFileSync(file, 'utf8');
-    const key = crypto.createHash('sha1').update(salt).update(file).update('\0').update(source).digest('hex');
+    // Keyed by the path within the project, not the absolute one: the output does not depend on
+    // where the copy lives (its inline source map names the file alone), so the working tree and
+    // every scratch copy of every run share one cache, and only a mutated file is compiled again.
+    const rel = path.relative(root, file);
+    const name = rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
+    const key = crypto.createHash('sha1').update(salt).update(name).update('\0').update(source).digest('hex');
     const cached = path.join(cacheDir, `${key}.js`);
     let code;
     try {

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyMutant, loadMutants, MutantCatalogueError, tagExpression } from '../mutants/catalogue';
-import { select } from '../mutants/run';
+import { loadHints, select } from '../mutants/run';
+import { parseScenario, scenarioName } from '../mutants/worker';
 import { loadCatalogue } from '../src/report/catalogue';
 import { buildConformance } from '../src/report/conformance';
 import { renderConformanceHtml } from '../src/report/html';
@@ -94,4 +95,22 @@ test('the conformance report shows per behaviour whether its mutants were all ki
   const merged = mergeMutationReports([{ ...mutation, mutants: [mutants[0]] }, { ...mutation, mutants: mutants.slice(1) }]);
   assert.equal(merged.totals.mutants, 3);
   assert.equal(merged.totals.killed, 2);
+});
+
+test('hints: the scenarios that killed a mutant, per profile, read back from a result file', () => {
+  const name = 'A scenario: with "quotes", (parens) and a.dot';
+  assert.deepEqual(parseScenario(scenarioName('features/x/y.feature', name)), { uri: 'features/x/y.feature', name });
+  assert.equal(parseScenario('(the run failed without a failing scenario)'), undefined);
+  const killed = result('m1', ['NODE-CIDR'], 'killed', 'killed');
+  killed.profiles.seed.failed = [scenarioName('features/a.feature', 'one')];
+  killed.profiles['kubernetes-1.32'].failed = [scenarioName('features/b.feature', 'two'), '(the run failed without a failing scenario)'];
+  const survived = result('m2', ['NODE-CIDR'], 'survived');
+  const profiles = ['seed', 'kubernetes-1.32'];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-hints-'));
+  made.push(dir);
+  const file = path.join(dir, 'mutants.json');
+  fs.writeFileSync(file, JSON.stringify({ generatedAt: 'x', durationMs: 1, selection: 'all', catalogueSize: 2, profiles, mutants: [killed, survived], withoutMutants: [], ...summarise([killed, survived], profiles) }));
+  const hints = loadHints(file);
+  assert.deepEqual(hints.get('m1'), { seed: [{ uri: 'features/a.feature', name: 'one' }], 'kubernetes-1.32': [{ uri: 'features/b.feature', name: 'two' }] });
+  assert.equal(hints.has('m2'), false);
 });

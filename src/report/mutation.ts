@@ -19,6 +19,8 @@ export interface MutantProfileResult {
   failed: string[];
   error?: string;
   timedOut?: boolean;
+  /** the verdict came from the scenarios that killed the mutant last time, run alone first */
+  byHint?: boolean;
   ms: number;
 }
 
@@ -30,7 +32,10 @@ export interface MutantResult {
   /** killed when killed on every profile it is judged on */
   status: MutantStatus;
   profiles: Record<string, MutantProfileResult>;
+  /** wall time of the mutant's judging, all profiles */
   ms: number;
+  /** of which starting the judge: node, cucumber, and loading src/ through the steps */
+  loadMs?: number;
 }
 
 export interface BehaviourMutation {
@@ -44,6 +49,8 @@ export interface BehaviourMutation {
 export interface MutationReport {
   generatedAt: string;
   durationMs: number;
+  /** of which the baseline: the selected scenarios without a mutant, on each profile */
+  baselineMs?: number;
   /** which share of the catalogue ran, e.g. "shard 1/4", "sample 20 (seed 1)", "all" */
   selection: string;
   catalogueSize: number;
