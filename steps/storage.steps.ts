@@ -1,8 +1,6 @@
 import { Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
-import { NotApplicableError } from '../src/drivers';
-import { KubeconfigClient } from '../src/client/kubeconfig';
-import { coreRegistry } from '../src/api/resources';
+import { clientFromKubeconfig, NotApplicableError } from '../src/drivers';
 import { Pod } from '../src/api/core';
 import { KubeWorld } from './world';
 import { step } from './support';
@@ -38,7 +36,7 @@ Then(/^every pod of before the restart is there with the same uid and resourceVe
 Then(/^a kubeconfig written before the restart still lists the pods$/, step(async function (this: KubeWorld) {
   const { kubeconfig, pods } = recorded(this);
   if (!kubeconfig) throw new NotApplicableError('the target has no kubeconfig to keep');
-  const list = await KubeconfigClient.fromFile(kubeconfig, coreRegistry()).list<Pod>({ resource: 'pods', namespace: 'default' });
+  const list = await clientFromKubeconfig(kubeconfig).list<Pod>({ resource: 'pods', namespace: 'default' });
   expect(list.items.map((p) => p.metadata.name).sort()).to.include.members([...pods.keys()]);
 }));
 

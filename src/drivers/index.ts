@@ -18,6 +18,11 @@ export * from './driver';
 export { componentOf } from '../profile/flags';
 export type { Component, Flags, Profile } from '../profile/profile';
 export { formatDecision } from '../scheduler/decision';
+
+/** A client acting as whoever a kubeconfig names, as any other user of that file would. */
+export function clientFromKubeconfig(file: string, context?: string): KubeconfigClient {
+  return KubeconfigClient.fromFile(file, coreRegistry(), context);
+}
 export type { SchedulingDecision } from '../scheduler/decision';
 export { CertificateAuthority } from '../apiserver/auth/pki';
 
