@@ -11,7 +11,7 @@ export class RangeAllocator {
   private readonly used = new Set<number>();
   private next: number;
 
-  constructor(readonly first: number, readonly size: number, private readonly dynamicStart = first) {
+  constructor(readonly first: number, readonly size: number, dynamicStart = first) {
     this.next = dynamicStart;
   }
 

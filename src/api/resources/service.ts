@@ -1,5 +1,4 @@
 import { isIPv4 } from '../ipv4';
-import { ObjectReference } from '../core';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
 import { fieldError, FieldErrors } from '../validation/field';
