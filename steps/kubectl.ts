@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import yaml from 'js-yaml';
 import { Credentials, NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
+import { splitShellWords } from '../src/util/shell-words';
 
 /**
  * Runs the installed kubectl, unmodified, against the target's API server: a private HOME
@@ -43,25 +44,6 @@ export function cleanupKubectl(world: KubeWorld): void {
   s.background?.child.kill();
   fs.rmSync(s.dir, { recursive: true, force: true });
   states.delete(world);
-}
-
-/** Splits a command line the way a shell would for simple quoting ('…' and "…"). */
-export function splitArgs(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quote: string | undefined;
-  let any = false;
-  for (const ch of line) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else cur += ch;
-    } else if (ch === '"' || ch === "'") { quote = ch; any = true; }
-    else if (/\s/.test(ch)) { if (cur || any) out.push(cur); cur = ''; any = false; }
-    else cur += ch;
-  }
-  if (quote) throw new Error(`unbalanced quote in: ${line}`);
-  if (cur || any) out.push(cur);
-  return out;
 }
 
 /** The oldest kubectl whose output the kubectl features were written against. */
@@ -107,7 +89,7 @@ async function prepare(world: KubeWorld, command: string, credentials: Credentia
   if (minor < KUBECTL_MIN_MINOR) throw new NotApplicableError(`the kubectl features expect kubectl ≥ 1.${KUBECTL_MIN_MINOR}'s output; this machine has 1.${minor}`);
   const cluster = await world.cluster();
   if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
-  const [bin, ...args] = splitArgs(command);
+  const [bin, ...args] = splitShellWords(command);
   if (bin !== 'kubectl') throw new Error(`only kubectl commands run here, got "${bin}"`);
   const s = kubectlState(world);
   const given = await cluster.http.kubeconfig(credentials);

@@ -22,10 +22,11 @@ const LAYERS: string[][] = [
   ['src/store'],
   ['src/profile'],
   ['src/api', 'src/clock'],
+  ['src/util'],
 ];
 
-/** What steps may see besides their own folder: the driver, the API's types, the report vocabulary. */
-const STEPS_MAY_IMPORT = ['src/drivers', 'src/api', 'src/report'];
+/** What steps may see besides their own folder: the driver, the API's types, the report vocabulary (and helpers with no Kubernetes meaning). */
+const STEPS_MAY_IMPORT = ['src/drivers', 'src/api', 'src/report', 'src/util'];
 
 function folderOf(file: string): string {
   const parts = path.relative(ROOT, file).split(path.sep);

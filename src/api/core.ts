@@ -232,8 +232,6 @@ export interface Binding extends KubeObject {
   target: ObjectReference;
 }
 
-export const NODE_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable'] as const;
-
 export function nodeCondition(node: Node | undefined, type: string): NodeCondition | undefined {
   return node?.status?.conditions?.find((c) => c.type === type);
 }

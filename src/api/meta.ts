@@ -70,8 +70,6 @@ export interface Status {
   code: number;
 }
 
-export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 /**
  * Deep copy of a JSON-shaped value (objects from caches are frozen: copy before changing),
  * with JSON's rules: undefined and function members dropped (null inside arrays),

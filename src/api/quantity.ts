@@ -14,7 +14,6 @@ export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 const SPLIT_RE_STRING = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 
 export const ERR_FORMAT_WRONG = `quantities must match the regular expression '${SPLIT_RE_STRING}'`;
-export const ERR_NUMERIC = 'unable to parse numeric part of quantity';
 export const ERR_SUFFIX = "unable to parse quantity's suffix";
 
 export class QuantityParseError extends Error {

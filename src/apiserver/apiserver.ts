@@ -1,6 +1,6 @@
 import { Clock } from '../clock';
 import { errors } from '../api/errors';
-import { clone, KubeList, KubeObject, Status } from '../api/meta';
+import { KubeList, KubeObject, Status } from '../api/meta';
 import { apiVersionOf, ResourceRegistry, ResourceType } from '../api/registry';
 import { parseSelector } from '../api/labels/parser';
 import { SelectorParseError } from '../api/labels/selector';

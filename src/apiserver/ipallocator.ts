@@ -1,3 +1,5 @@
+import { ipv4ToNumber, numberToIPv4 } from '../api/ipv4';
+
 /**
  * A bitmap over a contiguous range of integers (IPv4 addresses as numbers, or ports), as
  * upstream's allocator.AllocationBitmap: allocate a given value, allocate the next free
@@ -9,7 +11,7 @@ export class RangeAllocator {
   private readonly used = new Set<number>();
   private next: number;
 
-  constructor(readonly first: number, readonly size: number, private readonly dynamicStart = first) {
+  constructor(readonly first: number, readonly size: number, dynamicStart = first) {
     this.next = dynamicStart;
   }
 
@@ -51,22 +53,14 @@ export class RangeAllocator {
   }
 }
 
-export function ipToNumber(ip: string): number {
-  const parts = ip.split('.').map(Number);
-  return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) >>> 0;
-}
-
-export function numberToIP(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
 /** Parses an IPv4 CIDR: its network address and size. */
 export function parseCIDR(cidr: string): { base: number; size: number } {
   const m = /^(\d+\.\d+\.\d+\.\d+)\/(\d+)$/.exec(cidr.trim());
-  if (!m || Number(m[2]) > 30) throw new Error(`invalid service CIDR "${cidr}" (want an IPv4 network such as 10.96.0.0/12)`);
+  const ip = m ? ipv4ToNumber(m[1]) : undefined;
+  if (!m || ip === undefined || Number(m[2]) > 30) throw new Error(`invalid service CIDR "${cidr}" (want an IPv4 network such as 10.96.0.0/12)`);
   const bits = Number(m[2]);
   const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return { base: (ipToNumber(m[1]) & mask) >>> 0, size: 2 ** (32 - bits) };
+  return { base: (ip & mask) >>> 0, size: 2 ** (32 - bits) };
 }
 
 /**
@@ -88,21 +82,22 @@ export class ServiceIPRange {
 
   /** The first usable address: the `kubernetes` service's. */
   get firstIP(): string {
-    return numberToIP(this.bitmap.first);
+    return numberToIPv4(this.bitmap.first);
   }
 
   allocate(ip: string): 'ok' | 'taken' | 'out-of-range' {
-    const n = ipToNumber(ip);
-    if (!this.bitmap.contains(n)) return 'out-of-range';
+    const n = ipv4ToNumber(ip);
+    if (n === undefined || !this.bitmap.contains(n)) return 'out-of-range';
     return this.bitmap.allocate(n) ? 'ok' : 'taken';
   }
 
   allocateNext(): string | undefined {
     const n = this.bitmap.allocateNext();
-    return n === undefined ? undefined : numberToIP(n);
+    return n === undefined ? undefined : numberToIPv4(n);
   }
 
   release(ip: string): void {
-    if (ip && ip !== 'None') this.bitmap.release(ipToNumber(ip));
+    const n = ipv4ToNumber(ip);
+    if (n !== undefined) this.bitmap.release(n);
   }
 }

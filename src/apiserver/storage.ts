@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Clock, isoTime } from '../clock';
-import { errors, StatusError } from '../api/errors';
+import { errors } from '../api/errors';
 import { clone, deepFreeze, jsonEqual, KubeList, KubeObject } from '../api/meta';
 import { apiVersionOf, ResourceType } from '../api/registry';
 import { Selector } from '../api/labels/selector';
@@ -410,8 +410,4 @@ function withPropagationFinalizers(finalizers: readonly string[], options: Delet
   if (policy === 'Foreground') { add('foregroundDeletion'); drop('orphan'); }
   if (policy === 'Background') { drop('orphan'); drop('foregroundDeletion'); }
   return out;
-}
-
-export function isStatusErr(e: unknown): e is StatusError {
-  return e instanceof StatusError;
 }

@@ -15,17 +15,6 @@ import { Cluster, NoCloudProviderError } from './cluster';
 
 const query = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://localhost').searchParams;
 
-function parseBody(raw: Buffer): Record<string, unknown> {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw.toString('utf8') || '{}');
-  } catch (e) {
-    throw errors.badRequest(`invalid JSON body: ${(e as Error).message}`);
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw errors.badRequest('the body must be a JSON object');
-  return v as Record<string, unknown>;
-}
-
 /**
  * POST /kubespec/v1/settle → {now}: returns once every component has reacted to what came
  * before (no request, queue or delivery in flight), on either clock; on the real clock it is

@@ -17,10 +17,6 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((r) => r.controller === true);
 }
 
-export function isControlledBy(obj: KubeObject, owner: KubeObject): boolean {
-  return controllerOf(obj)?.uid === owner.metadata.uid;
-}
-
 export function matchesSelector(labels: Readonly<Record<string, string>> | undefined, selector: Readonly<Record<string, string>> | undefined): boolean {
   const want = Object.entries(selector ?? {});
   return want.length > 0 && want.every(([k, v]) => labels?.[k] === v);

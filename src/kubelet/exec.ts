@@ -1,4 +1,5 @@
 import { Pod } from '../api/core';
+import { splitShellWords } from '../util/shell-words';
 
 /**
  * What a command does inside a hollow container. Hollow containers run no image: `kubectl
@@ -51,24 +52,6 @@ function environment(ctx: ExecContext): [string, string][] {
   return env;
 }
 
-/** Splits a shell word list with '…' and "…" quoting (enough for `sh -c` scripts). */
-function words(script: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quote: string | undefined;
-  let any = false;
-  for (const ch of script) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else cur += ch;
-    } else if (ch === '"' || ch === "'") { quote = ch; any = true; }
-    else if (/\s/.test(ch)) { if (cur || any) out.push(cur); cur = ''; any = false; }
-    else cur += ch;
-  }
-  if (cur || any) out.push(cur);
-  return out;
-}
-
 function shell(ctx: ExecContext, script: string, stdin: string): ExecResult {
   const out: ExecResult = { stdout: '', stderr: '', exitCode: 0 };
   // Statements split on ';' and '&&' outside quotes; '&&' skips the rest after a failure.
@@ -91,7 +74,7 @@ function shell(ctx: ExecContext, script: string, stdin: string): ExecResult {
   }
   statements.push({ text: cur, and });
   for (const s of statements) {
-    const argv = words(s.text);
+    const argv = splitShellWords(s.text, { closeUnterminated: true });
     if (argv.length === 0) continue;
     if (s.and && out.exitCode !== 0) continue; // a && b: b runs only after a succeeded
     if (argv[0] === 'exit') {

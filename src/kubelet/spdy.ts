@@ -40,8 +40,7 @@ export const SPDY_DICTIONARY: Buffer = Buffer.concat([
 const VERSION = 3;
 const enum Type { SynStream = 1, SynReply = 2, RstStream = 3, Settings = 4, Ping = 6, GoAway = 7, Headers = 8, WindowUpdate = 9 }
 const FLAG_FIN = 0x01;
-/** RST_STREAM status codes used here. */
-export const RST_PROTOCOL_ERROR = 1;
+/** RST_STREAM status code used here. */
 export const RST_CANCEL = 5;
 
 export type Headers = Record<string, string>;

@@ -8,8 +8,8 @@
 // - not-covered     no scenario of the run cites it
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Behaviour, SeedCitation } from './catalogue';
-import type { RunMetadata, ScenarioResult, ScenarioStatus } from './messages';
+import type { Behaviour } from './catalogue';
+import type { ScenarioResult, ScenarioStatus } from './messages';
 import { isEmbeddableSvg, renderConformanceHtml } from './html';
 import type { MutationReport } from './mutation';
 import { BEHAVIOUR_STATUSES, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, SCENARIO_STATUSES, ScenarioEntry } from './model';

@@ -1,5 +1,6 @@
 import { Node, Pod } from '../api/core';
 import { Client, Watch } from '../client/client';
+import { esc } from './html';
 
 /** What happened to one node over cluster time, as a watch saw it. */
 export interface NodeTrack {
@@ -91,10 +92,6 @@ export class TimelineRecorder {
 }
 
 const READY_COLOUR: Record<string, string> = { True: '#4caf50', False: '#e53935', Unknown: '#fb8c00', none: '#bdbdbd' };
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /**
  * The timeline as an SVG: one row per node (grouped by zone) with its Ready state as a

@@ -57,11 +57,6 @@ export function reasonText(r: FailureReason, era: Era): string {
   return (era === 'legacy' ? LEGACY : FRAMEWORK)[r.reason];
 }
 
-/** InsufficientResourceError.Error(), also what the kubelet's admission reports. */
-export function insufficientMessage(r: Extract<FailureReason, { kind: 'insufficient' }>): string {
-  return `Node didn't have enough resource: ${r.resource}, requested: ${r.requested}, used: ${r.used}, capacity: ${r.capacity}`;
-}
-
 /**
  * FitError.Error(): "0/N nodes are available: " then "<count> <reason>" per distinct
  * reason, sorted as strings, joined by ", ", and a final "." (v1.8+ generic_scheduler.go).

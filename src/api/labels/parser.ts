@@ -1,4 +1,4 @@
-import { compareStrings, everything, labelKeyError, newRequirement, Operator, Requirement, Selector, SelectorParseError, VALID_OPERATORS } from './selector';
+import { compareStrings, everything, labelKeyError, newRequirement, Operator, Requirement, Selector, SelectorParseError } from './selector';
 
 /**
  * labels.Parse: the selector string grammar (`a=b,c in (x,y),!d,e>1`), a lexer and a
@@ -264,11 +264,6 @@ class Parser {
 export function parseSelector(s: string): Selector {
   const reqs = new Parser(s).parse();
   return everything().add(...reqs);
-}
-
-/** Whether `op` is one of the selection operators. */
-export function isOperator(op: string): op is Operator {
-  return (VALID_OPERATORS as readonly string[]).includes(op);
 }
 
 /** Parses --node-labels syntax: key=value,key2=value2. */

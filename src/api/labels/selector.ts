@@ -145,7 +145,6 @@ export class Requirement {
   }
 }
 
-export const VALID_OPERATORS: readonly Operator[] = ['in', 'notin', '=', '==', '!=', 'gt', 'lt', 'exists', '!'];
 
 export function labelKeyError(key: string): string | undefined {
   const errs = qualifiedNameErrors(key);
@@ -336,9 +335,4 @@ export function selectorFromLabelSelector(ls: LabelSelector | undefined | null):
     reqs.push(newRequirement(expr.key, op, [...(expr.values ?? [])]));
   }
   return new InternalSelector(reqs.sort(byKey));
-}
-
-/** The string form of a metav1.LabelSelector (FormatLabelSelector without the "<none>"). */
-export function labelSelectorToString(ls: LabelSelector | undefined | null): string {
-  return selectorFromLabelSelector(ls).toString();
 }

@@ -5,13 +5,6 @@ import { isObject, JsonValue, PatchError, toJson } from './document';
 
 export type JsonPatchOp = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
 
-export interface JsonPatchOperation {
-  op: JsonPatchOp;
-  path: string;
-  value?: JsonValue;
-  from?: string;
-}
-
 const FJP_REASONS: Record<string, string> = {
   SEQUENCE_NOT_AN_ARRAY: 'the patch must be an array of operations',
   OPERATION_NOT_AN_OBJECT: 'the operation is not an object',

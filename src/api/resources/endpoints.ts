@@ -2,7 +2,8 @@ import { ObjectReference } from '../core';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
 import { fieldError, FieldErrors } from '../validation/field';
-import { isIPv4, Protocol, validPort } from './service';
+import { isIPv4 } from '../ipv4';
+import { Protocol, validPort } from './service';
 
 export interface EndpointAddress {
   ip: string;

@@ -1,4 +1,4 @@
-import { ObjectReference } from '../core';
+import { isIPv4 } from '../ipv4';
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
 import { fieldError, FieldErrors } from '../validation/field';
@@ -40,13 +40,6 @@ export interface Service extends KubeObject {
 
 const TYPES: ServiceType[] = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
 const PROTOCOLS: Protocol[] = ['TCP', 'UDP', 'SCTP'];
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-export function isIPv4(s: string): boolean {
-  const m = IPV4.exec(s);
-  return !!m && m.slice(1).every((o) => Number(o) <= 255);
-}
-
 export function validPort(p: unknown): boolean {
   return Number.isInteger(p) && (p as number) >= 1 && (p as number) <= 65535;
 }

@@ -42,9 +42,6 @@ export const fieldError = {
   forbidden: (field: string, detail: string): StatusCause => ({
     reason: 'FieldValueForbidden', field, message: `Forbidden: ${detail}`,
   }),
-  tooLong: (field: string, value: unknown, max: number): StatusCause => ({
-    reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${max} bytes`,
-  }),
 };
 
 export function nameErrors(field: string, name: string, rule: NameRule): FieldErrors {

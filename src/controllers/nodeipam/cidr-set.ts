@@ -1,3 +1,5 @@
+import { ipv4ToNumber, numberToIPv4 } from '../../api/ipv4';
+
 /**
  * Upstream CidrSet (pkg/controller/nodeipam/ipam/cidrset/cidr_set.go), IPv4: the cluster
  * CIDR cut into node-sized blocks, handed out round-robin from a cursor.
@@ -16,14 +18,10 @@ export class CIDRSetError extends Error {}
 
 export const ERR_NO_CIDRS_REMAINING = 'CIDR allocation failed; there are no remaining CIDRs left to allocate in the accepted range';
 
-export function parseIPv4(ip: string): number {
-  const parts = ip.split('.');
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) throw new CIDRSetError(`invalid IP address: ${ip}`);
-  return parts.reduce((acc, p) => ((acc << 8) | Number(p)) >>> 0, 0);
-}
-
-export function formatIPv4(n: number): string {
-  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+function parseIPv4(ip: string): number {
+  const n = ipv4ToNumber(ip);
+  if (n === undefined) throw new CIDRSetError(`invalid IP address: ${ip}`);
+  return n;
 }
 
 export function parseCIDR(cidr: string): { ip: number; bits: number } {
@@ -58,7 +56,7 @@ export class CidrSet {
 
   private block(index: number): string {
     const ip = (this.clusterIP | (index * 2 ** (32 - this.nodeMaskSize))) >>> 0;
-    return `${formatIPv4(ip)}/${this.nodeMaskSize}`;
+    return `${numberToIPv4(ip)}/${this.nodeMaskSize}`;
   }
 
   /** The next free block, searching from the cursor in a circle (round-robin, not lowest-free). */

@@ -20,12 +20,6 @@ export function zoneKey(labels: Record<string, string> | undefined): string {
   return `${region}:\x00:${zone}`;
 }
 
-/** The zone key as a person reads it ("z1", "eu-west:z1", "" for no zone). */
-export function zoneName(key: string): string {
-  const [region, zone] = key.split(':\x00:');
-  return zone === undefined ? key : region ? `${region}:${zone}` : zone;
-}
-
 export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
 
 /**
