@@ -197,9 +197,9 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
     Given a statefulset "web" of 2 replicas running "nginx:1.14" with:
       | updateStrategy.type | OnDelete |
     Then the pods of statefulset "web" are:
-      | name  | image      | revision |
-      | web-0 | nginx:1.14 | current  |
-      | web-1 | nginx:1.14 | current  |
+      | name  | image      | revision       |
+      | web-0 | nginx:1.14 | current+update |
+      | web-1 | nginx:1.14 | current+update |
     When I patch the statefulset "web" with:
       """
       {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "nginx:1.15"}]}}}}

@@ -60,7 +60,7 @@ Feature: The node controller gives each node its own pod CIDR
   @needs-virtual-time
   Scenario: The cursor moves on past a released block before reusing it
     Which block a node gets is exact only where the cluster settles between steps. On a real
-    cluster v1.32's allocator (a workqueue since v1.29) re-syncs a node on each of its updates
+    cluster v1.32's allocator (a workqueue) re-syncs a node on each of its updates
     from its informer cache; when the cache does not yet show the podCIDR it has just
     written, it takes the next block, cannot write it (podCIDR is immutable), records
     CIDRAssignmentFailed and releases it: the cursor has moved on regardless. Found on

@@ -10,7 +10,7 @@ import { parseDuration } from '../api/duration';
 import { Quiescence } from '../clock';
 import { describeStore, openStore, parseStoreSpec } from '../store/open';
 import { Store } from '../store';
-import { Compactor, DEFAULT_COMPACTION_INTERVAL_MS } from '../store/compactor';
+import { Compactor } from '../store/compactor';
 import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
 import { reportTo } from '../client/background';
 import { SERVE_HELP } from './help';

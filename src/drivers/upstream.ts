@@ -241,7 +241,9 @@ export class UpstreamDriver extends KubeDriver {
   }
 
   private pki(): UpstreamPki {
-    sharedPki ??= new UpstreamPki();
+    // Made again if its directory went (a clean-up of /tmp by something else on the machine
+    // took it mid-run once, failing every later scenario at start-up).
+    if (!sharedPki || !fs.existsSync(sharedPki.file('sa.key'))) sharedPki = new UpstreamPki();
     return sharedPki;
   }
 

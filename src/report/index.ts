@@ -37,8 +37,8 @@ export interface RunInfo {
 
 /** Reads one run's message stream into a RunResult. */
 export function reportFromMessages(messagesPath: string, info: RunInfo): RunResult {
-  const { scenarios, run } = readMessages(messagesPath);
-  return { label: info.label ?? defaultLabel(info), target: info.target, profile: info.profile, scenarios, meta: run };
+  const { scenarios, run, defined } = readMessages(messagesPath);
+  return { label: info.label ?? defaultLabel(info), target: info.target, profile: info.profile, scenarios, meta: run, defined };
 }
 
 /** Reads a report directory: dir/messages.ndjson, and dir/run.json when present. */
@@ -118,14 +118,20 @@ function defaultLabel(info: RunInfo): string {
 
 /**
  * Shards of one run (same target and profile, split with --shard) become one column; runs
- * of different targets or profiles stay side by side.
+ * of different targets or profiles stay side by side. A later run of the same column that
+ * judged a scenario again (a rerun of some scenarios into another report directory) replaces
+ * the earlier result — matched by location or, as lines move when a feature is edited, by
+ * file and name — and a scenario its feature files no longer define is dropped.
  */
 export function mergeShards(runs: RunResult[]): RunResult[] {
   const byLabel = new Map<string, RunResult>();
   for (const run of runs) {
     const have = byLabel.get(run.label);
-    if (have) byLabel.set(run.label, { ...have, scenarios: [...have.scenarios, ...run.scenarios] });
-    else byLabel.set(run.label, run);
+    if (!have) { byLabel.set(run.label, run); continue; }
+    const again = new Set(run.scenarios.flatMap((s) => [`${s.uri}:${s.line}`, `${s.uri}\u0000${s.name}`]));
+    const kept = have.scenarios.filter((s) => !again.has(`${s.uri}:${s.line}`) && !again.has(`${s.uri}\u0000${s.name}`)
+      && !(run.defined?.has(s.uri) && !run.defined.get(s.uri)!.has(s.name)));
+    byLabel.set(run.label, { ...have, scenarios: [...kept, ...run.scenarios] });
   }
   return [...byLabel.values()];
 }

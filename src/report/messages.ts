@@ -86,6 +86,8 @@ export interface RunMetadata {
 export interface ParsedMessages {
   scenarios: ScenarioResult[];
   run: RunMetadata;
+  /** Every scenario the run's feature files defined (run or filtered out), as uri → names. */
+  defined: Map<string, Set<string>>;
 }
 
 /** Reads an NDJSON message file. */
@@ -214,13 +216,16 @@ export function parseMessages(ndjson: string, source = 'messages'): ParsedMessag
   }
 
   const scenarios: ScenarioResult[] = [];
+  const defined = new Map<string, Set<string>>();
   for (const pickle of pickles) {
+    if (!defined.has(pickle.uri)) defined.set(pickle.uri, new Set());
+    defined.get(pickle.uri)!.add(pickle.name);
     const testCase = testCases.get(pickle.id);
     if (!testCase) continue; // filtered out of this run
     const last = lastAttempt.get(testCase.id);
     scenarios.push(buildScenario(pickle, testCase, last?.attempt, last?.count ?? 0, hooks, keywords, locations));
   }
-  return { scenarios, run };
+  return { scenarios, run, defined };
 }
 
 function buildScenario(

@@ -17,6 +17,8 @@ export interface RunResult {
   profile: string;
   scenarios: ScenarioResult[];
   meta?: RunMetadata;
+  /** Every scenario its feature files defined, uri → names (for merging a rerun over a run). */
+  defined?: Map<string, Set<string>>;
 }
 
 export interface ScenarioEntry {
