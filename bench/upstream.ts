@@ -57,7 +57,7 @@ async function upstreamScheduler(nodes: number, pods: number): Promise<Record<st
     await inParallel(pods, (i) => client.create({ resource: 'pods', namespace: 'default' }, pod(i)));
     const started = process.hrtime.bigint();
     progress('upstream: kube-scheduler starts');
-    await driver.startScheduler(BENCH_SCHEDULER);
+    await driver.startScheduler(BENCH_SCHEDULER, 5000);
     const ready = Number(process.hrtime.bigint() - started) / 1e9;
     for (;;) {
       const unbound = await client.list<Pod>({ resource: 'pods', namespace: 'default' }, { fieldSelector: 'spec.nodeName=' });
