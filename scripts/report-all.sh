@@ -9,9 +9,12 @@ dirs=()
 for d in reports/test/seed reports/test/kubernetes-1.32 reports/serve/seed reports/serve/kubernetes-1.32 reports/upstream/kubernetes-1.32; do
   [[ -f "$d/messages.ndjson" ]] || continue
   dirs+=("$d")
-  # A rerun of some of its scenarios (kubespec run ... --report-dir DIR-rerun <locations>)
-  # newer than the run replaces their results in its column (see mergeShards).
-  if [[ -f "$d-rerun/messages.ndjson" && "$d-rerun/messages.ndjson" -nt "$d/messages.ndjson" ]]; then dirs+=("$d-rerun"); fi
+  # Reruns of some of its scenarios (kubespec run ... --report-dir DIR-rerun[N] <locations>)
+  # newer than the run replace their results in its column, oldest first, so the latest
+  # verdict of each scenario wins (see mergeShards).
+  while IFS= read -r r; do
+    [[ "$r/messages.ndjson" -nt "$d/messages.ndjson" ]] && dirs+=("$r")
+  done < <(ls -1dtr "$d"-rerun* 2>/dev/null | while IFS= read -r x; do [[ -f "$x/messages.ndjson" ]] && echo "$x"; done)
 done
 if [[ ${#dirs[@]} -eq 0 ]]; then echo "report-all: no runs in reports/ yet" >&2; exit 2; fi
 exec node bin/kubespec report "${dirs[@]}" --out reports/all
