@@ -283,7 +283,7 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             - { name: agent, image: "nginx:1.14" }
       """
     Then the request fails with 422 Invalid
-    And the refusal names field "spec.updateStrategy.rollingUpdate.maxSurge": Invalid value: 1: may not be set when maxUnavailable is non-zero
+    And the refusal names field "spec.updateStrategy.rollingUpdate.maxSurge": Invalid value: intstr.IntOrString{Type:0, IntVal:1, StrVal:""}: may not be set when maxUnavailable is non-zero
     When I try to create this object:
       """
       apiVersion: apps/v1
@@ -318,7 +318,7 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             - { name: agent, image: "nginx:1.14" }
       """
     Then the request fails with 422 Invalid
-    And the refusal names field "spec.updateStrategy.rollingUpdate.maxUnavailable": Invalid value: 0: cannot be 0
+    And the refusal names field "spec.updateStrategy.rollingUpdate.maxUnavailable": Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: cannot be 0
     When I create this object:
       """
       apiVersion: apps/v1

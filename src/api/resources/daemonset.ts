@@ -1,6 +1,6 @@
 import { DaemonSet } from '../core';
 import { defineResource, ResourceType } from '../registry';
-import { fieldError, FieldErrors } from '../validation/field';
+import { fieldError, FieldErrors, intOrStringValue } from '../validation/field';
 import { selectorFromLabelSelector } from '../labels/selector';
 import { validateLabelSelector } from '../validation/labels';
 import { defaultPodSpec, validatePodSpec } from './pod';
@@ -22,7 +22,7 @@ function rawValue(v: IntOrString | undefined): number {
 }
 
 function notOver100(field: string, v: IntOrString | undefined): FieldErrors {
-  return typeof v === 'string' && /^[0-9]+%$/.test(v) && rawValue(v) > 100 ? [fieldError.invalid(field, v, 'must not be greater than 100%')] : [];
+  return typeof v === 'string' && /^[0-9]+%$/.test(v) && rawValue(v) > 100 ? [fieldError.invalid(field, intOrStringValue(v), 'must not be greater than 100%')] : [];
 }
 
 /**
@@ -40,7 +40,7 @@ function validateUpdateStrategy(ds: DaemonSet, maxSurge: boolean): FieldErrors {
   const f = `${base}.rollingUpdate`;
   const errs: FieldErrors = [...validateIntOrPercent(`${f}.maxUnavailable`, ru.maxUnavailable)];
   if (!maxSurge) {
-    if (rawValue(ru.maxUnavailable) === 0) errs.push(fieldError.invalid(`${f}.maxUnavailable`, ru.maxUnavailable ?? 0, 'cannot be 0'));
+    if (rawValue(ru.maxUnavailable) === 0) errs.push(fieldError.invalid(`${f}.maxUnavailable`, intOrStringValue(ru.maxUnavailable), 'cannot be 0'));
     errs.push(...notOver100(`${f}.maxUnavailable`, ru.maxUnavailable));
     return errs;
   }
@@ -48,7 +48,7 @@ function validateUpdateStrategy(ds: DaemonSet, maxSurge: boolean): FieldErrors {
   errs.push(...notOver100(`${f}.maxUnavailable`, ru.maxUnavailable), ...notOver100(`${f}.maxSurge`, ru.maxSurge));
   const hasUnavailable = rawValue(ru.maxUnavailable) !== 0;
   const hasSurge = rawValue(ru.maxSurge) !== 0;
-  if (hasUnavailable && hasSurge) errs.push(fieldError.invalid(`${f}.maxSurge`, ru.maxSurge ?? 0, 'may not be set when maxUnavailable is non-zero'));
+  if (hasUnavailable && hasSurge) errs.push(fieldError.invalid(`${f}.maxSurge`, intOrStringValue(ru.maxSurge), 'may not be set when maxUnavailable is non-zero'));
   if (!hasUnavailable && !hasSurge) errs.push(fieldError.required(`${f}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
   return errs;
 }
