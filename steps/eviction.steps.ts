@@ -2,6 +2,7 @@ import { NotApplicableError } from '../src/drivers';
 import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { Node, Pod } from '../src/api/core';
+import { isStatusError } from '../src/api/errors';
 import { renderTimeline, TimelineRecorder } from '../src/report/timeline';
 import { KubeWorld } from './world';
 import { step, toMs } from './support';
@@ -56,7 +57,8 @@ async function addZoneNode(world: KubeWorld, zone: string, name: string, labels:
   await timeline(world);
   await cluster.addKubelet({ name, labels });
   await cluster.waitFor(`node ${name} to be Ready`, async () => {
-    const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch(() => undefined);
+    // Not registered yet is the one answer to wait through; any other failure fails the step.
+    const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch((e) => { if (isStatusError(e, 'NotFound')) return undefined; throw e; });
     return n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   }, 60_000);
   let m = zones.get(world);

@@ -3,6 +3,15 @@ import { Quiescence } from '../clock';
 import { Fanout } from './fanout';
 import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
 
+/**
+ * A watch that etcd would not cancel cleanly (its connection already gone, say) leaks nothing
+ * on our side, but it is said, as a failed watch is: the store sits below the client's
+ * background reporter, so it logs.
+ */
+function logCancelFailure(what: string): (e: unknown) => void {
+  return (e) => console.error(`etcd store: cancelling ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+}
+
 export interface EtcdOptions {
   /** Client URLs (http://host:port), as kube-apiserver's --etcd-servers. */
   endpoints: string[];
@@ -180,7 +189,7 @@ export class EtcdStore implements Store {
       stop: () => {
         stopped = true;
         this.own.delete(watcher);
-        void watcher.cancel().catch(() => undefined);
+        void watcher.cancel().catch(logCancelFailure(`a watch on ${prefix}`));
       },
     };
   }
@@ -241,8 +250,8 @@ export class EtcdStore implements Store {
     if (this.closed) return;
     this.closed = true;
     this.fanout.close();
-    for (const w of this.own) await w.cancel().catch(() => undefined);
-    await this.feed?.cancel().catch(() => undefined);
+    for (const w of this.own) await w.cancel().catch(logCancelFailure('a watch'));
+    await this.feed?.cancel().catch(logCancelFailure('the feed watch'));
     // Writes still waiting for their event will not get it: release them.
     for (let i = 0; i < this.awaitingFeed.length; i++) this.quiescence.end();
     this.awaitingFeed.length = 0;
