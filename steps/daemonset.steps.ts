@@ -18,21 +18,28 @@ interface Revision extends KubeObject {
   revision: number;
 }
 
+/** A DaemonSet, the hash of its newest ControllerRevision, and the pods it controls. */
+async function daemonPods(world: KubeWorld, name: string, ns: string | null): Promise<{ ds: DaemonSet; newest: string | undefined; pods: Pod[] }> {
+  const cluster = await world.cluster();
+  const namespace = ns ?? 'default';
+  const ds = await cluster.client.get<DaemonSet>({ resource: 'daemonsets.apps', namespace }, name);
+  const owned = (o: { metadata: { ownerReferences?: { controller?: boolean; uid: string }[] } }) =>
+    o.metadata.ownerReferences?.some((r) => r.controller && r.uid === ds.metadata.uid) ?? false;
+  const revisions = (await cluster.client.list<Revision>({ resource: 'controllerrevisions.apps', namespace })).items
+    .filter(owned)
+    .sort((a, b) => b.revision - a.revision);
+  const newest = revisions[0]?.metadata.labels?.['controller-revision-hash'];
+  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace })).items.filter(owned);
+  return { ds, newest, pods };
+}
+
 When(new RegExp(`^I set the image of daemonset "([^"]+)"${NS} to "([^"]+)"$`), step(async function (this: KubeWorld, name: string, ns: string | null, image: string) {
   const cluster = await this.cluster();
   await cluster.client.patch({ resource: 'daemonsets.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
 }));
 
 Then(new RegExp(`^the pods of daemonset "([^"]+)"${NS} are:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
-  const cluster = await this.cluster();
-  const namespace = ns ?? 'default';
-  const ds = await cluster.client.get<DaemonSet>({ resource: 'daemonsets.apps', namespace }, name);
-  const revisions = (await cluster.client.list<Revision>({ resource: 'controllerrevisions.apps', namespace })).items
-    .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === ds.metadata.uid))
-    .sort((a, b) => b.revision - a.revision);
-  const newest = revisions[0]?.metadata.labels?.['controller-revision-hash'];
-  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace })).items
-    .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === ds.metadata.uid));
+  const { newest, pods } = await daemonPods(this, name, ns);
   const [header, ...rows] = table.raw();
   const cell = (p: Pod, col: string): string => {
     switch (col) {
@@ -69,15 +76,8 @@ Then(new RegExp(`^every pod of daemonset "([^"]+)"${NS} carries the hash of its 
 
 /** Counts the DaemonSet's pods that are not being deleted, by revision as in "the pods of daemonset … are". */
 Then(new RegExp(`^daemonset "([^"]+)"${NS} runs (\\d+) new and (\\d+) old pods?$`), step(async function (this: KubeWorld, name: string, ns: string | null, fresh: string, old: string) {
-  const cluster = await this.cluster();
-  const namespace = ns ?? 'default';
-  const ds = await cluster.client.get<DaemonSet>({ resource: 'daemonsets.apps', namespace }, name);
-  const revisions = (await cluster.client.list<Revision>({ resource: 'controllerrevisions.apps', namespace })).items
-    .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === ds.metadata.uid))
-    .sort((a, b) => b.revision - a.revision);
-  const newest = revisions[0]?.metadata.labels?.['controller-revision-hash'];
-  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace })).items
-    .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === ds.metadata.uid) && !p.metadata.deletionTimestamp);
+  const { newest, pods: all } = await daemonPods(this, name, ns);
+  const pods = all.filter((p) => !p.metadata.deletionTimestamp);
   const isNew = pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === newest).length;
   expect([isNew, pods.length - isNew], `new and old pods of daemonset ${name}: ${pods.map((p) => `${p.metadata.name}@${p.spec.nodeName}`).join(', ')}`).to.deep.equal([Number(fresh), Number(old)]);
 }));

@@ -12,6 +12,7 @@ import { CertificateAuthority } from '../apiserver/auth/pki';
 import { basicAuthKubeconfig, clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
+import { terminate } from '../util/process';
 
 // Compiled, the driver starts the compiled CLI itself (the run already chose dist/ as current);
 // from the sources, bin/kubespec chooses (dist/ when it is up to date, else ts-node).
@@ -208,14 +209,7 @@ export class ServeDriver extends KubeDriver {
     if (this.kubeconfigCopy) {
       for (let i = 0; i <= this.kubeconfigs; i++) fs.rmSync(i === 0 ? this.kubeconfigCopy : `${this.kubeconfigCopy}-${i}`, { force: true });
     }
-    const child = this.child;
-    if (child && child.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 5000).unref();
-      });
-    }
+    if (this.child) await terminate(this.child);
     if (this.storeFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(this.storeFile + suffix, { force: true });
   }
 }

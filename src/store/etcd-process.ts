@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { terminate } from '../util/process';
 
 /**
  * A throwaway etcd for tests and for the serve target's etcd-backed servers: loopback only,
@@ -84,14 +85,7 @@ export class EtcdServer {
   }
 
   async stop(): Promise<void> {
-    const child = this.child;
-    if (child && child.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 5000).unref();
-      });
-    }
+    if (this.child) await terminate(this.child);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
