@@ -11,6 +11,7 @@ import { applyMutant, loadMutants, Mutant, PROFILES, ROOT, tagExpression } from 
 import { loadCatalogue } from '../src/report/catalogue';
 import { mergeMutationReports, MutantProfileResult, MutantResult, MutationReport, summarise } from '../src/report/mutation';
 import { parseScenario, ProfileOutcome, ScenarioRef, WorkerRequest } from './worker';
+import { seededRandom } from '../src/util/random';
 
 const HELP = `npm run mutants -- [options]      (node mutants/main.js [options])
 
@@ -94,18 +95,6 @@ function parse(argv: string[]): Options | 'help' {
   return o;
 }
 
-/** A small deterministic PRNG (mulberry32), so that a sample is reproducible from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function select(all: Mutant[], o: Pick<Options, 'ids' | 'sample' | 'seed' | 'shard'>): { mutants: Mutant[]; selection: string } {
   let mutants = all;
   const parts: string[] = [];
@@ -116,7 +105,7 @@ export function select(all: Mutant[], o: Pick<Options, 'ids' | 'sample' | 'seed'
     parts.push(`ids ${o.ids.join(',')}`);
   }
   if (o.sample !== undefined && o.sample < mutants.length) {
-    const rnd = random(o.seed);
+    const rnd = seededRandom(o.seed); // reproducible from --seed
     const order = mutants.map((m) => ({ m, k: rnd() })).sort((a, b) => a.k - b.k).slice(0, o.sample).map((x) => x.m);
     mutants = mutants.filter((m) => order.includes(m)); // keep catalogue order
     parts.push(`sample ${o.sample} (seed ${o.seed})`);

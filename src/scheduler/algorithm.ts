@@ -6,6 +6,7 @@ import { PodMeta } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { Algorithm } from './providers';
 import { FailureReason, fitErrorMessage, frameworkFitErrorMessage, reasonText } from './reasons';
+import { seededRandom } from '../util/random';
 
 export interface ScheduleResult {
   node?: string;
@@ -28,18 +29,6 @@ export function numFeasibleNodesToFind(era: Algorithm['era'], numAllNodes: numbe
   if (era === 'framework' && p <= 0) p = Math.max(5, 50 - Math.trunc(numAllNodes / 125));
   if (p <= 0 || p >= 100) return numAllNodes;
   return Math.max(MIN_FEASIBLE_NODES_TO_FIND, Math.trunc((numAllNodes * p) / 100));
-}
-
-/** mulberry32: a small seeded PRNG, so "random" tie-breaking repeats run after run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
