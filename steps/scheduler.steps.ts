@@ -9,6 +9,7 @@ import { parseLabels } from '../src/api/labels/parser';
 import { parseTaints } from '../src/api/taints';
 import { getPod, podManifest, runPodOn } from './pods.steps';
 import { KubeWorld } from './world';
+import { DECISION_MEDIA_TYPE } from '../src/report';
 import { step } from './support';
 
 /** Pod-scheduling vocabulary: nodes by capacity, pods by requests, where they land and why. */
@@ -187,6 +188,7 @@ async function lastDecision(world: KubeWorld, pod: string): Promise<SchedulingDe
   expect(all, `decisions for pod ${pod}`).to.not.be.empty;
   const d = all[all.length - 1];
   world.attach(formatDecision(d), 'text/plain');
+  world.attach(JSON.stringify(d), DECISION_MEDIA_TYPE);
   return d;
 }
 

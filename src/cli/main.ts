@@ -21,19 +21,40 @@ async function reportCommand(argv: string[]): Promise<number> {
   return report.runs.some((r) => r.totals.byStatus.fail > 0) ? 1 : 0;
 }
 
-/** Renders features + catalogue (+ the latest results) to one static page. */
+/**
+ * Renders the documentation site (features + catalogue + the latest results, if given; several
+ * --results directories give one column each) into --out.
+ */
 async function docsCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
-  checkKnown(args, ['results', 'out'], 'docs');
+  checkKnown(args, ['results', 'out', 'profile'], 'docs');
+  const started = Date.now();
   const root = path.resolve(__dirname, '../..');
   const { buildConformance, loadCatalogue, loadRun, mergeShards } = await import('../report');
   const { loadFeatures } = await import('../report/features');
-  const { renderDocs, writeDocs } = await import('../report/docs');
-  const results = one(args, 'results');
+  const { buildSite, writeSite } = await import('../report/site');
+  const { loadProfile } = await import('../profile/profile');
+  const { clusterConfig } = await import('../profile/config');
+  const { Cluster } = await import('../cluster/cluster');
+  const results = args.flags.get('results') ?? [];
   const catalogue = loadCatalogue();
-  const report = results ? buildConformance(catalogue, mergeShards([loadRun(path.resolve(results))])) : undefined;
-  const file = writeDocs(path.resolve(one(args, 'out', 'reports/docs')!), renderDocs(catalogue, loadFeatures(path.join(root, 'features'), root), report));
-  console.log(`documentation: ${path.relative(process.cwd(), file)}`);
+  const report = results.length > 0 ? buildConformance(catalogue, mergeShards(results.map((r) => loadRun(path.resolve(r))))) : undefined;
+  // The architecture picture is drawn from what a reference cluster of the profile is made of.
+  const config = clusterConfig(loadProfile(one(args, 'profile', 'seed')!));
+  const cluster = new Cluster({ config, clock: 'virtual' });
+  const components = cluster.components();
+  await cluster.stop();
+  const kcm = config.flags['kube-controller-manager'];
+  const zoneParams = {
+    nodeEvictionRate: Number(kcm['node-eviction-rate'] ?? 0.1),
+    secondaryNodeEvictionRate: Number(kcm['secondary-node-eviction-rate'] ?? 0.01),
+    largeClusterSizeThreshold: Number(kcm['large-cluster-size-threshold'] ?? 50),
+    unhealthyZoneThreshold: Number(kcm['unhealthy-zone-threshold'] ?? 0.55),
+  };
+  const out = path.resolve(one(args, 'out', 'reports/docs')!);
+  const site = buildSite({ catalogue, features: loadFeatures(path.join(root, 'features'), root), report, components, zoneParams });
+  const { files, bytes } = writeSite(out, site);
+  console.log(`documentation: ${path.relative(process.cwd(), path.join(out, 'index.html'))} (${files} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return 0;
 }
 

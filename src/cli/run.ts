@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadProfile, Flags } from '../profile/profile';
 import type { TargetOptions } from '../drivers';
+import type { ConformanceReport } from '../report';
 import { loadTargetDeclaration } from '../drivers/targets';
 import { componentOf } from '../profile/flags';
 import { checkKnown, one, parseArgs, ParsedArgs } from './args';
@@ -137,5 +138,31 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.error(`--all-applicable: ${setAside} selected scenario(s) were not applicable; a fixed selection must run in full`);
     return 1;
   }
+  if (!success) printRerunCommands(args, report);
   return success ? 0 : 1;
+}
+
+/** Flags that choose what to run or how to report, not where: a rerun of one scenario drops them. */
+const SELECTION_FLAGS = new Set(['tags', 'shard', 'parallel', 'rerun-failed', 'fail-fast', 'all-applicable', 'quiet-summary', 'report-dir']);
+
+/** On a failure, the one command that reruns just that scenario (the first few), and --rerun-failed for all. */
+function printRerunCommands(args: ParsedArgs, report: ConformanceReport): void {
+  const failed = [...new Set(report.rows.flatMap((r) => r.results.flatMap((x) => x.scenarios)).filter((s) => s.status !== 'passed' && s.status !== 'not-applicable').map((s) => s.location))];
+  if (failed.length === 0) return;
+  const flags = [...args.flags].filter(([name]) => !SELECTION_FLAGS.has(name))
+    .flatMap(([name, values]) => values.map((v) => (v === 'true' ? `--${name}` : `--${name} ${quoteArg(v)}`)));
+  console.log('');
+  console.log(`rerun a failed scenario alone:`);
+  // Locations are relative to the package root (Cucumber's cwd); the command is for the user's cwd.
+  const here = (location: string) => {
+    const at = location.lastIndexOf(':');
+    return `${path.relative(process.cwd(), path.resolve(ROOT, location.slice(0, at))) || '.'}${location.slice(at)}`;
+  };
+  for (const location of failed.slice(0, 10)) console.log(`  kubespec run ${[...flags, quoteArg(here(location))].join(' ')}`);
+  if (failed.length > 10) console.log(`  … and ${failed.length - 10} more`);
+  console.log(`or all ${failed.length} of them: kubespec run ${[...flags, '--rerun-failed', ...(args.flags.has('report-dir') ? [`--report-dir ${quoteArg(one(args, 'report-dir')!)}`] : [])].join(' ')}`);
+}
+
+function quoteArg(v: string): string {
+  return /^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
 }

@@ -161,6 +161,21 @@ export class Cluster {
     await this.store.close();
   }
 
+  /**
+   * The parts this cluster is made of, grouped by the upstream process that runs them: the
+   * documentation draws its architecture picture from this list, so the picture follows the code.
+   */
+  components(): { process: string; parts: string[] }[] {
+    return [
+      { process: 'kube-apiserver', parts: ['ApiServer', ...this.api.admission.names()] },
+      { process: 'store', parts: [this.store.constructor.name] },
+      { process: 'kube-controller-manager', parts: [...new Set([this.nodeLifecycle.constructor.name, ...this.nodeControllers.controllerNames(), ...this.controllers.controllerNames()])] },
+      { process: 'kube-scheduler', parts: [this.scheduler.constructor.name] },
+      { process: 'kubelet', parts: ['HollowKubelet'] },
+      { process: 'kube-proxy', parts: ['HollowProxy'] },
+    ];
+  }
+
   /** Waits until no component has work in flight. */
   async settle(): Promise<void> {
     await this.quiescence.settle();

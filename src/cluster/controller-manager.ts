@@ -133,6 +133,11 @@ export class ControllerManager {
     this.serviceAllocations.stop();
   }
 
+  /** Class names of the controllers it runs, for the documentation's architecture picture. */
+  controllerNames(): string[] {
+    return this.controllers().map((c) => c.constructor.name);
+  }
+
   private controllers() {
     return [this.garbageCollector, this.replication, this.replicaSets, this.deployments, this.statefulSets, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
   }

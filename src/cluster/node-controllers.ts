@@ -32,6 +32,11 @@ export class NodeControllers {
   readonly cloud?: SimulatedCloud;
   private readonly all: Runnable[] = [];
 
+  /** Class names of the controllers it runs, for the documentation's architecture picture. */
+  controllerNames(): string[] {
+    return [this.eviction, ...this.all].map((c) => c.constructor.name);
+  }
+
   constructor(c: { config: ClusterConfig; api: ApiServer; client: Client; informers: InformerFactory; clock: Clock; quiescence: Quiescence; nodeLifecycle: NodeLifecycleController }) {
     const { config, client, informers, clock, quiescence } = c;
     const options = nodeLifecycleOptions(config);

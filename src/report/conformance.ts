@@ -12,7 +12,8 @@ import type { Behaviour } from './catalogue';
 import type { ScenarioResult, ScenarioStatus } from './messages';
 import { isEmbeddableSvg, renderConformanceHtml } from './html';
 import type { MutationReport } from './mutation';
-import { BEHAVIOUR_STATUSES, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, SCENARIO_STATUSES, ScenarioEntry } from './model';
+import type { SchedulingDecision } from '../scheduler/decision';
+import { BEHAVIOUR_STATUSES, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, SCENARIO_STATUSES, ScenarioEntry, DECISION_MEDIA_TYPE } from './model';
 
 export { isEmbeddableSvg };
 
@@ -116,6 +117,8 @@ function toEntry(s: ScenarioResult): ScenarioEntry {
       .map((a) => a.body.trim())
       .filter(isEmbeddableSvg),
   };
+  const decisions = s.attachments.filter((a) => a.mediaType === DECISION_MEDIA_TYPE).flatMap((a) => parseDecision(a.body));
+  if (decisions.length > 0) entry.decisions = decisions;
   const culprit = s.status === 'passed' || s.status === 'not-applicable'
     ? undefined
     : s.steps.find((st) => st.status !== 'passed' && st.status !== 'skipped' && st.status !== 'unknown');
@@ -180,4 +183,16 @@ function locationOf(s: ScenarioResult): string {
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
+}
+
+/** A decision attachment, or nothing (with a warning) when its JSON is not one. */
+function parseDecision(body: string): SchedulingDecision[] {
+  try {
+    const d = JSON.parse(body) as SchedulingDecision;
+    if (typeof d?.pod === 'string' && Array.isArray(d.nodes)) return [d];
+    console.warn(`kubespec: a scheduling-decision attachment is not a decision: ${body.slice(0, 80)}`);
+  } catch (err) {
+    console.warn(`kubespec: a scheduling-decision attachment is not JSON: ${(err as Error).message}`);
+  }
+  return [];
 }

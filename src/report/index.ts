@@ -14,6 +14,7 @@ export {
   BEHAVIOUR_ID, BEHAVIOUR_TAG, behaviourIdFromTag, CatalogueError, DEFAULT_CATALOGUE_PATH, loadCatalogue, parseCatalogue,
 } from './catalogue';
 export type { Behaviour, SeedCitation } from './catalogue';
+export { DECISION_MEDIA_TYPE } from './model';
 export { NOT_APPLICABLE_MEDIA_TYPE, parseMessages, readMessages } from './messages';
 export type {
   ParsedMessages, RunMetadata, RunMetaInfo, ScenarioAttachment, ScenarioResult, ScenarioStatus, StepResult, StepStatus,

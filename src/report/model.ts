@@ -1,6 +1,10 @@
 // The conformance report's shape: what conformance.ts builds and html.ts renders.
 import type { Behaviour } from './catalogue';
 import type { RunMetadata, ScenarioResult, ScenarioStatus } from './messages';
+import type { SchedulingDecision } from '../scheduler/decision';
+
+/** Media type of a scheduling decision a scenario attaches (JSON): the documentation draws it as a table. */
+export const DECISION_MEDIA_TYPE = 'application/vnd.kubespec.scheduling-decision+json';
 
 export type BehaviourStatus = 'pass' | 'fail' | 'not-applicable' | 'not-covered';
 
@@ -35,6 +39,8 @@ export interface ScenarioEntry {
   reason?: string;
   /** SVG timelines the scenario attached (only plain `<svg` documents are kept) */
   timelines: string[];
+  /** the scheduler's decisions the scenario attached (DECISION_MEDIA_TYPE) */
+  decisions?: SchedulingDecision[];
 }
 
 export interface BehaviourRunResult {
