@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { reportFromMessages } from '../src/report';
@@ -10,6 +9,7 @@ import { kubeconfigYaml } from '../src/cluster/serving';
 import { KubeconfigClient } from '../src/client/kubeconfig';
 import { coreRegistry } from '../src/api/resources';
 import { LABEL_RUN } from '../src/drivers/scoped';
+import { freePort, startProcess, stopProcess } from './support/processes';
 
 /**
  * A long-lived cluster judged like any other: one `kubespec serve` started by hand, and
@@ -32,36 +32,6 @@ const BIN = path.join(ROOT, 'bin/kubespec');
 const FULL = !!process.env.KUBESPEC_ANYCLUSTER_FULL;
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address() as net.AddressInfo; srv.close(() => resolve(port)); });
-  });
-}
-
-/** Starts a process and resolves once its output matches `ready`. */
-function startProcess(cmd: string, args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
-    let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`${cmd} did not start within 300 s:\n${out}`)); }, 300_000);
-    const on = (c: Buffer) => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) { clearTimeout(timer); resolve({ child, match: m }); }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${cmd} exited with ${code}:\n${out}`)); });
-  });
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  child.removeAllListeners('exit');
-  return new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
-}
 
 function run(dir: string, args: string[], features: string[]): Map<string, { status: string; reason?: string; error?: string }> {
   const r = spawnSync(process.execPath, [BIN, 'run', '--profile', 'seed', '--quiet-summary', '--report-dir', dir, ...args, ...features], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' }, maxBuffer: 64 << 20 });

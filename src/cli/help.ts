@@ -70,7 +70,8 @@ Commands:
   serve    the control plane as one process over HTTP(S), for kubectl and client libraries
   report   merge report directories: kubespec report DIR... [--out DIR] (shards of one run
            become one column; other targets and profiles stand side by side)
-  docs     the living documentation: kubespec docs [--results DIR] [--out DIR]
+  docs     the documentation site: kubespec docs [--results DIR]... [--out reports/docs] [--profile seed]
+  init-target  a target declaration from what a cluster reveals: kubespec init-target --kubeconfig FILE [--name N] [--out FILE]
   clean    remove what kubespec runs left on a long-lived cluster (objects labelled
            kubespec.io/run, and the hollow kubelets behind such nodes):
            kubespec clean --kubeconfig FILE [--context NAME] [--expired-only]

@@ -77,6 +77,30 @@ async function cleanCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** Writes a target declaration from what a cluster reveals (version → profile, nodes, zones, flags). */
+async function initTargetCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  checkKnown(args, ['kubeconfig', 'context', 'name', 'out'], 'init-target');
+  const kubeconfig = one(args, 'kubeconfig');
+  if (!kubeconfig) throw new Error('usage: kubespec init-target --kubeconfig FILE [--context NAME] [--name NAME] [--out FILE]');
+  const { KubeconfigClient } = await import('../client/kubeconfig');
+  const { coreRegistry } = await import('../api/resources');
+  const { discover, declarationYaml } = await import('../drivers/init-target');
+  const api = KubeconfigClient.fromFile(path.resolve(kubeconfig), coreRegistry(), one(args, 'context'));
+  const facts = await discover(api);
+  const name = one(args, 'name', 'my-cluster')!;
+  const out = path.resolve(one(args, 'out', `${name}.target.yaml`)!);
+  const fs = await import('node:fs');
+  if (fs.existsSync(out)) throw new Error(`${path.relative(process.cwd(), out)} exists: choose another --out (or remove it)`);
+  fs.writeFileSync(out, declarationYaml(name, facts));
+  const { loadTargetDeclaration } = await import('../drivers/targets');
+  loadTargetDeclaration(out); // what was written must load
+  const shown = path.relative(process.cwd(), out);
+  console.log(`${shown}: ${facts.gitVersion} → profile ${facts.profile}${facts.profileNote ? ` (${facts.profileNote})` : ''}; ${facts.nodes.length} nodes, ${facts.zones.length} zones; flags ${facts.flagSource}`);
+  console.log(`review its CONFIRM lines, then: kubespec run --target kube --kubeconfig ${kubeconfig} --target-config ${shown}`);
+  return 0;
+}
+
 /** The plain closing line CI reads: scenarios over every run, not applicable counted as skipped. */
 function closingLine(report: import('../report').ConformanceReport): string {
   let passed = 0, failed = 0, skipped = 0;
@@ -100,6 +124,8 @@ export async function main(argv: string[]): Promise<number> {
       return docsCommand(rest);
     case 'serve':
       return (await import('./serve')).serveCommand(rest);
+    case 'init-target':
+      return initTargetCommand(rest);
     case 'clean':
       return cleanCommand(rest);
     case undefined:
