@@ -12,6 +12,13 @@ function logCancelFailure(what: string): (e: unknown) => void {
   return (e) => console.error(`etcd store: cancelling ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
 }
 
+/**
+ * gRPC caps a received message at 4 MiB by default: a LIST of some 7 000 pods is more, and
+ * failed with RESOURCE_EXHAUSTED. kube-apiserver lifts the cap (its etcd client's
+ * MaxCallRecvMsgSize is math.MaxInt32); so does this store.
+ */
+export const ETCD_GRPC_OPTIONS = { 'grpc.max_receive_message_length': 2 ** 31 - 1 };
+
 export interface EtcdOptions {
   /** Client URLs (http://host:port), as kube-apiserver's --etcd-servers. */
   endpoints: string[];
@@ -57,7 +64,7 @@ export class EtcdStore implements Store {
   }
 
   static async open(options: EtcdOptions, quiescence = new Quiescence()): Promise<EtcdStore> {
-    const client = new Etcd3({ hosts: options.endpoints, dialTimeout: options.dialTimeoutMs ?? 5000 });
+    const client = new Etcd3({ hosts: options.endpoints, dialTimeout: options.dialTimeoutMs ?? 5000, grpcOptions: ETCD_GRPC_OPTIONS });
     const store = new EtcdStore(client, options, quiescence);
     try {
       await store.start();

@@ -32,8 +32,21 @@ describe('etcd store: a feed cancelled by etcd', { skip: etcdMissing() }, () => 
   const etcd = new EtcdServer();
   after(() => etcd.stop());
 
+  test('a range of more than gRPC\'s default 4 MiB message is read whole', async () => {
+    if (!etcd.endpoint) await etcd.start();
+    const store = await EtcdStore.open({ endpoints: [etcd.endpoint], keyPrefix: '/big' });
+    try {
+      const pad = 'x'.repeat(10_000);
+      for (let i = 0; i < 600; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => store.create(`/registry/pods/big/p-${String(i + j).padStart(4, '0')}`, { pad })));
+      const all = await store.range('/registry/pods/big/');
+      assert.equal(all.items.length, 600);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('ends every watch it fed (the API watch with 410), then follows etcd again', async () => {
-    await etcd.start();
+    if (!etcd.endpoint) await etcd.start();
     const port = etcd.clientPort;
     const q = new Quiescence();
     const store = await EtcdStore.open({ endpoints: [etcd.endpoint] }, q);
