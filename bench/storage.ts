@@ -133,67 +133,59 @@ async function runFailoverRow(): Promise<void> {
   }
 }
 
-/** The API server over memory, sqlite and etcd, and raw etcd beside it (API / raw as a ratio). */
-async function runApiRows(): Promise<void> {
-  const rows: Record<string, string | number>[] = [];
-  const q = new Quiescence();
-  rows.push(await measureApi('API server over memory', new MemoryStore(q), q));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-api-'));
+/**
+ * Runs `visit` on each backend in turn: memory, sqlite with synchronous FULL and NORMAL, and
+ * (with an etcd binary) etcd, on one etcd started for it; `withEtcd` then measures on that
+ * same etcd (raw requests beside the store's).
+ */
+async function eachBackend(q: Quiescence, visit: (name: string, store: Store) => Promise<void>, withEtcd: (endpoint: string) => Promise<void>): Promise<void> {
+  await visit('memory', new MemoryStore(q));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-store-'));
   try {
     for (const sync of ['full', 'normal'] as const) {
-      const s = new SqliteStore(path.join(dir, `api-${sync}.db`), q, { sync });
-      rows.push(await measureApi(`API server over sqlite (synchronous=${sync.toUpperCase()})`, s, q));
+      const s = new SqliteStore(path.join(dir, `bench-${sync}.db`), q, { sync });
+      await visit(`sqlite (synchronous=${sync.toUpperCase()})`, s);
       await s.close();
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  if (etcdBinary()) {
-    const etcd = new EtcdServer();
-    await etcd.start();
-    try {
-      const s = await EtcdStore.open({ endpoints: [etcd.endpoint] }, q);
-      const viaApi = await measureApi('API server over etcd', s, q);
-      await s.close();
-      const raw = await measureRawEtcd(etcd.endpoint);
-      const list = `LIST ${OPS} pods (ms)`;
-      rows.push(viaApi, raw, { 'through': 'API over etcd / raw etcd', 'creates/s': ratio(viaApi['creates/s'] as number, raw['creates/s'] as number), 'GETs/s': ratio(viaApi['GETs/s'] as number, raw['GETs/s'] as number), [list]: ratio(viaApi[list] as number, raw[list] as number) });
-    } finally {
-      await etcd.stop();
-    }
+  if (!etcdBinary()) return;
+  const etcd = new EtcdServer();
+  await etcd.start();
+  try {
+    const s = await EtcdStore.open({ endpoints: [etcd.endpoint] }, q);
+    await visit('etcd', s);
+    await s.close();
+    await withEtcd(etcd.endpoint);
+  } finally {
+    await etcd.stop();
   }
+}
+
+/** The API server over memory, sqlite and etcd, and raw etcd beside it (API / raw as a ratio). */
+async function runApiRows(): Promise<void> {
+  const rows: Record<string, string | number>[] = [];
+  const q = new Quiescence();
+  const list = `LIST ${OPS} pods (ms)`;
+  await eachBackend(q, async (name, store) => { rows.push(await measureApi(`API server over ${name}`, store, q)); }, async (endpoint) => {
+    const viaApi = rows[rows.length - 1];
+    const raw = await measureRawEtcd(endpoint);
+    rows.push(raw, { 'through': 'API over etcd / raw etcd', 'creates/s': ratio(viaApi['creates/s'] as number, raw['creates/s'] as number), 'GETs/s': ratio(viaApi['GETs/s'] as number, raw['GETs/s'] as number), [list]: ratio(viaApi[list] as number, raw[list] as number) });
+  });
   printTable(`The API server over each store (in process, no HTTP), ${OPS} pods by ${CONCURRENCY} callers; raw etcd through the same client`, rows);
 }
 
 async function runStoreRows(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   const q = new Quiescence();
-  rows.push(await measure('memory', new MemoryStore(q)));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-store-'));
-  try {
-    for (const sync of ['full', 'normal'] as const) {
-      const s = new SqliteStore(path.join(dir, `bench-${sync}.db`), q, { sync });
-      rows.push(await measure(`sqlite (synchronous=${sync})`, s));
-      await s.close();
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  if (etcdBinary()) {
-    const etcd = new EtcdServer();
-    await etcd.start();
-    try {
-      const s = await EtcdStore.open({ endpoints: [etcd.endpoint] }, q);
-      const row = await measure('etcd (EtcdStore)', s);
-      await s.close();
-      const client = new Etcd3({ hosts: [etcd.endpoint], grpcOptions: ETCD_GRPC_OPTIONS });
-      const raw = await parallel(OPS, (i) => client.kv.put({ key: Buffer.from(`/raw/pods/bench/pod-${i}`), value: Buffer.from(JSON.stringify(pod(i))) }));
-      client.close();
-      rows.push(row, { store: 'etcd raw puts (same client)', 'creates/s': Math.round(raw), 'updates/s (get+guarded put)': '', [Object.keys(row)[3]]: '', 'watch events/s': '' });
-      rows.push({ store: 'etcd: EtcdStore / raw', 'creates/s': `${((row['creates/s'] as number) / raw).toFixed(2)}×`, 'updates/s (get+guarded put)': '', [Object.keys(row)[3]]: '', 'watch events/s': '' });
-    } finally {
-      await etcd.stop();
-    }
-  }
+  await eachBackend(q, async (name, store) => { rows.push(await measure(name, store)); }, async (endpoint) => {
+    const row = rows[rows.length - 1];
+    const client = new Etcd3({ hosts: [endpoint], grpcOptions: ETCD_GRPC_OPTIONS });
+    const raw = await parallel(OPS, (i) => client.kv.put({ key: Buffer.from(`/raw/pods/bench/pod-${i}`), value: Buffer.from(JSON.stringify(pod(i))) }));
+    client.close();
+    rows.push({ store: 'etcd raw puts (same client)', 'creates/s': Math.round(raw), 'updates/s (get+guarded put)': '', [Object.keys(row)[3]]: '', 'watch events/s': '' });
+    rows.push({ store: 'etcd: EtcdStore / raw', 'creates/s': `${((row['creates/s'] as number) / raw).toFixed(2)}×`, 'updates/s (get+guarded put)': '', [Object.keys(row)[3]]: '', 'watch events/s': '' });
+  });
   printTable(`Store backends: ${OPS} creates and updates by ${CONCURRENCY} writers, LIST, one watcher`, rows);
 }
