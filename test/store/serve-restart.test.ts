@@ -75,7 +75,10 @@ async function scenario(store: () => string, work: string): Promise<void> {
       }
     };
     const writers = Array.from({ length: 8 }, (_, w) => writer(w));
-    await new Promise((r) => setTimeout(r, 3000));
+    // The storm runs until enough writes are acknowledged (at least 3 s, at most 60 s): a
+    // fixed time gave too few on a loaded machine.
+    const stormStart = Date.now();
+    while ((Date.now() - stormStart < 3000 || acked.size <= 40) && Date.now() - stormStart < 60_000 && failures.length === 0) await new Promise((r) => setTimeout(r, 100));
     dead = true; // from here a failed write is the kill's doing
     await kill9(first.child);
     await Promise.all(writers);
