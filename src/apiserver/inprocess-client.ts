@@ -1,5 +1,6 @@
 import { KubeList, KubeObject, Status } from '../api/meta';
 import { ApiServer } from './apiserver';
+import { StatusError } from '../api/errors';
 import { DeleteOptions, ListOptions, PatchType, UserInfo, WatchOptions } from '../api/request';
 import { Quiescence } from '../clock';
 import { Client, ResourceRef, Watch, WatchHandlers } from '../client/client';
@@ -52,8 +53,18 @@ export class InProcessClient implements Client {
 
   watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> {
     return this.run(async () => {
-      const handle = await this.api.watch(this.target(ref), options, (e) => handlers.onEvent(e as never));
-      return { stop: () => { handle.stop(); handlers.onClose?.(); } };
+      let closed = false;
+      const handle = await this.api.watch(this.target(ref), options, (e) => {
+        if (closed) return;
+        // The storage ended the watch (410 Gone): closed with that error, as over HTTP.
+        if (e.type === 'ERROR') {
+          closed = true;
+          handlers.onClose?.(new StatusError(e.object as unknown as Status));
+          return;
+        }
+        handlers.onEvent(e as never);
+      });
+      return { stop: () => { handle.stop(); if (!closed) { closed = true; handlers.onClose?.(); } } };
     });
   }
 }

@@ -5,6 +5,9 @@ import { Store, Watch } from '../store';
 import { RangeAllocator, ServiceIPRange } from './ipallocator';
 import { CreateHook } from './apiserver';
 
+/** Upstream's key prefix of Services (endpoints live beside them, under /registry/services/endpoints/). */
+const SERVICES = '/registry/services/specs/';
+
 export const DEFAULT_NODE_PORT_RANGE = { first: 30000, size: 2768 };
 
 /**
@@ -25,12 +28,21 @@ export class ServiceAllocations implements CreateHook {
     this.ips = new ServiceIPRange(cidr);
   }
 
-  /** Marks what stored services hold, then follows deletions. */
+  /**
+   * Marks what stored services hold, then follows the store: deletions release, and a
+   * service created through another API server on the same etcd holds its IP and ports
+   * here too (holding what this server reserved itself changes nothing). Two servers that
+   * pick the same free IP at the same instant still collide: upstream serializes that
+   * through the range allocation kept in etcd (/registry/ranges/serviceips), not done here.
+   */
   async start(): Promise<void> {
-    const { items, revision } = await this.store.range<Service>('/registry/services/');
+    const { items, revision } = await this.store.range<Service>(SERVICES);
     for (const kv of items) this.hold(kv.value);
-    this.watch = await this.store.watch<Service>('/registry/services/', { afterRevision: revision }, (events) => {
-      for (const e of events) if (e.type === 'DELETE') this.releaseAll(e.kv.value);
+    this.watch = await this.store.watch<Service>(SERVICES, { afterRevision: revision }, (events) => {
+      for (const e of events) {
+        if (e.type === 'DELETE') this.releaseAll(e.kv.value);
+        else if (e.created) this.hold(e.kv.value);
+      }
     });
   }
 

@@ -337,11 +337,19 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const out = this.translate(e, options);
       if (out) onEvent(out);
     };
-    const remove = (await this.hub()).add({ prefix, after, index: pinned ? { field: pinned.field, value: pinned.value! } : undefined, deliver });
+    // The store lost the thread of history under this watch: it ends with 410 Gone, as
+    // upstream's etcd3 watcher ends a watch whose revision was compacted, and the client
+    // lists again (client-go's reflector does on any 410).
+    const end = () => {
+      if (stopped) return;
+      stopped = true;
+      onEvent({ type: 'ERROR', object: errors.gone(`too old resource version: ${after} (the storage's watch was cancelled: list again)`).status as unknown as T });
+    };
+    const remove = (await this.hub()).add({ prefix, after, index: pinned ? { field: pinned.field, value: pinned.value! } : undefined, deliver, end });
     if (remove) return { stop: () => { stopped = true; remove(); } };
     // Older than the hub remembers: the store's own history, or 410 Gone.
     try {
-      const w = await this.store.watch<T>(prefix, { afterRevision: after }, (events) => events.forEach(deliver));
+      const w = await this.store.watch<T>(prefix, { afterRevision: after, onEnd: end }, (events) => events.forEach(deliver));
       return { stop: () => { stopped = true; w.stop(); } };
     } catch (e) {
       if (e instanceof StoreError && e.code === 'Compacted') throw errors.gone(`too old resource version: ${after} (${e.revision})`);
@@ -352,10 +360,10 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
 
   private watchHub?: Promise<WatchHub<T>>;
 
-  /** The shared fan-out for this resource, made on the first watch (made again if that failed). */
+  /** The shared fan-out for this resource, made on the first watch (made again if that failed or its store watch ended). */
   private hub(): Promise<WatchHub<T>> {
     if (!this.watchHub) {
-      const opening = WatchHub.open<T>(this.store, this.prefix());
+      const opening = WatchHub.open<T>(this.store, this.prefix(), () => { if (this.watchHub === opening) this.watchHub = undefined; });
       this.watchHub = opening;
       opening.catch(() => { if (this.watchHub === opening) this.watchHub = undefined; });
     }

@@ -9,6 +9,8 @@ export interface HubWatcher<V> {
   /** An indexed field this watcher's field selector pins to one value (spec.nodeName=x, metadata.name=x). */
   index?: { field: IndexedField; value: string };
   deliver(event: WatchEvent<V>): void;
+  /** The hub's store watch ended (a gap in history): this watch ends too, and its client lists again. */
+  end(): void;
 }
 
 export type IndexedField = 'spec.nodeName' | 'metadata.name';
@@ -36,11 +38,29 @@ export class WatchHub<V> {
     this.revision = revision;
   }
 
-  /** A hub fed by one store watch from the store's revision now. */
-  static async open<V>(store: Store, prefix: string, bufferSize = 10_000): Promise<WatchHub<V>> {
+  /** Set once the store ended the hub's watch: no watcher may join; the owner opens a new hub. */
+  ended = false;
+
+  /**
+   * A hub fed by one store watch from the store's revision now. When the store ends that
+   * watch (etcd cancelled its feed), every watcher ends, as upstream's cacher terminates all
+   * its watchers before it lists again (Cacher.startCaching, terminateAllWatchers), and
+   * onEnded lets the owner open a fresh hub from the store's state then.
+   */
+  static async open<V>(store: Store, prefix: string, onEnded: () => void = () => undefined, bufferSize = 10_000): Promise<WatchHub<V>> {
     const hub = new WatchHub<V>(store.revision(), bufferSize);
-    await store.watch<V>(prefix, { afterRevision: hub.revision }, (events) => hub.dispatch(events));
+    await store.watch<V>(prefix, { afterRevision: hub.revision, onEnd: () => { hub.endAll(); onEnded(); } }, (events) => hub.dispatch(events));
     return hub;
+  }
+
+  private endAll(): void {
+    this.ended = true;
+    const all = [...this.general];
+    for (const index of this.indexed.values()) for (const set of index.values()) all.push(...set);
+    this.general.clear();
+    for (const index of this.indexed.values()) index.clear();
+    this.buffer.length = 0;
+    for (const w of all) w.end();
   }
 
   /** The oldest revision a new watcher may start after and still be served from the buffer. */
@@ -50,7 +70,7 @@ export class WatchHub<V> {
 
   /** Registers a watcher, first replaying what it missed; undefined when its start is too old. */
   add(w: HubWatcher<V>): (() => void) | undefined {
-    if (w.after < this.oldestServable) return undefined;
+    if (this.ended || w.after < this.oldestServable) return undefined;
     for (const e of this.buffer) if (e.kv.modRevision > w.after && e.kv.key.startsWith(w.prefix)) this.send(w, e);
     w.after = Math.max(w.after, this.revision);
     const set = w.index ? this.indexSet(w.index.field, w.index.value) : this.general;

@@ -56,7 +56,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // A virtual clock goes on from the latest instant the stored objects record, not back to
   // its epoch: timestamps never run backwards across a restart (nor collide: event names).
   const startTime = clock === 'real' ? Date.now() : await latestRecordedTime(store);
-  const cluster = new Cluster({ config, clock, store, quiescence, serviceAccountKey, startTime });
+  // Several servers may share an etcd (an HA pair): then the scheduler is elected as well.
+  const cluster = new Cluster({ config, clock, store, quiescence, serviceAccountKey, startTime, electScheduler: storeSpec.kind === 'etcd' });
   await cluster.start();
   // Only a store that keeps history for long needs compacting (memory trims its own).
   const compactor = storeSpec.kind === 'memory' ? undefined : new Compactor(store, cluster.clock, compactionInterval, reportTo('compactor'), (p) => quiescence.track(p));
@@ -66,6 +67,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (endpoints.secure) console.log(`secure port: https://${endpoints.secure.host}:${endpoints.secure.port}`);
   if (endpoints.insecure) console.log(`insecure port: http://${endpoints.insecure.host}:${endpoints.insecure.port} (no authentication)`);
   console.log(`profile ${profile.name}, ${clock} clock, ${describeStore(storeSpec)} store`);
+  if (cluster.leaderElector) console.log(`leader election identity: ${cluster.leaderElector.config.identity}${cluster.schedulerElector ? ` (scheduler: ${cluster.schedulerElector.config.identity})` : ''}`);
   console.log(`kubeconfig: ${endpoints.kubeconfig}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

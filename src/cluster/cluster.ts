@@ -28,6 +28,7 @@ import { ControllerManager } from './controller-manager';
 import { serveOlderVersions } from '../api/resources/versions';
 import { HollowProxy } from '../kubeproxy/proxy';
 import { electionIdentity, LeaderElector, ResourceLock } from '../controllers/leaderelection/elector';
+import { reportTo } from '../client/background';
 
 export class NoCloudProviderError extends Error {
   constructor() {
@@ -47,6 +48,13 @@ export interface ClusterOptions {
   /** PEM of the service-account signing key (kept under --data-dir by `kubespec serve`); default a new one. */
   serviceAccountKey?: string;
   startTime?: number;
+  /**
+   * With --leader-elect, the scheduler campaigns for its own lock kube-system/kube-scheduler
+   * (upstream kube-scheduler's --leader-elect) and schedules only while it holds it: for
+   * API servers that share one etcd (kubespec serve turns it on for an etcd store), where
+   * two schedulers would bind the same pods.
+   */
+  electScheduler?: boolean;
 }
 
 /** One control plane assembled from its parts: store, API server, controllers, kubelets. */
@@ -75,6 +83,8 @@ export class Cluster {
   readonly tokenAuthenticators: TokenAuthenticator[];
   /** The controller manager's leader elector, with --leader-elect. */
   leaderElector?: LeaderElector;
+  /** The scheduler's, with --leader-elect and electScheduler. */
+  schedulerElector?: LeaderElector;
   private started = false;
 
   constructor(readonly options: ClusterOptions) {
@@ -126,15 +136,26 @@ export class Cluster {
     if (kcm['leader-elect']) {
       // kube-controller-manager runs its controllers only while it holds the lock; losing it
       // stops them (upstream: the process exits).
-      await this.scheduler.start();
-      this.leaderElector = new LeaderElector(this.clientFor('system:kube-controller-manager'), this.clock, {
+      const election = {
         lock: (kcm['leader-elect-resource-lock'] ?? 'leases') as ResourceLock,
-        name: 'kube-controller-manager',
         namespace: 'kube-system',
-        identity: electionIdentity('kubespec-master'),
         leaseDurationMs: kcm['leader-elect-lease-duration'] ?? 15_000,
         renewDeadlineMs: kcm['leader-elect-renew-deadline'] ?? 10_000,
         retryPeriodMs: kcm['leader-elect-retry-period'] ?? 2_000,
+      };
+      if (this.options.electScheduler) {
+        this.schedulerElector = new LeaderElector(this.clientFor('system:kube-scheduler'), this.clock, { ...election, name: 'kube-scheduler', identity: electionIdentity('kubespec-master') }, {
+          onStartedLeading: () => { void this.quiescence.track(this.scheduler.start()).catch(reportTo('scheduler')); },
+          onStoppedLeading: () => this.scheduler.stop(),
+        });
+        await this.schedulerElector.run();
+      } else {
+        await this.scheduler.start();
+      }
+      this.leaderElector = new LeaderElector(this.clientFor('system:kube-controller-manager'), this.clock, {
+        ...election,
+        name: 'kube-controller-manager',
+        identity: electionIdentity('kubespec-master'),
       }, {
         onStartedLeading: () => { this.nodeControllers.run(); this.nodeLifecycle.run(); this.controllers.run(); },
         onStoppedLeading: () => { this.nodeControllers.stop(); this.nodeLifecycle.stop(); this.controllers.stopControllers(); },
@@ -156,6 +177,7 @@ export class Cluster {
     this.nodeControllers.stop();
     this.scheduler.stop();
     this.leaderElector?.stop();
+    this.schedulerElector?.stop();
     this.controllers.stop();
     this.informers.stop();
     await this.store.close();

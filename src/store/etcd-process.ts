@@ -44,11 +44,18 @@ export class EtcdServer {
     this.dir = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-etcd-'));
   }
 
-  async start(): Promise<string> {
+  private peerPort?: number;
+
+  /**
+   * Starts etcd on its data dir (kept across kill() and a start again, as a restarted
+   * machine's); on a free client port, or on clientPort (a restart where clients wait).
+   */
+  async start(clientPort?: number): Promise<string> {
     const bin = etcdBinary();
     if (!bin) throw new Error('no etcd binary');
-    const client = await freePort();
-    const peer = await freePort();
+    this.output = '';
+    const client = clientPort ?? await freePort();
+    const peer = (this.peerPort ??= await freePort());
     this.endpoint = `http://127.0.0.1:${client}`;
     const args = [
       '--name=kubespec-test', `--data-dir=${path.join(this.dir, 'data')}`,
@@ -76,6 +83,17 @@ export class EtcdServer {
   unref(): void {
     this.child?.unref();
     for (const s of [this.child?.stdout, this.child?.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+  }
+
+  /** SIGKILL, keeping the data dir (start() again brings the same data back). */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGKILL'); });
+  }
+
+  get clientPort(): number {
+    return Number(new URL(this.endpoint).port);
   }
 
   /** For process exit handlers, which cannot wait: SIGKILL and remove the data dir. */

@@ -12,6 +12,13 @@ function logCancelFailure(what: string): (e: unknown) => void {
   return (e) => console.error(`etcd store: cancelling ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
 }
 
+/**
+ * gRPC caps a received message at 4 MiB by default: a LIST of some 7 000 pods is more, and
+ * failed with RESOURCE_EXHAUSTED. kube-apiserver lifts the cap (its etcd client's
+ * MaxCallRecvMsgSize is math.MaxInt32); so does this store.
+ */
+export const ETCD_GRPC_OPTIONS = { 'grpc.max_receive_message_length': 2 ** 31 - 1 };
+
 export interface EtcdOptions {
   /** Client URLs (http://host:port), as kube-apiserver's --etcd-servers. */
   endpoints: string[];
@@ -57,7 +64,7 @@ export class EtcdStore implements Store {
   }
 
   static async open(options: EtcdOptions, quiescence = new Quiescence()): Promise<EtcdStore> {
-    const client = new Etcd3({ hosts: options.endpoints, dialTimeout: options.dialTimeoutMs ?? 5000 });
+    const client = new Etcd3({ hosts: options.endpoints, dialTimeout: options.dialTimeoutMs ?? 5000, grpcOptions: ETCD_GRPC_OPTIONS });
     const store = new EtcdStore(client, options, quiescence);
     try {
       await store.start();
@@ -80,13 +87,59 @@ export class EtcdStore implements Store {
     const res = await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), count_only: true });
     this.rev = this.fed = this.windowStart = Number(res.header.revision);
     await this.readCompaction();
-    const feed = await this.client.watch().prefix(this.prefix + '/').startRevision(String(this.rev + 1)).withPreviousKV().create();
+    await this.startFeed(this.rev);
+  }
+
+  /** The one etcd watch on the key space, from after `from`. */
+  private async startFeed(from: number): Promise<void> {
+    const feed = await this.client.watch().prefix(this.prefix + '/').startRevision(String(from + 1)).withPreviousKV().create();
     this.feed = feed;
     feed.on('data', (res) => this.onFeed(res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv))));
-    // The client reconnects and resumes from the last revision by itself; a feed that etcd
-    // cancels (its start compacted away while disconnected) cannot resume without a gap.
-    feed.on('error', (e) => { if (!this.closed) console.error(`etcd store: the watch feed failed: ${e.message}`); });
+    // The client reconnects and resumes from the last revision by itself (a 'disconnected'
+    // event only); an 'error' is etcd cancelling the watch, typically because the revision
+    // it had to resume from was compacted away while it was disconnected: no resume
+    // without a gap.
+    feed.on('error', (e) => this.feedLost(feed, e));
   }
+
+  /**
+   * The feed is gone with a gap in what it delivered: as upstream's cacher when its
+   * reflector's watch fails (Cacher.startCaching: terminateAllWatchers, then ListAndWatch
+   * again), every watch it fed ends (its watcher re-lists) and a new feed follows etcd from
+   * its revision now. Writes still waiting for their event are released: it will not come.
+   */
+  private feedLost(feed: Watcher, e: Error): void {
+    if (this.closed || feed !== this.feed) return;
+    console.error(`etcd store: etcd cancelled the watch feed (${e.message}); ending every watch it fed and following etcd again`);
+    this.feed = undefined;
+    this.feedLosses++;
+    this.fanout.end(new StoreError('Compacted', '/', `the watch feed was cancelled by etcd (${e.message}): list again`, this.compacted));
+    this.history = [];
+    // Until the new feed runs, a watch gets its own etcd watch (windowStart above any revision).
+    this.windowStart = Number.MAX_SAFE_INTEGER;
+    for (let i = 0; i < this.awaitingFeed.length; i++) this.quiescence.end();
+    this.awaitingFeed.length = 0;
+    void this.quiescence.track(this.refeed());
+  }
+
+  private async refeed(): Promise<void> {
+    for (let attempt = 1; !this.closed; attempt++) {
+      try {
+        const rev = await this.currentRevision();
+        await this.readCompaction();
+        this.fed = rev;
+        await this.startFeed(rev);
+        this.windowStart = rev;
+        return;
+      } catch (err) {
+        console.error(`etcd store: following etcd again failed (attempt ${attempt}): ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, Math.min(5000, 200 * attempt)));
+      }
+    }
+  }
+
+  /** How many times etcd cancelled the feed (each time every watch fed by it ended). */
+  feedLosses = 0;
 
   revision(): number {
     return this.rev;
@@ -161,13 +214,13 @@ export class EtcdStore implements Store {
     }
     if (after >= this.windowStart) {
       // Inside the feed's window: the events it has delivered after `after`, then the rest.
-      return this.fanout.add(prefix, this.history.filter((e) => e.kv.modRevision > after), onEvent, after);
+      return this.fanout.add(prefix, this.history.filter((e) => e.kv.modRevision > after), onEvent, after, options.onEnd);
     }
-    return this.watchEtcd(prefix, after, onEvent as (events: WatchEvent[]) => void);
+    return this.watchEtcd(prefix, after, onEvent as (events: WatchEvent[]) => void, options.onEnd);
   }
 
   /** A watch of its own that etcd replays from after+1: ordered, no gap, no duplicate. */
-  private async watchEtcd(prefix: string, after: number, onEvent: (events: WatchEvent[]) => void): Promise<Watch> {
+  private async watchEtcd(prefix: string, after: number, onEvent: (events: WatchEvent[]) => void, onEnd?: (error: StoreError) => void): Promise<Watch> {
     // Another API server may have compacted since this one last looked.
     if (after < (await this.readCompaction())) throw this.compactedError(prefix, after, this.compacted);
     let watcher: Watcher;
@@ -184,7 +237,14 @@ export class EtcdStore implements Store {
       const events = res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv));
       if (events.length > 0) this.quiescence.defer(() => { if (!stopped) onEvent(events); });
     });
-    watcher.on('error', (e) => { if (!stopped && !this.closed) console.error(`etcd store: a watch on ${prefix} failed: ${e.message}`); });
+    // etcd cancelled it (compacted while disconnected): it ends, and its watcher re-lists.
+    watcher.on('error', (e) => {
+      if (stopped || this.closed) return;
+      console.error(`etcd store: etcd cancelled a watch on ${prefix}: ${e.message}`);
+      stopped = true;
+      this.own.delete(watcher);
+      this.quiescence.defer(() => onEnd?.(new StoreError('Compacted', prefix, `the watch was cancelled by etcd (${e.message}): list again`, this.compacted)));
+    });
     return {
       stop: () => {
         stopped = true;

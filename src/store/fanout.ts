@@ -1,11 +1,12 @@
 import { Quiescence } from '../clock';
-import { Watch, WatchEvent } from './store';
+import { StoreError, Watch, WatchEvent } from './store';
 
 interface Watcher {
   prefix: string;
   /** Only events after this revision (a backend may publish one it already handed over). */
   after: number;
   onEvent: (events: WatchEvent[]) => void;
+  onEnd?: (error: StoreError) => void;
   stopped: boolean;
 }
 
@@ -22,8 +23,8 @@ export class Fanout {
   constructor(private readonly quiescence: Quiescence) {}
 
   /** Registers a watcher after handing it the events it missed (already filtered by the caller's revision). */
-  add<V>(prefix: string, backlog: WatchEvent[], onEvent: (events: WatchEvent<V>[]) => void, after = 0): Watch {
-    const watcher: Watcher = { prefix, after, onEvent: onEvent as (events: WatchEvent[]) => void, stopped: false };
+  add<V>(prefix: string, backlog: WatchEvent[], onEvent: (events: WatchEvent<V>[]) => void, after = 0, onEnd?: (error: StoreError) => void): Watch {
+    const watcher: Watcher = { prefix, after, onEvent: onEvent as (events: WatchEvent[]) => void, onEnd, stopped: false };
     const mine = backlog.filter((e) => e.kv.key.startsWith(prefix) && e.kv.modRevision > after);
     if (mine.length > 0) this.deliver(watcher, mine);
     this.watchers.add(watcher);
@@ -44,6 +45,21 @@ export class Fanout {
 
   get size(): number {
     return this.watchers.size;
+  }
+
+  /**
+   * Ends every watcher (after what was already queued for it): the source of the events has
+   * a gap, so each is told once through its onEnd and must re-list.
+   */
+  end(error: StoreError): void {
+    for (const w of this.watchers) {
+      this.quiescence.defer(() => {
+        if (w.stopped) return;
+        w.stopped = true;
+        w.onEnd?.(error);
+      });
+    }
+    this.watchers.clear();
   }
 
   close(): void {

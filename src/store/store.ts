@@ -46,6 +46,13 @@ export interface Watch {
 export interface WatchOptions {
   /** Deliver events with revision > afterRevision. Defaults to the current revision. */
   afterRevision?: number;
+  /**
+   * The backend ended this watch and will deliver nothing more: its source lost the thread
+   * of history (etcd cancelled the feed because the revision it had to resume from was
+   * compacted away while it was disconnected). The watcher re-lists. Memory and sqlite,
+   * which feed their watches from their own writer, never end one.
+   */
+  onEnd?: (error: StoreError) => void;
 }
 
 export type StoreErrorCode = 'KeyExists' | 'KeyNotFound' | 'RevisionMismatch' | 'Compacted' | 'FutureRevision';

@@ -1,6 +1,5 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as os from 'node:os';
@@ -11,6 +10,7 @@ import { coreRegistry } from '../../src/api/resources';
 import { ApiWatchEvent } from '../../src/api/request';
 import { KubeObject } from '../../src/api/meta';
 import { EtcdServer, etcdMissing, freePort } from '../../src/store/etcd-process';
+import { kill9, serve, Served, stop } from './serve-process';
 
 /**
  * `kubespec serve` over a durable store, as a process: killed with SIGKILL in the middle of
@@ -18,43 +18,6 @@ import { EtcdServer, etcdMissing, freePort } from '../../src/store/etcd-process'
  * acknowledged is there; the admin kubeconfig and a service-account token issued before
  * the kill still authenticate; a watch resumes from a resourceVersion of before the kill.
  */
-const BIN = path.resolve(__dirname, '../../bin/kubespec');
-
-interface Served { child: ChildProcess; kubeconfig: string; output: () => string }
-
-function serve(dataDir: string, port: number, store: string): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--profile', 'seed', '--data-dir', dataDir, '--store', store, '--secure-port', String(port), '--bind-address', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
-    let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`kubespec serve did not start:\n${out}`)); }, 120_000);
-    const on = (c: Buffer) => {
-      out += c.toString();
-      const m = /^kubeconfig: (.+)$/m.exec(out);
-      if (m) { clearTimeout(timer); child.removeAllListeners('exit'); resolve({ child, kubeconfig: m[1].trim(), output: () => out }); }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`kubespec serve exited with ${code}:\n${out}`)); });
-  });
-}
-
-function kill9(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
 /** The HTTP status of a GET with a bearer token (401: the token is not recognised). */
 function statusWithToken(server: string, caPem: string, token: string, p: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -112,7 +75,10 @@ async function scenario(store: () => string, work: string): Promise<void> {
       }
     };
     const writers = Array.from({ length: 8 }, (_, w) => writer(w));
-    await new Promise((r) => setTimeout(r, 3000));
+    // The storm runs until enough writes are acknowledged (at least 3 s, at most 60 s): a
+    // fixed time gave too few on a loaded machine.
+    const stormStart = Date.now();
+    while ((Date.now() - stormStart < 3000 || acked.size <= 40) && Date.now() - stormStart < 60_000 && failures.length === 0) await new Promise((r) => setTimeout(r, 100));
     dead = true; // from here a failed write is the kill's doing
     await kill9(first.child);
     await Promise.all(writers);

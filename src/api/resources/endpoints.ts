@@ -37,6 +37,8 @@ export const endpoints = defineResource<Endpoints>({
   kind: 'Endpoints',
   singular: 'endpoints',
   namespaced: true,
+  // Upstream's key: /registry/services/endpoints/<ns>/<name> (pkg/registry/core/endpoint/storage NewREST).
+  storagePrefix: 'services/endpoints',
   shortNames: ['ep'],
   validate(ep) {
     const errs: FieldErrors = [];

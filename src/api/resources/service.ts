@@ -51,6 +51,8 @@ export const services = defineResource<Service>({
   resource: 'services',
   kind: 'Service',
   namespaced: true,
+  // Upstream's key: /registry/services/specs/<ns>/<name> (pkg/registry/core/service/storage NewREST).
+  storagePrefix: 'services/specs',
   shortNames: ['svc'],
   categories: ['all'],
   subresources: ['status', 'proxy'],

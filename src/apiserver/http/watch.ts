@@ -47,7 +47,15 @@ export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMess
     res.write(line, () => { unsent--; });
   };
   const write = (line: string) => (started ? send(line) : pending.push(line));
+  let ended = false;
   const handle = await api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv }, (e) => {
+    if (e.type === 'ERROR') {
+      // The storage ended this watch (410): the Status is its last event, then the stream ends.
+      write(`${JSON.stringify({ type: 'ERROR', object: e.object })}\n`);
+      ended = true;
+      if (started) res.end();
+      return;
+    }
     // `out` converts to the version the client asked for (older group versions of a release).
     let object: unknown = out(e.object);
     if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
@@ -60,6 +68,7 @@ export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMess
   res.flushHeaders();
   started = true;
   for (const line of pending.splice(0)) send(line);
+  if (ended) res.end();
   release();
   const timer = timeout > 0 ? clock.setTimeout(() => res.end(), timeout * 1000) : undefined;
   await new Promise<void>((resolve) => {
