@@ -17,18 +17,13 @@ import { runPodOn } from './pods.steps';
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const REGION_LABEL = 'topology.kubernetes.io/region';
 const BETA_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
-const recorders = new WeakMap<KubeWorld, TimelineRecorder>();
-const zones = new WeakMap<KubeWorld, Map<string, string[]>>();
-const stops = new WeakMap<KubeWorld, Map<string, number>>();
 
 async function timeline(world: KubeWorld): Promise<TimelineRecorder> {
-  let r = recorders.get(world);
-  if (!r) {
+  if (!world.timeline) {
     const cluster = await world.cluster();
-    r = await TimelineRecorder.start(cluster.client, () => cluster.now());
-    recorders.set(world, r);
+    world.timeline = await TimelineRecorder.start(cluster.client, () => cluster.now());
   }
-  return r;
+  return world.timeline;
 }
 
 /** The recording, for steps that assert WHEN things happened: they need exact event times. */
@@ -41,15 +36,9 @@ async function timedTimeline(world: KubeWorld): Promise<TimelineRecorder> {
 }
 
 function zoneNodes(world: KubeWorld, zone: string): string[] {
-  const list = zones.get(world)?.get(zone);
+  const list = world.zoneNodes.get(zone);
   if (!list) throw new Error(`no nodes were created in zone "${zone}" in this scenario`);
   return list;
-}
-
-function stopTimes(world: KubeWorld): Map<string, number> {
-  let m = stops.get(world);
-  if (!m) stops.set(world, (m = new Map()));
-  return m;
 }
 
 async function addZoneNode(world: KubeWorld, zone: string, name: string, labels: Record<string, string> = { [ZONE_LABEL]: zone }): Promise<void> {
@@ -61,13 +50,11 @@ async function addZoneNode(world: KubeWorld, zone: string, name: string, labels:
     const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch((e) => { if (isStatusError(e, 'NotFound')) return undefined; throw e; });
     return n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   }, 60_000);
-  let m = zones.get(world);
-  if (!m) zones.set(world, (m = new Map()));
-  m.set(zone, [...(m.get(zone) ?? []), name]);
+  world.zoneNodes.set(zone, [...(world.zoneNodes.get(zone) ?? []), name]);
 }
 
 After(function (this: KubeWorld) {
-  const r = recorders.get(this);
+  const r = this.timeline;
   if (!r) return;
   r.stop();
   this.attach(renderTimeline(r.data(), 'Nodes, taints and pod deletions over cluster time'), 'image/svg+xml');
@@ -90,7 +77,7 @@ Given(/^the unhealthy zone threshold is (\d+(?:\.\d+)?)$/, step(function (this: 
 // ── nodes in zones ──────────────────────────────────────────────────────────────────────
 
 Given(/^zone "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, zone: string, count: string, pods: string | null) {
-  const start = zones.get(this)?.get(zone)?.length ?? 0;
+  const start = this.zoneNodes.get(zone)?.length ?? 0;
   for (let i = start + 1; i <= start + Number(count); i++) {
     const name = `${zone}-node-${i}`;
     await addZoneNode(this, zone, name);
@@ -104,7 +91,7 @@ Given(/^zone "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, 
  * at all. Steps that say "zone" or "group" name the same registry of nodes.
  */
 async function addLabelledNodes(world: KubeWorld, group: string, prefix: string, count: number, pods: number, labels: Record<string, string>): Promise<void> {
-  const start = zones.get(world)?.get(group)?.length ?? 0;
+  const start = world.zoneNodes.get(group)?.length ?? 0;
   for (let i = start + 1; i <= start + count; i++) {
     const name = `${prefix}-node-${i}`;
     await addZoneNode(world, group, name, labels);
@@ -136,12 +123,12 @@ When(/^(\d+) nodes? of (?:zone|group) "([^"]+)" stops? reporting$/, step(async f
   const cluster = await this.cluster();
   const nodes = zoneNodes(this, zone).slice(0, Number(count));
   if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
-  for (const n of nodes) stopTimes(this).set(n, await cluster.stopKubelet(n));
+  for (const n of nodes) this.stopTimes.set(n, await cluster.stopKubelet(n));
 }));
 
 When(/^every node of (?:zone|group) "([^"]+)" stops reporting$/, step(async function (this: KubeWorld, zone: string) {
   const cluster = await this.cluster();
-  for (const n of zoneNodes(this, zone)) stopTimes(this).set(n, await cluster.stopKubelet(n));
+  for (const n of zoneNodes(this, zone)) this.stopTimes.set(n, await cluster.stopKubelet(n));
 }));
 
 When(/^node "([^"]+)" of (?:zone|group) "([^"]+)" reports again$/, step(async function (this: KubeWorld, name: string, zone: string) {
@@ -153,7 +140,7 @@ When(/^node "([^"]+)" of (?:zone|group) "([^"]+)" reports again$/, step(async fu
 // ── when pods go ────────────────────────────────────────────────────────────────────────
 
 function lastStop(world: KubeWorld, nodes: string[]): number {
-  const times = nodes.map((n) => stopTimes(world).get(n)).filter((t): t is number => t !== undefined);
+  const times = nodes.map((n) => world.stopTimes.get(n)).filter((t): t is number => t !== undefined);
   if (times.length === 0) throw new Error(`none of ${nodes.join(', ')} was stopped in this scenario`);
   return Math.max(...times);
 }
@@ -202,7 +189,7 @@ Then(/^(?:(\d+) (seconds?|minutes?) after the nodes stopped reporting, )?no pod 
 
 Then(/^the pods of node "([^"]+)" (?:are|were) marked for deletion between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds after its kubelet stopped$/,
   step(async function (this: KubeWorld, node: string, from: string, to: string) {
-    const stoppedAt = this.lastHeartbeat.get(node) ?? stopTimes(this).get(node);
+    const stoppedAt = this.lastHeartbeat.get(node) ?? this.stopTimes.get(node);
     if (stoppedAt === undefined) throw new Error(`the kubelet on ${node} was not stopped in this scenario`);
     await advanceTo(this, stoppedAt + Number(to) * 1000);
     const at = (await timedTimeline(this)).firstDeletion(node);
@@ -344,7 +331,7 @@ const NOT_READY_POST_MS = 10_000;
 async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: number): Promise<void> {
   const cluster = await world.cluster();
   await timeline(world);
-  for (const n of nodes) stopTimes(world).set(n, await cluster.stopKubelet(n));
+  for (const n of nodes) world.stopTimes.set(n, await cluster.stopKubelet(n));
   const end = cluster.now() + durationMs;
   for (;;) {
     const stamp = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');

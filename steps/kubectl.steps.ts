@@ -76,7 +76,7 @@ function credentialsOf(world: KubeWorld, words: string): Credentials {
 
 When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with basic auth "[^"]*" and password "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
   // "$RV": the resourceVersion noted earlier ("When I note the resourceVersion of the pod list").
-  const rv = notedVersions.get(this);
+  const rv = this.notedResourceVersion;
   if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
   await runKubectl(this, rv ? command.replace(/\$RV/g, rv) : command, who ? credentialsOf(this, who) : { admin: true });
 }));
@@ -115,19 +115,16 @@ Then(/^kubectl prints the "([^"]+)" section as:$/, step(function (this: KubeWorl
   expect(ok, `the ${header} section:\n${got.join('\n')}\n\nwanted:\n${want.join('\n')}`).to.equal(true);
 }));
 
-/** API-LIST-WATCH: a resourceVersion a list returned, for "$RV" in a later kubectl command. */
-const notedVersions = new WeakMap<KubeWorld, string>();
-
 When(/^I note the resourceVersion of the pod list$/, step(async function (this: KubeWorld) {
   const cluster = await this.cluster();
   const list = await cluster.client.list({ resource: 'pods', namespace: 'default' });
   const rv = list.metadata?.resourceVersion;
   if (!rv) throw new Error('the pod list carries no resourceVersion');
-  notedVersions.set(this, rv);
+  this.notedResourceVersion = rv;
 }));
 
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
-  const rv = notedVersions.get(this);
+  const rv = this.notedResourceVersion;
   if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
   await startKubectl(this, rv ? command.replace(/\$RV/g, rv) : command);
 }));

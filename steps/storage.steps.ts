@@ -5,21 +5,18 @@ import { Pod } from '../src/api/core';
 import { KubeWorld } from './world';
 import { step } from './support';
 
-/** What the scenario saw just before the control plane was killed. */
-const beforeRestart = new WeakMap<KubeWorld, { pods: Map<string, { uid: string; rv: string }>; kubeconfig?: string }>();
-
 When(/^the control plane is killed \(SIGKILL\) and started again on its data$/, step(async function (this: KubeWorld) {
   const cluster = await this.cluster();
   if (!cluster.restartControlPlane) throw new NotApplicableError(`target ${cluster.target} cannot kill and restart its control plane`);
   const list = await cluster.client.list<Pod>({ resource: 'pods', namespace: 'default' });
   const pods = new Map(list.items.map((p) => [p.metadata.name!, { uid: p.metadata.uid!, rv: p.metadata.resourceVersion! }]));
   const kubeconfig = cluster.http ? await cluster.http.kubeconfig({ admin: true }) : undefined;
-  beforeRestart.set(this, { pods, kubeconfig });
+  this.beforeRestart = { pods, kubeconfig };
   await cluster.restartControlPlane();
 }));
 
 function recorded(world: KubeWorld) {
-  const r = beforeRestart.get(world);
+  const r = world.beforeRestart;
   if (!r) throw new Error('the control plane was not restarted in this scenario ("When the control plane is killed (SIGKILL) and started again on its data")');
   return r;
 }

@@ -102,8 +102,6 @@ Then(/^a GET through the background kubectl port-forward to port (\d+) gets no a
 }));
 
 /** The kubelet API reached directly (not through the API server), with these credentials. */
-const lastKubeletAnswer = new WeakMap<KubeWorld, { request: string; status: number; body: string }>();
-
 function kubeletCredentials(words: string | null): Credentials {
   if (!words || words === 'as the cluster admin') return { admin: true };
   if (words === 'without credentials') return { anonymous: true };
@@ -118,11 +116,11 @@ When(/^I (GET|POST) "([^"]+)" from the kubelet on "([^"]+)" (as the cluster admi
   const cluster = await this.cluster();
   if (!cluster.http?.kubelet) throw new NotApplicableError(`target ${cluster.target} cannot reach a kubelet directly`);
   const answer = await cluster.http.kubelet(node, kubeletCredentials(who), method, path);
-  lastKubeletAnswer.set(this, { request: `${method} ${path} ${who}`, ...answer });
+  this.lastKubeletAnswer = { request: `${method} ${path} ${who}`, ...answer };
 }));
 
 Then(/^the kubelet answers (\d+)(?: with "(.*)")?$/, step(function (this: KubeWorld, code: string, text: string | null) {
-  const a = lastKubeletAnswer.get(this);
+  const a = this.lastKubeletAnswer;
   if (!a) throw new Error('no request was sent to a kubelet yet');
   const shown = `${a.request} → ${a.status}\n${a.body}`;
   expect(a.status, shown).to.equal(Number(code));
