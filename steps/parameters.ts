@@ -95,10 +95,10 @@ defineParameterType({
   transformer: (s: string) => s,
 });
 
-/** {names}: a list of quoted names, "a", "b" and "c" — the names. */
+/** {names}: a list of quoted names, "a", "b" and "c" — the names; "none" for none. */
 defineParameterType({
   name: 'names',
-  regexp: /"[^"]+"(?:(?:, | and |, and )"[^"]+")*/,
+  regexp: /none|"[^"]+"(?:(?:, | and |, and )"[^"]+")*/,
   transformer: (s: string) => [...s.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
 });
 
@@ -107,4 +107,18 @@ defineParameterType({
   name: 'offsets',
   regexp: /none|\d+(?:\.\d+)?(?:, \d+(?:\.\d+)?)*/,
   transformer: (s: string) => (s === 'none' ? [] : s.split(',').map((x) => Number(x.trim()))),
+});
+
+/** {controller}: a kind of pod controller as the steps name it, replicationcontroller (or rc) or job. */
+defineParameterType({
+  name: 'controller',
+  regexp: /replicationcontroller|job|rc/,
+  transformer: (s: string) => s,
+});
+
+/** {propagation-policy}: how a deletion treats dependents, Orphan, Background or Foreground. */
+defineParameterType({
+  name: 'propagation-policy',
+  regexp: /Orphan|Background|Foreground/,
+  transformer: (s: string) => s,
 });
