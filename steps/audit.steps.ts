@@ -12,14 +12,14 @@ async function audit(world: KubeWorld) {
   return cluster.apiAudit();
 }
 
-Then(/^the API server has handled writes from:$/, step(async function (this: KubeWorld, table: DataTable) {
+Then('the API server has handled writes from:', step(async function (this: KubeWorld, table: DataTable) {
   const { writesByUser } = await audit(this);
   for (const [user] of table.raw()) {
     expect(writesByUser[user] ?? 0, `writes by ${user} (all: ${JSON.stringify(writesByUser)})`).to.be.greaterThan(0);
   }
 }));
 
-Then(/^every write to storage came through the API server$/, step(async function (this: KubeWorld) {
+Then('every write to storage came through the API server', step(async function (this: KubeWorld) {
   const a = await audit(this);
   expect(a.apiServerStoreWrites, 'writes to storage').to.be.greaterThan(0);
   expect(a.storeRevisionDelta, `storage moved by ${a.storeRevisionDelta} revisions; the API server wrote ${a.apiServerStoreWrites}`).to.equal(a.apiServerStoreWrites);

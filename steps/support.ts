@@ -69,11 +69,3 @@ export function step<A extends unknown[]>(body: StepBody<A>, arity = body.length
   Object.defineProperty(wrapped, 'length', { value: arity });
   return wrapped;
 }
-
-/** Seconds, minutes or hours in a step's words, as milliseconds. */
-export function toMs(amount: number, unit: string): number {
-  const u = unit.replace(/s$/, '');
-  const factor = u === 'millisecond' ? 1 : u === 'second' ? 1000 : u === 'minute' ? 60_000 : u === 'hour' ? 3_600_000 : NaN;
-  if (Number.isNaN(factor)) throw new Error(`unknown time unit "${unit}"`);
-  return amount * factor;
-}
