@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
-import { CertificateAuthority, Credentials, NotApplicableError } from '../src/drivers';
+import { Credentials } from '../src/drivers';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
 import { backgroundPrints, cleanupKubectl, kubectlState, KubectlResult, parseColumns, runKubectl, startKubectl } from './kubectl';
@@ -31,32 +31,6 @@ After(function (this: KubeWorld) {
 Given('a file {string} containing:', step(function (this: KubeWorld, name: string, text: string) {
   fs.writeFileSync(path.join(kubectlState(this).dir, name), `${text}\n`);
 }));
-
-Given('a token file for the API server with:', step(function (this: KubeWorld, table: DataTable) {
-  const file = path.join(kubectlState(this).dir, 'tokens.csv');
-  fs.writeFileSync(file, table.hashes().map((r) => `${r.token},${r.user},${r.uid},"${r.groups ?? ''}"`).join('\n'));
-  this.setFlag('token-auth-file', file);
-}));
-
-Given('a basic auth file for the API server with:', step(function (this: KubeWorld, table: DataTable) {
-  const file = path.join(kubectlState(this).dir, 'basic-auth.csv');
-  fs.writeFileSync(file, table.hashes().map((r) => `${r.password},${r.user},${r.uid},"${r.groups ?? ''}"`).join('\n'));
-  this.setFlag('basic-auth-file', file);
-}));
-
-for (const which of ["the kubelets' CA", 'an unrelated CA']) {
-  Given(`the API server verifies kubelet certificates with ${which}`, step(async function (this: KubeWorld) {
-    const http = this.driver.http;
-    if (!http) throw new NotApplicableError(`target ${this.driver.target} does not serve HTTP`);
-    let file = http.files.kubeletCA;
-    if (which === 'an unrelated CA') {
-      file = path.join(kubectlState(this).dir, 'unrelated-ca.crt');
-      fs.writeFileSync(file, CertificateAuthority.create('unrelated-ca').keyPair.certPem);
-    }
-    this.setFlag('kubelet-certificate-authority', file);
-  }));
-}
-
 
 function credentialsOf(world: KubeWorld, words: string): Credentials {
   const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
@@ -232,35 +206,6 @@ Then(/^the background kubectl prints a line matching "(.*)"$/, KUBECTL_TIMEOUT, 
   await backgroundPrints(this, new RegExp(pattern));
 }));
 
-When('the API server serves over HTTP', step(async function (this: KubeWorld) {
-  const cluster = await this.cluster();
-  if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
-  this.lastServeError = undefined;
-  try {
-    await cluster.http.serve();
-  } catch (e) {
-    this.lastServeError = e as Error;
-  }
-}));
-
-for (const which of ['secure', 'insecure'] as const) {
-  Then(`the ${which} port listens on {string}`, step(async function (this: KubeWorld, host: string) {
-    const e = await (await this.cluster()).http!.serve();
-    expect(e[which], `${which} port`).to.not.equal(undefined);
-    expect(e[which]!.host).to.equal(host);
-  }));
-
-  Then(`the ${which} port is off`, step(async function (this: KubeWorld) {
-    const e = await (await this.cluster()).http!.serve();
-    expect(e[which], `${which} port`).to.equal(undefined);
-  }));
-}
-
-Then(/^the API server refuses to serve with "(.*)"$/, step(function (this: KubeWorld, text: string) {
-  expect(this.lastServeError, 'the API server started serving').to.not.equal(undefined);
-  expect(this.lastServeError!.message).to.contain(text);
-}));
-
 async function expectProxyAnswer(world: KubeWorld, urlPath: string, code: number, text?: string): Promise<void> {
   const line = await backgroundPrints(world, /Starting to serve on/);
   const address = /Starting to serve on (\S+)/.exec(line)![1];
@@ -277,12 +222,6 @@ Then('a GET of {string} through the background kubectl proxy answers {int}', KUB
 // A regular expression: the text is free (see above).
 Then(/^a GET of "([^"]+)" through the background kubectl proxy answers (\d+) with "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: string, text: string) {
   await expectProxyAnswer(this, urlPath, Number(code), text);
-}));
-
-When('the API server compacts its storage', step(async function (this: KubeWorld) {
-  const cluster = await this.cluster();
-  if (!cluster.compactStorage) throw new NotApplicableError(`target ${cluster.target} cannot be told to compact its storage`);
-  await cluster.compactStorage();
 }));
 
 Then('the background kubectl prints lines matching, in order:', KUBECTL_TIMEOUT, step(async function (this: KubeWorld, table: DataTable) {

@@ -5,7 +5,7 @@ import { KubeObject } from '../src/api/meta';
 import { StatusError, isStatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
-import { fieldAt, resourceFor, resourceNamed, showField } from './objects';
+import { fieldAt, refFor, resourceFor, resourceNamed, showField } from './objects';
 
 /** Generic object vocabulary: create from a manifest, check fields, delete, expect errors. */
 
@@ -119,4 +119,104 @@ When('I try to bind pod {string}{in-namespace} to node {node}', step(async funct
     if (!(e instanceof StatusError)) throw e;
     this.lastError = e;
   }
+}));
+
+// ── deletion with a propagation policy, merge patches, conditions, labels, refusals ──
+
+for (const [words, attempt] of [['I delete', false], ['I try to delete', true]] as const) {
+  When(`${words} the {kind} {string}{in-namespace} with propagation policy {propagation-policy}`, step(async function (this: KubeWorld, kind: string, name: string, ns: string, policy: 'Orphan' | 'Background' | 'Foreground') {
+    await deleteObject(this, kind, name, ns, attempt, { propagationPolicy: policy });
+  }));
+}
+
+When('I try to delete the {kind} {string}{in-namespace}', step(async function (this: KubeWorld, kind: string, name: string, ns: string) {
+  await deleteObject(this, kind, name, ns, true, {});
+}));
+
+async function deleteObject(world: KubeWorld, kind: string, name: string, ns: string, attempt: boolean, options: { propagationPolicy?: 'Orphan' | 'Background' | 'Foreground' }): Promise<void> {
+  const cluster = await world.cluster();
+  const { ref } = refFor(kind, ns);
+  world.lastError = undefined;
+  try {
+    await cluster.client.delete(ref, name, options);
+  } catch (e) {
+    if (!attempt || !(e instanceof StatusError)) throw e;
+    world.lastError = e;
+  }
+}
+
+for (const [words, options] of [['', {}], [' status', { subresource: 'status' }]] as const) {
+  When(`I patch the {kind} {string}{in-namespace}${words} with:`, step(async function (this: KubeWorld, kind: string, name: string, ns: string, patch: string) {
+    const cluster = await this.cluster();
+    const { ref } = refFor(kind, ns);
+    await cluster.client.patch(ref, name, 'merge', yaml.load(patch), options);
+  }));
+}
+
+Then('the {kind} {string}{in-namespace} has {int} item(s) in {word}', step(async function (this: KubeWorld, kind: string, name: string, ns: string, count: number, path: string) {
+  const cluster = await this.cluster();
+  const { ref } = refFor(kind, ns);
+  const value = fieldAt(await cluster.client.get(ref, name), path);
+  expect(Array.isArray(value) ? value : [], `${kind} ${name}: ${path}`).to.have.length(Number(count));
+}));
+
+async function expectObjectCondition(world: KubeWorld, kind: string, name: string, ns: string, type: string, status: string, reason?: string): Promise<void> {
+  const cluster = await world.cluster();
+  const { ref } = refFor(kind, ns);
+  const obj = await cluster.client.get(ref, name) as KubeObject & { status?: { conditions?: { type: string; status: string; reason?: string }[] } };
+  const cond = obj.status?.conditions?.find((c) => c.type === type);
+  expect(cond, `${kind} ${name} condition ${type}`).to.not.equal(undefined);
+  expect(cond!.status).to.equal(status);
+  if (reason !== undefined) expect(cond!.reason).to.equal(reason);
+}
+
+Then('the {kind} {string}{in-namespace} has a condition {word} {condition-status}', step(async function (this: KubeWorld, kind: string, name: string, ns: string, type: string, status: string) {
+  await expectObjectCondition(this, kind, name, ns, type, status);
+}));
+
+Then('the {kind} {string}{in-namespace} has a condition {word} {condition-status} with reason {string}', step(async function (this: KubeWorld, kind: string, name: string, ns: string, type: string, status: string, reason: string) {
+  await expectObjectCondition(this, kind, name, ns, type, status, reason);
+}));
+
+Then('the {kind} {string}{in-namespace} has no condition {word}', step(async function (this: KubeWorld, kind: string, name: string, ns: string, type: string) {
+  const cluster = await this.cluster();
+  const { ref } = refFor(kind, ns);
+  const obj = await cluster.client.get(ref, name) as KubeObject & { status?: { conditions?: { type: string }[] } };
+  expect((obj.status?.conditions ?? []).map((c) => c.type)).to.not.include(type);
+}));
+
+Then('the request fails with a cause {string} on field {string} saying {string}', step(function (this: KubeWorld, reason: string, field: string, message: string) {
+  expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
+  expect(this.lastError!.status.details?.causes ?? []).to.deep.include({ reason, field, message });
+}));
+
+for (const what of ['label', 'annotation'] as const) {
+  const mapOf = async (world: KubeWorld, kind: string, name: string, ns: string): Promise<Record<string, string>> => {
+    const cluster = await world.cluster();
+    const meta = (await cluster.client.get(refFor(kind, ns).ref, name)).metadata;
+    return (what === 'label' ? meta.labels : meta.annotations) ?? {};
+  };
+  Then(`the {kind} {string}{in-namespace} has ${what} {string} = {string}`, step(async function (this: KubeWorld, kind: string, name: string, ns: string, key: string, value: string) {
+    expect((await mapOf(this, kind, name, ns))[key], `${what} ${key} of ${kind} ${name}`).to.equal(value);
+  }));
+  Then(`the {kind} {string}{in-namespace} has no ${what} {string}`, step(async function (this: KubeWorld, kind: string, name: string, ns: string, key: string) {
+    expect(await mapOf(this, kind, name, ns), `${what}s of ${kind} ${name}`).to.not.have.property(key);
+  }));
+}
+
+Then('the {kind} {string}{in-namespace} has no error', step(async function (this: KubeWorld, kind: string, name: string, ns: string) {
+  expect(this.lastError?.status.message, 'the request failed').to.equal(undefined);
+  const cluster = await this.cluster();
+  const { ref } = refFor(kind, ns);
+  expect((await cluster.client.get(ref, name)).metadata.name).to.equal(name);
+}));
+
+/**
+ * The last refused request's causes include this field with this message (which may itself
+ * quote values). A regular expression: the message runs to the end of the line, quotes and all.
+ */
+Then(/^the refusal names field "([^"]+)": (.+)$/, step(function (this: KubeWorld, field: string, message: string) {
+  expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
+  const causes = this.lastError!.status.details?.causes ?? [];
+  expect(causes.map((c) => [c.field, c.message]), 'causes').to.deep.include([field, message]);
 }));

@@ -163,14 +163,14 @@ for (const kind of ['deployment', 'statefulset']) {
 
 /** A Deployment's events, oldest first; "{revision N}" in a message stands for that revision's ReplicaSet name. */
 for (const kind of ['deployment', 'statefulset']) {
-Then(`the events of ${kind} {string}{in-namespace} are, in order:`, step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
-  const cluster = await this.cluster();
-  const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
-  const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
-  const expected = table.hashes().map((r) => [r.reason, r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`)]);
-  const events = (await cluster.events({ involvedName: name, namespace: ns })).filter((e) => e.involvedObject.kind?.toLowerCase() === kind);
-  expect(events.map((e) => [e.reason, e.message]), `events of ${kind} ${name}`).to.deep.equal(expected);
-}));
+  Then(`the events of ${kind} {string}{in-namespace} are, in order:`, step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+    const cluster = await this.cluster();
+    const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
+    const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
+    const expected = table.hashes().map((r) => [r.reason, r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`)]);
+    const events = (await cluster.events({ involvedName: name, namespace: ns })).filter((e) => e.involvedObject.kind?.toLowerCase() === kind);
+    expect(events.map((e) => [e.reason, e.message]), `events of ${kind} ${name}`).to.deep.equal(expected);
+  }));
 }
 
 When('I set the image of deployment {string}{in-namespace} to each of {names}, {duration} apart', step(async function (this: KubeWorld, name: string, ns: string, images: string[], apart: number) {
@@ -185,16 +185,6 @@ Then('the ReplicaSets of deployment {string}{in-namespace} have revisions {int} 
   const revisions = (await replicaSetsOf(this, name, ns)).map((rs) => Number(rs.metadata.annotations?.[REVISION]));
   const want = Array.from({ length: to - from + 1 }, (_, i) => from + i);
   expect(revisions, `revisions of deployment ${name}`).to.deep.equal(want);
-}));
-
-/**
- * The last refused request's causes include this field with this message (which may itself
- * quote values). A regular expression: the message runs to the end of the line, quotes and all.
- */
-Then(/^the refusal names field "([^"]+)": (.+)$/, step(function (this: KubeWorld, field: string, message: string) {
-  expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
-  const causes = this.lastError!.status.details?.causes ?? [];
-  expect(causes.map((c) => [c.field, c.message]), 'causes').to.deep.include([field, message]);
 }));
 
 for (const kind of ['deployment', 'statefulset']) {
@@ -234,11 +224,11 @@ Then('the pods of statefulset {string}{in-namespace} are:', step(async function 
 }));
 
 for (const kind of ['statefulset', 'daemonset']) {
-Then(`${kind} {string}{in-namespace} has {int} ControllerRevision(s)`, step(async function (this: KubeWorld, name: string, ns: string, count: number) {
-  const cluster = await this.cluster();
-  const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns }, name);
-  const revisions = (await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns })).items
-    .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
-  expect(revisions.map((r) => r.metadata.name), `ControllerRevisions of ${kind} ${name}`).to.have.length(Number(count));
-}));
+  Then(`${kind} {string}{in-namespace} has {int} ControllerRevision(s)`, step(async function (this: KubeWorld, name: string, ns: string, count: number) {
+    const cluster = await this.cluster();
+    const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns }, name);
+    const revisions = (await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns })).items
+      .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
+    expect(revisions.map((r) => r.metadata.name), `ControllerRevisions of ${kind} ${name}`).to.have.length(Number(count));
+  }));
 }
