@@ -66,7 +66,7 @@ export class KubeWorld extends World<RunParameters> {
   /** The last answer of a kubelet's API reached directly. */
   lastKubeletAnswer?: { request: string; status: number; body: string };
 
-  // ── storage (storage.steps.ts) ──
+  // ── storage (apiserver.steps.ts) ──
   /** What the scenario saw just before the control plane was killed. */
   beforeRestart?: { pods: Map<string, { uid: string; rv: string }>; kubeconfig?: string };
 
