@@ -67,6 +67,7 @@ for (const which of ['secure', 'insecure'] as const) {
   }));
 }
 
+// A regular expression: the error text runs to the end of the line and may quote, which {string} cannot hold.
 Then(/^the API server refuses to serve with "(.*)"$/, step(function (this: KubeWorld, text: string) {
   expect(this.lastServeError, 'the API server started serving').to.not.equal(undefined);
   expect(this.lastServeError!.message).to.contain(text);
