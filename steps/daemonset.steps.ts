@@ -12,16 +12,13 @@ import { fieldAt, showField } from './objects';
  * revision, the one its current template matches; "old" otherwise).
  */
 
-const NS = '(?: in namespace "([^"]+)")?';
-
 interface Revision extends KubeObject {
   revision: number;
 }
 
 /** A DaemonSet, the hash of its newest ControllerRevision, and the pods it controls. */
-async function daemonPods(world: KubeWorld, name: string, ns: string | null): Promise<{ ds: DaemonSet; newest: string | undefined; pods: Pod[] }> {
+async function daemonPods(world: KubeWorld, name: string, namespace: string): Promise<{ ds: DaemonSet; newest: string | undefined; pods: Pod[] }> {
   const cluster = await world.cluster();
-  const namespace = ns ?? 'default';
   const ds = await cluster.client.get<DaemonSet>({ resource: 'daemonsets.apps', namespace }, name);
   const owned = (o: { metadata: { ownerReferences?: { controller?: boolean; uid: string }[] } }) =>
     o.metadata.ownerReferences?.some((r) => r.controller && r.uid === ds.metadata.uid) ?? false;
@@ -33,12 +30,12 @@ async function daemonPods(world: KubeWorld, name: string, ns: string | null): Pr
   return { ds, newest, pods };
 }
 
-When(new RegExp(`^I set the image of daemonset "([^"]+)"${NS} to "([^"]+)"$`), step(async function (this: KubeWorld, name: string, ns: string | null, image: string) {
+When('I set the image of daemonset {string}{in-namespace} to {string}', step(async function (this: KubeWorld, name: string, ns: string, image: string) {
   const cluster = await this.cluster();
-  await cluster.client.patch({ resource: 'daemonsets.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
+  await cluster.client.patch({ resource: 'daemonsets.apps', namespace: ns }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
 }));
 
-Then(new RegExp(`^the pods of daemonset "([^"]+)"${NS} are:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
+Then('the pods of daemonset {string}{in-namespace} are:', step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
   const { newest, pods } = await daemonPods(this, name, ns);
   const [header, ...rows] = table.raw();
   const cell = (p: Pod, col: string): string => {
@@ -55,9 +52,8 @@ Then(new RegExp(`^the pods of daemonset "([^"]+)"${NS} are:$`), step(async funct
   expect(got, `pods of daemonset ${name} (${header.join(', ')})`).to.deep.equal(want);
 }));
 
-Then(new RegExp(`^every pod of daemonset "([^"]+)"${NS} carries the hash of its ControllerRevision, which is named after it$`), step(async function (this: KubeWorld, name: string, ns: string | null) {
+Then('every pod of daemonset {string}{in-namespace} carries the hash of its ControllerRevision, which is named after it', step(async function (this: KubeWorld, name: string, namespace: string) {
   const cluster = await this.cluster();
-  const namespace = ns ?? 'default';
   const ds = await cluster.client.get<DaemonSet>({ resource: 'daemonsets.apps', namespace }, name);
   const revisions = (await cluster.client.list<Revision>({ resource: 'controllerrevisions.apps', namespace })).items
     .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === ds.metadata.uid));
@@ -75,16 +71,15 @@ Then(new RegExp(`^every pod of daemonset "([^"]+)"${NS} carries the hash of its 
 }));
 
 /** Counts the DaemonSet's pods that are not being deleted, by revision as in "the pods of daemonset … are". */
-Then(new RegExp(`^daemonset "([^"]+)"${NS} runs (\\d+) new and (\\d+) old pods?$`), step(async function (this: KubeWorld, name: string, ns: string | null, fresh: string, old: string) {
+Then('daemonset {string}{in-namespace} runs {int} new and {int} old pod(s)', step(async function (this: KubeWorld, name: string, ns: string, fresh: number, old: number) {
   const { newest, pods: all } = await daemonPods(this, name, ns);
   const pods = all.filter((p) => !p.metadata.deletionTimestamp);
   const isNew = pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === newest).length;
-  expect([isNew, pods.length - isNew], `new and old pods of daemonset ${name}: ${pods.map((p) => `${p.metadata.name}@${p.spec.nodeName}`).join(', ')}`).to.deep.equal([Number(fresh), Number(old)]);
+  expect([isNew, pods.length - isNew], `new and old pods of daemonset ${name}: ${pods.map((p) => `${p.metadata.name}@${p.spec.nodeName}`).join(', ')}`).to.deep.equal([fresh, old]);
 }));
 
-When(new RegExp(`^I delete the pod of daemonset "([^"]+)"${NS} on node "([^"]+)"$`), step(async function (this: KubeWorld, name: string, ns: string | null, node: string) {
+When('I delete the pod of daemonset {string}{in-namespace} on node {node}', step(async function (this: KubeWorld, name: string, namespace: string, node: string) {
   const cluster = await this.cluster();
-  const namespace = ns ?? 'default';
   const ds = await cluster.client.get<DaemonSet>({ resource: 'daemonsets.apps', namespace }, name);
   const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace })).items
     .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === ds.metadata.uid) && p.spec.nodeName === node && !p.metadata.deletionTimestamp);

@@ -1,11 +1,12 @@
 import { NotApplicableError } from '../src/drivers';
 import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
-import { Node, Pod } from '../src/api/core';
+import { Node, Pod, Taint } from '../src/api/core';
 import { isStatusError } from '../src/api/errors';
 import { renderTimeline, TimelineRecorder } from '../src/report/timeline';
 import { KubeWorld } from './world';
-import { step, toMs } from './support';
+import { step } from './support';
+import { taintText } from './parameters';
 import { runPodOn } from './pods.steps';
 
 /**
@@ -17,18 +18,13 @@ import { runPodOn } from './pods.steps';
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const REGION_LABEL = 'topology.kubernetes.io/region';
 const BETA_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
-const recorders = new WeakMap<KubeWorld, TimelineRecorder>();
-const zones = new WeakMap<KubeWorld, Map<string, string[]>>();
-const stops = new WeakMap<KubeWorld, Map<string, number>>();
 
 async function timeline(world: KubeWorld): Promise<TimelineRecorder> {
-  let r = recorders.get(world);
-  if (!r) {
+  if (!world.timeline) {
     const cluster = await world.cluster();
-    r = await TimelineRecorder.start(cluster.client, () => cluster.now());
-    recorders.set(world, r);
+    world.timeline = await TimelineRecorder.start(cluster.client, () => cluster.now());
   }
-  return r;
+  return world.timeline;
 }
 
 /** The recording, for steps that assert WHEN things happened: they need exact event times. */
@@ -41,15 +37,9 @@ async function timedTimeline(world: KubeWorld): Promise<TimelineRecorder> {
 }
 
 function zoneNodes(world: KubeWorld, zone: string): string[] {
-  const list = zones.get(world)?.get(zone);
+  const list = world.zoneNodes.get(zone);
   if (!list) throw new Error(`no nodes were created in zone "${zone}" in this scenario`);
   return list;
-}
-
-function stopTimes(world: KubeWorld): Map<string, number> {
-  let m = stops.get(world);
-  if (!m) stops.set(world, (m = new Map()));
-  return m;
 }
 
 async function addZoneNode(world: KubeWorld, zone: string, name: string, labels: Record<string, string> = { [ZONE_LABEL]: zone }): Promise<void> {
@@ -61,13 +51,11 @@ async function addZoneNode(world: KubeWorld, zone: string, name: string, labels:
     const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch((e) => { if (isStatusError(e, 'NotFound')) return undefined; throw e; });
     return n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   }, 60_000);
-  let m = zones.get(world);
-  if (!m) zones.set(world, (m = new Map()));
-  m.set(zone, [...(m.get(zone) ?? []), name]);
+  world.zoneNodes.set(zone, [...(world.zoneNodes.get(zone) ?? []), name]);
 }
 
 After(function (this: KubeWorld) {
-  const r = recorders.get(this);
+  const r = this.timeline;
   if (!r) return;
   r.stop();
   this.attach(renderTimeline(r.data(), 'Nodes, taints and pod deletions over cluster time'), 'image/svg+xml');
@@ -75,27 +63,37 @@ After(function (this: KubeWorld) {
 
 // ── parameters ──────────────────────────────────────────────────────────────────────────
 
-Given(/^the (node eviction rate|secondary node eviction rate) is (\d+(?:\.\d+)?) nodes per second$/, step(function (this: KubeWorld, which: string, rate: string) {
-  this.setFlag(which === 'node eviction rate' ? 'node-eviction-rate' : 'secondary-node-eviction-rate', rate);
+for (const [phrase, flag] of [['node eviction rate', 'node-eviction-rate'], ['secondary node eviction rate', 'secondary-node-eviction-rate']]) {
+  Given(`the ${phrase} is {float} nodes per second`, step(function (this: KubeWorld, rate: number) {
+    this.setFlag(flag, String(rate));
+  }));
+}
+
+Given('the large cluster size threshold is {int} nodes', step(function (this: KubeWorld, n: number) {
+  this.setFlag('large-cluster-size-threshold', String(n));
 }));
 
-Given(/^the large cluster size threshold is (\d+) nodes$/, step(function (this: KubeWorld, n: string) {
-  this.setFlag('large-cluster-size-threshold', n);
-}));
-
-Given(/^the unhealthy zone threshold is (\d+(?:\.\d+)?)$/, step(function (this: KubeWorld, x: string) {
-  this.setFlag('unhealthy-zone-threshold', x);
+Given('the unhealthy zone threshold is {float}', step(function (this: KubeWorld, x: number) {
+  this.setFlag('unhealthy-zone-threshold', String(x));
 }));
 
 // ── nodes in zones ──────────────────────────────────────────────────────────────────────
 
-Given(/^zone "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, zone: string, count: string, pods: string | null) {
-  const start = zones.get(this)?.get(zone)?.length ?? 0;
-  for (let i = start + 1; i <= start + Number(count); i++) {
+async function addZone(world: KubeWorld, zone: string, count: number, pods: number): Promise<void> {
+  const start = world.zoneNodes.get(zone)?.length ?? 0;
+  for (let i = start + 1; i <= start + count; i++) {
     const name = `${zone}-node-${i}`;
-    await addZoneNode(this, zone, name);
-    for (let p = 1; p <= Number(pods ?? 0); p++) await runPodOn(this, `${name}-pod-${p}`, name);
+    await addZoneNode(world, zone, name);
+    for (let p = 1; p <= pods; p++) await runPodOn(world, `${name}-pod-${p}`, name);
   }
+}
+
+Given('zone {string} has {int} ready node(s)', step(async function (this: KubeWorld, zone: string, count: number) {
+  await addZone(this, zone, count, 0);
+}));
+
+Given('zone {string} has {int} ready node(s), each running {int} pod(s)', step(async function (this: KubeWorld, zone: string, count: number, pods: number) {
+  await addZone(this, zone, count, pods);
 }));
 
 /**
@@ -104,7 +102,7 @@ Given(/^zone "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, 
  * at all. Steps that say "zone" or "group" name the same registry of nodes.
  */
 async function addLabelledNodes(world: KubeWorld, group: string, prefix: string, count: number, pods: number, labels: Record<string, string>): Promise<void> {
-  const start = zones.get(world)?.get(group)?.length ?? 0;
+  const start = world.zoneNodes.get(group)?.length ?? 0;
   for (let i = start + 1; i <= start + count; i++) {
     const name = `${prefix}-node-${i}`;
     await addZoneNode(world, group, name, labels);
@@ -112,39 +110,42 @@ async function addLabelledNodes(world: KubeWorld, group: string, prefix: string,
   }
 }
 
-Given(/^zone "([^"]+)" in region "([^"]+)" has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, zone: string, region: string, count: string, pods: string | null) {
-  await addLabelledNodes(this, `${region}/${zone}`, `${region}-${zone}`, Number(count), Number(pods ?? 0), { [REGION_LABEL]: region, [ZONE_LABEL]: zone });
-}));
+// Each with and without ", each running N pod(s)" (a Cucumber optional cannot hold a parameter).
+for (const each of ['', ', each running {int} pod(s)']) {
+  Given(`zone {string} in region {string} has {int} ready node(s)${each}`, step(async function (this: KubeWorld, zone: string, region: string, count: number, pods?: number) {
+    await addLabelledNodes(this, `${region}/${zone}`, `${region}-${zone}`, count, pods ?? 0, { [REGION_LABEL]: region, [ZONE_LABEL]: zone });
+  }, 3 + (each ? 1 : 0)));
 
-Given(/^zone "([^"]+)", labelled only with failure-domain\.beta\.kubernetes\.io\/zone, has (\d+) ready nodes?(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, zone: string, count: string, pods: string | null) {
-  await addLabelledNodes(this, zone, zone, Number(count), Number(pods ?? 0), { [BETA_ZONE_LABEL]: zone });
-}));
+  Given(`zone {string}, labelled only with failure-domain.beta.kubernetes.io\\/zone, has {int} ready node(s)${each}`, step(async function (this: KubeWorld, zone: string, count: number, pods?: number) {
+    await addLabelledNodes(this, zone, zone, count, pods ?? 0, { [BETA_ZONE_LABEL]: zone });
+  }, 2 + (each ? 1 : 0)));
 
-Given(/^a group "([^"]+)" of (\d+) ready nodes? without zone labels(?:, each running (\d+) pods?)?$/, step(async function (this: KubeWorld, group: string, count: string, pods: string | null) {
-  await addLabelledNodes(this, group, group, Number(count), Number(pods ?? 0), {});
-}));
+  Given(`a group {string} of {int} ready node(s) without zone labels${each}`, step(async function (this: KubeWorld, group: string, count: number, pods?: number) {
+    await addLabelledNodes(this, group, group, count, pods ?? 0, {});
+  }, 2 + (each ? 1 : 0)));
+}
 
-Given(/^a ready node "([^"]+)" in zone "([^"]+)"$/, step(async function (this: KubeWorld, name: string, zone: string) {
+Given('a ready node {node} in zone {string}', step(async function (this: KubeWorld, name: string, zone: string) {
   await addZoneNode(this, zone, name);
 }));
 
-Given(/^the timeline of the cluster is recorded$/, step(async function (this: KubeWorld) {
+Given('the timeline of the cluster is recorded', step(async function (this: KubeWorld) {
   await timeline(this);
 }));
 
-When(/^(\d+) nodes? of (?:zone|group) "([^"]+)" stops? reporting$/, step(async function (this: KubeWorld, count: string, zone: string) {
+When('{int} node(s) of zone/group {string} stop(s) reporting', step(async function (this: KubeWorld, count: number, zone: string) {
   const cluster = await this.cluster();
   const nodes = zoneNodes(this, zone).slice(0, Number(count));
   if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
-  for (const n of nodes) stopTimes(this).set(n, await cluster.stopKubelet(n));
+  for (const n of nodes) this.stopTimes.set(n, await cluster.stopKubelet(n));
 }));
 
-When(/^every node of (?:zone|group) "([^"]+)" stops reporting$/, step(async function (this: KubeWorld, zone: string) {
+When('every node of zone/group {string} stops reporting', step(async function (this: KubeWorld, zone: string) {
   const cluster = await this.cluster();
-  for (const n of zoneNodes(this, zone)) stopTimes(this).set(n, await cluster.stopKubelet(n));
+  for (const n of zoneNodes(this, zone)) this.stopTimes.set(n, await cluster.stopKubelet(n));
 }));
 
-When(/^node "([^"]+)" of (?:zone|group) "([^"]+)" reports again$/, step(async function (this: KubeWorld, name: string, zone: string) {
+When('node {node} of zone/group {string} reports again', step(async function (this: KubeWorld, name: string, zone: string) {
   expect(zoneNodes(this, zone)).to.include(name);
   const cluster = await this.cluster();
   await cluster.startKubelet(name);
@@ -153,14 +154,9 @@ When(/^node "([^"]+)" of (?:zone|group) "([^"]+)" reports again$/, step(async fu
 // ── when pods go ────────────────────────────────────────────────────────────────────────
 
 function lastStop(world: KubeWorld, nodes: string[]): number {
-  const times = nodes.map((n) => stopTimes(world).get(n)).filter((t): t is number => t !== undefined);
+  const times = nodes.map((n) => world.stopTimes.get(n)).filter((t): t is number => t !== undefined);
   if (times.length === 0) throw new Error(`none of ${nodes.join(', ')} was stopped in this scenario`);
   return Math.max(...times);
-}
-
-/** Offsets in seconds ("0, 10, 20" or "none"). */
-function offsets(list: string): number[] {
-  return list.trim() === 'none' ? [] : list.split(',').map((s) => Number(s.trim()));
 }
 
 async function advanceTo(world: KubeWorld, at: number): Promise<void> {
@@ -176,48 +172,65 @@ async function evictionsIn(world: KubeWorld, zone: string): Promise<{ node: stri
     .sort((a, b) => a.at - b.at);
 }
 
-Then(/^(?:(\d+(?:\.\d+)?) (seconds?|minutes?) after the nodes stopped reporting, )?the pods of (?:zone|group) "([^"]+)" have gone node by node at (.+) seconds$/,
-  step(async function (this: KubeWorld, amount: string | null, unit: string | null, zone: string, list: string) {
-    if (amount != null) await advanceTo(this, lastStop(this, zoneNodes(this, zone)) + toMs(Number(amount), unit!));
-    const got = await evictionsIn(this, zone);
-    const first = got[0]?.at ?? 0;
-    const actual = got.map((x) => (x.at - first) / 1000);
-    expect(actual, `seconds after the first node's pods went, per node: ${got.map((x) => `${x.node}@${((x.at - first) / 1000).toFixed(1)}`).join(', ') || 'none'}`)
-      .to.deep.equal(offsets(list));
+/** When each node's pods went, in seconds after the first node's; first, when given, at that time after the nodes stopped. */
+async function expectGoneNodeByNode(world: KubeWorld, zone: string, offsets: number[], afterStop?: number): Promise<void> {
+  if (afterStop !== undefined) await advanceTo(world, lastStop(world, zoneNodes(world, zone)) + afterStop);
+  const got = await evictionsIn(world, zone);
+  const first = got[0]?.at ?? 0;
+  const actual = got.map((x) => (x.at - first) / 1000);
+  expect(actual, `seconds after the first node's pods went, per node: ${got.map((x) => `${x.node}@${((x.at - first) / 1000).toFixed(1)}`).join(', ') || 'none'}`)
+    .to.deep.equal(offsets);
+}
+
+Then('the pods of zone/group {string} have gone node by node at {offsets} seconds', step(async function (this: KubeWorld, zone: string, offsets: number[]) {
+  await expectGoneNodeByNode(this, zone, offsets);
+}));
+
+Then('{duration} after the nodes stopped reporting, the pods of zone/group {string} have gone node by node at {offsets} seconds',
+  step(async function (this: KubeWorld, ms: number, zone: string, offsets: number[]) {
+    await expectGoneNodeByNode(this, zone, offsets, ms);
   }));
 
-Then(/^the first node of (?:zone|group) "([^"]+)" lost its pods between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds after the nodes stopped reporting$/,
-  step(async function (this: KubeWorld, zone: string, from: string, to: string) {
+Then('the first node of zone/group {string} lost its pods between {float} and {float} seconds after the nodes stopped reporting',
+  step(async function (this: KubeWorld, zone: string, from: number, to: number) {
     const got = await evictionsIn(this, zone);
     expect(got, `no pod of zone ${zone} was marked for deletion`).to.not.be.empty;
     const after = (got[0].at - lastStop(this, zoneNodes(this, zone))) / 1000;
-    expect(after).to.be.within(Number(from), Number(to));
+    expect(after).to.be.within(from, to);
   }));
 
-Then(/^(?:(\d+) (seconds?|minutes?) after the nodes stopped reporting, )?no pod of (?:zone|group) "([^"]+)" has been marked for deletion$/, step(async function (this: KubeWorld, amount: string | null, unit: string | null, zone: string) {
-  if (amount != null) await advanceTo(this, lastStop(this, zoneNodes(this, zone)) + toMs(Number(amount), unit!));
-  const got = await evictionsIn(this, zone);
+async function expectNoneMarked(world: KubeWorld, zone: string, afterStop?: number): Promise<void> {
+  if (afterStop !== undefined) await advanceTo(world, lastStop(world, zoneNodes(world, zone)) + afterStop);
+  const got = await evictionsIn(world, zone);
   expect(got.map((x) => x.node), 'nodes whose pods went').to.deep.equal([]);
+}
+
+Then('no pod of zone/group {string} has been marked for deletion', step(async function (this: KubeWorld, zone: string) {
+  await expectNoneMarked(this, zone);
 }));
 
-Then(/^the pods of node "([^"]+)" (?:are|were) marked for deletion between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds after its kubelet stopped$/,
-  step(async function (this: KubeWorld, node: string, from: string, to: string) {
-    const stoppedAt = this.lastHeartbeat.get(node) ?? stopTimes(this).get(node);
+Then('{duration} after the nodes stopped reporting, no pod of zone/group {string} has been marked for deletion', step(async function (this: KubeWorld, ms: number, zone: string) {
+  await expectNoneMarked(this, zone, ms);
+}));
+
+Then('the pods of node {node} are/were marked for deletion between {float} and {float} seconds after its kubelet stopped',
+  step(async function (this: KubeWorld, node: string, from: number, to: number) {
+    const stoppedAt = this.lastHeartbeat.get(node) ?? this.stopTimes.get(node);
     if (stoppedAt === undefined) throw new Error(`the kubelet on ${node} was not stopped in this scenario`);
-    await advanceTo(this, stoppedAt + Number(to) * 1000);
+    await advanceTo(this, stoppedAt + to * 1000);
     const at = (await timedTimeline(this)).firstDeletion(node);
     expect(at, `no pod of ${node} was marked for deletion within ${to} s`).to.not.equal(undefined);
-    expect((at! - stoppedAt) / 1000, 'seconds after the kubelet stopped').to.be.within(Number(from), Number(to));
+    expect((at! - stoppedAt) / 1000, 'seconds after the kubelet stopped').to.be.within(from, to);
   }));
 
-Then(/^the first nodes of zones "([^"]+)" and "([^"]+)" lost their pods at the same moment$/, step(async function (this: KubeWorld, a: string, b: string) {
+Then('the first nodes of zones {string} and {string} lost their pods at the same moment', step(async function (this: KubeWorld, a: string, b: string) {
   const [ea, eb] = [await evictionsIn(this, a), await evictionsIn(this, b)];
   expect(ea, `no pod of zone ${a} went`).to.not.be.empty;
   expect(eb, `no pod of zone ${b} went`).to.not.be.empty;
   expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
 }));
 
-Then(/^no pod of node "([^"]+)" has been marked for deletion$/, step(async function (this: KubeWorld, node: string) {
+Then('no pod of node {node} has been marked for deletion', step(async function (this: KubeWorld, node: string) {
   const at = (await timedTimeline(this)).firstDeletion(node);
   expect(at, `a pod of ${node} was marked for deletion`).to.equal(undefined);
 }));
@@ -227,26 +240,28 @@ Then(/^no pod of node "([^"]+)" has been marked for deletion$/, step(async funct
 async function taintsOf(world: KubeWorld, node: string): Promise<string[]> {
   const cluster = await world.cluster();
   const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
-  return (n.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
+  return (n.spec?.taints ?? []).map(taintText);
 }
 
-Then(/^node "([^"]+)" (has|does not have) the taint "([^"]+)"$/, step(async function (this: KubeWorld, node: string, has: string, taint: string) {
-  const taints = await taintsOf(this, node);
-  if (has === 'has') expect(taints, `taints of ${node}`).to.include(taint);
-  else expect(taints, `taints of ${node}`).to.not.include(taint);
+Then('node {node} has the taint {taint}', step(async function (this: KubeWorld, node: string, taint: Taint) {
+  expect(await taintsOf(this, node), `taints of ${node}`).to.include(taintText(taint));
 }));
 
-Then(/^node "([^"]+)" has no NoExecute taints$/, step(async function (this: KubeWorld, node: string) {
+Then('node {node} does not have the taint {taint}', step(async function (this: KubeWorld, node: string, taint: Taint) {
+  expect(await taintsOf(this, node), `taints of ${node}`).to.not.include(taintText(taint));
+}));
+
+Then('node {node} has no NoExecute taints', step(async function (this: KubeWorld, node: string) {
   expect((await taintsOf(this, node)).filter((t) => t.endsWith(':NoExecute'))).to.deep.equal([]);
 }));
 
-Then(/^no node of (?:zone|group) "([^"]+)" has a NoExecute taint$/, step(async function (this: KubeWorld, zone: string) {
+Then('no node of zone/group {string} has a NoExecute taint', step(async function (this: KubeWorld, zone: string) {
   for (const n of zoneNodes(this, zone)) expect((await taintsOf(this, n)).filter((t) => t.endsWith(':NoExecute')), n).to.deep.equal([]);
 }));
 
 // ── pods with tolerations ───────────────────────────────────────────────────────────────
 
-Given(/^a pod "([^"]+)" running on node "([^"]+)" with tolerations:$/, step(async function (this: KubeWorld, name: string, node: string, table: DataTable) {
+Given('a pod {string} running on node {node} with tolerations:', step(async function (this: KubeWorld, name: string, node: string, table: DataTable) {
   const tolerations = table.hashes().map((r) => ({
     key: r.key || undefined,
     operator: (r.operator || 'Equal') as 'Equal' | 'Exists',
@@ -258,7 +273,7 @@ Given(/^a pod "([^"]+)" running on node "([^"]+)" with tolerations:$/, step(asyn
   await runPodOn(this, name, node, 'default', { tolerations });
 }));
 
-Then(/^pod "([^"]+)" has tolerations:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+Then('pod {string} has tolerations:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const cluster = await this.cluster();
   const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
   const actual = (pod.spec.tolerations ?? []).map((t) => ({
@@ -267,16 +282,24 @@ Then(/^pod "([^"]+)" has tolerations:$/, step(async function (this: KubeWorld, n
   expect(actual).to.deep.equal(table.hashes());
 }));
 
-Then(/^pod "([^"]+)" has condition (\w+) "(True|False|Unknown)"(?: with reason "([^"]*)")?$/, step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string | null) {
-  const cluster = await this.cluster();
+async function expectPodCondition(world: KubeWorld, name: string, type: string, status: string, reason?: string): Promise<void> {
+  const cluster = await world.cluster();
   const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
   const c = pod.status?.conditions?.find((x) => x.type === type);
   expect(c, `pod ${name} has no ${type} condition`).to.not.equal(undefined);
   expect(c!.status).to.equal(status);
-  if (reason != null) expect(c!.reason).to.equal(reason);
+  if (reason !== undefined) expect(c!.reason).to.equal(reason);
+}
+
+Then('pod {string} has condition {word} {condition-status}', step(async function (this: KubeWorld, name: string, type: string, status: string) {
+  await expectPodCondition(this, name, type, status);
 }));
 
-When(/^node "([^"]+)" reports condition (\w+) "(True|False|Unknown)"$/, step(async function (this: KubeWorld, node: string, type: string, status: string) {
+Then('pod {string} has condition {word} {condition-status} with reason {string}', step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string) {
+  await expectPodCondition(this, name, type, status, reason);
+}));
+
+When('node {node} reports condition {word} {condition-status}', step(async function (this: KubeWorld, node: string, type: string, status: string) {
   const cluster = await this.cluster();
   const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
   const now = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -285,41 +308,49 @@ When(/^node "([^"]+)" reports condition (\w+) "(True|False|Unknown)"$/, step(asy
   await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { status: { conditions } }, { subresource: 'status' });
 }));
 
-When(/^I (cordon|uncordon) node "([^"]+)"$/, step(async function (this: KubeWorld, verb: string, node: string) {
-  const cluster = await this.cluster();
-  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { unschedulable: verb === 'cordon' ? true : null } });
-}));
+for (const [verb, unschedulable] of [['cordon', true], ['uncordon', null]] as const) {
+  When(`I ${verb} node {node}`, step(async function (this: KubeWorld, node: string) {
+    const cluster = await this.cluster();
+    await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { unschedulable } });
+  }));
+}
 
-When(/^I taint node "([^"]+)" with "([^"]+)"$/, step(async function (this: KubeWorld, node: string, spec: string) {
+When('I taint node {node} with {taint}', step(async function (this: KubeWorld, node: string, taint: Taint) {
   const cluster = await this.cluster();
-  const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(spec);
-  if (!m) throw new Error(`invalid taint "${spec}" (want key=value:Effect)`);
   const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
-  const taints = [...(n.spec?.taints ?? []), { key: m[1], ...(m[2] ? { value: m[2] } : {}), effect: m[3] }];
+  const taints = [...(n.spec?.taints ?? []), { key: taint.key, ...(taint.value ? { value: taint.value } : {}), effect: taint.effect }];
   await timeline(this);
   await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints } });
 }));
 
-When(/^the cloud deletes the machine of node "([^"]+)"$/, step(async function (this: KubeWorld, node: string) {
+When('the cloud deletes the machine of node {node}', step(async function (this: KubeWorld, node: string) {
   const cluster = await this.cluster();
   this.lastHeartbeat.set(node, cluster.now());
   await cluster.deleteMachine(node);
 }));
 
-When(/^I remove the taint "([^"]+)" from node "([^"]+)"$/, step(async function (this: KubeWorld, key: string, node: string) {
+When('I remove the taint {string} from node {node}', step(async function (this: KubeWorld, key: string, node: string) {
   const cluster = await this.cluster();
   const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
   await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints: (n.spec?.taints ?? []).filter((t) => t.key !== key) } });
 }));
 
-Then(/^there is an event "([^"]+)" for pod "([^"]+)"(?: with message "([^"]*)")?$/, step(async function (this: KubeWorld, reason: string, pod: string, message: string | null) {
-  const cluster = await this.cluster();
+async function expectPodEvent(world: KubeWorld, reason: string, pod: string, message?: string): Promise<void> {
+  const cluster = await world.cluster();
   const events = await cluster.events({ involvedName: pod, reason });
   expect(events.map((e) => `${e.reason}: ${e.message}`), `events for pod ${pod}`).to.not.be.empty;
-  if (message != null) expect(events.map((e) => e.message)).to.include(message);
+  if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
+}
+
+Then('there is an event {string} for pod {string}', step(async function (this: KubeWorld, reason: string, pod: string) {
+  await expectPodEvent(this, reason, pod);
 }));
 
-Then(/^the daemon pod on node "([^"]+)" has tolerations:$/, step(async function (this: KubeWorld, node: string, table: DataTable) {
+Then('there is an event {string} for pod {string} with message {string}', step(async function (this: KubeWorld, reason: string, pod: string, message: string) {
+  await expectPodEvent(this, reason, pod, message);
+}));
+
+Then('the daemon pod on node {node} has tolerations:', step(async function (this: KubeWorld, node: string, table: DataTable) {
   const cluster = await this.cluster();
   const pods = (await cluster.client.list<Pod>({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })).items
     .filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'));
@@ -344,7 +375,7 @@ const NOT_READY_POST_MS = 10_000;
 async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: number): Promise<void> {
   const cluster = await world.cluster();
   await timeline(world);
-  for (const n of nodes) stopTimes(world).set(n, await cluster.stopKubelet(n));
+  for (const n of nodes) world.stopTimes.set(n, await cluster.stopKubelet(n));
   const end = cluster.now() + durationMs;
   for (;;) {
     const stamp = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -364,12 +395,12 @@ async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: num
   }
 }
 
-When(/^(\d+) nodes? of (?:zone|group) "([^"]+)" reports? Ready "False" for (\d+) (seconds?|minutes?)$/, step(async function (this: KubeWorld, count: string, zone: string, amount: string, unit: string) {
+When('{int} node(s) of zone/group {string} report(s) Ready "False" for {duration}', step(async function (this: KubeWorld, count: number, zone: string, ms: number) {
   const nodes = zoneNodes(this, zone).slice(0, Number(count));
   if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
-  await reportNotReady(this, nodes, toMs(Number(amount), unit));
+  await reportNotReady(this, nodes, ms);
 }));
 
-When(/^every node of (?:zone|group) "([^"]+)" reports Ready "False" for (\d+) (seconds?|minutes?)$/, step(async function (this: KubeWorld, zone: string, amount: string, unit: string) {
-  await reportNotReady(this, zoneNodes(this, zone), toMs(Number(amount), unit));
+When('every node of zone/group {string} reports Ready "False" for {duration}', step(async function (this: KubeWorld, zone: string, ms: number) {
+  await reportNotReady(this, zoneNodes(this, zone), ms);
 }));

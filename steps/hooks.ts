@@ -1,7 +1,7 @@
 import { After, Before, BeforeStep, ITestCaseHookParameter, ITestStepHookParameter } from '@cucumber/cucumber';
 import { KubeWorld, NOT_APPLICABLE } from './world';
 import { CAPABILITY_NAMES } from '../src/drivers';
-import { toMs } from './support';
+import { durationMs } from './parameters';
 
 const PROFILE_TAG = /^@profile-(.+)$/;
 const NEEDS_TAG = /^@needs-(.+)$/;
@@ -33,7 +33,7 @@ Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
   if (limit && !this.driver.capabilities.virtualTime) {
     const waits = pickle.steps.reduce((sum, s) => {
       const m = /^(\d+(?:\.\d+)?) (?:more )?(seconds?|minutes?|hours?) pass(?:es)?$/.exec(s.text);
-      return sum + (m ? toMs(Number(m[1]), m[2]) : 0);
+      return sum + (m ? durationMs(m[1], m[2]) : 0);
     }, 0);
     if (waits > limit) {
       this.attach(`needs more than the ${limit / 1000} s of real time a scenario may take on ${this.driver.target} (its steps wait ${waits / 1000} s; maxScenarioTime)`, NOT_APPLICABLE);

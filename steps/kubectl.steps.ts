@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
-import { CertificateAuthority, Credentials, NotApplicableError } from '../src/drivers';
+import { Credentials } from '../src/drivers';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
 import { backgroundPrints, cleanupKubectl, kubectlState, KubectlResult, parseColumns, runKubectl, startKubectl } from './kubectl';
@@ -28,33 +28,9 @@ After(function (this: KubeWorld) {
   cleanupKubectl(this);
 });
 
-Given(/^a file "([^"]+)" containing:$/, step(function (this: KubeWorld, name: string, text: string) {
+Given('a file {string} containing:', step(function (this: KubeWorld, name: string, text: string) {
   fs.writeFileSync(path.join(kubectlState(this).dir, name), `${text}\n`);
 }));
-
-Given(/^a token file for the API server with:$/, step(function (this: KubeWorld, table: DataTable) {
-  const file = path.join(kubectlState(this).dir, 'tokens.csv');
-  fs.writeFileSync(file, table.hashes().map((r) => `${r.token},${r.user},${r.uid},"${r.groups ?? ''}"`).join('\n'));
-  this.setFlag('token-auth-file', file);
-}));
-
-Given(/^a basic auth file for the API server with:$/, step(function (this: KubeWorld, table: DataTable) {
-  const file = path.join(kubectlState(this).dir, 'basic-auth.csv');
-  fs.writeFileSync(file, table.hashes().map((r) => `${r.password},${r.user},${r.uid},"${r.groups ?? ''}"`).join('\n'));
-  this.setFlag('basic-auth-file', file);
-}));
-
-Given(/^the API server verifies kubelet certificates with (the kubelets' CA|an unrelated CA)$/, step(async function (this: KubeWorld, which: string) {
-  const http = this.driver.http;
-  if (!http) throw new NotApplicableError(`target ${this.driver.target} does not serve HTTP`);
-  let file = http.files.kubeletCA;
-  if (which === 'an unrelated CA') {
-    file = path.join(kubectlState(this).dir, 'unrelated-ca.crt');
-    fs.writeFileSync(file, CertificateAuthority.create('unrelated-ca').keyPair.certPem);
-  }
-  this.setFlag('kubelet-certificate-authority', file);
-}));
-
 
 function credentialsOf(world: KubeWorld, words: string): Credentials {
   const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
@@ -74,9 +50,14 @@ function credentialsOf(world: KubeWorld, words: string): Credentials {
   throw new Error(`unknown credentials: ${words}`);
 }
 
+/*
+ * Regular expressions for the kubectl command lines and for free text: a command runs to its
+ * closing quote and may itself hold quotes (-o jsonpath='{...}', -l 'a in (x)'), and a text
+ * kubectl prints runs to the end of the line, quotes and all — which {string} cannot hold.
+ */
 When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with basic auth "[^"]*" and password "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
   // "$RV": the resourceVersion noted earlier ("When I note the resourceVersion of the pod list").
-  const rv = notedVersions.get(this);
+  const rv = this.notedResourceVersion;
   if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
   await runKubectl(this, rv ? command.replace(/\$RV/g, rv) : command, who ? credentialsOf(this, who) : { admin: true });
 }));
@@ -105,7 +86,7 @@ function describeSection(stdout: string, header: string): string[] {
   return lines.slice(start, end).filter((l, i, all) => l !== '' || i < all.length - 1);
 }
 
-Then(/^kubectl prints the "([^"]+)" section as:$/, step(function (this: KubeWorld, header: string, text: string) {
+Then('kubectl prints the {string} section as:', step(function (this: KubeWorld, header: string, text: string) {
   const last = kubectlState(this).last;
   if (!last) throw new Error('no kubectl command ran');
   const got = describeSection(last.stdout, header);
@@ -115,29 +96,26 @@ Then(/^kubectl prints the "([^"]+)" section as:$/, step(function (this: KubeWorl
   expect(ok, `the ${header} section:\n${got.join('\n')}\n\nwanted:\n${want.join('\n')}`).to.equal(true);
 }));
 
-/** API-LIST-WATCH: a resourceVersion a list returned, for "$RV" in a later kubectl command. */
-const notedVersions = new WeakMap<KubeWorld, string>();
-
-When(/^I note the resourceVersion of the pod list$/, step(async function (this: KubeWorld) {
+When('I note the resourceVersion of the pod list', step(async function (this: KubeWorld) {
   const cluster = await this.cluster();
   const list = await cluster.client.list({ resource: 'pods', namespace: 'default' });
   const rv = list.metadata?.resourceVersion;
   if (!rv) throw new Error('the pod list carries no resourceVersion');
-  notedVersions.set(this, rv);
+  this.notedResourceVersion = rv;
 }));
 
 When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
-  const rv = notedVersions.get(this);
+  const rv = this.notedResourceVersion;
   if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
   await startKubectl(this, rv ? command.replace(/\$RV/g, rv) : command);
 }));
 
-Then(/^kubectl succeeds$/, step(function (this: KubeWorld) {
+Then('kubectl succeeds', step(function (this: KubeWorld) {
   const r = last(this);
   expect(r.code, show(r)).to.equal(0);
 }));
 
-Then(/^kubectl fails$/, step(function (this: KubeWorld) {
+Then('kubectl fails', step(function (this: KubeWorld) {
   const r = last(this);
   expect(r.code, show(r)).to.not.equal(0);
 }));
@@ -154,13 +132,13 @@ Then(/^kubectl fails with "(.*)"$/, step(function (this: KubeWorld, text: string
   expect(r.stderr, show(r)).to.contain(text);
 }));
 
-Then(/^kubectl prints exactly:$/, step(function (this: KubeWorld, text: string) {
+Then('kubectl prints exactly:', step(function (this: KubeWorld, text: string) {
   const r = last(this);
   expect(r.code, show(r)).to.equal(0);
   expect(rtrim(r.stdout), show(r)).to.equal(rtrim(text));
 }));
 
-Then(/^kubectl prints these lines in order:$/, step(function (this: KubeWorld, text: string) {
+Then('kubectl prints these lines in order:', step(function (this: KubeWorld, text: string) {
   const r = last(this);
   expect(r.code, show(r)).to.equal(0);
   const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
@@ -172,7 +150,7 @@ Then(/^kubectl prints these lines in order:$/, step(function (this: KubeWorld, t
   }
 }));
 
-Then(/^kubectl prints the table:$/, step(function (this: KubeWorld, table: DataTable) {
+Then('kubectl prints the table:', step(function (this: KubeWorld, table: DataTable) {
   const r = last(this);
   expect(r.code, show(r)).to.equal(0);
   const { header, rows } = parseColumns(r.stdout);
@@ -181,21 +159,23 @@ Then(/^kubectl prints the table:$/, step(function (this: KubeWorld, table: DataT
   expect(rows.map((row) => header.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
 }));
 
-Then(/^kubectl prints a table whose (?:columns include|rows are, in these columns):$/, step(function (this: KubeWorld, table: DataTable) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  const { header, rows } = parseColumns(r.stdout);
-  const [wantHeader, ...wantRows] = table.raw();
-  for (const h of wantHeader) expect(header, `column ${h}\n${show(r)}`).to.include(h);
-  expect(rows.map((row) => wantHeader.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
-}));
+for (const words of ['columns include:', 'rows are, in these columns:']) {
+  Then(`kubectl prints a table whose ${words}`, step(function (this: KubeWorld, table: DataTable) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    const { header, rows } = parseColumns(r.stdout);
+    const [wantHeader, ...wantRows] = table.raw();
+    for (const h of wantHeader) expect(header, `column ${h}\n${show(r)}`).to.include(h);
+    expect(rows.map((row) => wantHeader.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
+  }));
+}
 
 /**
  * One row of kubectl's table, by its NAME: the columns given, the others ignored. An AGE in
  * seconds ("11s") is exact on a virtual clock and within the age tolerance on a real one,
  * where kubectl runs some hundreds of ms after the moment the scenario names.
  */
-Then(/^kubectl prints the row "([^"]+)" whose columns include:$/, step(function (this: KubeWorld, name: string, table: DataTable) {
+Then('kubectl prints the row {string} whose columns include:', step(function (this: KubeWorld, name: string, table: DataTable) {
   const r = last(this);
   expect(r.code, show(r)).to.equal(0);
   const { header, rows } = parseColumns(r.stdout);
@@ -216,7 +196,7 @@ Then(/^kubectl prints the row "([^"]+)" whose columns include:$/, step(function 
   });
 }));
 
-Then(/^kubectl prints the header "([^"]*)"$/, step(function (this: KubeWorld, text: string) {
+Then('kubectl prints the header {string}', step(function (this: KubeWorld, text: string) {
   const r = last(this);
   expect(r.code, show(r)).to.equal(0);
   expect(parseColumns(r.stdout).header, show(r)).to.deep.equal(text.split(/\s{2,}|\t/).length > 1 ? text.split(/\s{2,}/) : text.split(' '));
@@ -226,49 +206,25 @@ Then(/^the background kubectl prints a line matching "(.*)"$/, KUBECTL_TIMEOUT, 
   await backgroundPrints(this, new RegExp(pattern));
 }));
 
-When(/^the API server serves over HTTP$/, step(async function (this: KubeWorld) {
-  const cluster = await this.cluster();
-  if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
-  this.lastServeError = undefined;
-  try {
-    await cluster.http.serve();
-  } catch (e) {
-    this.lastServeError = e as Error;
-  }
-}));
-
-Then(/^the (secure|insecure) port listens on "([^"]+)"$/, step(async function (this: KubeWorld, which: 'secure' | 'insecure', host: string) {
-  const e = await (await this.cluster()).http!.serve();
-  expect(e[which], `${which} port`).to.not.equal(undefined);
-  expect(e[which]!.host).to.equal(host);
-}));
-
-Then(/^the (secure|insecure) port is off$/, step(async function (this: KubeWorld, which: 'secure' | 'insecure') {
-  const e = await (await this.cluster()).http!.serve();
-  expect(e[which], `${which} port`).to.equal(undefined);
-}));
-
-Then(/^the API server refuses to serve with "(.*)"$/, step(function (this: KubeWorld, text: string) {
-  expect(this.lastServeError, 'the API server started serving').to.not.equal(undefined);
-  expect(this.lastServeError!.message).to.contain(text);
-}));
-
-Then(/^a GET of "([^"]+)" through the background kubectl proxy answers (\d+)(?: with "(.*)")?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: string, text: string | null) {
-  const line = await backgroundPrints(this, /Starting to serve on/);
+async function expectProxyAnswer(world: KubeWorld, urlPath: string, code: number, text?: string): Promise<void> {
+  const line = await backgroundPrints(world, /Starting to serve on/);
   const address = /Starting to serve on (\S+)/.exec(line)![1];
   const res = await fetch(`http://${address}${urlPath}`);
   const body = await res.text();
-  expect(res.status, body).to.equal(Number(code));
-  if (text != null) expect(body).to.contain(text);
+  expect(res.status, body).to.equal(code);
+  if (text !== undefined) expect(body).to.contain(text);
+}
+
+Then('a GET of {string} through the background kubectl proxy answers {int}', KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: number) {
+  await expectProxyAnswer(this, urlPath, code);
 }));
 
-When(/^the API server compacts its storage$/, step(async function (this: KubeWorld) {
-  const cluster = await this.cluster();
-  if (!cluster.compactStorage) throw new NotApplicableError(`target ${cluster.target} cannot be told to compact its storage`);
-  await cluster.compactStorage();
+// A regular expression: the text is free (see above).
+Then(/^a GET of "([^"]+)" through the background kubectl proxy answers (\d+) with "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: string, text: string) {
+  await expectProxyAnswer(this, urlPath, Number(code), text);
 }));
 
-Then(/^the background kubectl prints lines matching, in order:$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, table: DataTable) {
+Then('the background kubectl prints lines matching, in order:', KUBECTL_TIMEOUT, step(async function (this: KubeWorld, table: DataTable) {
   const patterns = table.raw().map(([p]) => new RegExp(p));
   await backgroundPrints(this, patterns[patterns.length - 1]);
   const lines = kubectlState(this).background!.out.join('').split('\n');

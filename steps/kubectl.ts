@@ -1,10 +1,10 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import yaml from 'js-yaml';
 import { Credentials, NotApplicableError } from '../src/drivers';
-import { KubeWorld } from './world';
+import { KubectlResult, KubectlState, KubeWorld } from './world';
 import { splitShellWords } from '../src/util/shell-words';
 
 /**
@@ -13,37 +13,22 @@ import { splitShellWords } from '../src/util/shell-words';
  * kubeconfig from the driver. A step waits for kubectl to exit, then for the cluster to
  * come to rest.
  */
-export interface KubectlResult {
-  command: string;
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-interface KubectlState {
-  dir: string;
-  last?: KubectlResult;
-  background?: { child: ChildProcess; out: string[] };
-}
-
-const states = new WeakMap<KubeWorld, KubectlState>();
+export type { KubectlResult };
 
 export function kubectlState(world: KubeWorld): KubectlState {
-  let s = states.get(world);
-  if (!s) {
-    s = { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-kubectl-')) };
-    fs.mkdirSync(path.join(s.dir, 'home'));
-    states.set(world, s);
+  if (!world.kubectl) {
+    world.kubectl = { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-kubectl-')) };
+    fs.mkdirSync(path.join(world.kubectl.dir, 'home'));
   }
-  return s;
+  return world.kubectl;
 }
 
 export function cleanupKubectl(world: KubeWorld): void {
-  const s = states.get(world);
+  const s = world.kubectl;
   if (!s) return;
   s.background?.child.kill();
   fs.rmSync(s.dir, { recursive: true, force: true });
-  states.delete(world);
+  world.kubectl = undefined;
 }
 
 /** The oldest kubectl whose output the kubectl features were written against. */

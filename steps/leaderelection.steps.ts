@@ -32,13 +32,13 @@ async function readLock(world: KubeWorld): Promise<{ obj: KubeObject & { spec?: 
   return { obj, record: JSON.parse(raw!) as Record };
 }
 
-Then(/^the controller manager's leader lock is (?:a|an) (Lease|Endpoints) "kube-controller-manager" in namespace "kube-system"$/, step(async function (this: KubeWorld, kind: string) {
+Then('the controller manager\'s leader lock is a/an {word} "kube-controller-manager" in namespace "kube-system"', step(async function (this: KubeWorld, kind: string) {
   const { obj } = await readLock(this);
   expect(obj.kind, 'lock kind').to.equal(kind);
 }));
 
 /** Renewals are counted in seconds after the holder acquired the lock (the record's own times, so any target's clock works); the identity is "ours" (host_uuid) or a name. */
-Then(/^the controller manager's leader record has:$/, step(async function (this: KubeWorld, table: DataTable) {
+Then('the controller manager\'s leader record has:', step(async function (this: KubeWorld, table: DataTable) {
   const { record } = await readLock(this);
   const since = (t: string) => String(Math.round((Date.parse(t) - Date.parse(record.acquireTime)) / 1000));
   for (const [field, expected] of table.raw()) {
@@ -56,7 +56,7 @@ Then(/^the controller manager's leader record has:$/, step(async function (this:
 }));
 
 /** Another kube-controller-manager writes itself into the lock once (and, having "stopped", never renews). */
-When(/^another controller manager "([^"]+)" takes the leader lock$/, step(async function (this: KubeWorld, identity: string) {
+When('another controller manager {string} takes the leader lock', step(async function (this: KubeWorld, identity: string) {
   const cluster = await this.cluster();
   const { lock, ref } = lockRef(this);
   const { obj, record } = await readLock(this);

@@ -6,7 +6,7 @@ import { KubeletSpec } from '../src/drivers';
 import { parseLabels } from '../src/api/labels/parser';
 import { parseTaints } from '../src/api/taints';
 import { KubeWorld } from './world';
-import { ageTolerance, step, toMs } from './support';
+import { ageTolerance, step } from './support';
 
 const NODES = { resource: 'nodes' };
 
@@ -61,46 +61,51 @@ async function waitReady(world: KubeWorld, name: string): Promise<void> {
   }, 60_000);
 }
 
-Given(/^a ready node "([^"]+)"(?: with pod CIDR "([^"]+)")?$/, step(async function (this: KubeWorld, name: string, podCIDR: string | null) {
-  const cluster = await this.cluster();
+/** A hollow kubelet that registers its node and reports Ready; a node named by an IPv4 address has that address. */
+async function addReadyNode(world: KubeWorld, name: string, podCIDR?: string): Promise<void> {
+  const cluster = await world.cluster();
   await cluster.addKubelet({ name, nodeIP: /^\d+\.\d+\.\d+\.\d+$/.test(name) ? name : undefined, ...(podCIDR ? { podCIDR } : {}) });
-  await waitReady(this, name);
+  await waitReady(world, name);
+}
+
+Given('a ready node {node}', step(async function (this: KubeWorld, name: string) {
+  await addReadyNode(this, name);
 }));
 
-Given(/^ready nodes (.+)$/, step(async function (this: KubeWorld, names: string) {
-  const cluster = await this.cluster();
-  for (const name of [...names.matchAll(/"([^"]+)"/g)].map((m) => m[1])) {
-    await cluster.addKubelet({ name, nodeIP: /^\d+\.\d+\.\d+\.\d+$/.test(name) ? name : undefined });
-    await waitReady(this, name);
-  }
+Given('a ready node {node} with pod CIDR {string}', step(async function (this: KubeWorld, name: string, podCIDR: string) {
+  await addReadyNode(this, name, podCIDR);
 }));
 
-Given(/^a kubelet starts on node "([^"]+)" with:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+Given('ready nodes {names}', step(async function (this: KubeWorld, names: string[]) {
+  for (const name of names) await addReadyNode(this, name);
+}));
+
+Given('a kubelet starts on node {node} with:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const cluster = await this.cluster();
   await cluster.addKubelet(kubeletSpec(name, table.raw()));
 }));
 
-When(/^the kubelet on "([^"]+)" stops$/, step(async function (this: KubeWorld, name: string) {
+When('the kubelet on {node} stops', step(async function (this: KubeWorld, name: string) {
   const cluster = await this.cluster();
   this.lastHeartbeat.set(name, await cluster.stopKubelet(name));
 }));
 
-When(/^the kubelet on "([^"]+)" starts again$/, step(async function (this: KubeWorld, name: string) {
+When('the kubelet on {node} starts again', step(async function (this: KubeWorld, name: string) {
   const cluster = await this.cluster();
   await cluster.startKubelet(name);
 }));
 
-When(/^I delete node "([^"]+)"$/, step(async function (this: KubeWorld, name: string) {
+When('I delete node {node}', step(async function (this: KubeWorld, name: string) {
   const cluster = await this.cluster();
   await cluster.client.delete(NODES, name);
 }));
 
-Then(/^node "([^"]+)" exists$/, step(async function (this: KubeWorld, name: string) {
+Then('node {node} exists', step(async function (this: KubeWorld, name: string) {
   const node = await getNode(this, name);
   expect(node.metadata.name).to.equal(name);
 }));
 
-Then(/^node "([^"]+)" does not exist$/, step(async function (this: KubeWorld, name: string) {
+Then('node {node} does not exist', step(async function (this: KubeWorld, name: string) {
   const cluster = await this.cluster();
   await cluster.waitFor(`node ${name} to be gone`, async () => {
     try {
@@ -113,21 +118,28 @@ Then(/^node "([^"]+)" does not exist$/, step(async function (this: KubeWorld, na
   }, 0);
 }));
 
-Then(/^node "([^"]+)" is (?:still )?Ready$/, step(async function (this: KubeWorld, name: string) {
+Then('node {node} is (still )Ready', step(async function (this: KubeWorld, name: string) {
   const node = await getNode(this, name);
   expect(condition(node, 'Ready')?.status, `conditions of ${name}: ${describeConditions(node)}`).to.equal('True');
 }));
 
-Then(/^node "([^"]+)" has condition (\w+) "(True|False|Unknown)"(?: with reason "([^"]*)")?$/,
-  step(async function (this: KubeWorld, name: string, type: string, status: string, reason?: string) {
-    const node = await getNode(this, name);
-    const c = condition(node, type);
-    expect(c, `node ${name} has no ${type} condition (${describeConditions(node)})`).to.not.equal(undefined);
-    expect(c!.status, `conditions of ${name}: ${describeConditions(node)}`).to.equal(status);
-    if (reason != null) expect(c!.reason).to.equal(reason);
-  }));
+async function expectNodeCondition(world: KubeWorld, name: string, type: string, status: string, reason?: string): Promise<void> {
+  const node = await getNode(world, name);
+  const c = condition(node, type);
+  expect(c, `node ${name} has no ${type} condition (${describeConditions(node)})`).to.not.equal(undefined);
+  expect(c!.status, `conditions of ${name}: ${describeConditions(node)}`).to.equal(status);
+  if (reason !== undefined) expect(c!.reason).to.equal(reason);
+}
 
-Then(/^node "([^"]+)" has no conditions$/, step(async function (this: KubeWorld, name: string) {
+Then('node {node} has condition {word} {condition-status}', step(async function (this: KubeWorld, name: string, type: string, status: string) {
+  await expectNodeCondition(this, name, type, status);
+}));
+
+Then('node {node} has condition {word} {condition-status} with reason {string}', step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string) {
+  await expectNodeCondition(this, name, type, status, reason);
+}));
+
+Then('node {node} has no conditions', step(async function (this: KubeWorld, name: string) {
   const node = await getNode(this, name);
   expect(node.status?.conditions ?? [], describeConditions(node)).to.have.length(0);
 }));
@@ -137,18 +149,18 @@ Then(/^node "([^"]+)" has no conditions$/, step(async function (this: KubeWorld,
  * upstream's tryUpdateNodeHealth does. On a real clock the check is made half a second
  * before that moment: the controller may pass at any instant after it.
  */
-Then(/^node "([^"]+)" has no conditions (\d+) seconds after its creation$/, step(async function (this: KubeWorld, name: string, seconds: string) {
+Then('node {node} has no conditions {duration} after its creation', step(async function (this: KubeWorld, name: string, ms: number) {
   const cluster = await this.cluster();
   const created = Date.parse((await getNode(this, name)).metadata.creationTimestamp!);
-  const at = created + Number(seconds) * 1000 - ageTolerance(this) / 4;
-  if (at < cluster.now()) throw new Error(`that moment (${seconds} seconds after the creation) has already passed`);
+  const at = created + ms - ageTolerance(this) / 4;
+  if (at < cluster.now()) throw new Error(`that moment (${ms / 1000} s after the creation) has already passed`);
   await cluster.advance(at - cluster.now());
   const node = await getNode(this, name);
-  expect(node.status?.conditions ?? [], `at +${seconds} s: ${describeConditions(node)}`).to.have.length(0);
+  expect(node.status?.conditions ?? [], `at +${ms / 1000} s: ${describeConditions(node)}`).to.have.length(0);
 }));
 
-Then(/^the conditions of node "([^"]+)" (are|include):$/, step(async function (this: KubeWorld, name: string, mode: string, table: DataTable) {
-  const node = await getNode(this, name);
+async function expectConditions(world: KubeWorld, name: string, mode: 'are' | 'include', table: DataTable): Promise<void> {
+  const node = await getNode(world, name);
   const rows = table.hashes();
   const actual = (node.status?.conditions ?? []).map((c) => {
     const row: Record<string, string> = {};
@@ -157,9 +169,17 @@ Then(/^the conditions of node "([^"]+)" (are|include):$/, step(async function (t
   });
   if (mode === 'are') expect(actual).to.have.deep.members(rows);
   else expect(actual).to.deep.include.members(rows);
+}
+
+Then('the conditions of node {node} are:', step(async function (this: KubeWorld, name: string, table: DataTable) {
+  await expectConditions(this, name, 'are', table);
 }));
 
-Then(/^the (Ready|MemoryPressure|DiskPressure|PIDPressure|OutOfDisk|NetworkUnavailable) condition of node "([^"]+)" kept its last heartbeat time$/,
+Then('the conditions of node {node} include:', step(async function (this: KubeWorld, name: string, table: DataTable) {
+  await expectConditions(this, name, 'include', table);
+}));
+
+Then('the {word} condition of node {node} kept its last heartbeat time',
   step(async function (this: KubeWorld, type: string, name: string) {
     const node = await getNode(this, name);
     const c = condition(node, type);
@@ -168,23 +188,25 @@ Then(/^the (Ready|MemoryPressure|DiskPressure|PIDPressure|OutOfDisk|NetworkUnava
     expect(Date.parse(c!.lastHeartbeatTime!)).to.be.at.most(last!);
   }));
 
-Then(/^node "([^"]+)" has addresses:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+Then('node {node} has addresses:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const node = await getNode(this, name);
   expect(node.status?.addresses ?? []).to.deep.equal(table.hashes());
 }));
 
-Then(/^node "([^"]+)" has (capacity|allocatable):$/, step(async function (this: KubeWorld, name: string, which: 'capacity' | 'allocatable', table: DataTable) {
-  const node = await getNode(this, name);
-  expect(node.status?.[which] ?? {}).to.deep.equal(Object.fromEntries(table.raw()));
-}));
+for (const which of ['capacity', 'allocatable'] as const) {
+  Then(`node {node} has ${which}:`, step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const node = await getNode(this, name);
+    expect(node.status?.[which] ?? {}).to.deep.equal(Object.fromEntries(table.raw()));
+  }));
+}
 
-Then(/^node "([^"]+)" reports no capacity$/, step(async function (this: KubeWorld, name: string) {
+Then('node {node} reports no capacity', step(async function (this: KubeWorld, name: string) {
   const node = await getNode(this, name);
   expect(node.status?.capacity ?? {}).to.deep.equal({});
   expect(node.status?.allocatable ?? {}).to.deep.equal({});
 }));
 
-Then(/^node "([^"]+)" reports node info:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+Then('node {node} reports node info:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const node = await getNode(this, name);
   const info = (node.status?.nodeInfo ?? {}) as unknown as Record<string, string>;
   for (const [field, expected] of table.raw()) {
@@ -193,53 +215,62 @@ Then(/^node "([^"]+)" reports node info:$/, step(async function (this: KubeWorld
   }
 }));
 
-Then(/^node "([^"]+)" has labels:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+Then('node {node} has labels:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const node = await getNode(this, name);
   for (const [key, value] of table.raw()) expect(node.metadata.labels?.[key], `label ${key}`).to.equal(value);
 }));
 
-Then(/^node "([^"]+)" has taints:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+Then('node {node} has taints:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const node = await getNode(this, name);
   const taints = (node.spec?.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }));
   expect(taints).to.have.deep.members(table.hashes());
 }));
 
-Then(/^node "([^"]+)" has no taints$/, step(async function (this: KubeWorld, name: string) {
+Then('node {node} has no taints', step(async function (this: KubeWorld, name: string) {
   const node = await getNode(this, name);
   expect(node.spec?.taints ?? []).to.have.length(0);
 }));
 
-Then(/^node "([^"]+)" is (still Ready|Unknown|NotReady) (\d+) (seconds?|minutes?) after its last heartbeat$/,
-  step(async function (this: KubeWorld, name: string, state: string, amount: string, unit: string) {
+/** The node's Ready status at a moment after its kubelet's last heartbeat (the clock is advanced to it). */
+for (const [state, expected] of [['still Ready', 'True'], ['Unknown', 'Unknown'], ['NotReady', 'False']]) {
+  Then(`node {node} is ${state} {duration} after its last heartbeat`, step(async function (this: KubeWorld, name: string, ms: number) {
     const cluster = await this.cluster();
     const last = this.lastHeartbeat.get(name);
     if (last === undefined) throw new Error(`the kubelet on ${name} was not stopped in this scenario`);
-    const at = last + toMs(Number(amount), unit);
-    if (at < cluster.now()) throw new Error(`that moment (${amount} ${unit} after the heartbeat) has already passed`);
+    const at = last + ms;
+    if (at < cluster.now()) throw new Error(`that moment (${ms / 1000} s after the heartbeat) has already passed`);
     await cluster.advance(at - cluster.now());
     const node = await getNode(this, name);
-    const expected = state === 'still Ready' ? 'True' : state === 'Unknown' ? 'Unknown' : 'False';
-    expect(condition(node, 'Ready')?.status, `at +${amount} ${unit}: ${describeConditions(node)}`).to.equal(expected);
+    expect(condition(node, 'Ready')?.status, `at +${ms / 1000} s: ${describeConditions(node)}`).to.equal(expected);
   }));
+}
 
-Then(/^node "([^"]+)" becomes Unknown within (\d+) (seconds?|minutes?) of its last heartbeat$/,
-  step(async function (this: KubeWorld, name: string, amount: string, unit: string) {
+Then('node {node} becomes Unknown within {duration} of its last heartbeat',
+  step(async function (this: KubeWorld, name: string, ms: number) {
     const cluster = await this.cluster();
     const last = this.lastHeartbeat.get(name);
     if (last === undefined) throw new Error(`the kubelet on ${name} was not stopped in this scenario`);
-    const deadline = last + toMs(Number(amount), unit);
+    const deadline = last + ms;
     await cluster.waitFor(`node ${name} to become Unknown`, async () => condition(await getNode(this, name), 'Ready')?.status === 'Unknown',
       Math.max(0, deadline - cluster.now()));
   }));
 
-Then(/^there is an event "([^"]+)" for node "([^"]+)"(?: with message "([^"]*)")?$/, step(async function (this: KubeWorld, reason: string, name: string, message?: string) {
-  const cluster = await this.cluster();
+async function expectNodeEvent(world: KubeWorld, reason: string, name: string, message?: string): Promise<void> {
+  const cluster = await world.cluster();
   const events = await cluster.events({ involvedName: name, reason });
   expect(events.map((e) => `${e.reason}: ${e.message}`), `events for ${name}`).to.not.be.empty;
-  if (message != null) expect(events.map((e) => e.message)).to.include(message);
+  if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
+}
+
+Then('there is an event {string} for node {node}', step(async function (this: KubeWorld, reason: string, name: string) {
+  await expectNodeEvent(this, reason, name);
 }));
 
-Then(/^every Unknown condition of node "([^"]+)" has message "([^"]*)"$/, step(async function (this: KubeWorld, name: string, message: string) {
+Then('there is an event {string} for node {node} with message {string}', step(async function (this: KubeWorld, reason: string, name: string, message: string) {
+  await expectNodeEvent(this, reason, name, message);
+}));
+
+Then('every Unknown condition of node {node} has message {string}', step(async function (this: KubeWorld, name: string, message: string) {
   const node = await getNode(this, name);
   const unknown = (node.status?.conditions ?? []).filter((c) => c.status === 'Unknown');
   expect(unknown, describeConditions(node)).to.not.be.empty;
@@ -248,22 +279,22 @@ Then(/^every Unknown condition of node "([^"]+)" has message "([^"]*)"$/, step(a
 
 const LEASES = { resource: 'leases', namespace: 'kube-node-lease' };
 
-Then(/^the lease of node "([^"]+)" is held by "([^"]+)" for (\d+) seconds$/, step(async function (this: KubeWorld, name: string, holder: string, seconds: string) {
+Then('the lease of node {node} is held by {string} for {duration}', step(async function (this: KubeWorld, name: string, holder: string, ms: number) {
   const cluster = await this.cluster();
   const lease = await cluster.client.get<Lease>(LEASES, name);
   expect(lease.spec.holderIdentity).to.equal(holder);
-  expect(lease.spec.leaseDurationSeconds).to.equal(Number(seconds));
+  expect(lease.spec.leaseDurationSeconds).to.equal(ms / 1000);
   expect(lease.metadata.ownerReferences?.[0], 'the lease is owned by its Node').to.include({ kind: 'Node', name });
 }));
 
-Then(/^the lease of node "([^"]+)" was renewed within the last (\d+) seconds$/, step(async function (this: KubeWorld, name: string, seconds: string) {
+Then('the lease of node {node} was renewed within the last {duration}', step(async function (this: KubeWorld, name: string, ms: number) {
   const cluster = await this.cluster();
   const lease = await cluster.client.get<Lease>(LEASES, name);
   const age = cluster.now() - Date.parse(lease.spec.renewTime!);
-  expect(age, `renewTime ${lease.spec.renewTime}`).to.be.within(-ageTolerance(this), Number(seconds) * 1000 + ageTolerance(this));
+  expect(age, `renewTime ${lease.spec.renewTime}`).to.be.within(-ageTolerance(this), ms + ageTolerance(this));
 }));
 
-Then(/^node "([^"]+)" has no lease$/, step(async function (this: KubeWorld, name: string) {
+Then('node {node} has no lease', step(async function (this: KubeWorld, name: string) {
   const cluster = await this.cluster();
   try {
     await cluster.client.get<Lease>(LEASES, name);
@@ -273,42 +304,48 @@ Then(/^node "([^"]+)" has no lease$/, step(async function (this: KubeWorld, name
   }
 }));
 
-Then(/^the Ready condition of node "([^"]+)" was last posted more than (\d+) minutes ago$/, step(async function (this: KubeWorld, name: string, minutes: string) {
+Then('the Ready condition of node {node} was last posted more than {duration} ago', step(async function (this: KubeWorld, name: string, ms: number) {
   const cluster = await this.cluster();
   const node = await getNode(this, name);
   const posted = Date.parse(condition(node, 'Ready')!.lastHeartbeatTime!);
-  expect(cluster.now() - posted).to.be.greaterThan(Number(minutes) * 60_000);
+  expect(cluster.now() - posted).to.be.greaterThan(ms);
 }));
 
-Then(/^the Ready condition of node "([^"]+)" changed status (\d+) seconds ago and was posted within the last (\d+) seconds$/,
-  step(async function (this: KubeWorld, name: string, changed: string, posted: string) {
+Then('the Ready condition of node {node} changed status {duration} ago and was posted within the last {duration}',
+  step(async function (this: KubeWorld, name: string, changed: number, posted: number) {
     const cluster = await this.cluster();
     const c = condition(await getNode(this, name), 'Ready')!;
     const slack = ageTolerance(this);
-    expect(cluster.now() - Date.parse(c.lastTransitionTime!), 'since lastTransitionTime').to.be.within(Number(changed) * 1000 - slack, Number(changed) * 1000 + slack);
-    expect(cluster.now() - Date.parse(c.lastHeartbeatTime!), 'since lastHeartbeatTime').to.be.within(-slack, Number(posted) * 1000 + slack);
+    expect(cluster.now() - Date.parse(c.lastTransitionTime!), 'since lastTransitionTime').to.be.within(changed - slack, changed + slack);
+    expect(cluster.now() - Date.parse(c.lastHeartbeatTime!), 'since lastHeartbeatTime').to.be.within(-slack, posted + slack);
   }));
 
-Then(/^the Ready condition of node "([^"]+)" was posted (?:within the last (\d+) seconds|(\d+) seconds ago)$/,
-  step(async function (this: KubeWorld, name: string, within: string | null, ago: string | null) {
-    const cluster = await this.cluster();
-    const c = condition(await getNode(this, name), 'Ready')!;
-    const age = cluster.now() - Date.parse(c.lastHeartbeatTime!);
-    const slack = ageTolerance(this);
-    if (within != null) expect(age, 'since lastHeartbeatTime').to.be.within(-slack, Number(within) * 1000 + slack);
-    else expect(age, 'since lastHeartbeatTime').to.be.within(Number(ago) * 1000 - slack, Number(ago) * 1000 + slack);
-  }));
+/** How long ago the Ready condition's heartbeat was posted (lastHeartbeatTime), within the age tolerance. */
+async function heartbeatAge(world: KubeWorld, name: string): Promise<number> {
+  const cluster = await world.cluster();
+  const c = condition(await getNode(world, name), 'Ready')!;
+  return cluster.now() - Date.parse(c.lastHeartbeatTime!);
+}
 
-When(/^I set the capacity of node "([^"]+)" to "([^"]+)"$/, step(async function (this: KubeWorld, name: string, capacity: string) {
+Then('the Ready condition of node {node} was posted within the last {duration}', step(async function (this: KubeWorld, name: string, ms: number) {
+  const slack = ageTolerance(this);
+  expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(-slack, ms + slack);
+}));
+
+Then('the Ready condition of node {node} was posted {duration} ago', step(async function (this: KubeWorld, name: string, ms: number) {
+  const slack = ageTolerance(this);
+  expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(ms - slack, ms + slack);
+}));
+
+When('I set the capacity of node {node} to {string}', step(async function (this: KubeWorld, name: string, capacity: string) {
   const cluster = await this.cluster();
   const resources = parseLabels(capacity);
   await cluster.client.patch(NODES, name, 'merge', { status: { capacity: resources, allocatable: resources } }, { subresource: 'status' });
 }));
 
 /** NODE-CIDR: which node holds which block does not matter, only that the blocks are these, once each. */
-Then(/^the nodes (.+) hold the pod CIDRs (.+) between them$/, step(async function (this: KubeWorld, names: string, cidrs: string) {
-  const quoted = (s: string) => [...s.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+Then('the nodes {names} hold the pod CIDRs {names} between them', step(async function (this: KubeWorld, names: string[], cidrs: string[]) {
   const held: string[] = [];
-  for (const name of quoted(names)) held.push((await getNode(this, name)).spec?.podCIDR ?? `<none on ${name}>`);
-  expect(held.slice().sort(), `spec.podCIDR of ${quoted(names).join(', ')}: ${held.join(', ')}`).to.deep.equal(quoted(cidrs).sort());
+  for (const name of names) held.push((await getNode(this, name)).spec?.podCIDR ?? `<none on ${name}>`);
+  expect(held.slice().sort(), `spec.podCIDR of ${names.join(', ')}: ${held.join(', ')}`).to.deep.equal(cidrs.slice().sort());
 }));

@@ -23,6 +23,12 @@ export function resourceNamed(word: string): { resource: string; namespaced: boo
   return { resource: qualified(rt), namespaced: rt.namespaced, kind: rt.kind };
 }
 
+/** The resource and namespace to address an object a step names by kind ("pod", "deployment") and name. */
+export function refFor(kind: string, namespace: string) {
+  const r = resourceNamed(kind);
+  return { r, ref: { resource: r.resource, namespace: r.namespaced ? namespace : undefined } };
+}
+
 /** Reads a dotted path ("status.conditions[0].type", "metadata.labels.app") from an object. */
 export function fieldAt(obj: unknown, path: string): unknown {
   let cur: unknown = obj;

@@ -35,45 +35,48 @@ export async function runPodOn(world: KubeWorld, name: string, node: string, nam
   await cluster.waitFor(`pod ${namespace}/${name} to run on ${node}`, async () => (await getPod(world, name, namespace))?.status?.phase === 'Running', 60_000);
 }
 
-Given(/^a pod "([^"]+)"(?: in namespace "([^"]+)")? running on node "([^"]+)"$/, step(async function (this: KubeWorld, name: string, namespace: string | null, node: string) {
-  await runPodOn(this, name, node, namespace ?? 'default');
+Given('a pod {string}{in-namespace} running on node {node}', step(async function (this: KubeWorld, name: string, namespace: string, node: string) {
+  await runPodOn(this, name, node, namespace);
 }));
 
-Given(/^(\d+) pods? running on node "([^"]+)"$/, step(async function (this: KubeWorld, count: string, node: string) {
+Given('{int} pod(s) running on node {node}', step(async function (this: KubeWorld, count: number, node: string) {
   for (let i = 1; i <= Number(count); i++) await runPodOn(this, `${node}-pod-${i}`, node);
 }));
 
-When(/^I create a pod "([^"]+)"(?: in namespace "([^"]+)")?$/, step(async function (this: KubeWorld, name: string, namespace: string | null) {
+When('I create a pod {string}{in-namespace}', step(async function (this: KubeWorld, name: string, ns: string) {
   const cluster = await this.cluster();
-  const ns = namespace ?? 'default';
   await cluster.client.create(pods(ns), podManifest(name, ns));
 }));
 
-Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? is Running on node "([^"]+)"$/, step(async function (this: KubeWorld, name: string, namespace: string | null, node: string) {
-  const pod = await getPod(this, name, namespace ?? 'default');
+Then('pod {string}{in-namespace} is Running on node {node}', step(async function (this: KubeWorld, name: string, namespace: string, node: string) {
+  const pod = await getPod(this, name, namespace);
   expect(pod, `pod ${name} exists`).to.not.equal(undefined);
   expect(pod!.spec.nodeName).to.equal(node);
   expect(pod!.status?.phase).to.equal('Running');
 }));
 
-Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? is (Pending|Running|Succeeded|Failed|Unknown)$/, step(async function (this: KubeWorld, name: string, namespace: string | null, phase: string) {
-  const pod = await getPod(this, name, namespace ?? 'default');
+Then('pod {string}{in-namespace} is {phase}', step(async function (this: KubeWorld, name: string, namespace: string, phase: string) {
+  const pod = await getPod(this, name, namespace);
   expect(pod, `pod ${name} exists`).to.not.equal(undefined);
   expect(pod!.status?.phase).to.equal(phase);
 }));
 
-Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? is (Terminating|not Terminating)$/, step(async function (this: KubeWorld, name: string, namespace: string | null, state: string) {
-  const pod = await getPod(this, name, namespace ?? 'default');
-  expect(pod, `pod ${name} exists`).to.not.equal(undefined);
-  if (state === 'Terminating') expect(pod!.metadata.deletionTimestamp, 'deletionTimestamp').to.be.a('string');
-  else expect(pod!.metadata.deletionTimestamp, 'deletionTimestamp').to.equal(undefined);
-}));
+for (const [state, terminating] of [['Terminating', true], ['not Terminating', false]] as const) {
+  Then(`pod {string}{in-namespace} is ${state}`, step(async function (this: KubeWorld, name: string, namespace: string) {
+    const pod = await getPod(this, name, namespace);
+    expect(pod, `pod ${name} exists`).to.not.equal(undefined);
+    if (terminating) expect(pod!.metadata.deletionTimestamp, 'deletionTimestamp').to.be.a('string');
+    else expect(pod!.metadata.deletionTimestamp, 'deletionTimestamp').to.equal(undefined);
+  }));
+}
 
-Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? (?:is gone|no longer exists)$/, step(async function (this: KubeWorld, name: string, namespace: string | null) {
-  expect(await getPod(this, name, namespace ?? 'default'), `pod ${name}`).to.equal(undefined);
-}));
+for (const gone of ['is gone', 'no longer exists']) {
+  Then(`pod {string}{in-namespace} ${gone}`, step(async function (this: KubeWorld, name: string, namespace: string) {
+    expect(await getPod(this, name, namespace), `pod ${name}`).to.equal(undefined);
+  }));
+}
 
-Then(/^node "([^"]+)" runs (\d+) pods?$/, step(async function (this: KubeWorld, node: string, count: string) {
+Then('node {node} runs {int} pod(s)', step(async function (this: KubeWorld, node: string, count: number) {
   const cluster = await this.cluster();
   const list = await cluster.client.list<Pod>({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` });
   const live = list.items.filter((p) => !p.metadata.deletionTimestamp);
@@ -85,9 +88,9 @@ Then(/^node "([^"]+)" runs (\d+) pods?$/, step(async function (this: KubeWorld, 
  * (PodScheduled) and started (status.startTime) in the same second of cluster time it was
  * created in. A component that polled, even every second, would show a later time.
  */
-Then(/^pod "([^"]+)"(?: in namespace "([^"]+)")? was scheduled and started in the second it was created$/, step(async function (this: KubeWorld, name: string, namespace: string | null) {
+Then('pod {string}{in-namespace} was scheduled and started in the second it was created', step(async function (this: KubeWorld, name: string, namespace: string) {
   const cluster = await this.cluster();
-  const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: namespace ?? 'default' }, name);
+  const pod = await cluster.client.get<Pod>(pods(namespace), name);
   const created = pod.metadata.creationTimestamp;
   const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'True')?.lastTransitionTime;
   expect(scheduled, 'PodScheduled=True transition').to.equal(created);

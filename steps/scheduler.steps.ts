@@ -27,8 +27,8 @@ function requests(cpu?: string, memory?: string): Container['resources'] {
  * A node table: name, and any of cpu, memory, pods (allocatable), labels (k=v,…), taints
  * (key=value:Effect,…), podCIDR. Each node is a hollow kubelet reporting exactly that allocatable.
  */
-Given(/^(?:these nodes|the nodes):$/, step(async function (this: KubeWorld, table: DataTable) {
-  const cluster = await this.cluster();
+async function addNodes(world: KubeWorld, table: DataTable): Promise<void> {
+  const cluster = await world.cluster();
   for (const row of table.hashes()) {
     const allocatable: Record<string, string> = { cpu: row.cpu || '4', memory: row.memory || '8Gi', pods: row.pods || '110' };
     await cluster.addKubelet({
@@ -40,16 +40,22 @@ Given(/^(?:these nodes|the nodes):$/, step(async function (this: KubeWorld, tabl
       podCIDR: row.podCIDR || undefined,
     });
   }
-}));
+}
 
-Given(/^a node "([^"]+)" with allocatable cpu "([^"]+)", memory "([^"]+)" and pods "([^"]+)"$/, step(async function (this: KubeWorld, name: string, cpu: string, memory: string, pods: string) {
+for (const words of ['these nodes:', 'the nodes:']) {
+  Given(words, step(async function (this: KubeWorld, table: DataTable) {
+    await addNodes(this, table);
+  }));
+}
+
+Given('a node {node} with allocatable cpu {quantity}, memory {quantity} and pods {quantity}', step(async function (this: KubeWorld, name: string, cpu: string, memory: string, pods: string) {
   const cluster = await this.cluster();
   const allocatable = { cpu, memory, pods };
   await cluster.addKubelet({ name, capacity: allocatable, allocatable });
 }));
 
 /** Pods already running on nodes, bound directly (no scheduler), with their requests. */
-Given(/^pods running:$/, step(async function (this: KubeWorld, table: DataTable) {
+Given('pods running:', step(async function (this: KubeWorld, table: DataTable) {
   for (const row of table.hashes()) {
     const container: Container = { name: 'app', image: 'registry.k8s.io/pause:3.9', resources: requests(row.cpu, row.memory) };
     if (row.hostPort) container.ports = [{ containerPort: 80, hostPort: Number(row.hostPort), protocol: (row.protocol || 'TCP') as 'TCP', ...(row.hostIP ? { hostIP: row.hostIP } : {}) }];
@@ -59,7 +65,7 @@ Given(/^pods running:$/, step(async function (this: KubeWorld, table: DataTable)
   }
 }));
 
-Given(/^a pod "([^"]+)" requesting cpu "([^"]+)" and memory "([^"]+)" running on node "([^"]+)"$/, step(async function (this: KubeWorld, name: string, cpu: string, memory: string, node: string) {
+Given('a pod {string} requesting cpu {quantity} and memory {quantity} running on node {node}', step(async function (this: KubeWorld, name: string, cpu: string, memory: string, node: string) {
   await runPodOn(this, name, node, 'default', { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9', resources: requests(cpu, memory) }] });
 }));
 
@@ -107,22 +113,22 @@ function podFromFields(name: string, fields: Record<string, string>): Pod {
   return podManifest(name, 'default', spec, fields.labels ? parseLabels(fields.labels) : undefined);
 }
 
-When(/^I create a pod "([^"]+)" with:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+When('I create a pod {string} with:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const cluster = await this.cluster();
   await cluster.client.create(PODS(), podFromFields(name, Object.fromEntries(table.raw())));
 }));
 
-When(/^I create a pod "([^"]+)" requesting cpu "([^"]+)" and memory "([^"]+)"$/, step(async function (this: KubeWorld, name: string, cpu: string, memory: string) {
+When('I create a pod {string} requesting cpu {quantity} and memory {quantity}', step(async function (this: KubeWorld, name: string, cpu: string, memory: string) {
   const cluster = await this.cluster();
   await cluster.client.create(PODS(), podFromFields(name, { cpu, memory }));
 }));
 
-When(/^I create pods? (.+) requesting cpu "([^"]+)" and memory "([^"]+)"$/, step(async function (this: KubeWorld, names: string, cpu: string, memory: string) {
+When('I create pod(s) {names} requesting cpu {quantity} and memory {quantity}', step(async function (this: KubeWorld, names: string[], cpu: string, memory: string) {
   const cluster = await this.cluster();
-  for (const [, name] of names.matchAll(/"([^"]+)"/g)) await cluster.client.create(PODS(), podFromFields(name, { cpu, memory }));
+  for (const name of names) await cluster.client.create(PODS(), podFromFields(name, { cpu, memory }));
 }));
 
-Then(/^pod "([^"]+)" is bound to node "([^"]+)"$/, step(async function (this: KubeWorld, name: string, node: string) {
+Then('pod {string} is bound to node {node}', step(async function (this: KubeWorld, name: string, node: string) {
   const pod = await getPod(this, name);
   expect(pod, `pod ${name}`).to.not.equal(undefined);
   expect(pod!.spec.nodeName ?? '(unbound)', `node of pod ${name}: ${describeScheduled(pod!)}`).to.equal(node);
@@ -133,7 +139,7 @@ function describeScheduled(pod: Pod): string {
   return c ? `PodScheduled=${c.status} ${c.reason ?? ''} ${c.message ?? ''}` : 'no PodScheduled condition';
 }
 
-Then(/^pod "([^"]+)" is not scheduled$/, step(async function (this: KubeWorld, name: string) {
+Then('pod {string} is not scheduled', step(async function (this: KubeWorld, name: string) {
   const pod = await getPod(this, name);
   expect(pod, `pod ${name}`).to.not.equal(undefined);
   expect(pod!.spec.nodeName, `pod ${name} was bound`).to.equal(undefined);
@@ -142,6 +148,7 @@ Then(/^pod "([^"]+)" is not scheduled$/, step(async function (this: KubeWorld, n
   expect(c, 'PodScheduled condition').to.include({ status: 'False', reason: 'Unschedulable' });
 }));
 
+// Regular expressions: a message runs to the end of the line and may itself quote names, which {string} cannot hold.
 Then(/^pod "([^"]+)" is unschedulable with message "(.*)"$/, step(async function (this: KubeWorld, name: string, message: string) {
   const pod = await getPod(this, name);
   expect(pod!.spec.nodeName, `pod ${name} was bound`).to.equal(undefined);
@@ -154,6 +161,7 @@ Then(/^pod "([^"]+)" is unschedulable with message "(.*)"$/, step(async function
   expect(events.every((e: Event) => e.type === 'Warning')).to.equal(true);
 }));
 
+// A regular expression: the message may quote names (see above).
 Then(/^pod "([^"]+)" has failed with reason "([^"]+)" and message "(.*)"$/, step(async function (this: KubeWorld, name: string, reason: string, message: string) {
   const pod = await getPod(this, name);
   expect(pod!.status?.phase).to.equal('Failed');
@@ -161,7 +169,7 @@ Then(/^pod "([^"]+)" has failed with reason "([^"]+)" and message "(.*)"$/, step
   expect(pod!.status?.message).to.equal(message);
 }));
 
-Then(/^the events of pod "([^"]+)" include:$/, step(async function (this: KubeWorld, name: string, table: DataTable) {
+Then('the events of pod {string} include:', step(async function (this: KubeWorld, name: string, table: DataTable) {
   const cluster = await this.cluster();
   const events = await cluster.events({ involvedName: name });
   // "from" as kubectl describe shows it: source.component, else reportingComponent (upstream's
@@ -173,7 +181,7 @@ Then(/^the events of pod "([^"]+)" include:$/, step(async function (this: KubeWo
   }
 }));
 
-Then(/^the scheduler recorded no event for pod "([^"]+)"$/, step(async function (this: KubeWorld, name: string) {
+Then('the scheduler recorded no event for pod {string}', step(async function (this: KubeWorld, name: string) {
   const cluster = await this.cluster();
   const events = (await cluster.events({ involvedName: name })).filter((e) => e.source?.component === 'default-scheduler' || e.reportingComponent === 'default-scheduler');
   expect(events.map((e) => `${e.reason}: ${e.message}`), `events of pod ${name} from the scheduler`).to.deep.equal([]);
@@ -193,7 +201,7 @@ async function lastDecision(world: KubeWorld, pod: string): Promise<SchedulingDe
 }
 
 /** Scores per node and priority, checked as numbers; a "total" column checks Σ score × weight. */
-Then(/^the scheduler scored the nodes for pod "([^"]+)":$/, step(async function (this: KubeWorld, pod: string, table: DataTable) {
+Then('the scheduler scored the nodes for pod {string}:', step(async function (this: KubeWorld, pod: string, table: DataTable) {
   const d = await lastDecision(this, pod);
   for (const row of table.hashes()) {
     const v = d.nodes.find((n) => n.node === row.node);
@@ -206,7 +214,7 @@ Then(/^the scheduler scored the nodes for pod "([^"]+)":$/, step(async function 
   }
 }));
 
-Then(/^the scheduler found for pod "([^"]+)":$/, step(async function (this: KubeWorld, pod: string, table: DataTable) {
+Then('the scheduler found for pod {string}:', step(async function (this: KubeWorld, pod: string, table: DataTable) {
   const d = await lastDecision(this, pod);
   for (const row of table.hashes()) {
     const v = d.nodes.find((n) => n.node === row.node);
@@ -218,12 +226,12 @@ Then(/^the scheduler found for pod "([^"]+)":$/, step(async function (this: Kube
 
 // ---- configuration ----
 
-Given(/^the scheduler algorithm provider is "([^"]+)"$/, step(function (this: KubeWorld, provider: string) {
+Given('the scheduler algorithm provider is {string}', step(function (this: KubeWorld, provider: string) {
   this.setFlag('algorithm-provider', provider, 'kube-scheduler');
 }));
 
 /** Writes the policy to a file and points --policy-config-file at it (the target reads the file). */
-Given(/^the scheduler policy file:$/, step(function (this: KubeWorld, policy: string) {
+Given('the scheduler policy file:', step(function (this: KubeWorld, policy: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-policy-'));
   const file = path.join(dir, 'policy.json');
   fs.writeFileSync(file, policy);
@@ -232,17 +240,21 @@ Given(/^the scheduler policy file:$/, step(function (this: KubeWorld, policy: st
 
 // ---- changes that wake waiting pods ----
 
-When(/^I set spec\.unschedulable of node "([^"]+)" to (true|false)$/, step(async function (this: KubeWorld, name: string, value: string) {
-  const cluster = await this.cluster();
-  await cluster.client.patch({ resource: 'nodes' }, name, 'merge', { spec: { unschedulable: value === 'true' } });
-}));
+for (const value of [true, false]) {
+  When(`I set spec.unschedulable of node {node} to ${value}`, step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    await cluster.client.patch({ resource: 'nodes' }, name, 'merge', { spec: { unschedulable: value } });
+  }));
+}
 
-When(/^I set the taints of node "([^"]+)" to "([^"]*)"$/, step(async function (this: KubeWorld, name: string, taints: string) {
+When('I set the taints of node {node} to {string}', step(async function (this: KubeWorld, name: string, taints: string) {
   const cluster = await this.cluster();
   await cluster.client.patch({ resource: 'nodes' }, name, 'merge', { spec: { taints: parseTaints(taints) } });
 }));
 
-When(/^I add label "([^"=]+)=([^"]*)" to node "([^"]+)"$/, step(async function (this: KubeWorld, key: string, value: string, name: string) {
+When('I add label {string} to node {node}', step(async function (this: KubeWorld, label: string, name: string) {
+  const [key, value, ...rest] = label.split('=');
+  if (!key || value === undefined || rest.length) throw new Error(`"${label}" is not a label (want "key=value")`);
   const cluster = await this.cluster();
   await cluster.client.patch({ resource: 'nodes' }, name, 'merge', { metadata: { labels: { [key]: value } } });
 }));

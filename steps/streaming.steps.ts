@@ -28,11 +28,12 @@ function show(r: KubectlResult): string {
   return `$ ${r.command}\n(exit ${r.code})\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
 }
 
-Given(/^a pod "([^"]+)" running on node "([^"]+)" with container:$/, step(async function (this: KubeWorld, name: string, node: string, doc: string) {
+Given('a pod {string} running on node {node} with container:', step(async function (this: KubeWorld, name: string, node: string, doc: string) {
   const container = yaml.load(doc) as Container;
   await runPodOn(this, name, node, 'default', { containers: [container] });
 }));
 
+// Regular expressions for kubectl command lines and free text, as in kubectl.steps.ts.
 When(/^I run "(kubectl .*?)" over (WebSocket|SPDY)$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, protocol: string) {
   await runKubectl(this, command, { admin: true }, { env: protocolEnv(protocol) });
 }));
@@ -45,15 +46,23 @@ When(/^I start "(kubectl .*)" in the background over (WebSocket|SPDY)$/, KUBECTL
   await startKubectl(this, command, { env: protocolEnv(protocol) });
 }));
 
-Then(/^kubectl exits with code (\d+)(?: and prints "(.*)" on stderr)?$/, step(function (this: KubeWorld, code: string, text: string | null) {
-  const r = kubectlState(this).last;
+function expectExit(world: KubeWorld, code: number, text?: string): void {
+  const r = kubectlState(world).last;
   if (!r) throw new Error('no kubectl command has run yet');
-  expect(r.code, show(r)).to.equal(Number(code));
-  if (text != null) expect(r.stderr, show(r)).to.contain(text);
+  expect(r.code, show(r)).to.equal(code);
+  if (text !== undefined) expect(r.stderr, show(r)).to.contain(text);
+}
+
+Then('kubectl exits with code {int}', step(function (this: KubeWorld, code: number) {
+  expectExit(this, code);
+}));
+
+Then(/^kubectl exits with code (\d+) and prints "(.*)" on stderr$/, step(function (this: KubeWorld, code: string, text: string) {
+  expectExit(this, Number(code), text);
 }));
 
 /** The local port of the background `kubectl port-forward` that forwards to a pod port. */
-async function forwardedPort(world: KubeWorld, remote: string): Promise<number> {
+async function forwardedPort(world: KubeWorld, remote: string | number): Promise<number> {
   const line = await backgroundPrints(world, new RegExp(`^Forwarding from 127\\.0\\.0\\.1:\\d+ -> ${remote}$`));
   return Number(/127\.0\.0\.1:(\d+)/.exec(line)![1]);
 }
@@ -71,6 +80,7 @@ function exchange(port: number, request: string, timeoutMs = 15_000): Promise<{ 
   });
 }
 
+// A regular expression: the text is free, as in kubectl.steps.ts.
 Then(/^a GET of "([^"]+)" through the background kubectl port-forward to port (\d+) answers (\d+) with "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, path: string, remote: string, code: string, text: string) {
   const port = await forwardedPort(this, remote);
   const r = await exchange(port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
@@ -78,7 +88,7 @@ Then(/^a GET of "([^"]+)" through the background kubectl port-forward to port (\
   expect(r.data).to.contain(text);
 }));
 
-Then(/^bytes sent through the background kubectl port-forward to port (\d+) come back unchanged$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, remote: string) {
+Then('bytes sent through the background kubectl port-forward to port {int} come back unchanged', KUBECTL_TIMEOUT, step(async function (this: KubeWorld, remote: number) {
   const port = await forwardedPort(this, remote);
   const payload = 'ping 1 2 3\n';
   const got = await new Promise<string>((resolve, reject) => {
@@ -95,15 +105,13 @@ Then(/^bytes sent through the background kubectl port-forward to port (\d+) come
   expect(got).to.equal(payload);
 }));
 
-Then(/^a GET through the background kubectl port-forward to port (\d+) gets no answer$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, remote: string) {
+Then('a GET through the background kubectl port-forward to port {int} gets no answer', KUBECTL_TIMEOUT, step(async function (this: KubeWorld, remote: number) {
   const port = await forwardedPort(this, remote);
   const r = await exchange(port, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
   expect(r.data, `answer on 127.0.0.1:${port}`).to.equal('');
 }));
 
 /** The kubelet API reached directly (not through the API server), with these credentials. */
-const lastKubeletAnswer = new WeakMap<KubeWorld, { request: string; status: number; body: string }>();
-
 function kubeletCredentials(words: string | null): Credentials {
   if (!words || words === 'as the cluster admin') return { admin: true };
   if (words === 'without credentials') return { anonymous: true };
@@ -114,17 +122,27 @@ function kubeletCredentials(words: string | null): Credentials {
   throw new Error(`unknown credentials: ${words}`);
 }
 
+// A regular expression: the credentials phrase is one of several shapes, kept whole for the report.
 When(/^I (GET|POST) "([^"]+)" from the kubelet on "([^"]+)" (as the cluster admin|as user "[^"]+"(?: in groups? "[^"]*")?(?: with a certificate of an unrelated CA)?|with bearer token "[^"]*"|without credentials)$/, step(async function (this: KubeWorld, method: string, path: string, node: string, who: string) {
   const cluster = await this.cluster();
   if (!cluster.http?.kubelet) throw new NotApplicableError(`target ${cluster.target} cannot reach a kubelet directly`);
   const answer = await cluster.http.kubelet(node, kubeletCredentials(who), method, path);
-  lastKubeletAnswer.set(this, { request: `${method} ${path} ${who}`, ...answer });
+  this.lastKubeletAnswer = { request: `${method} ${path} ${who}`, ...answer };
 }));
 
-Then(/^the kubelet answers (\d+)(?: with "(.*)")?$/, step(function (this: KubeWorld, code: string, text: string | null) {
-  const a = lastKubeletAnswer.get(this);
+function expectKubeletAnswer(world: KubeWorld, code: number, text?: string): void {
+  const a = world.lastKubeletAnswer;
   if (!a) throw new Error('no request was sent to a kubelet yet');
   const shown = `${a.request} → ${a.status}\n${a.body}`;
-  expect(a.status, shown).to.equal(Number(code));
-  if (text != null) expect(a.body, shown).to.contain(text);
+  expect(a.status, shown).to.equal(code);
+  if (text !== undefined) expect(a.body, shown).to.contain(text);
+}
+
+Then('the kubelet answers {int}', step(function (this: KubeWorld, code: number) {
+  expectKubeletAnswer(this, code);
+}));
+
+// A regular expression: the text is free, as in kubectl.steps.ts.
+Then(/^the kubelet answers (\d+) with "(.*)"$/, step(function (this: KubeWorld, code: string, text: string) {
+  expectKubeletAnswer(this, Number(code), text);
 }));

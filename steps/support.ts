@@ -50,9 +50,10 @@ async function runBody<A extends unknown[]>(world: KubeWorld, body: StepBody<A>,
 
 /**
  * Wraps a step so that a NotApplicableError reports the scenario not applicable (skipped,
- * with the reason attached) instead of failing it.
+ * with the reason attached) instead of failing it. `arity`: how many arguments the step's
+ * expression gives, when one body serves expressions with and without a trailing parameter.
  */
-export function step<A extends unknown[]>(body: StepBody<A>): (this: KubeWorld, ...args: A) => Promise<unknown> {
+export function step<A extends unknown[]>(body: StepBody<A>, arity = body.length): (this: KubeWorld, ...args: A) => Promise<unknown> {
   const wrapped = async function (this: KubeWorld, ...args: A) {
     try {
       return await runBody(this, body, args);
@@ -65,14 +66,6 @@ export function step<A extends unknown[]>(body: StepBody<A>): (this: KubeWorld, 
     }
   };
   // Cucumber checks a step's arity against its parameters.
-  Object.defineProperty(wrapped, 'length', { value: body.length });
+  Object.defineProperty(wrapped, 'length', { value: arity });
   return wrapped;
-}
-
-/** Seconds, minutes or hours in a step's words, as milliseconds. */
-export function toMs(amount: number, unit: string): number {
-  const u = unit.replace(/s$/, '');
-  const factor = u === 'millisecond' ? 1 : u === 'second' ? 1000 : u === 'minute' ? 60_000 : u === 'hour' ? 3_600_000 : NaN;
-  if (Number.isNaN(factor)) throw new Error(`unknown time unit "${unit}"`);
-  return amount * factor;
 }

@@ -12,32 +12,31 @@ import { fieldAt, showField } from './objects';
  */
 
 const REVISION = 'deployment.kubernetes.io/revision';
-const NS = '(?: in namespace "([^"]+)")?';
 
 interface Workload extends KubeObject {
   spec: { template: { metadata?: { labels?: Record<string, string> }; spec: { containers: { image?: string }[] } }; replicas?: number };
   status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number };
 }
 
-async function deployment(world: KubeWorld, name: string, ns: string | null): Promise<Workload> {
+async function deployment(world: KubeWorld, name: string, ns: string): Promise<Workload> {
   const cluster = await world.cluster();
-  return cluster.client.get<Workload>({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name);
+  return cluster.client.get<Workload>({ resource: 'deployments.apps', namespace: ns }, name);
 }
 
 /** The ReplicaSets a Deployment controls, lowest revision first. */
-async function replicaSetsOf(world: KubeWorld, name: string, ns: string | null): Promise<Workload[]> {
+async function replicaSetsOf(world: KubeWorld, name: string, ns: string): Promise<Workload[]> {
   const cluster = await world.cluster();
   const d = await deployment(world, name, ns);
-  const list = await cluster.client.list<Workload>({ resource: 'replicasets.apps', namespace: ns ?? 'default' });
+  const list = await cluster.client.list<Workload>({ resource: 'replicasets.apps', namespace: ns });
   const rev = (rs: Workload) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
   return list.items.filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid)).sort((a, b) => rev(a) - rev(b));
 }
 
 /** Active pods whose controller is one of the Deployment's ReplicaSets. */
-async function podsOf(world: KubeWorld, name: string, ns: string | null): Promise<Pod[]> {
+async function podsOf(world: KubeWorld, name: string, ns: string): Promise<Pod[]> {
   const cluster = await world.cluster();
   const uids = new Set((await replicaSetsOf(world, name, ns)).map((rs) => rs.metadata.uid));
-  const pods = await cluster.client.list<Pod>({ resource: 'pods', namespace: ns ?? 'default' });
+  const pods = await cluster.client.list<Pod>({ resource: 'pods', namespace: ns });
   return pods.items.filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && uids.has(r.uid)))
     .filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
 }
@@ -56,20 +55,28 @@ function column(rs: Workload, col: string): string {
   }
 }
 
-Then(new RegExp(`^the ReplicaSets of deployment "([^"]+)"${NS} are:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
+Then('the ReplicaSets of deployment {string}{in-namespace} are:', step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
   const [header, ...rows] = table.raw();
   const sets = await replicaSetsOf(this, name, ns);
   const actual = sets.map((rs) => header.map((c) => column(rs, c)));
   expect(actual, `ReplicaSets of deployment ${name} (${header.join(', ')})`).to.deep.equal(rows);
 }));
 
-Then(new RegExp(`^deployment "([^"]+)"${NS} has (\\d+) active pods?(?:, (\\d+) running "([^"]+)")?$`), step(async function (this: KubeWorld, name: string, ns: string | null, count: string, withImage: string | null, image: string | null) {
-  const pods = await podsOf(this, name, ns);
-  expect(pods.map((p) => p.metadata.name), `active pods of deployment ${name}`).to.have.length(Number(count));
-  if (image) expect(pods.filter((p) => p.spec.containers[0]?.image === image).length, `pods of ${name} running ${image}`).to.equal(Number(withImage));
+async function expectActivePods(world: KubeWorld, name: string, ns: string, count: number, withImage?: number, image?: string): Promise<void> {
+  const pods = await podsOf(world, name, ns);
+  expect(pods.map((p) => p.metadata.name), `active pods of deployment ${name}`).to.have.length(count);
+  if (image !== undefined) expect(pods.filter((p) => p.spec.containers[0]?.image === image).length, `pods of ${name} running ${image}`).to.equal(withImage);
+}
+
+Then('deployment {string}{in-namespace} has {int} active pod(s)', step(async function (this: KubeWorld, name: string, ns: string, count: number) {
+  await expectActivePods(this, name, ns, count);
 }));
 
-Then(new RegExp(`^every pod of deployment "([^"]+)"${NS} carries the pod-template-hash of its ReplicaSet, which is named after it$`), step(async function (this: KubeWorld, name: string, ns: string | null) {
+Then('deployment {string}{in-namespace} has {int} active pod(s), {int} running {string}', step(async function (this: KubeWorld, name: string, ns: string, count: number, withImage: number, image: string) {
+  await expectActivePods(this, name, ns, count, withImage, image);
+}));
+
+Then('every pod of deployment {string}{in-namespace} carries the pod-template-hash of its ReplicaSet, which is named after it', step(async function (this: KubeWorld, name: string, ns: string) {
   const sets = await replicaSetsOf(this, name, ns);
   const pods = await podsOf(this, name, ns);
   expect(pods, `pods of deployment ${name}`).to.not.be.empty;
@@ -86,9 +93,9 @@ Then(new RegExp(`^every pod of deployment "([^"]+)"${NS} carries the pod-templat
   }
 }));
 
-When(new RegExp(`^I set the image of deployment "([^"]+)"${NS} to "([^"]+)"$`), step(async function (this: KubeWorld, name: string, ns: string | null, image: string) {
+When('I set the image of deployment {string}{in-namespace} to {string}', step(async function (this: KubeWorld, name: string, ns: string, image: string) {
   const cluster = await this.cluster();
-  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
+  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
 }));
 
 /**
@@ -96,17 +103,25 @@ When(new RegExp(`^I set the image of deployment "([^"]+)"${NS} to "([^"]+)"$`), 
  * the pod template of the ReplicaSet with the previous (or the named) revision, drop its
  * pod-template-hash label, and write it into the Deployment.
  */
-When(new RegExp(`^I roll back deployment "([^"]+)"${NS}(?: to revision (\\d+))?$`), step(async function (this: KubeWorld, name: string, ns: string | null, revision: string | null) {
-  const cluster = await this.cluster();
-  const d = await deployment(this, name, ns);
+async function rollBack(world: KubeWorld, name: string, ns: string, revision?: number): Promise<void> {
+  const cluster = await world.cluster();
+  const d = await deployment(world, name, ns);
   const current = Number(d.metadata.annotations?.[REVISION] ?? 0);
-  const sets = await replicaSetsOf(this, name, ns);
+  const sets = await replicaSetsOf(world, name, ns);
   const rev = (rs: Workload) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
-  const target = revision ? sets.find((rs) => rev(rs) === Number(revision)) : sets.filter((rs) => rev(rs) < current).pop();
-  if (!target) throw new Error(`deployment ${name} has no ${revision ? `revision ${revision}` : 'previous revision'}`);
+  const target = revision !== undefined ? sets.find((rs) => rev(rs) === revision) : sets.filter((rs) => rev(rs) < current).pop();
+  if (!target) throw new Error(`deployment ${name} has no ${revision !== undefined ? `revision ${revision}` : 'previous revision'}`);
   const template = JSON.parse(JSON.stringify(target.spec.template)) as Workload['spec']['template'];
   delete template.metadata?.labels?.['pod-template-hash'];
-  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template', value: template }]);
+  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [{ op: 'replace', path: '/spec/template', value: template }]);
+}
+
+When('I roll back deployment {string}{in-namespace}', step(async function (this: KubeWorld, name: string, ns: string) {
+  await rollBack(this, name, ns);
+}));
+
+When('I roll back deployment {string}{in-namespace} to revision {int}', step(async function (this: KubeWorld, name: string, ns: string, revision: number) {
+  await rollBack(this, name, ns, revision);
 }));
 
 /** Sets a dotted path ("strategy.rollingUpdate.maxSurge") in an object, creating maps on the way. */
@@ -124,7 +139,7 @@ function scalar(v: string): unknown {
   return v;
 }
 
-async function createWorkload(world: KubeWorld, kind: string, name: string, ns: string | null, replicas: string, image: string, table?: DataTable): Promise<void> {
+async function createWorkload(world: KubeWorld, kind: string, name: string, ns: string, replicas: number, image: string, table?: DataTable): Promise<void> {
   const cluster = await world.cluster();
   const spec: Record<string, unknown> = {
     replicas: Number(replicas),
@@ -133,63 +148,60 @@ async function createWorkload(world: KubeWorld, kind: string, name: string, ns: 
   };
   if (kind === 'statefulset') spec.serviceName = name;
   for (const [path, value] of table?.raw() ?? []) setPath(spec, path, scalar(value));
-  const obj = { apiVersion: 'apps/v1', kind: kind === 'deployment' ? 'Deployment' : 'StatefulSet', metadata: { name, namespace: ns ?? 'default' }, spec };
-  await cluster.client.create({ resource: kind === 'deployment' ? 'deployments.apps' : 'statefulsets.apps', namespace: ns ?? 'default' }, obj as unknown as KubeObject);
+  const obj = { apiVersion: 'apps/v1', kind: kind === 'deployment' ? 'Deployment' : 'StatefulSet', metadata: { name, namespace: ns }, spec };
+  await cluster.client.create({ resource: kind === 'deployment' ? 'deployments.apps' : 'statefulsets.apps', namespace: ns }, obj as unknown as KubeObject);
 }
 
-const WORKLOAD = `^a (deployment|statefulset) "([^"]+)"${NS} of (\\d+) replicas? running "([^"]+)"`;
-Given(new RegExp(`${WORKLOAD}$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string, image: string) {
-  await createWorkload(this, kind, name, ns, replicas, image);
-}));
-Given(new RegExp(`${WORKLOAD} with:$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string, image: string, table: DataTable) {
-  await createWorkload(this, kind, name, ns, replicas, image, table);
-}));
+for (const kind of ['deployment', 'statefulset']) {
+  Given(`a ${kind} {string}{in-namespace} of {int} replica(s) running {string}`, step(async function (this: KubeWorld, name: string, ns: string, replicas: number, image: string) {
+    await createWorkload(this, kind, name, ns, replicas, image);
+  }));
+  Given(`a ${kind} {string}{in-namespace} of {int} replica(s) running {string} with:`, step(async function (this: KubeWorld, name: string, ns: string, replicas: number, image: string, table: DataTable) {
+    await createWorkload(this, kind, name, ns, replicas, image, table);
+  }));
+}
 
 /** A Deployment's events, oldest first; "{revision N}" in a message stands for that revision's ReplicaSet name. */
-Then(new RegExp(`^the events of (deployment|statefulset) "([^"]+)"${NS} are, in order:$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, table: DataTable) {
-  const cluster = await this.cluster();
-  const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
-  const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
-  const expected = table.hashes().map((r) => [r.reason, r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`)]);
-  const events = (await cluster.events({ involvedName: name, namespace: ns ?? 'default' })).filter((e) => e.involvedObject.kind?.toLowerCase() === kind);
-  expect(events.map((e) => [e.reason, e.message]), `events of ${kind} ${name}`).to.deep.equal(expected);
-}));
+for (const kind of ['deployment', 'statefulset']) {
+  Then(`the events of ${kind} {string}{in-namespace} are, in order:`, step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+    const cluster = await this.cluster();
+    const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
+    const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
+    const expected = table.hashes().map((r) => [r.reason, r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`)]);
+    const events = (await cluster.events({ involvedName: name, namespace: ns })).filter((e) => e.involvedObject.kind?.toLowerCase() === kind);
+    expect(events.map((e) => [e.reason, e.message]), `events of ${kind} ${name}`).to.deep.equal(expected);
+  }));
+}
 
-When(new RegExp(`^I set the image of deployment "([^"]+)"${NS} to each of (.+), (\\d+) seconds? apart$`), step(async function (this: KubeWorld, name: string, ns: string | null, list: string, apart: string) {
+When('I set the image of deployment {string}{in-namespace} to each of {names}, {duration} apart', step(async function (this: KubeWorld, name: string, ns: string, images: string[], apart: number) {
   const cluster = await this.cluster();
-  const images = [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
   for (const [i, image] of images.entries()) {
-    if (i > 0) await cluster.advance(Number(apart) * 1000);
-    await cluster.client.patch({ resource: 'deployments.apps', namespace: ns ?? 'default' }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
+    if (i > 0) await cluster.advance(apart);
+    await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
   }
 }));
 
-Then(new RegExp(`^the ReplicaSets of deployment "([^"]+)"${NS} have revisions (\\d+) to (\\d+)$`), step(async function (this: KubeWorld, name: string, ns: string | null, from: string, to: string) {
+Then('the ReplicaSets of deployment {string}{in-namespace} have revisions {int} to {int}', step(async function (this: KubeWorld, name: string, ns: string, from: number, to: number) {
   const revisions = (await replicaSetsOf(this, name, ns)).map((rs) => Number(rs.metadata.annotations?.[REVISION]));
-  const want = Array.from({ length: Number(to) - Number(from) + 1 }, (_, i) => Number(from) + i);
+  const want = Array.from({ length: to - from + 1 }, (_, i) => from + i);
   expect(revisions, `revisions of deployment ${name}`).to.deep.equal(want);
 }));
 
-/** The last refused request's causes include this field with this message (which may itself quote values). */
-Then(/^the refusal names field "([^"]+)": (.+)$/, step(function (this: KubeWorld, field: string, message: string) {
-  expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
-  const causes = this.lastError!.status.details?.causes ?? [];
-  expect(causes.map((c) => [c.field, c.message]), 'causes').to.deep.include([field, message]);
-}));
-
-When(new RegExp(`^I scale (deployment|statefulset) "([^"]+)"${NS} to (\\d+) replicas?$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, replicas: string) {
-  const cluster = await this.cluster();
-  await cluster.client.patch({ resource: `${kind}s.apps`, namespace: ns ?? 'default' }, name, 'merge', { spec: { replicas: Number(replicas) } });
-}));
+for (const kind of ['deployment', 'statefulset']) {
+  When(`I scale ${kind} {string}{in-namespace} to {int} replica(s)`, step(async function (this: KubeWorld, name: string, ns: string, replicas: number) {
+    const cluster = await this.cluster();
+    await cluster.client.patch({ resource: `${kind}s.apps`, namespace: ns }, name, 'merge', { spec: { replicas } });
+  }));
+}
 
 /**
  * The pods of a StatefulSet by name: phase (Terminating while being deleted), image, and
  * revision — "current" or "update" as the set's status names the pod's controller-revision-hash.
  */
-Then(new RegExp(`^the pods of statefulset "([^"]+)"${NS} are:$`), step(async function (this: KubeWorld, name: string, ns: string | null, table: DataTable) {
+Then('the pods of statefulset {string}{in-namespace} are:', step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
   const cluster = await this.cluster();
-  const set = await cluster.client.get<Workload & { status?: { currentRevision?: string; updateRevision?: string } }>({ resource: 'statefulsets.apps', namespace: ns ?? 'default' }, name);
-  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace: ns ?? 'default' })).items
+  const set = await cluster.client.get<Workload & { status?: { currentRevision?: string; updateRevision?: string } }>({ resource: 'statefulsets.apps', namespace: ns }, name);
+  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace: ns })).items
     .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === set.metadata.uid))
     .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
   const [header, ...rows] = table.raw();
@@ -211,10 +223,12 @@ Then(new RegExp(`^the pods of statefulset "([^"]+)"${NS} are:$`), step(async fun
   expect(pods.map((p) => header.map((c) => cell(p, c))), `pods of statefulset ${name} (${header.join(', ')})`).to.deep.equal(rows);
 }));
 
-Then(new RegExp(`^(statefulset|daemonset) "([^"]+)"${NS} has (\\d+) ControllerRevisions?$`), step(async function (this: KubeWorld, kind: string, name: string, ns: string | null, count: string) {
-  const cluster = await this.cluster();
-  const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns ?? 'default' }, name);
-  const revisions = (await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns ?? 'default' })).items
-    .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
-  expect(revisions.map((r) => r.metadata.name), `ControllerRevisions of ${kind} ${name}`).to.have.length(Number(count));
-}));
+for (const kind of ['statefulset', 'daemonset']) {
+  Then(`${kind} {string}{in-namespace} has {int} ControllerRevision(s)`, step(async function (this: KubeWorld, name: string, ns: string, count: number) {
+    const cluster = await this.cluster();
+    const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns }, name);
+    const revisions = (await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns })).items
+      .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
+    expect(revisions.map((r) => r.metadata.name), `ControllerRevisions of ${kind} ${name}`).to.have.length(Number(count));
+  }));
+}

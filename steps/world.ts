@@ -2,6 +2,23 @@ import { IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
 import { ClusterDriver, Component, componentOf, createDriver, Flags, TargetOptions } from '../src/drivers';
 import { Node, Pod } from '../src/api/core';
 import { StatusError } from '../src/api/errors';
+import { TimelineRecorder } from '../src/report/timeline';
+import type { ChildProcess } from 'node:child_process';
+
+/** What a kubectl run printed. */
+export interface KubectlResult {
+  command: string;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The scenario's kubectl: its private directory (HOME, discovery cache, files), its last run, one background run. */
+export interface KubectlState {
+  dir: string;
+  last?: KubectlResult;
+  background?: { child: ChildProcess; out: string[] };
+}
 
 export interface RunParameters extends TargetOptions {
   target: string;
@@ -32,6 +49,26 @@ export class KubeWorld extends World<RunParameters> {
   stepType?: string;
   /** Bearer tokens steps kept, by the account they belong to ("ns/name"). */
   readonly tokens = new Map<string, string>();
+
+  // ── zones and eviction (eviction.steps.ts) ──
+  /** The timeline recorded through the driver's watches, once a step asked for it. */
+  timeline?: TimelineRecorder;
+  /** The nodes created in each zone or group, in creation order. */
+  readonly zoneNodes = new Map<string, string[]>();
+  /** When each node's kubelet stopped reporting (ms). */
+  readonly stopTimes = new Map<string, number>();
+
+  // ── kubectl (kubectl.ts, kubectl.steps.ts, streaming.steps.ts) ──
+  /** The scenario's kubectl, once a step ran it. */
+  kubectl?: KubectlState;
+  /** A resourceVersion a list returned, for "$RV" in a later kubectl command (API-LIST-WATCH). */
+  notedResourceVersion?: string;
+  /** The last answer of a kubelet's API reached directly. */
+  lastKubeletAnswer?: { request: string; status: number; body: string };
+
+  // ── storage (apiserver.steps.ts) ──
+  /** What the scenario saw just before the control plane was killed. */
+  beforeRestart?: { pods: Map<string, { uid: string; rv: string }>; kubeconfig?: string };
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);
