@@ -51,7 +51,7 @@ export interface Capabilities {
   /**
    * The control plane keeps its state in a durable store (SQLite, etcd) and can be killed
    * (SIGKILL) and started again on it (restartControlPlane): `kubespec serve` over sqlite or
-   * etcd (targets serve-sqlite, serve-etcd).
+   * etcd (the serve target's default store is sqlite; serve-etcd keeps etcd).
    */
   durableStorage?: boolean;
 }

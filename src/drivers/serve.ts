@@ -258,7 +258,7 @@ export class ServeDriver extends KubeDriver {
 
   /** SIGKILL, then the same server again: same port, data dir and store. */
   async restartControlPlane(): Promise<void> {
-    if (this.declaration.store === 'memory') throw new NotApplicableError('this serve target keeps its objects in memory (targets serve-sqlite, serve-etcd keep them)');
+    if (this.declaration.store === 'memory') throw new NotApplicableError('this serve target keeps its objects in memory (its declaration says store: memory)');
     await this.start();
     if (this.startError) throw this.startError;
     const child = this.child!;
