@@ -1,7 +1,9 @@
 import { After, Before, BeforeStep, ITestCaseHookParameter, ITestStepHookParameter } from '@cucumber/cucumber';
 import { KubeWorld, NOT_APPLICABLE } from './world';
-import { CAPABILITY_NAMES } from '../src/drivers';
+import { CAPABILITY_NAMES, Capabilities } from '../src/drivers';
 import { durationMs } from './parameters';
+
+type Capability = keyof Capabilities;
 
 const PROFILE_TAG = /^@profile-(.+)$/;
 const NEEDS_TAG = /^@needs-(.+)$/;
@@ -19,6 +21,7 @@ Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
     return 'skipped';
   }
   const caps = this.driver.capabilities as unknown as Record<string, boolean>;
+  const needed: Capability[] = [];
   for (const need of tags.map((t) => NEEDS_TAG.exec(t)?.[1]).filter((n): n is string => !!n)) {
     const key = need.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     if (!(CAPABILITY_NAMES as readonly string[]).includes(key)) throw new Error(`unknown capability tag @needs-${need} (known: ${CAPABILITY_NAMES.join(', ')})`);
@@ -26,7 +29,9 @@ Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
       this.attach(`needs ${need}, which target ${this.driver.target} does not offer`, NOT_APPLICABLE);
       return 'skipped';
     }
+    needed.push(key as Capability);
   }
+  this.driver.need?.(needed);
   // On a real clock a scenario whose stated waits ("N minutes pass") alone exceed the
   // target's maxScenarioTime is not applicable from the start, instead of after waiting.
   const limit = (this.driver as { declaration?: { maxScenarioTimeMs?: number } }).declaration?.maxScenarioTimeMs;

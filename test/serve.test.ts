@@ -14,6 +14,7 @@ import { coreRegistry } from '../src/api/resources';
 import { StatusError, isStatusError } from '../src/api/errors';
 import { Informer } from '../src/client/informer';
 import { Node } from '../src/api/core';
+import { waitForPort } from '../src/drivers/serve';
 
 /** The served API from clients that are not kubectl: our KubeconfigClient and @kubernetes/client-node 1.x. */
 
@@ -140,3 +141,19 @@ test('kubespec serve: prints its kubeconfig; kubectl and the /kubespec/v1 endpoi
   }
 });
 
+
+test('the serve target waits for a port a scenario must have, and names it when it stays taken', async () => {
+  const holder = net.createServer();
+  await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+  const port = (holder.address() as net.AddressInfo).port;
+  try {
+    await assert.rejects(waitForPort(port, '127.0.0.1', Date.now() + 300), new RegExp(`^Error: port ${port} on 127\\.0\\.0\\.1, which the scenario must have, stayed in use`));
+    const waited = waitForPort(port, '127.0.0.1', Date.now() + 10_000);
+    setTimeout(() => holder.close(), 400);
+    const t0 = Date.now();
+    await waited;
+    assert.ok(Date.now() - t0 >= 300, 'resolved only once the holder let go');
+  } finally {
+    if (holder.listening) holder.close();
+  }
+});

@@ -78,6 +78,12 @@ function loadOrIssue(ca: CertificateAuthority, dir: string, name: string, req: C
   return pair;
 }
 
+/**
+ * kube-apiserver's --authorization-mode when none is stated (BuiltInAuthorizationOptions, v1.12
+ * as v1.32). `kubespec serve` itself defaults to RBAC; the serve target states this instead.
+ */
+export const DEFAULT_AUTHORIZATION_MODE = 'AlwaysAllow';
+
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 export function kubeconfigYaml(server: string, user: string, credentials: Record<string, string>, caPem?: string): string {
@@ -139,7 +145,7 @@ export class ClusterServer {
     const f = cluster.config.flags['kube-apiserver'];
     // AlwaysAllow turns anonymous requests off, whatever --anonymous-auth says (upstream's
     // ApplyAuthorization, pkg/kubeapiserver/options/authentication.go; found on v1.32.13).
-    const alwaysAllow = (f['authorization-mode'] ?? 'AlwaysAllow').split(',').includes('AlwaysAllow');
+    const alwaysAllow = (f['authorization-mode'] ?? DEFAULT_AUTHORIZATION_MODE).split(',').includes('AlwaysAllow');
     // --basic-auth-file exists only in releases before v1.19: a later kube-apiserver does not
     // know the flag and refuses to start (pflag's "unknown flag").
     if (f['basic-auth-file'] && !cluster.config.profile.features.basicAuth) throw new Error('unknown flag: --basic-auth-file');
@@ -174,7 +180,7 @@ export class ClusterServer {
       ? { certPem: fs.readFileSync(f['kubelet-client-certificate'], 'utf8'), keyPem: fs.readFileSync(f['kubelet-client-key'], 'utf8') }
       : loadOrIssue(ca, pki, 'apiserver-kubelet-client', { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usage: 'client' });
     const kubelets = new KubeletClient({ dialer: this.network, certificateAuthority: kubeletCAPath ? fs.readFileSync(kubeletCAPath, 'utf8') : undefined, clientCertificate });
-    this.authorizer = authorizerFor(f['authorization-mode'] ?? 'AlwaysAllow', this.cluster.api);
+    this.authorizer = authorizerFor(f['authorization-mode'] ?? DEFAULT_AUTHORIZATION_MODE, this.cluster.api);
     this.http = new ApiHttpServer({
       api: this.cluster.api,
       clock: this.cluster.clock,

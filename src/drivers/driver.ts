@@ -42,15 +42,16 @@ export interface Capabilities {
   dedicatedCluster?: boolean;
   /**
    * The API server runs with kube-apiserver's own defaults for every flag a scenario does not
-   * state (secure port 6443, --authorization-mode AlwaysAllow): true in process. Servers started
-   * for a scenario (`serve`, `upstream`) listen on free ports and with RBAC unless told otherwise,
-   * so a scenario judging those defaults is not applicable there.
+   * state (secure port 6443 on 0.0.0.0, --authorization-mode AlwaysAllow): in process, and on
+   * `serve`, which gives port 6443 to the scenarios that ask for this (see ClusterDriver.need;
+   * the others get free ports, so that parallel scenarios do not queue for one port). The
+   * `upstream` target listens on free loopback ports with Node,RBAC: not there.
    */
   apiServerDefaults?: boolean;
   /**
    * The control plane keeps its state in a durable store (SQLite, etcd) and can be killed
    * (SIGKILL) and started again on it (restartControlPlane): `kubespec serve` over sqlite or
-   * etcd (targets serve-sqlite, serve-etcd).
+   * etcd (the serve target's default store is sqlite; serve-etcd keeps etcd).
    */
   durableStorage?: boolean;
 }
@@ -110,6 +111,12 @@ export interface ClusterDriver {
   readonly capabilities: Capabilities;
   /** Control-plane flags for this scenario; only before start(). */
   configure(flags: Flags): void;
+  /**
+   * The capabilities the scenario asks for (its @needs- tags, all offered), before start(): a
+   * target may give one only to the scenarios that ask, where giving it to all would cost
+   * (serve: port 6443 is one per machine, so only the scenarios judging the defaults wait for it).
+   */
+  need?(capabilities: readonly (keyof Capabilities)[]): void;
   /** Starts the cluster (or connects to it); idempotent. */
   start(): Promise<void>;
   stop(): Promise<void>;

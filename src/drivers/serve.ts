@@ -7,9 +7,9 @@ import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { KubeDriver } from './kube';
-import { Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableError } from './driver';
+import { Capabilities, Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableError } from './driver';
 import { CertificateAuthority } from '../apiserver/auth/pki';
-import { basicAuthKubeconfig, clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
+import { basicAuthKubeconfig, clientCertKubeconfig, DEFAULT_AUTHORIZATION_MODE, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
 import { terminate } from '../util/process';
@@ -19,6 +19,10 @@ import { terminate } from '../util/process';
 const BIN = __filename.endsWith('.js') ? path.resolve(__dirname, '../cli/entry.js') : path.resolve(__dirname, '../../bin/kubespec');
 /** Generous: on a loaded machine (CI, parallel runs) a server's start took over two minutes. */
 const START_TIMEOUT_MS = 300_000;
+/** How long a scenario waits for the secure port it must have (6443, or the one it names). */
+const PORT_WAIT_MS = 300_000;
+/** kube-apiserver's --secure-port default, should a profile not state it. */
+const DEFAULT_SECURE_PORT = 6443;
 
 export interface ServeOptions {
   /** The profile as given on the command line (a name or a YAML path), passed to the server. */
@@ -39,6 +43,23 @@ function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+function portFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+/** Resolves once port is free on host; past the deadline, fails naming the port. */
+export async function waitForPort(port: number, host: string, deadline: number): Promise<void> {
+  const since = Date.now();
+  while (!(await portFree(port, host))) {
+    if (Date.now() > deadline) throw new Error(`port ${port} on ${host}, which the scenario must have, stayed in use for ${Math.round((Date.now() - since) / 1000)} s: another process on this machine holds it`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** One etcd for every etcd-backed server of this run (each keeps its keys under its own prefix). */
@@ -73,7 +94,7 @@ export class ServeDriver extends KubeDriver {
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
     // On its virtual clock the server hosts the kubelets and their HTTPS API.
     // It is a kubespec serve: the API audit is /kubespec/v1/audit.
-    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true, audit: true, durableStorage: declaration.store !== 'memory' };
+    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true, audit: true, durableStorage: declaration.store !== 'memory', apiServerDefaults: true };
     this.http = this.httpAccess();
   }
 
@@ -127,18 +148,62 @@ export class ServeDriver extends KubeDriver {
     }
   }
 
+  /** The capabilities the scenario asks for: with apiServerDefaults it gets port 6443 (see wantedPort). */
+  need(capabilities: readonly (keyof Capabilities)[]): void {
+    this.judgesDefaults = capabilities.includes('apiServerDefaults');
+  }
+
+  /**
+   * The secure port a scenario must get: the one it names; the profile's default (6443) when
+   * it judges the defaults; else none (any free port: parallel scenarios do not queue for one).
+   */
+  private wantedPort(): number | undefined {
+    const asked = mergeFlags(this.flags, this.options.forcedFlags ?? {})['kube-apiserver']?.['secure-port'];
+    if (asked && asked !== '0') return Number(asked);
+    if (this.judgesDefaults) return Number(this.profile.flags['kube-apiserver']?.['secure-port'] ?? DEFAULT_SECURE_PORT);
+    return undefined;
+  }
+
+  /**
+   * Starts the server on its port. A port the scenario must have is waited for while another
+   * process holds it (a parallel scenario, another run on this machine), never swapped for
+   * another; a free port taken between the check and the bind is swapped.
+   */
   private async spawnServer(): Promise<void> {
-    // The scenario's own --secure-port when it names one, else any free loopback port.
-    const asked = this.flags['kube-apiserver']?.['secure-port'];
-    const port = this.port ?? (asked && asked !== '0' ? Number(asked) : await freePort());
+    const deadline = Date.now() + PORT_WAIT_MS;
+    for (;;) {
+      const wanted = this.port ?? this.wantedPort();
+      const port = wanted ?? await freePort();
+      if (wanted !== undefined) await waitForPort(wanted, this.bindAddress(), deadline);
+      try {
+        await this.launch(port);
+        return;
+      } catch (e) {
+        if (!/address already in use/.test((e as Error).message)) throw e;
+        if (Date.now() > deadline) throw new Error(`port ${port} stayed in use for ${PORT_WAIT_MS / 1000} s: ${(e as Error).message}`);
+        this.child = undefined;
+        this.output = '';
+        if (wanted === undefined) this.port = undefined;
+      }
+    }
+  }
+
+  private bindAddress(): string {
+    return mergeFlags(this.flags, this.options.forcedFlags ?? {})['kube-apiserver']?.['bind-address'] ?? '0.0.0.0';
+  }
+
+  private async launch(port: number): Promise<void> {
     this.port = port;
     this.storeArgs ??= await this.storeFor(port);
     const dataDir = this.dataDir;
     const flags = mergeFlags(this.flags, this.options.forcedFlags ?? {});
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
+    // kube-apiserver's default where the scenario states no mode (`kubespec serve` alone
+    // defaults to RBAC, a safer default for a server people start by hand).
+    const authz = flags['kube-apiserver']?.['authorization-mode'] ? [] : ['--authorization-mode', DEFAULT_AUTHORIZATION_MODE];
     // The data dir is shared by the run's servers (for the PKI): each keeps its objects in
-    // memory, or every scenario would start with the previous one's store.
-    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, ...this.storeArgs, '--secure-port', String(port)];
+    // a store of its own, or every scenario would start with the previous one's objects.
+    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, ...this.storeArgs, '--secure-port', String(port), ...authz];
     for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
     this.child = child;
@@ -171,6 +236,7 @@ export class ServeDriver extends KubeDriver {
   }
 
   private port?: number;
+  private judgesDefaults = false;
   private storeArgs?: string[];
   private storeFile?: string;
 
@@ -192,7 +258,7 @@ export class ServeDriver extends KubeDriver {
 
   /** SIGKILL, then the same server again: same port, data dir and store. */
   async restartControlPlane(): Promise<void> {
-    if (this.declaration.store === 'memory') throw new NotApplicableError('this serve target keeps its objects in memory (targets serve-sqlite, serve-etcd keep them)');
+    if (this.declaration.store === 'memory') throw new NotApplicableError('this serve target keeps its objects in memory (its declaration says store: memory)');
     await this.start();
     if (this.startError) throw this.startError;
     const child = this.child!;

@@ -23,7 +23,7 @@ export interface TargetDeclaration {
   /** Longest (real) time one scenario may need, ms. */
   maxScenarioTimeMs: number;
   flags: Flags;
-  /** The store `kubespec serve` keeps its objects in (serve target): memory (default), sqlite or etcd. */
+  /** The store `kubespec serve` keeps its objects in (serve target): sqlite (default, as `kubespec serve`), memory or etcd. */
   store: 'memory' | 'sqlite' | 'etcd';
 }
 
@@ -58,7 +58,7 @@ export function loadTargetDeclaration(nameOrPath: string): TargetDeclaration {
     shared: doc!.shared === undefined ? true : (doc!.shared as boolean),
     maxScenarioTimeMs: doc!.maxScenarioTime ? parseDuration(String(doc!.maxScenarioTime)) : 10 * 60_000,
     flags,
-    store: (doc!.store as TargetDeclaration['store'] | undefined) ?? 'memory',
+    store: (doc!.store as TargetDeclaration['store'] | undefined) ?? 'sqlite',
   };
 }
 
