@@ -141,3 +141,35 @@ Feature: Priorities score the nodes that fit; the highest weighted sum wins
       | n2   | 5                      |
       | n3   | 10                     |
     And pod "w4" is bound to node "n3"
+
+  # getSelectors (v1.12 priorities/metadata.go) spreads by the Services, ReplicationControllers,
+  # ReplicaSets and StatefulSets that select the pod; CalculateSpreadPriorityReduce weighs the
+  # zone (failure-domain.beta.kubernetes.io region/zone) 2/3 and the node 1/3. Four nodes
+  # added after web-0, so that v1.12's NodeTree.Next (which goes on from where the last
+  # cycle stopped) visits each node once in web-1's cycle: n3, n2, n4, n1.
+  @PRIO-SELECTOR-SPREAD @profile-seed
+  Scenario: SelectorSpreadPriority spreads a StatefulSet's pods without a Service, away from the zone already used
+    Given the nodes:
+      | name | labels                                  |
+      | n1   | failure-domain.beta.kubernetes.io/zone=a |
+    And a statefulset "web" of 1 replica running "nginx:1.14"
+    And the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+    And the nodes:
+      | name | labels                                  |
+      | n2   | failure-domain.beta.kubernetes.io/zone=a |
+      | n3   | failure-domain.beta.kubernetes.io/zone=b |
+      | n4   | failure-domain.beta.kubernetes.io/zone=b |
+    When I scale statefulset "web" to 2 replicas
+    Then the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+      | web-1 | Running |
+    And the scheduler scored the nodes for pod "web-1":
+      | node | SelectorSpreadPriority |
+      | n1   | 0                      |
+      | n2   | 3                      |
+      | n3   | 10                     |
+      | n4   | 10                     |
+    And pod "web-1" is bound to node "n3"

@@ -2,6 +2,7 @@ import { Node, Pod } from '../api/core';
 import { HostPort, NodeInfo, podHostPorts } from './nodeinfo';
 import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
 import { CompiledTerm, requiredTerms } from './node-affinity';
+import { Selector } from '../api/labels/selector';
 
 /** A Service as the scheduler reads it: namespace and selector. */
 export interface ServiceLike {
@@ -13,6 +14,8 @@ export interface ServiceLike {
 export interface ClusterView {
   /** Services in the pod's namespace whose selector matches the pod's labels (ServiceLister.GetPodServices). */
   servicesForPod(pod: Pod): ServiceLike[];
+  /** The selectors of the Services, RCs, ReplicaSets and StatefulSets that select the pod (getSelectors). */
+  spreadSelectors(pod: Pod): Selector[];
   /** Scheduled (bound or assumed) pods of a namespace, in the order they were added. */
   podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }>;
   nodeInfo(name: string): NodeInfo | undefined;
