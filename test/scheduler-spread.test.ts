@@ -6,6 +6,7 @@ import { PodMeta } from '../src/scheduler/meta';
 import { NodeInfo } from '../src/scheduler/nodeinfo';
 import { selectorSpread } from '../src/scheduler/priorities/selector-spread';
 import { SpreadSources } from '../src/scheduler/spread-selectors';
+import { defaultSelector, podTopologySpread, systemDefaultConstraints } from '../src/scheduler/priorities/topology-spread';
 
 /*
  * Upstream's tables for SelectorSpreadPriority at v1.12
@@ -154,4 +155,91 @@ test('getSelectors (v1.12 listers): a pod without labels has no controllers; an 
   assert.deepEqual(score({ name: 'empty service selector', pod: {}, pods, services: [{ selector: {} }], expected: {} }, nodes), m(0, 10));
   // No labels: the RC lister returns an error, so only services count.
   assert.deepEqual(score({ name: 'no labels, rc', pod: {}, pods, rcs: [{ foo: 'bar' }], expected: {} }, nodes), m(10, 10));
+});
+
+/*
+ * v1.32 PodTopologySpread scoring (framework/plugins/podtopologyspread/scoring_test.go,
+ * TestPodTopologySpreadScore; fooSelector = foo Exists, barSelector = bar Exists).
+ */
+interface SpreadCase {
+  name: string;
+  pod: { labels: Labels; constraints?: [number, string, string | null][] };
+  existing: [string, Labels][];
+  nodes: Record<string, Labels>;
+  failed?: Record<string, Labels>;
+  services?: Labels[];
+  want: Record<string, number>;
+}
+
+function spreadScore(c: SpreadCase): Record<string, number> {
+  const cache = new SchedulerCache();
+  const all = { ...c.nodes, ...(c.failed ?? {}) };
+  for (const [name, labels] of Object.entries(all)) {
+    cache.setNode({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } } as Node);
+  }
+  for (const [node, labels] of c.existing) cache.addPod(mkPod(labels, '', node));
+  cache.setSpreadSources({ services: (c.services ?? []).map((selector) => ({ metadata: { namespace: '' }, spec: { selector } })) });
+  const pod = mkPod(c.pod.labels, '');
+  if (c.pod.constraints) {
+    (pod.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints = c.pod.constraints.map(([maxSkew, topologyKey, exists]) => ({
+      maxSkew, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: exists ? { matchExpressions: [{ key: exists, operator: 'Exists' }] } : null,
+    }));
+  }
+  const infos = Object.keys(c.nodes).map((n) => cache.nodeInfo(n)!);
+  const scores = podTopologySpread(pod, new PodMeta(pod, cache), infos);
+  return Object.fromEntries(infos.map((n, i) => [n.name, scores[i]]));
+}
+
+const host = (...names: string[]) => Object.fromEntries(names.map((n) => [n, { 'kubernetes.io/hostname': n }]));
+const zoned = (zone: string, name: string) => ({ [name]: { zone, 'kubernetes.io/hostname': name } });
+const foo = { foo: '' };
+const pods = (spec: Record<string, number>, labels: Labels = foo): [string, Labels][] =>
+  Object.entries(spec).flatMap(([node, n]) => Array.from({ length: n }, () => [node, labels] as [string, Labels]));
+
+test('TestPodTopologySpreadScore (v1.32): ScheduleAnyway constraints and the system defaults', () => {
+  const cases: SpreadCase[] = [
+    { name: 'one constraint on node, all 4 nodes are candidates', pod: { labels: foo, constraints: [[1, 'kubernetes.io/hostname', 'foo']] }, existing: pods({ 'node-a': 2, 'node-b': 1, 'node-d': 3 }), nodes: host('node-a', 'node-b', 'node-c', 'node-d'), want: { 'node-a': 20, 'node-b': 60, 'node-c': 100, 'node-d': 0 } },
+    { name: 'one constraint on node, null selector', pod: { labels: foo, constraints: [[1, 'kubernetes.io/hostname', null]] }, existing: pods({ 'node-a': 2, 'node-b': 1, 'node-d': 3 }), nodes: host('node-a', 'node-b', 'node-c', 'node-d'), want: { 'node-a': 100, 'node-b': 100, 'node-c': 100, 'node-d': 100 } },
+    { name: 'one constraint on node, all 4 nodes are candidates, maxSkew=2', pod: { labels: foo, constraints: [[2, 'kubernetes.io/hostname', 'foo']] }, existing: pods({ 'node-a': 2, 'node-b': 1, 'node-d': 3 }), nodes: host('node-a', 'node-b', 'node-c', 'node-d'), want: { 'node-a': 33, 'node-b': 66, 'node-c': 100, 'node-d': 16 } },
+    { name: 'one constraint on node, all 4 nodes are candidates, maxSkew=3', pod: { labels: foo, constraints: [[3, 'kubernetes.io/hostname', 'foo']] }, existing: pods({ 'node-a': 4, 'node-b': 3, 'node-c': 2, 'node-d': 1 }), nodes: host('node-a', 'node-b', 'node-c', 'node-d'), want: { 'node-a': 44, 'node-b': 66, 'node-c': 77, 'node-d': 100 } },
+    { name: "system defaulting, nodes don't have zone, pods match service", pod: { labels: foo }, services: [foo], existing: pods({ 'node-a': 4, 'node-b': 3, 'node-c': 2, 'node-d': 1 }), nodes: host('node-a', 'node-b', 'node-c', 'node-d'), want: { 'node-a': 44, 'node-b': 66, 'node-c': 77, 'node-d': 100 } },
+    { name: 'one constraint on node, 3 out of 4 nodes are candidates', pod: { labels: foo, constraints: [[1, 'kubernetes.io/hostname', 'foo']] }, existing: pods({ 'node-a': 4, 'node-b': 2, 'node-x': 1, 'node-y': 3 }), nodes: host('node-a', 'node-b', 'node-x'), failed: host('node-y'), want: { 'node-a': 33, 'node-b': 83, 'node-x': 100 } },
+    { name: "one constraint on node, 3 out of 4 nodes are candidates, one node doesn't match topology key", pod: { labels: foo, constraints: [[1, 'kubernetes.io/hostname', 'foo']] }, existing: pods({ 'node-a': 4, 'node-b': 2, 'node-x': 1, 'node-y': 3 }), nodes: { ...host('node-a'), 'node-b': { n: 'node-b' }, ...host('node-x') }, failed: host('node-y'), want: { 'node-a': 16, 'node-b': 0, 'node-x': 100 } },
+    { name: 'one constraint on zone, 3 out of 4 nodes are candidates', pod: { labels: foo, constraints: [[1, 'zone', 'foo']] }, existing: pods({ 'node-a': 4, 'node-b': 2, 'node-x': 1, 'node-y': 3 }), nodes: { ...zoned('zone1', 'node-a'), ...zoned('zone1', 'node-b'), ...zoned('zone2', 'node-x') }, failed: zoned('zone2', 'node-y'), want: { 'node-a': 75, 'node-b': 75, 'node-x': 100 } },
+    { name: 'two Constraints on zone and node, 2 out of 4 nodes are candidates', pod: { labels: foo, constraints: [[1, 'zone', 'foo'], [1, 'kubernetes.io/hostname', 'foo']] }, existing: pods({ 'node-a': 2, 'node-b': 1, 'node-x': 2, 'node-y': 4 }), nodes: { ...zoned('zone1', 'node-a'), ...zoned('zone2', 'node-x') }, failed: { ...zoned('zone1', 'node-b'), ...zoned('zone2', 'node-y') }, want: { 'node-a': 100, 'node-x': 63 } },
+    {
+      name: 'two Constraints on zone, 2 out of 4 nodes are candidates', pod: { labels: { foo: '', bar: '' }, constraints: [[1, 'zone', 'foo'], [1, 'zone', 'bar']] },
+      existing: [['node-a', { foo: '', bar: '' }], ['node-a', foo], ['node-b', { foo: '', bar: '' }], ['node-y', foo], ['node-y', { foo: '', bar: '' }], ['node-y', foo]],
+      nodes: { 'node-a': { zone: 'zone1' }, 'node-x': { zone: 'zone2' } }, failed: { 'node-b': { zone: 'zone1' }, 'node-y': { zone: 'zone2' } }, want: { 'node-a': 85, 'node-x': 100 },
+    },
+    {
+      name: 'two Constraints on zone and node, with different labelSelectors', pod: { labels: { foo: '', bar: '' }, constraints: [[1, 'zone', 'foo'], [1, 'kubernetes.io/hostname', 'bar']] },
+      existing: [['node-a', foo], ['node-b', { foo: '', bar: '' }], ['node-y', foo], ['node-y', { bar: '' }]],
+      nodes: { ...zoned('zone1', 'node-a'), ...zoned('zone1', 'node-b'), ...zoned('zone2', 'node-x'), ...zoned('zone2', 'node-y') }, want: { 'node-a': 60, 'node-b': 20, 'node-x': 100, 'node-y': 60 },
+    },
+    // No Service and no controller: DefaultSelector is empty, PreScore skips (every node 0).
+    { name: 'the pod has no soft topology spread constraints (TestPreScoreSkip)', pod: { labels: foo }, existing: pods({ 'node-a': 2 }), nodes: host('node-a', 'node-b'), want: { 'node-a': 0, 'node-b': 0 } },
+  ];
+  for (const c of cases) assert.deepEqual(spreadScore(c), c.want, c.name);
+});
+
+test('helper.DefaultSelector (v1.32): Services merged, then the controller by controllerRef', () => {
+  const pod = mkPod({ foo: 'tar', baz: 'sup' }, 'default');
+  pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs1', uid: 'u', controller: true }];
+  const sources: SpreadSources = {
+    services: [{ metadata: { namespace: 'default' }, spec: { selector: { baz: 'sup' } } }],
+    replicationControllers: [],
+    replicaSets: [{ metadata: { name: 'rs1', namespace: 'default' }, spec: { selector: { matchExpressions: [{ key: 'foo', operator: 'Exists' }] } } }],
+    statefulSets: [],
+  };
+  const s = defaultSelector(pod, sources);
+  assert.equal(s.matches({ foo: 'x', baz: 'sup' }), true);
+  assert.equal(s.matches({ baz: 'sup' }), false);
+  // "default constraints and a replicaset that doesn't match": rs2 is not listed → the service selector alone.
+  pod.metadata.ownerReferences[0].name = 'rs2';
+  assert.equal(defaultSelector(pod, sources).matches({ baz: 'sup' }), true);
+  // No service, unknown controller: empty, so no default constraints.
+  assert.equal(systemDefaultConstraints(pod, { ...sources, services: [] }).length, 0);
+  pod.metadata.ownerReferences[0].name = 'rs1';
+  assert.deepEqual(systemDefaultConstraints(pod, sources).map((c) => [c.topologyKey, c.maxSkew]), [['kubernetes.io/hostname', 3], ['topology.kubernetes.io/zone', 5]]);
 });

@@ -113,6 +113,14 @@ export class SchedulerCache implements ClusterView {
     return spreadSelectors(pod, this.sources);
   }
 
+  spreadSources(): SpreadSources {
+    return this.sources;
+  }
+
+  allNodes(): readonly NodeInfo[] {
+    return this.tree.list();
+  }
+
   podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }> {
     return this.byNamespace.get(namespace)?.values() ?? [];
   }
