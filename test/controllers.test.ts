@@ -46,10 +46,12 @@ test('ActivePods order (TestSortingActivePods): unscheduled, pending, unknown, n
   }
 });
 
-test('getPodsToDelete: scaling to 0 deletes all without ranking; otherwise the lowest ranked first', () => {
+test('getPodsToDelete (v1.12 and v1.32): all of them in the order given; fewer, the lowest ranked first — at replicas 0 too, past the burst', () => {
   const pods = [pod('bound', { node: 'n', phase: 'Running', ready: true }), pod('unbound')];
-  assert.deepEqual(podsToDelete(pods, 1, 1).map((p) => p.metadata.name), ['unbound']);
-  assert.deepEqual(podsToDelete(pods, 2, 0).map((p) => p.metadata.name), ['bound', 'unbound']);
+  assert.deepEqual(podsToDelete(pods, 1).map((p) => p.metadata.name), ['unbound']);
+  assert.deepEqual(podsToDelete(pods, 2).map((p) => p.metadata.name), ['bound', 'unbound']);
+  // replicas 0, 2 pods, a burst of 1: diff 1 < 2 pods, so sorted (v1.12 sorts whenever diff < len).
+  assert.deepEqual(podsToDelete(pods, 1, 'ActivePodsWithRanks').map((p) => p.metadata.name), ['unbound']);
 });
 
 test('calculateStatus (TestControllerUpdateReplicas): replicas, ready, available, observedGeneration; zeros omitted', () => {

@@ -11,6 +11,12 @@ Feature: The replication controller keeps exactly spec.replicas pods
   manageReplicas / getPodsToDelete (replica_set.go), ActivePods.Less (controller_utils.go),
   calculateStatus (replica_set_utils.go), ClaimPods (controller_ref_manager.go),
   ValidateReplicationControllerSpec, rcStrategy.DefaultGarbageCollectionPolicy.
+  Which pods a scale-down removes is each release's getPodsToDelete: v1.12 sorts by
+  ActivePods (unassigned, Pending < Unknown < Running, not ready, most recently ready,
+  most restarts, newest); v1.32 by ActivePodsWithRanks, where a lower
+  controller.kubernetes.io/pod-deletion-cost goes first, before readiness time (compared in
+  log2 buckets of age, LogarithmicScaleDown) — an RC has no related ReplicaSets, so the
+  pods-per-node rank is 0 for all its pods.
 
   Background:
     Given a ready node "n1" with pod CIDR "10.244.1.0/24"
@@ -182,3 +188,32 @@ Feature: The replication controller keeps exactly spec.replicas pods
       | policy     |
       | Background |
       | Foreground |
+
+  # The first pod (labelled first=yes, deletion cost -100) has been ready 10 s longer than the
+  # two made later: v1.12 keeps it (a more recently ready pod goes first), v1.32 removes it
+  # (the lowest pod-deletion-cost goes first).
+  @RC-SCALE-DOWN-ORDER @profile-seed
+  Scenario: v1.12 scale-down ignores pod-deletion-cost and removes a more recently ready pod
+    When I scale replicationcontroller "web" to 1
+    Then replicationcontroller "web" controls 1 active pod
+    When I relabel 1 pod of replicationcontroller "web" to "first=yes"
+    And I annotate the pods labelled "first=yes" with "controller.kubernetes.io/pod-deletion-cost=-100"
+    And 10 seconds pass
+    And I scale replicationcontroller "web" to 3
+    Then 3 pods of replicationcontroller "web" have status.phase "Running"
+    When I scale replicationcontroller "web" to 2
+    Then replicationcontroller "web" controls 2 active pods
+    And 1 pod is labelled "first=yes"
+
+  @RC-SCALE-DOWN-ORDER @profile-kubernetes-1.32
+  Scenario: v1.32 scale-down removes the pod with the lowest pod-deletion-cost first
+    When I scale replicationcontroller "web" to 1
+    Then replicationcontroller "web" controls 1 active pod
+    When I relabel 1 pod of replicationcontroller "web" to "first=yes"
+    And I annotate the pods labelled "first=yes" with "controller.kubernetes.io/pod-deletion-cost=-100"
+    And 10 seconds pass
+    And I scale replicationcontroller "web" to 3
+    Then 3 pods of replicationcontroller "web" have status.phase "Running"
+    When I scale replicationcontroller "web" to 2
+    Then replicationcontroller "web" controls 2 active pods
+    And 0 pods are labelled "first=yes"

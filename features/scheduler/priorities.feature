@@ -141,3 +141,66 @@ Feature: Priorities score the nodes that fit; the highest weighted sum wins
       | n2   | 5                      |
       | n3   | 10                     |
     And pod "w4" is bound to node "n3"
+
+  # getSelectors (v1.12 priorities/metadata.go) spreads by the Services, ReplicationControllers,
+  # ReplicaSets and StatefulSets that select the pod; CalculateSpreadPriorityReduce weighs the
+  # zone (failure-domain.beta.kubernetes.io region/zone) 2/3 and the node 1/3. Four nodes
+  # added after web-0, so that v1.12's NodeTree.Next (which goes on from where the last
+  # cycle stopped) visits each node once in web-1's cycle: n3, n2, n4, n1.
+  @PRIO-SELECTOR-SPREAD @profile-seed
+  Scenario: SelectorSpreadPriority spreads a StatefulSet's pods without a Service, away from the zone already used
+    Given the nodes:
+      | name | labels                                  |
+      | n1   | failure-domain.beta.kubernetes.io/zone=a |
+    And a statefulset "web" of 1 replica running "nginx:1.14"
+    And the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+    And the nodes:
+      | name | labels                                  |
+      | n2   | failure-domain.beta.kubernetes.io/zone=a |
+      | n3   | failure-domain.beta.kubernetes.io/zone=b |
+      | n4   | failure-domain.beta.kubernetes.io/zone=b |
+    When I scale statefulset "web" to 2 replicas
+    Then the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+      | web-1 | Running |
+    And the scheduler scored the nodes for pod "web-1":
+      | node | SelectorSpreadPriority |
+      | n1   | 0                      |
+      | n2   | 3                      |
+      | n3   | 10                     |
+      | n4   | 10                     |
+    And pod "web-1" is bound to node "n3"
+
+  # v1.32 PodTopologySpread (podtopologyspread/scoring.go) with systemDefaulted: a pod without
+  # topologySpreadConstraints that a Service or its controller selects (helper.DefaultSelector)
+  # is spread with hostname maxSkew 3 and topology.kubernetes.io/zone maxSkew 5, ScheduleAnyway,
+  # at weight 2. web-1 (n1 holds web-0): raw scores n1 round(1·ln6+2 + 1·ln4+4) = 9,
+  # n2 round(2 + ln4+4) = 7, n3 and n4 6; normalized 100·(max+min−s)/max.
+  @PRIO-TOPOLOGY-SPREAD-DEFAULT @profile-kubernetes-1.32
+  Scenario: PodTopologySpread's system defaults spread a StatefulSet's pods across hosts and zones
+    Given the nodes:
+      | name | labels                          |
+      | n1   | topology.kubernetes.io/zone=a |
+    And a statefulset "web" of 1 replica running "nginx:1.14"
+    And the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+    And the nodes:
+      | name | labels                        |
+      | n2   | topology.kubernetes.io/zone=a |
+      | n3   | topology.kubernetes.io/zone=b |
+      | n4   | topology.kubernetes.io/zone=b |
+    When I scale statefulset "web" to 2 replicas
+    Then the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+      | web-1 | Running |
+    And the scheduler scored the nodes for pod "web-1":
+      | node | PodTopologySpread |
+      | n1   | 66                |
+      | n2   | 88                |
+      | n3   | 100               |
+      | n4   | 100               |

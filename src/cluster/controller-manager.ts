@@ -15,7 +15,7 @@ import { GarbageCollector } from '../controllers/garbagecollector/controller';
 import { JobController } from '../controllers/job/controller';
 import { NamespaceController } from '../controllers/namespace/controller';
 import { ReplicationManager } from '../controllers/replication/controller';
-import { ReplicaSetController } from '../controllers/replicaset/controller';
+import { DEFAULT_REPLICASET_OPTIONS, ReplicaSetController } from '../controllers/replicaset/controller';
 import { DeploymentController } from '../controllers/deployment/controller';
 import { StatefulSetController } from '../controllers/statefulset/controller';
 import { ResourceQuotaController } from '../controllers/resourcequota/controller';
@@ -83,8 +83,9 @@ export class ControllerManager {
     });
     const { informers, client, clock, quiescence } = p;
     this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence);
-    this.replication = new ReplicationManager(informers, client, clock, quiescence);
-    this.replicaSets = new ReplicaSetController(informers, client, clock, quiescence);
+    const replicaOptions = { ...DEFAULT_REPLICASET_OPTIONS, deletionOrder: features.activePodsWithRanks ? 'ActivePodsWithRanks' as const : 'ActivePods' as const };
+    this.replication = new ReplicationManager(informers, client, clock, quiescence, replicaOptions);
+    this.replicaSets = new ReplicaSetController(informers, client, clock, quiescence, replicaOptions);
     // Release differences of the Deployment controller, from the profile's version.
     const minor = Number(/^v1\.(\d+)/.exec(p.config.profile.kubernetesVersion)?.[1] ?? 32);
     this.deployments = new DeploymentController(informers, client, clock, quiescence, { workers: 5, scaleEventFrom: minor >= 29, cleanupOrder: minor >= 20 ? 'revision' : 'creation' });

@@ -52,6 +52,11 @@ export interface Profile {
     daemonSetMaxSurge?: boolean;
     /** kube-apiserver's --basic-auth-file (HTTP basic auth; removed in v1.19). */
     basicAuth?: boolean;
+    /**
+     * ReplicaSet/RC scale-down ranks victims by ActivePodsWithRanks (pod-deletion-cost, related
+     * pods per node, log2 ages; v1.21+), not by ActivePods (v1.12).
+     */
+    activePodsWithRanks?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

@@ -3,7 +3,8 @@ import { objectKey } from '../api/meta';
 import { ClusterView, ServiceLike } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { NodeTree } from './node-tree';
-import { selectorFromSet } from '../api/labels/selector';
+import { Selector } from '../api/labels/selector';
+import { podServices, SpreadSources, spreadSelectors } from './spread-selectors';
 
 /**
  * The scheduler's view of the cluster (schedulercache): a NodeInfo per node with the pods
@@ -16,7 +17,7 @@ export class SchedulerCache implements ClusterView {
   private readonly podNode = new Map<string, string>();
   private readonly assumed = new Set<string>();
   private readonly byNamespace = new Map<string, Map<string, { pod: Pod; node: string }>>();
-  private services: ServiceLike[] = [];
+  private sources: SpreadSources = { services: [], replicationControllers: [], replicaSets: [], statefulSets: [] };
 
   nodeInfo(name: string): NodeInfo | undefined {
     return this.infos.get(name);
@@ -99,16 +100,25 @@ export class SchedulerCache implements ClusterView {
     m.set(key, { pod, node });
   }
 
-  setServices(services: ServiceLike[]): void {
-    this.services = services;
+  /** The Services, RCs, ReplicaSets and StatefulSets as the informers list them now. */
+  setSpreadSources(sources: Partial<SpreadSources>): void {
+    this.sources = { ...this.sources, ...sources };
   }
 
-  /** GetPodServices: a service without a selector selects nothing; an empty selector selects every pod. */
   servicesForPod(pod: Pod): ServiceLike[] {
-    if (this.services.length === 0) return [];
-    const ns = pod.metadata.namespace ?? 'default';
-    return this.services.filter((s) => (s.metadata.namespace ?? 'default') === ns && s.spec?.selector != null
-      && selectorFromSet(s.spec.selector).matches(pod.metadata.labels));
+    return podServices(pod, this.sources.services);
+  }
+
+  spreadSelectors(pod: Pod): Selector[] {
+    return spreadSelectors(pod, this.sources);
+  }
+
+  spreadSources(): SpreadSources {
+    return this.sources;
+  }
+
+  allNodes(): readonly NodeInfo[] {
+    return this.tree.list();
   }
 
   podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }> {

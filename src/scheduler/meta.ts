@@ -2,6 +2,8 @@ import { Node, Pod } from '../api/core';
 import { HostPort, NodeInfo, podHostPorts } from './nodeinfo';
 import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
 import { CompiledTerm, requiredTerms } from './node-affinity';
+import { Selector } from '../api/labels/selector';
+import { SpreadSources } from './spread-selectors';
 
 /** A Service as the scheduler reads it: namespace and selector. */
 export interface ServiceLike {
@@ -13,6 +15,12 @@ export interface ServiceLike {
 export interface ClusterView {
   /** Services in the pod's namespace whose selector matches the pod's labels (ServiceLister.GetPodServices). */
   servicesForPod(pod: Pod): ServiceLike[];
+  /** The selectors of the Services, RCs, ReplicaSets and StatefulSets that select the pod (getSelectors). */
+  spreadSelectors(pod: Pod): Selector[];
+  /** The Services, RCs, ReplicaSets and StatefulSets the scheduler lists (helper.DefaultSelector reads them). */
+  spreadSources(): SpreadSources;
+  /** Every node with a Node object (the framework snapshot's NodeInfos().List()). */
+  allNodes(): readonly NodeInfo[];
   /** Scheduled (bound or assumed) pods of a namespace, in the order they were added. */
   podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }>;
   nodeInfo(name: string): NodeInfo | undefined;

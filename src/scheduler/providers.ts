@@ -17,6 +17,7 @@ import { taintTolerationPriority } from './priorities/taint-toleration';
 import { nodeAffinityPriority } from './priorities/node-affinity';
 import { preferAvoidPodsPriority } from './priorities/prefer-avoid-pods';
 import { equalPriority } from './priorities/equal';
+import { podTopologySpread } from './priorities/topology-spread';
 
 /** A configured predicate: its name (as a policy names it), its kind (its place in the order) and the function. */
 export interface PredicateConfig {
@@ -151,10 +152,11 @@ export function legacyProvider(name: string): Algorithm {
  * as this control plane models it. Filters, in order: NodeUnschedulable, NodeName,
  * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions.
  * Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1 (LeastAllocated),
- * NodeResourcesBalancedAllocation 1. Not modelled: volume limits/binding/zone (no PVs),
- * PodTopologySpread and InterPodAffinity (score 0 for pods without spread constraints or
- * pod affinity… and the system default spreading for pods owned by a controller, which
- * the reference leaves out), ImageLocality (hollow nodes report no images: every node 0).
+ * PodTopologySpread 2 (its ScheduleAnyway score, with the system default constraints for
+ * a pod without its own), NodeResourcesBalancedAllocation 1. Not modelled: volume
+ * limits/binding/zone (no PVs), PodTopologySpread's DoNotSchedule filter, InterPodAffinity
+ * (score 0 for pods without pod affinity), ImageLocality (hollow nodes report no images:
+ * every node 0).
  */
 export function frameworkPlugins(): Algorithm {
   const kinds: [string, Predicate][] = [
@@ -174,6 +176,7 @@ export function frameworkPlugins(): Algorithm {
       { name: 'TaintToleration', weight: 3, fn: taintTolerationPriority(100) },
       { name: 'NodeAffinity', weight: 2, fn: nodeAffinityPriority(100) },
       { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100) },
+      { name: 'PodTopologySpread', weight: 2, fn: podTopologySpread },
       { name: 'NodeResourcesBalancedAllocation', weight: 1, fn: balancedAllocation('framework') },
     ],
   };

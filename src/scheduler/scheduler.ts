@@ -8,6 +8,7 @@ import { GenericScheduler } from './algorithm';
 import { SchedulerCache } from './cache';
 import { SchedulingDecision } from './decision';
 import { ServiceLike } from './meta';
+import { LabelSelected, MapSelected } from './spread-selectors';
 import { Algorithm } from './providers';
 import { SchedulingQueue } from './queue';
 import { reportTo } from '../client/background';
@@ -54,6 +55,9 @@ export class Scheduler {
   private readonly pods: Informer<Pod>;
   private readonly nodes: Informer<Node>;
   private readonly services: Informer<KubeObject & ServiceLike>;
+  private readonly rcs: Informer<KubeObject & MapSelected>;
+  private readonly rss: Informer<KubeObject & LabelSelected>;
+  private readonly sss: Informer<KubeObject & LabelSelected>;
   private readonly events: EventRecorder;
   private looping = false;
   private stopped = true;
@@ -66,6 +70,10 @@ export class Scheduler {
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.services = informers.informer<KubeObject & ServiceLike>({ resource: 'services' });
+    // The listers SelectorSpread (v1.12) and the default topology spreading (v1.32) read.
+    this.rcs = informers.informer<KubeObject & MapSelected>({ resource: 'replicationcontrollers' });
+    this.rss = informers.informer<KubeObject & LabelSelected>({ resource: 'replicasets' });
+    this.sss = informers.informer<KubeObject & LabelSelected>({ resource: 'statefulsets' });
     this.events = new EventRecorder(client, clock, { component: options.schedulerName });
     this.algorithm = new GenericScheduler(options.algorithm, this.cache, { percentageOfNodesToScore: options.percentageOfNodesToScore, alwaysCheckAllPredicates: options.alwaysCheckAllPredicates });
   }
@@ -83,8 +91,17 @@ export class Scheduler {
       onUpdate: (old, n) => { this.cache.setNode(n); if (schedulingPropertiesChanged(old, n)) this.moveAll(); },
       onDelete: (n) => this.cache.removeNode(n),
     });
-    const servicesChanged = () => { this.cache.setServices(this.services.list()); this.moveAll(); };
+    // A service change moves the unschedulable pods (v1.12 factory's service handlers); a
+    // controller change only refreshes what spreading reads, as upstream's listers do.
+    const servicesChanged = () => { this.cache.setSpreadSources({ services: this.services.list() }); this.moveAll(); };
     this.services.addEventHandler({ onAdd: servicesChanged, onUpdate: servicesChanged, onDelete: servicesChanged });
+    const watch = <T extends KubeObject>(inf: Informer<T>, set: (items: T[]) => void) => {
+      const h = () => set(inf.list());
+      inf.addEventHandler({ onAdd: h, onUpdate: h, onDelete: h });
+    };
+    watch(this.rcs, (replicationControllers) => this.cache.setSpreadSources({ replicationControllers }));
+    watch(this.rss, (replicaSets) => this.cache.setSpreadSources({ replicaSets }));
+    watch(this.sss, (statefulSets) => this.cache.setSpreadSources({ statefulSets }));
     this.pods.addEventHandler({
       onAdd: (p) => this.podAdded(p),
       onUpdate: (old, p) => this.podUpdated(old, p),

@@ -1,59 +1,85 @@
 import { Clock, isoTime, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
-import { clone, jsonEqual } from '../../api/meta';
+import { clone, jsonEqual, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { ReplicaSet } from '../../api/resources/replicaset';
+import { PodTemplateSpec, ReplicationController } from '../../api/resources/replicationcontroller';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { Expectations } from '../expectations';
-import { controllerOf, keyOf } from '../ownership';
+import { controllerOf, keyOf, matchesSelector } from '../ownership';
 import { claimPods, createExpectedPods, PodControl } from '../podcontrol';
-import { isPodActive, podsToDelete } from '../replication/ranking';
-import { replicaSetStatus } from './status';
+import { DeletionOrder, isPodActive, podsToDelete } from '../replication/ranking';
+import { calculateStatus, ManageError } from '../replication/status';
 
 export interface ReplicaSetOptions {
   /** Upstream BurstReplicas: creations or deletions per sync. */
   burstReplicas: number;
-  /** --concurrent-replicaset-syncs */
+  /** --concurrent-replicaset-syncs / --concurrent-rc-syncs */
   workers: number;
+  /** getPodsToDelete's ordering: ActivePods (v1.12) or ActivePodsWithRanks (v1.32). */
+  deletionOrder: DeletionOrder;
 }
 
-export const DEFAULT_REPLICASET_OPTIONS: ReplicaSetOptions = { burstReplicas: 500, workers: 5 };
+export const DEFAULT_REPLICASET_OPTIONS: ReplicaSetOptions = { burstReplicas: 500, workers: 5, deletionOrder: 'ActivePods' };
 
-const RS = { resource: 'replicasets.apps' };
-
-function matches(rs: ReplicaSet, pod: Pod): boolean {
-  return selectorFromLabelSelector(rs.spec.selector).matches(pod.metadata.labels ?? {});
+/** What differs between the two kinds one controller serves (upstream's GroupVersionKind plus the RC conversion). */
+export interface ReplicaKind<T extends KubeObject> {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  resource: string;
+  /** Event source component and work queue name. */
+  component: string;
+  queueName: string;
+  matches(owner: T, pod: Pod): boolean;
+  template(owner: T): PodTemplateSpec;
 }
+
+type Replicated = ReplicaSet | ReplicationController;
+
+export const REPLICA_SET_KIND: ReplicaKind<ReplicaSet> = {
+  kind: 'ReplicaSet', resource: 'replicasets.apps', component: 'replicaset-controller', queueName: 'replicaset',
+  matches: (rs, pod) => selectorFromLabelSelector(rs.spec.selector).matches(pod.metadata.labels ?? {}),
+  template: (rs) => rs.spec.template,
+};
+
+export const REPLICATION_CONTROLLER_KIND: ReplicaKind<ReplicationController> = {
+  kind: 'ReplicationController', resource: 'replicationcontrollers', component: 'replication-controller', queueName: 'replicationmanager',
+  matches: (rc, pod) => matchesSelector(pod.metadata.labels, rc.spec.selector),
+  template: (rc) => rc.spec.template!,
+};
 
 /**
- * The ReplicaSet controller (pkg/controller/replicaset): keeps spec.replicas active pods
- * matching the set-based selector, adopting and releasing by controllerRef, and writes
- * status; with minReadySeconds it looks again once ready pods have become available.
+ * The ReplicaSet controller (pkg/controller/replicaset), which upstream also runs as the
+ * replication manager (pkg/controller/replication converts RCs to ReplicaSets and back):
+ * keeps spec.replicas active pods matching the selector, adopting and releasing by
+ * controllerRef, and writes status; with minReadySeconds it looks again once ready pods
+ * have become available.
  */
-export class ReplicaSetController {
-  private readonly sets: Informer<ReplicaSet>;
+export class ReplicaSetController<T extends Replicated = ReplicaSet> {
+  private readonly sets: Informer<T>;
   private readonly pods: Informer<Pod>;
   private readonly queue: WorkQueue;
   private readonly expectations: Expectations;
   private readonly control: PodControl;
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly options = DEFAULT_REPLICASET_OPTIONS) {
-    this.sets = informers.informer<ReplicaSet>(RS);
+  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence,
+    private readonly options: ReplicaSetOptions = DEFAULT_REPLICASET_OPTIONS,
+    private readonly kind: ReplicaKind<T> = REPLICA_SET_KIND as unknown as ReplicaKind<T>) {
+    this.sets = informers.informer<T>({ resource: kind.resource });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
-    this.events = new EventRecorder(client, clock, { component: 'replicaset-controller' });
+    this.events = new EventRecorder(client, clock, { component: kind.component });
     this.control = new PodControl(client, this.events);
     this.expectations = new Expectations(() => clock.now());
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'replicaset', workers: options.workers });
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: kind.queueName, workers: options.workers });
   }
 
   run(): void {
-    const enqueue = (rs: ReplicaSet) => this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
+    const enqueue = (rs: T) => this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
     this.sets.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: (rs) => { this.expectations.delete(keyOf(rs.metadata.namespace, rs.metadata.name!)); enqueue(rs); } });
     this.pods.addEventHandler({
       onAdd: (pod) => {
@@ -82,7 +108,7 @@ export class ReplicaSetController {
 
   private ownerKey(pod: Pod): string | undefined {
     const ref = controllerOf(pod);
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    if (!ref || ref.kind !== this.kind.kind) return undefined;
     const rs = this.sets.getByName(ref.name, pod.metadata.namespace);
     return rs && rs.metadata.uid === ref.uid ? keyOf(pod.metadata.namespace, ref.name) : undefined;
   }
@@ -96,7 +122,7 @@ export class ReplicaSetController {
 
   private enqueueMatching(pod: Pod): void {
     for (const rs of this.sets.list()) {
-      if (rs.metadata.namespace === pod.metadata.namespace && matches(rs, pod)) this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
+      if (rs.metadata.namespace === pod.metadata.namespace && this.kind.matches(rs, pod)) this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
     }
   }
 
@@ -109,8 +135,8 @@ export class ReplicaSetController {
     }
     const needsSync = this.expectations.satisfied(key);
     const candidates = this.pods.byIndex('namespace', namespace).filter(isPodActive);
-    const pods = await claimPods(candidates, rs, (p) => matches(rs, p), this.control);
-    let manageError: Parameters<typeof replicaSetStatus>[3];
+    const pods = await claimPods(candidates, rs, (p) => this.kind.matches(rs, p), this.control);
+    let manageError: ManageError | undefined;
     if (needsSync && !rs.metadata.deletionTimestamp) {
       try {
         await this.manageReplicas(key, pods, rs);
@@ -119,7 +145,7 @@ export class ReplicaSetController {
         manageError = { reason: diff < 0 ? 'FailedCreate' : 'FailedDelete', message: (e as Error).message, at: isoTime(this.clock.now()) };
       }
     }
-    const status = replicaSetStatus(rs, pods, this.clock.now(), manageError);
+    const status = calculateStatus(rs, pods, this.clock.now(), manageError);
     await this.updateStatus(rs, status);
     // Ready pods become available minReadySeconds later: look again then (upstream AddAfter).
     const minReady = rs.spec.minReadySeconds ?? 0;
@@ -130,14 +156,37 @@ export class ReplicaSetController {
     if (manageError) throw new Error(manageError.message);
   }
 
+  /**
+   * getIndirectlyRelatedPods (v1.32): the pods selected by every ReplicaSet sharing this
+   * one's controller (a Deployment's ReplicaSets), each pod once; none for a ReplicaSet
+   * without a controller or a ReplicationController (upstream logs "has no controller").
+   */
+  private relatedPods(rs: T): Pod[] {
+    const owner = controllerOf(rs);
+    if (!owner || this.kind.kind !== 'ReplicaSet') return [];
+    const seen = new Set<string>();
+    const out: Pod[] = [];
+    for (const other of this.sets.list()) {
+      if (other.metadata.namespace !== rs.metadata.namespace || controllerOf(other)?.uid !== owner.uid) continue;
+      for (const p of this.pods.byIndex('namespace', rs.metadata.namespace ?? '')) {
+        if (seen.has(p.metadata.uid!) || !this.kind.matches(other, p)) continue;
+        seen.add(p.metadata.uid!);
+        out.push(p);
+      }
+    }
+    return out;
+  }
+
   /** Upstream manageReplicas: create or delete at most burstReplicas pods toward spec.replicas. */
-  private async manageReplicas(key: string, pods: Pod[], rs: ReplicaSet): Promise<void> {
+  private async manageReplicas(key: string, pods: Pod[], rs: T): Promise<void> {
     const replicas = rs.spec.replicas ?? 1;
     const diff = pods.length - replicas;
     if (diff < 0) {
-      await createExpectedPods(this.control, this.expectations, key, Math.min(-diff, this.options.burstReplicas), rs.spec.template, rs);
+      await createExpectedPods(this.control, this.expectations, key, Math.min(-diff, this.options.burstReplicas), this.kind.template(rs), rs);
     } else if (diff > 0) {
-      const victims = podsToDelete(pods, Math.min(diff, this.options.burstReplicas), replicas);
+      const order = this.options.deletionOrder;
+      const related = order === 'ActivePodsWithRanks' ? this.relatedPods(rs) : [];
+      const victims = podsToDelete(pods, Math.min(diff, this.options.burstReplicas), order, related, this.clock.now());
       this.expectations.expect(key, 0, victims.length);
       const results = await Promise.allSettled(victims.map((p) => this.control.deletePod(p, rs)));
       const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -148,14 +197,14 @@ export class ReplicaSetController {
     }
   }
 
-  private async updateStatus(rs: ReplicaSet, status: NonNullable<ReplicaSet['status']>): Promise<void> {
+  private async updateStatus(rs: T, status: NonNullable<T['status']>): Promise<void> {
     if (jsonEqual(rs.status, status)) return;
     const next = clone(rs);
     next.status = status;
     try {
-      await this.client.update<ReplicaSet>({ ...RS, namespace: rs.metadata.namespace }, next, { subresource: 'status' });
+      await this.client.update<T>({ resource: this.kind.resource, namespace: rs.metadata.namespace }, next, { subresource: 'status' });
     } catch (e) {
-      // A conflict means a newer ReplicaSet is on its way through the informer, which syncs it again.
+      // A conflict means a newer object is on its way through the informer, which syncs it again.
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
     }
   }

@@ -5,6 +5,16 @@ import { isPodReady } from './ranking';
 
 type RCStatus = NonNullable<ReplicationController['status']>;
 
+/** A create or delete failure of manageReplicas, reported as the ReplicaFailure condition. */
+export type ManageError = { reason: 'FailedCreate' | 'FailedDelete'; message: string; at: string };
+
+/** What calculateStatus reads of a ReplicaSet or ReplicationController. */
+interface Replicated {
+  metadata: { generation?: number };
+  spec: { minReadySeconds?: number; template?: { metadata?: { labels?: Record<string, string> } } };
+  status?: { conditions?: RCStatus['conditions'] };
+}
+
 /** Upstream IsPodAvailable: ready for at least minReadySeconds. */
 export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
   if (!isPodReady(pod)) return false;
@@ -14,11 +24,11 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
 }
 
 /**
- * Upstream calculateStatus (replica_set_utils.go): counts over the controller's active
+ * Upstream calculateStatus (replica_set_utils.go), for ReplicaSets and ReplicationControllers alike: counts over the controller's active
  * pods; fullyLabeled pods carry every template label; the ReplicaFailure condition
  * reports the last create/delete error and is dropped once manageReplicas succeeds.
  */
-export function calculateStatus(rc: ReplicationController, pods: readonly Pod[], now: number, manageError?: { reason: 'FailedCreate' | 'FailedDelete'; message: string; at: string }): RCStatus {
+export function calculateStatus<S extends RCStatus>(rc: Replicated, pods: readonly Pod[], now: number, manageError?: ManageError): S {
   const templateLabels = Object.entries(rc.spec.template?.metadata?.labels ?? {});
   const minReady = rc.spec.minReadySeconds ?? 0;
   const status: RCStatus = {
@@ -40,5 +50,5 @@ export function calculateStatus(rc: ReplicationController, pods: readonly Pod[],
     conditions = existing.filter((c) => c.type !== 'ReplicaFailure');
   }
   if (conditions.length > 0) status.conditions = conditions;
-  return status;
+  return status as S;
 }

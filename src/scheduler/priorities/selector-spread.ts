@@ -1,13 +1,13 @@
-import { selectorFromSet } from '../../api/labels/selector';
 import { Priority } from './priority';
 
 const ZONE_WEIGHTING = 2 / 3;
 
 /**
- * The reduce step of SelectorSpreadPriority (CalculateSpreadPriorityReduce), on counts of
- * matching pods per node: max × (maxNode − count) / maxNode (max when no node has one);
- * where nodes carry zones, blended 1/3 node, 2/3 zone with the same formula over zone
- * sums; truncated to an integer. Float64 arithmetic, as upstream.
+ * The reduce step of SelectorSpreadPriority (v1.12 CalculateSpreadPriorityReduce), on
+ * counts of matching pods per feasible node: max × (maxNode − count) / maxNode (max when
+ * no node has one); where feasible nodes carry zones, blended 1/3 node, 2/3 zone with the
+ * same formula over zone sums; truncated to an integer. Float64 arithmetic, as upstream.
+ * (v1.13 and later count the pods of every node through the pod lister instead.)
  */
 export function spreadScores(counts: readonly number[], zones: readonly string[], maxScore: number): number[] {
   const byZone = new Map<string, number>();
@@ -28,23 +28,25 @@ export function spreadScores(counts: readonly number[], zones: readonly string[]
 }
 
 /**
- * SelectorSpreadPriority (v1.12 selector_spreading.go): spreads the pods of one service
- * (the reference control plane has no ReplicationController/ReplicaSet/StatefulSet
- * listers in the scheduler, so services are the selectors — upstream's
- * ServiceSpreadingPriority): on each node count the pods of the same namespace, not
- * being deleted, matched by every selector of the services that select the pod
- * (countMatchingPods; releases before it counted a match of any selector).
+ * SelectorSpreadPriority (v1.12 selector_spreading.go CalculateSpreadPriorityMap): the
+ * selectors are those of the Services, ReplicationControllers, ReplicaSets and
+ * StatefulSets that select the pod (getSelectors); on each node count the pods of the
+ * same namespace, not being deleted, that match ANY of them (v1.12 breaks at the first
+ * match; v1.13's countMatchingPods requires all). ServiceSpreadingPriority is registered
+ * with empty controller listers, but its map reads the selectors from the priority
+ * metadata, which v1.12's PriorityMetadataFactory builds with all four listers: in a
+ * running scheduler it spreads exactly as SelectorSpreadPriority does.
  */
 export function selectorSpread(maxScore: number): Priority {
   return (pod, meta, nodes) => {
-    const selectors = meta.cluster.servicesForPod(pod).map((s) => selectorFromSet(s.spec?.selector ?? {}));
+    const selectors = meta.cluster.spreadSelectors(pod);
     // No selector: every count is 0, so every node gets the max, zones or not.
     if (selectors.length === 0) return new Array<number>(nodes.length).fill(maxScore);
     const counts = nodes.map((n) => {
       let c = 0;
       for (const p of n.pods()) {
         if (p.metadata.namespace !== pod.metadata.namespace || p.metadata.deletionTimestamp) continue;
-        if (selectors.every((s) => s.matches(p.metadata.labels))) c++;
+        if (selectors.some((s) => s.matches(p.metadata.labels))) c++;
       }
       return c;
     });
