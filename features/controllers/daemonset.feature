@@ -24,6 +24,12 @@ Feature: A DaemonSet rolls a changed pod template out node by node
 
   @DS-ROLLING-UPDATE @DS-DEFAULTS
   Scenario: By default one node at a time: the next pod goes once the new one has been available for minReadySeconds
+    Which node goes first is not specified: upstream's rollingUpdate (update.go) collects the
+    candidates by ranging over a map of nodes, so any one of them may be replaced first (the
+    reference takes them in name order). The template changes only once every old pod is
+    available: an old pod that is not yet (Ready for less than minReadySeconds) is replaced at
+    once, beside the one maxUnavailable allows — on a real clock the pods become Ready a little
+    after they are created, so "10 seconds" alone does not make them available.
     When I create this object:
       """
       apiVersion: apps/v1
@@ -45,13 +51,11 @@ Feature: A DaemonSet rolls a changed pod template out node by node
       | status.desiredNumberScheduled                    | 3             |
       | status.updatedNumberScheduled                    | 3             |
     When 10 seconds pass
-    And I set the image of daemonset "agent" to "nginx:1.15"
+    Then the daemonset "agent" has:
+      | status.numberAvailable | 3 |
+    When I set the image of daemonset "agent" to "nginx:1.15"
     And 5 seconds pass
-    Then the pods of daemonset "agent" are:
-      | node | image      | revision | phase   |
-      | n1   | nginx:1.15 | new      | Running |
-      | n2   | nginx:1.14 | old      | Running |
-      | n3   | nginx:1.14 | old      | Running |
+    Then daemonset "agent" runs 1 new and 2 old pods
     And the daemonset "agent" has:
       | status.updatedNumberScheduled | 1 |
       | status.numberReady            | 3 |
@@ -128,9 +132,14 @@ Feature: A DaemonSet rolls a changed pod template out node by node
 
   @DS-ROLLING-UPDATE
   Scenario: A node whose old pod is never confirmed gone holds the rollout back
-    The kubelet on n1 has stopped: the old pod there stays Terminating, no new pod can take
-    its place, and the one unavailable node maxUnavailable allows is used up (within the 40 s
-    grace period: after it the node is tainted and no longer wants a daemon pod).
+    The kubelet on n1 has stopped and n1's pod is deleted (as a drain would): it stays
+    Terminating, no new pod can take its place (manage creates none while a pod is on the
+    node), and the node counts as unavailable (v1.32's rollingUpdate: a node with neither a new
+    nor an old pod that is not being deleted; v1.12's: a desired node without an available
+    pod), so the one unavailable node maxUnavailable allows is used up and no other node's pod
+    is replaced (within the grace period: after it the node is tainted and no longer wants a
+    daemon pod). The pod is deleted before the template changes: left to the rollout, upstream
+    picks among available old pods in map order (random), so n2 and n3 may go before n1 does.
     When I create this object:
       """
       apiVersion: apps/v1
@@ -144,14 +153,17 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             containers:
             - { name: agent, image: "nginx:1.14" }
       """
-    And the kubelet on "n1" stops
+    Then the daemonset "agent" has:
+      | status.numberAvailable | 3 |
+    When the kubelet on "n1" stops
+    And I delete the pod of daemonset "agent" on node "n1"
     And I set the image of daemonset "agent" to "nginx:1.15"
-    And 30 seconds pass
+    And 10 seconds pass
     Then the pods of daemonset "agent" are:
       | node | image      | revision | phase       |
       | n1   | nginx:1.14 | old      | Terminating |
-      | n2   | nginx:1.14 | old      | Running |
-      | n3   | nginx:1.14 | old      | Running |
+      | n2   | nginx:1.14 | old      | Running     |
+      | n3   | nginx:1.14 | old      | Running     |
 
   @DS-ON-DELETE
   Scenario: With OnDelete only a deleted pod comes back with the new template
