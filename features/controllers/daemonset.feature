@@ -90,7 +90,9 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             - { name: agent, image: "nginx:1.14" }
       """
     And 10 seconds pass
-    And I set the image of daemonset "agent" to "nginx:1.15"
+    Then the daemonset "agent" has:
+      | status.numberAvailable | 3 |
+    When I set the image of daemonset "agent" to "nginx:1.15"
     And I start "kubectl rollout status daemonset/agent" in the background
     Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated\.\.\."
     When 10 seconds pass
@@ -118,7 +120,9 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             - { name: agent, image: "nginx:1.14" }
       """
     And 10 seconds pass
-    And I set the image of daemonset "agent" to "nginx:1.15"
+    Then the daemonset "agent" has:
+      | status.numberAvailable | 3 |
+    When I set the image of daemonset "agent" to "nginx:1.15"
     And 5 seconds pass
     Then daemonset "agent" runs <first> new and <rest> old pods
     When 10 seconds pass
