@@ -125,14 +125,31 @@ export class UpstreamDriver extends KubeDriver {
   }
 
   /**
+   * Starts a component on a free port, again on another one when something on this shared
+   * machine took the port between freePort() and the component's bind (seen for
+   * kube-controller-manager in a run beside other runs: "bind: address already in use").
+   */
+  private async onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      const before = this.procs.length;
+      try {
+        return await start(await freePort());
+      } catch (e) {
+        if (!/address already in use/.test((e as Error).message) || Date.now() > deadline) throw e;
+        this.procs.splice(before); // the component that could not bind has exited
+      }
+    }
+  }
+
+  /**
    * Starts kube-scheduler on a free port (with a profile for schedulerName when given) and
    * waits for its /healthz. Part of start(); the benchmark calls it once its pods are pending.
-   * `qps` lifts client-go's default client rate (50/s, burst
-   * 100), which otherwise caps bindings at about 50 pods/s; scheduler_perf lifts it the same way.
+   * `qps` lifts client-go's default client rate (50/s, burst 100), which otherwise caps
+   * bindings at about 50 pods/s; scheduler_perf lifts it the same way.
    */
   async startScheduler(schedulerName?: string, qps?: number): Promise<void> {
     const work = this.workDir!;
-    const schedPort = await freePort();
     const schedConfig = this.kubeconfig('kube-scheduler', 'system:kube-scheduler');
     const configFile = path.join(work, 'kube-scheduler.yaml');
     fs.writeFileSync(configFile, [
@@ -143,11 +160,13 @@ export class UpstreamDriver extends KubeDriver {
       ...(schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(schedulerName)} } ]`] : []),
       '',
     ].join('\n'));
-    const scheduler = this.spawn('kube-scheduler', [
-      `--config=${configFile}`, `--authentication-kubeconfig=${schedConfig}`, `--authorization-kubeconfig=${schedConfig}`,
-      '--bind-address=127.0.0.1', `--secure-port=${schedPort}`, `--cert-dir=${path.join(work, 'scheduler-certs')}`,
-    ]);
-    await scheduler.waitUntil('kube-scheduler /healthz', () => answers200(`https://127.0.0.1:${schedPort}/healthz`, { rejectUnauthorized: false }), START_TIMEOUT_MS);
+    await this.onFreePort(async (schedPort) => {
+      const scheduler = this.spawn('kube-scheduler', [
+        `--config=${configFile}`, `--authentication-kubeconfig=${schedConfig}`, `--authorization-kubeconfig=${schedConfig}`,
+        '--bind-address=127.0.0.1', `--secure-port=${schedPort}`, `--cert-dir=${path.join(work, 'scheduler-certs')}`,
+      ]);
+      await scheduler.waitUntil('kube-scheduler /healthz', () => answers200(`https://127.0.0.1:${schedPort}/healthz`, { rejectUnauthorized: false }), START_TIMEOUT_MS);
+    });
   }
 
   private async launch(): Promise<void> {
@@ -157,7 +176,7 @@ export class UpstreamDriver extends KubeDriver {
     const pki = this.pki();
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-upstream-'));
     const work = this.workDir;
-    const [etcdClient, etcdPeer, kcmPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const [etcdClient, etcdPeer] = await Promise.all([freePort(), freePort()]);
     // The secure port the scenario itself names (the kubernetes Service's targetPort shows it),
     // else any free one: the profile's default 6443 is not asked for, or every scenario of a
     // parallel run would compete for it and the one that names it could lose (found in the
@@ -223,18 +242,21 @@ export class UpstreamDriver extends KubeDriver {
     this.endpoint = { server, secure: { host: '127.0.0.1', port: apiPort }, caFile: pki.file('ca.crt') };
     if (this.options.apiServerOnly) { await super.start(); return; }
     const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
-    const kcm = this.spawn('kube-controller-manager', [
-      `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
-      ...(cmd.kcm.some((a) => a.startsWith('--leader-elect=')) ? [] : ['--leader-elect=false']),
-      '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
-      `--cert-dir=${path.join(work, 'kcm-certs')}`,
-      '--use-service-account-credentials=true', `--service-account-private-key-file=${pki.file('sa.key')}`,
-      `--root-ca-file=${pki.file('ca.crt')}`,
-      `--cluster-signing-cert-file=${pki.file('ca.crt')}`, `--cluster-signing-key-file=${pki.file('ca.key')}`,
-      ...cmd.kcm,
-    ]);
-    // /healthz is always allowed; their serving certificates are self-signed.
-    await kcm.waitUntil('kube-controller-manager /healthz', () => answers200(`https://127.0.0.1:${kcmPort}/healthz`, { rejectUnauthorized: false }), START_TIMEOUT_MS);
+    const kcm = await this.onFreePort(async (kcmPort) => {
+      const proc = this.spawn('kube-controller-manager', [
+        `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
+        ...(cmd.kcm.some((a) => a.startsWith('--leader-elect=')) ? [] : ['--leader-elect=false']),
+        '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
+        `--cert-dir=${path.join(work, 'kcm-certs')}`,
+        '--use-service-account-credentials=true', `--service-account-private-key-file=${pki.file('sa.key')}`,
+        `--root-ca-file=${pki.file('ca.crt')}`,
+        `--cluster-signing-cert-file=${pki.file('ca.crt')}`, `--cluster-signing-key-file=${pki.file('ca.key')}`,
+        ...cmd.kcm,
+      ]);
+      // /healthz is always allowed; their serving certificates are self-signed.
+      await proc.waitUntil('kube-controller-manager /healthz', () => answers200(`https://127.0.0.1:${kcmPort}/healthz`, { rejectUnauthorized: false }), START_TIMEOUT_MS);
+      return proc;
+    });
     await this.startScheduler(cmd.schedulerName);
 
     // The controllers run once the service-account controller has made the default account.
