@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -12,7 +11,8 @@ import { CertificateAuthority } from '../apiserver/auth/pki';
 import { basicAuthKubeconfig, clientCertKubeconfig, DEFAULT_AUTHORIZATION_MODE, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
-import { terminate } from '../util/process';
+import { WatchedProcess } from '../util/process';
+import { freePort } from '../util/ports';
 
 // Compiled, the driver starts the compiled CLI itself (the run already chose dist/ as current);
 // from the sources, bin/kubespec chooses (dist/ when it is up to date, else ts-node).
@@ -32,17 +32,6 @@ export interface ServeOptions {
   forcedFlags?: Flags;
   /** Where the servers keep their PKI: shared by the run, so keys are made once. */
   dataDir?: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function portFree(port: number, host: string): Promise<boolean> {
@@ -81,12 +70,11 @@ function runEtcd(): Promise<EtcdServer> {
  */
 export class ServeDriver extends KubeDriver {
   private flags: Flags = {};
-  private child?: ChildProcess;
+  private proc?: WatchedProcess;
   private kubeconfigCopy?: string;
   private endpoint?: HttpEndpoint;
   private readonly dataDir: string;
   private kubeconfigs = 0;
-  private output = '';
   protected override cleanupOnStop = false;
 
   constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: ServeOptions) {
@@ -140,7 +128,7 @@ export class ServeDriver extends KubeDriver {
 
   /** Starts the server; a server that refuses to start is remembered, not thrown (scenarios may expect it). */
   override async start(): Promise<void> {
-    if (this.child) return;
+    if (this.proc) return;
     try {
       await this.spawnServer();
     } catch (e) {
@@ -181,8 +169,7 @@ export class ServeDriver extends KubeDriver {
       } catch (e) {
         if (!/address already in use/.test((e as Error).message)) throw e;
         if (Date.now() > deadline) throw new Error(`port ${port} stayed in use for ${PORT_WAIT_MS / 1000} s: ${(e as Error).message}`);
-        this.child = undefined;
-        this.output = '';
+        this.proc = undefined;
         if (wanted === undefined) this.port = undefined;
       }
     }
@@ -205,22 +192,14 @@ export class ServeDriver extends KubeDriver {
     // a store of its own, or every scenario would start with the previous one's objects.
     const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, ...this.storeArgs, '--secure-port', String(port), ...authz];
     for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
-    this.child = child;
-    const kubeconfig = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`kubespec serve did not start within ${START_TIMEOUT_MS / 1000}s:\n${this.output}`)), START_TIMEOUT_MS);
-      const onData = (chunk: Buffer) => {
-        this.output += chunk.toString('utf8');
-        const m = /^kubeconfig: (.+)$/m.exec(this.output);
-        if (m) { clearTimeout(timer); resolve(m[1].trim()); }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (c: Buffer) => { this.output += c.toString('utf8'); });
-      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`kubespec serve exited with ${code}:\n${this.output}`)); });
-    });
-    child.removeAllListeners('exit');
-    const insecure = /^insecure port: http:\/\/([^:]+):(\d+)/m.exec(this.output);
-    const secureHost = /^secure port: https:\/\/(.+):\d+$/m.exec(this.output)?.[1] ?? '127.0.0.1';
+    const proc = new WatchedProcess('kubespec serve', process.execPath, args, { env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
+    this.proc = proc;
+    const kubeconfigLine = () => /^kubeconfig: (.+)$/m.exec(proc.output());
+    await proc.waitUntil('kubespec serve to print its kubeconfig', () => kubeconfigLine() !== null, START_TIMEOUT_MS, 50);
+    const kubeconfig = kubeconfigLine()![1].trim();
+    const output = proc.output();
+    const insecure = /^insecure port: http:\/\/([^:]+):(\d+)/m.exec(output);
+    const secureHost = /^secure port: https:\/\/(.+):\d+$/m.exec(output)?.[1] ?? '127.0.0.1';
     this.endpoint = {
       server: `https://127.0.0.1:${port}`,
       secure: { host: secureHost, port },
@@ -261,12 +240,8 @@ export class ServeDriver extends KubeDriver {
     if (this.declaration.store === 'memory') throw new NotApplicableError('this serve target keeps its objects in memory (its declaration says store: memory)');
     await this.start();
     if (this.startError) throw this.startError;
-    const child = this.child!;
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGKILL'); });
-    }
-    this.child = undefined;
-    this.output = '';
+    await this.proc!.kill();
+    this.proc = undefined;
     await this.spawnServer();
   }
 
@@ -275,7 +250,7 @@ export class ServeDriver extends KubeDriver {
     if (this.kubeconfigCopy) {
       for (let i = 0; i <= this.kubeconfigs; i++) fs.rmSync(i === 0 ? this.kubeconfigCopy : `${this.kubeconfigCopy}-${i}`, { force: true });
     }
-    if (this.child) await terminate(this.child);
+    if (this.proc) await this.proc.stop();
     if (this.storeFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(this.storeFile + suffix, { force: true });
   }
 }

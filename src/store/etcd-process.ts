@@ -1,9 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { terminate } from '../util/process';
+import { WatchedProcess } from '../util/process';
+import { freePort } from '../util/ports';
+
+export { freePort };
 
 /**
  * A throwaway etcd for tests and for the serve target's etcd-backed servers: loopback only,
@@ -23,20 +24,8 @@ export function etcdMissing(): string | undefined {
   return 'no etcd binary: apt-get install etcd-server';
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 export class EtcdServer {
-  private child?: ChildProcess;
-  private output = '';
+  private proc?: WatchedProcess;
   endpoint = '';
   readonly dir: string;
 
@@ -53,7 +42,6 @@ export class EtcdServer {
   async start(clientPort?: number): Promise<string> {
     const bin = etcdBinary();
     if (!bin) throw new Error('no etcd binary');
-    this.output = '';
     const client = clientPort ?? await freePort();
     const peer = (this.peerPort ??= await freePort());
     this.endpoint = `http://127.0.0.1:${client}`;
@@ -63,33 +51,28 @@ export class EtcdServer {
       `--listen-peer-urls=http://127.0.0.1:${peer}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
       `--initial-cluster=kubespec-test=http://127.0.0.1:${peer}`, '--log-level=error', '--logger=zap',
     ];
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    child.stdout!.on('data', (c: Buffer) => { this.output += c.toString(); });
-    child.stderr!.on('data', (c: Buffer) => { this.output += c.toString(); });
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}:\n${this.output}`);
+    const proc = new WatchedProcess('etcd', bin, args);
+    this.proc = proc;
+    await proc.waitUntil('etcd /health', async () => {
       try {
-        const res = await fetch(`${this.endpoint}/health`);
-        if (res.ok) return this.endpoint;
-      } catch { /* not listening yet */ }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`etcd did not become healthy in 30 s:\n${this.output}`);
+        return (await fetch(`${this.endpoint}/health`)).ok;
+      } catch (e) {
+        return (e as Error).message; // not listening yet
+      }
+    }, 30_000, 100);
+    return this.endpoint;
   }
 
   /** Lets this process exit while etcd runs (then an exit handler calls killNow). */
   unref(): void {
-    this.child?.unref();
-    for (const s of [this.child?.stdout, this.child?.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+    this.proc?.child.unref();
+    for (const s of [this.proc?.child.stdout, this.proc?.child.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
   }
 
   /** SIGKILL, keeping the data dir (start() again brings the same data back). */
   async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGKILL'); });
+    await this.proc?.kill();
+    this.proc = undefined;
   }
 
   get clientPort(): number {
@@ -98,12 +81,12 @@ export class EtcdServer {
 
   /** For process exit handlers, which cannot wait: SIGKILL and remove the data dir. */
   killNow(): void {
-    if (this.child && this.child.exitCode === null) this.child.kill('SIGKILL');
+    if (this.proc && this.proc.child.exitCode === null) this.proc.child.kill('SIGKILL');
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
   async stop(): Promise<void> {
-    if (this.child) await terminate(this.child);
+    if (this.proc) await this.proc.stop();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -1,14 +1,135 @@
-import type { ChildProcess } from 'node:child_process';
+import { ChildProcess, spawn, StdioOptions } from 'node:child_process';
+import * as fs from 'node:fs';
 
 /**
  * Stops a child process as a supervisor would: SIGTERM, then SIGKILL if it is still running
- * after `graceMs`; resolves once it has exited (at once if it already had).
+ * after `graceMs`; resolves once it has exited (at once if it already had, or never started).
+ * With `group`, the signals go to its process group (a detached child and all it started).
  */
-export async function terminate(child: ChildProcess, graceMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+export async function terminate(child: ChildProcess, graceMs = 5000, group = false): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, graceMs).unref();
+    signal(child, 'SIGTERM', group);
+    setTimeout(() => { if (child.exitCode === null) signal(child, 'SIGKILL', group); }, graceMs).unref();
   });
+}
+
+function signal(child: ChildProcess, sig: NodeJS.Signals, group: boolean): void {
+  if (!group) { child.kill(sig); return; }
+  try {
+    process.kill(-child.pid!, sig);
+  } catch (e) {
+    // ESRCH: the group has ended between the check and the signal, which is what was wanted.
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+  }
+}
+
+/**
+ * Every process group still running, so that none outlives this process: a detached child
+ * is not ended with its parent, so a run killed by a signal would otherwise leave them.
+ */
+const liveGroups = new Set<ChildProcess>();
+let exitHooked = false;
+function killLiveGroups(): void {
+  for (const c of liveGroups) signal(c, 'SIGKILL', true);
+  liveGroups.clear();
+}
+function trackGroup(child: ChildProcess): void {
+  liveGroups.add(child);
+  child.once('exit', () => liveGroups.delete(child));
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', killLiveGroups);
+  for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+    process.once(sig, () => { killLiveGroups(); process.exit(128 + n); });
+  }
+}
+
+export interface WatchedOptions {
+  /** Where its output goes (appended); without one it is kept in memory. */
+  logFile?: string;
+  /** Its own process group: stop() ends it and whatever it started, and so does this process's exit. */
+  group?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** An exit that is its design, not a failure, judged on its output (e.g. a lost leader lock). */
+  exitIsDesign?: (output: string) => boolean;
+}
+
+const TAIL_LINES = 40;
+
+/**
+ * A child process started to serve: its output kept (a log file, or memory) for the error
+ * that says why it failed, an exit nobody asked for remembered in `exited`, and a wait for
+ * it to serve that fails at once when it dies, both with the tail of its output. The serve
+ * target's `kubespec serve`, the upstream target's components and the test etcd use it.
+ */
+export class WatchedProcess {
+  /** Why it ended unbidden, if it did. */
+  exited?: string;
+  readonly child: ChildProcess;
+  private stopping = false;
+  private memory = '';
+
+  constructor(readonly name: string, bin: string, args: readonly string[], private readonly options: WatchedOptions = {}) {
+    const fd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
+    const stdio: StdioOptions = fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd];
+    this.child = spawn(bin, args, { stdio, detached: options.group ?? false, env: options.env ?? process.env });
+    if (fd !== undefined) fs.closeSync(fd);
+    for (const s of [this.child.stdout, this.child.stderr]) s?.on('data', (c: Buffer) => { this.memory += c.toString('utf8'); });
+    if (options.group) trackGroup(this.child);
+    this.child.once('error', (e) => { this.exited ??= `${name} could not be started (${e.message})`; });
+    this.child.once('exit', (code, sig) => {
+      if (this.stopping || options.exitIsDesign?.(this.output())) return;
+      this.exited = `${name} exited unexpectedly (${sig ?? `code ${code}`})`;
+    });
+  }
+
+  /** All it has written so far. */
+  output(): string {
+    if (!this.options.logFile) return this.memory;
+    try {
+      return fs.readFileSync(this.options.logFile, 'utf8');
+    } catch (e) {
+      return `(its log ${this.options.logFile} cannot be read: ${(e as Error).message})`;
+    }
+  }
+
+  tail(lines = TAIL_LINES): string {
+    const all = this.output().trimEnd().split('\n');
+    const where = this.options.logFile ? ` (${this.options.logFile})` : '';
+    return `--- last ${Math.min(lines, all.length)} lines of ${this.name}'s output${where} ---\n${all.slice(-lines).join('\n')}`;
+  }
+
+  /**
+   * Polls `ready` until it answers true; fails as soon as the process has ended, or after
+   * timeoutMs, with the tail of its output (and `ready`'s last answer when it gave a string).
+   */
+  async waitUntil(what: string, ready: () => Promise<boolean | string> | boolean | string, timeoutMs: number, pollMs = 250): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last: boolean | string = false;
+    for (;;) {
+      if (this.exited) throw new Error(`${this.exited} while waiting for ${what}\n${this.tail()}`);
+      last = await ready();
+      if (last === true) return;
+      if (Date.now() >= deadline) {
+        const answer = typeof last === 'string' ? ` (last answer: ${last})` : '';
+        throw new Error(`${what} not ready after ${timeoutMs / 1000}s${answer}\n${this.tail()}`);
+      }
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
+  /** SIGTERM, SIGKILL after graceMs (to its group when it has one); an exit now is no failure. */
+  stop(graceMs = 5000): Promise<void> {
+    this.stopping = true;
+    return terminate(this.child, graceMs, this.options.group ?? false);
+  }
+
+  /** SIGKILL at once, as a crash would (a restart judges what survives it). */
+  async kill(): Promise<void> {
+    this.stopping = true;
+    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
+    await new Promise<void>((resolve) => { this.child.once('exit', () => resolve()); signal(this.child, 'SIGKILL', this.options.group ?? false); });
+  }
 }
