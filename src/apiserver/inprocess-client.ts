@@ -30,7 +30,7 @@ export class InProcessClient implements Client {
   }
 
   list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
-    return this.run(() => this.api.list(this.target(ref), options) as Promise<KubeList<T>>);
+    return this.run(() => this.api.list(this.target(ref), options, { user: this.user }) as Promise<KubeList<T>>);
   }
 
   update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: string } = {}): Promise<T> {
@@ -52,7 +52,7 @@ export class InProcessClient implements Client {
 
   watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> {
     return this.run(async () => {
-      const handle = await this.api.watch(this.target(ref), options, (e) => handlers.onEvent(e as never));
+      const handle = await this.api.watch(this.target(ref), options, (e) => handlers.onEvent(e as never), { user: this.user });
       return { stop: () => { handle.stop(); handlers.onClose?.(); } };
     });
   }
