@@ -94,7 +94,7 @@ Feature: Deployments roll pods from one ReplicaSet to the next
   @DEPLOY-ROLLING @DEPLOY-ROLLING-DEFAULTS
   Scenario: A new image rolls out within the default 25% surge (rounded up) and 25% unavailable (rounded down)
     # 3 replicas: maxSurge ceil(0.75) = 1 extra pod, maxUnavailable floor(0.75) = 0 pods below 3.
-    # Pods are ready at once and available minReadySeconds later, so each step waits 10 s.
+    # Pods are ready at once and available just after minReadySeconds, so each step waits 11 s.
     Given a deployment "web" of 3 replicas running "nginx:1.14" with:
       | minReadySeconds | 10 |
     When 11 seconds pass
