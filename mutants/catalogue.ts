@@ -97,6 +97,29 @@ export function loadMutants(file = DEFAULT_MUTANTS_PATH, root = ROOT, behaviourI
   });
 }
 
+/**
+ * The catalogue's `unjudged` map: per profile, the behaviours no mutant is judged on there,
+ * each with the reason (its scenarios do not run on that profile). Informative behaviours
+ * (features/behaviours.yaml) need no entry: they are checkable on no target at all.
+ */
+export function loadUnjudged(file = DEFAULT_MUTANTS_PATH): Map<string, Map<string, string>> {
+  const shown = path.relative(process.cwd(), file) || file;
+  const doc = yaml.load(fs.readFileSync(file, 'utf8'), { filename: shown }) as { unjudged?: unknown };
+  const out = new Map<string, Map<string, string>>();
+  if (doc.unjudged === undefined) return out;
+  if (typeof doc.unjudged !== 'object' || doc.unjudged === null) throw new MutantCatalogueError(`${shown}: unjudged must map a profile to { BEHAVIOUR: reason }`);
+  for (const [profile, entries] of Object.entries(doc.unjudged)) {
+    if (!(PROFILES as readonly string[]).includes(profile)) throw new MutantCatalogueError(`${shown}: unjudged: unknown profile "${profile}"`);
+    const reasons = new Map<string, string>();
+    for (const [id, reason] of Object.entries((entries ?? {}) as Record<string, unknown>)) {
+      if (typeof reason !== 'string' || reason.trim() === '') throw new MutantCatalogueError(`${shown}: unjudged: ${profile}: ${id} needs a reason`);
+      reasons.set(id, reason);
+    }
+    out.set(profile, reasons);
+  }
+  return out;
+}
+
 /** Applies a mutant's edits to the texts of its files (never in place: the caller writes them). */
 export function applyMutant(mutant: Mutant, read: (file: string) => string): Map<string, string> {
   const out = new Map<string, string>();

@@ -96,6 +96,40 @@ Then('every write to storage came through the API server', step(async function (
   expect(a.storeRevisionDelta, `storage moved by ${a.storeRevisionDelta} revisions; the API server wrote ${a.apiServerStoreWrites}`).to.equal(a.apiServerStoreWrites);
 }));
 
+// API-CACHE: how often each caller read (get, list, watch) — a component that works from its
+// list/watch caches reads at start and then not again however long the cluster runs.
+async function readsByUser(world: KubeWorld) {
+  const a = await audit(world);
+  if (!a.readsByUser) throw new NotApplicableError(`target ${(await world.cluster()).target} does not count its API server's reads per caller`);
+  return a.readsByUser;
+}
+
+const totalReads = (c: { get: number; list: number; watch: number } | undefined) => (c ? c.get + c.list + c.watch : 0);
+
+When("I note the API server's reads per caller", step(async function (this: KubeWorld) {
+  this.readsMark = await readsByUser(this);
+}));
+
+Then('the API server has handled reads from:', step(async function (this: KubeWorld, table: DataTable) {
+  const reads = await readsByUser(this);
+  for (const [user] of table.raw()) {
+    const c = reads[user];
+    // Its caches started: at least one list and one watch (an informer lists, then watches).
+    expect(c?.list ?? 0, `lists by ${user} (all: ${JSON.stringify(reads)})`).to.be.greaterThan(0);
+    expect(c?.watch ?? 0, `watches by ${user} (all: ${JSON.stringify(reads)})`).to.be.greaterThan(0);
+  }
+}));
+
+Then('since then the API server has handled no reads from:', step(async function (this: KubeWorld, table: DataTable) {
+  const before = this.readsMark;
+  if (!before) throw new Error('no reads were noted: add "When I note the API server\'s reads per caller" first');
+  const after = await readsByUser(this);
+  for (const [user] of table.raw()) {
+    expect(totalReads(before[user]), `${user} read nothing before the mark (all: ${JSON.stringify(before)})`).to.be.greaterThan(0);
+    expect(after[user], `reads by ${user}: before ${JSON.stringify(before[user])}, after ${JSON.stringify(after[user])}`).to.deep.equal(before[user]);
+  }
+}));
+
 // ── storage ─────────────────────────────────────────────────────────────────────────────
 
 When('the API server compacts its storage', step(async function (this: KubeWorld) {

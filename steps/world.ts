@@ -47,6 +47,8 @@ export class KubeWorld extends World<RunParameters> {
   readonly marks = new Map<string, number>();
   /** The kind of the step running now (Context = Given, Action = When, Outcome = Then). */
   stepType?: string;
+  /** The API server's reads per caller when a step noted them (API-CACHE). */
+  readsMark?: Record<string, { get: number; list: number; watch: number }>;
   /** Bearer tokens steps kept, by the account they belong to ("ns/name"). */
   readonly tokens = new Map<string, string>();
 

@@ -119,3 +119,26 @@ test('binding assigns a node once; a bound pod is deleted gracefully and its kub
   await c.settle();
   await assert.rejects(c.client.get(ref, 'a'), (e) => statusOf(e).code === 404);
 });
+
+test('reads are counted per caller (API-CACHE); the API server\'s own reads, with no caller, are not', async () => {
+  const c = await cluster();
+  try {
+    const reader = c.clientFor('test:reader');
+    await reader.list({ resource: 'pods', namespace: 'default' });
+    await reader.list({ resource: 'nodes' });
+    await assert.rejects(reader.get({ resource: 'pods', namespace: 'default' }, 'nope'), (e) => statusOf(e).code === 404);
+    const w = await reader.watch({ resource: 'pods', namespace: 'default' }, {}, { onEvent: () => undefined });
+    w.stop();
+    await c.api.list({ resource: 'pods' }); // no caller: the API server itself
+    const audit = await c.apiAudit();
+    assert.deepEqual(audit.readsByUser?.['test:reader'], { get: 1, list: 2, watch: 1 });
+    assert.equal(audit.readsByUser?.['system:anonymous'], undefined);
+    // The controller manager and the scheduler started their informers: lists and watches.
+    for (const user of ['system:kube-controller-manager', 'system:kube-scheduler']) {
+      const r = audit.readsByUser?.[user];
+      assert.ok(r && r.list > 0 && r.watch > 0, `${user}: ${JSON.stringify(r)}`);
+    }
+  } finally {
+    await c.stop();
+  }
+});

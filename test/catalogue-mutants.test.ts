@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyMutant, loadMutants, MutantCatalogueError, tagExpression } from '../mutants/catalogue';
+import { applyMutant, loadMutants, loadUnjudged, MutantCatalogueError, PROFILES, tagExpression } from '../mutants/catalogue';
 import { loadHints, select } from '../mutants/run';
 import { parseScenario, scenarioName } from '../mutants/worker';
 import { loadCatalogue } from '../src/report/catalogue';
@@ -28,8 +28,23 @@ test('every mutant applies to the working tree exactly where it says, and change
 
 test('every catalogued behaviour is named by at least one mutant', () => {
   const named = new Set(loadMutants().flatMap((m) => m.behaviours));
+  // Informative behaviours are checkable on no target (their notApplicableReason says why).
   const missing = loadCatalogue().filter((b) => !b.informative && !named.has(b.id)).map((b) => b.id);
   assert.deepEqual(missing, []);
+});
+
+test('on each profile every behaviour has a mutant judged there, or a reasoned unjudged entry', () => {
+  const mutants = loadMutants();
+  const unjudged = loadUnjudged();
+  const behaviours = loadCatalogue().filter((b) => !b.informative);
+  for (const profile of PROFILES) {
+    const judged = new Set(mutants.filter((m) => m.profiles.includes(profile)).flatMap((m) => m.behaviours));
+    const exempt = unjudged.get(profile) ?? new Map<string, string>();
+    const missing = behaviours.filter((b) => !judged.has(b.id) && !exempt.has(b.id)).map((b) => b.id);
+    assert.deepEqual(missing, [], `${profile}: behaviours with no mutant judged on this profile`);
+    const stale = [...exempt.keys()].filter((id) => judged.has(id) || !behaviours.some((b) => b.id === id));
+    assert.deepEqual(stale, [], `${profile}: unjudged entries that have a mutant or name no behaviour`);
+  }
 });
 
 const made: string[] = [];

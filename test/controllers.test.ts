@@ -60,7 +60,9 @@ test('calculateStatus (TestControllerUpdateReplicas): replicas, ready, available
   const pods = [ready('a', { app: 'x', extra: 'y' }), ready('b', { app: 'x', extra: 'y' }), ready('c', { app: 'x' }), ready('d', { app: 'x' })];
   assert.deepEqual(calculateStatus(rc, pods, T0), { replicas: 4, fullyLabeledReplicas: 2, readyReplicas: 4, availableReplicas: 4, observedGeneration: 1 });
   assert.deepEqual(calculateStatus({ ...rc, spec: { ...rc.spec, minReadySeconds: 10 } }, pods, T0 + 9_000).availableReplicas, undefined);
-  assert.equal(calculateStatus({ ...rc, spec: { ...rc.spec, minReadySeconds: 10 } }, pods, T0 + 10_000).availableReplicas, 4);
+  // Upstream IsPodAvailable: ready for strictly more than minReadySeconds.
+  assert.equal(calculateStatus({ ...rc, spec: { ...rc.spec, minReadySeconds: 10 } }, pods, T0 + 10_000).availableReplicas, undefined);
+  assert.equal(calculateStatus({ ...rc, spec: { ...rc.spec, minReadySeconds: 10 } }, pods, T0 + 10_001).availableReplicas, 4);
   assert.deepEqual(calculateStatus(rc, [], T0), { replicas: 0, observedGeneration: 1 });
 });
 

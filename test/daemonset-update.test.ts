@@ -51,7 +51,9 @@ test('v1.12: old pods go in node order while fewer than maxUnavailable nodes lac
 test('minReadySeconds: a new pod Ready for less is unavailable and holds the next deletion back', () => {
   const pods = [pod('a', 'n1', 'new', NOW - 5_000), pod('b', 'n2', 'old', NOW - 60_000)];
   assert.deepEqual(rollingUpdatePlanV132(ds({ maxUnavailable: 1 }, 10), nodes('n1', 'n2'), byNode(pods), 'new', NOW).delete, []);
-  assert.deepEqual(rollingUpdatePlanV132(ds({ maxUnavailable: 1 }, 5), nodes('n1', 'n2'), byNode(pods), 'new', NOW).delete, ['b']);
+  // Ready for exactly minReadySeconds is not yet available (upstream IsPodAvailable: strictly more).
+  assert.deepEqual(rollingUpdatePlanV132(ds({ maxUnavailable: 1 }, 5), nodes('n1', 'n2'), byNode(pods), 'new', NOW).delete, []);
+  assert.deepEqual(rollingUpdatePlanV132(ds({ maxUnavailable: 1 }, 4), nodes('n1', 'n2'), byNode(pods), 'new', NOW).delete, ['b']);
   assert.deepEqual(statusCounts(ds({ maxUnavailable: 1 }, 10), nodes('n1', 'n2'), byNode(pods), 'new', NOW), {
     desiredNumberScheduled: 2, currentNumberScheduled: 2, numberMisscheduled: 0, numberReady: 2, numberAvailable: 1, updatedNumberScheduled: 1, numberUnavailable: 1,
   });

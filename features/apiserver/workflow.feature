@@ -1,4 +1,4 @@
-@API-WORKFLOW @API-CACHE
+@API-WORKFLOW
 Feature: Everything goes through the API server
   The master workflow: a client creates a pod; the API server validates and stores it; a
   kubelet that sees a pod bound to its node (through its list/watch cache, not by polling)
@@ -27,7 +27,7 @@ Feature: Everything goes through the API server
     When the kubelet on "n1" starts again
     Then pod "web" is gone
 
-  @needs-virtual-time
+  @needs-virtual-time @API-CACHE
   Scenario: Components react to watch events at once: a new pod is bound and started in the second it was created
     The scheduler and the kubelet keep list/watch caches (informers): the pod's creation
     reaches them as a watch event, so nothing waits for a polling period. The cluster's

@@ -50,7 +50,7 @@ Feature: A DaemonSet rolls a changed pod template out node by node
       | spec.revisionHistoryLimit                        | 10            |
       | status.desiredNumberScheduled                    | 3             |
       | status.updatedNumberScheduled                    | 3             |
-    When 10 seconds pass
+    When 11 seconds pass
     Then the daemonset "agent" has:
       | status.numberAvailable | 3 |
     When I set the image of daemonset "agent" to "nginx:1.15"
@@ -61,9 +61,9 @@ Feature: A DaemonSet rolls a changed pod template out node by node
       | status.numberReady            | 3 |
       | status.numberAvailable        | 2 |
       | status.numberUnavailable      | 1 |
-    When 10 seconds pass
+    When 11 seconds pass
     Then daemonset "agent" runs 2 new and 1 old pods
-    When 10 seconds pass
+    When 11 seconds pass
     Then the pods of daemonset "agent" are:
       | node | image      | revision | phase   |
       | n1   | nginx:1.15 | new      | Running |
@@ -89,17 +89,17 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             containers:
             - { name: agent, image: "nginx:1.14" }
       """
-    And 10 seconds pass
+    And 11 seconds pass
     Then the daemonset "agent" has:
       | status.numberAvailable | 3 |
     When I set the image of daemonset "agent" to "nginx:1.15"
     And I start "kubectl rollout status daemonset/agent" in the background
     Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated\.\.\."
-    When 10 seconds pass
+    When 11 seconds pass
     Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 2 out of 3 new pods have been updated\.\.\."
-    When 10 seconds pass
+    When 11 seconds pass
     Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 2 of 3 updated pods are available\.\.\."
-    When 10 seconds pass
+    When 11 seconds pass
     Then the background kubectl prints a line matching "daemon set "agent" successfully rolled out"
 
   @DS-ROLLING-UPDATE
@@ -119,13 +119,13 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             containers:
             - { name: agent, image: "nginx:1.14" }
       """
-    And 10 seconds pass
+    And 11 seconds pass
     Then the daemonset "agent" has:
       | status.numberAvailable | 3 |
     When I set the image of daemonset "agent" to "nginx:1.15"
     And 5 seconds pass
     Then daemonset "agent" runs <first> new and <rest> old pods
-    When 10 seconds pass
+    When 11 seconds pass
     Then daemonset "agent" runs <then> new and <left> old pods
 
     Examples:

@@ -64,7 +64,7 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | status.unavailableReplicas                 | 3             |
     And the deployment "web" has a condition Available "False" with reason "MinimumReplicasUnavailable"
     And the deployment "web" has a condition Progressing "True" with reason "ReplicaSetUpdated"
-    When 9 seconds pass
+    When 10 seconds pass
     Then the deployment "web" has a condition Available "False" with reason "MinimumReplicasUnavailable"
     When 1 more second passes
     Then the deployment "web" has:
@@ -73,13 +73,31 @@ Feature: Deployments roll pods from one ReplicaSet to the next
     And the deployment "web" has a condition Available "True" with reason "MinimumReplicasAvailable"
     And the deployment "web" has a condition Progressing "True" with reason "NewReplicaSetAvailable"
 
+  @DEPLOY-STATUS
+  Scenario: A pod ready for exactly minReadySeconds is not yet available; a moment later it is
+    Upstream IsPodAvailable (pkg/api/v1/pod/util.go, v1.12 and v1.32): available when the
+    Ready condition's lastTransitionTime + minReadySeconds is strictly before now. Scaling
+    at exactly 10 s makes the ReplicaSet count its pods at that instant: the first pod is
+    not yet available; the controller looks again just after, and then it is.
+    Given a deployment "web" of 1 replica running "nginx:1.14" with:
+      | minReadySeconds | 10 |
+    When 10 seconds pass
+    And I scale deployment "web" to 2 replicas
+    Then the ReplicaSets of deployment "web" are:
+      | revision | replicas | ready | available |
+      | 1        | 2        | 2     | 0         |
+    When 1 more second passes
+    Then the ReplicaSets of deployment "web" are:
+      | revision | replicas | ready | available |
+      | 1        | 2        | 2     | 1         |
+
   @DEPLOY-ROLLING @DEPLOY-ROLLING-DEFAULTS
   Scenario: A new image rolls out within the default 25% surge (rounded up) and 25% unavailable (rounded down)
     # 3 replicas: maxSurge ceil(0.75) = 1 extra pod, maxUnavailable floor(0.75) = 0 pods below 3.
-    # Pods are ready at once and available minReadySeconds later, so each step waits 10 s.
+    # Pods are ready at once and available just after minReadySeconds, so each step waits 11 s.
     Given a deployment "web" of 3 replicas running "nginx:1.14" with:
       | minReadySeconds | 10 |
-    When 10 seconds pass
+    When 11 seconds pass
     And I set the image of deployment "web" to "nginx:1.15"
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | available | image      |
@@ -92,7 +110,7 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | status.replicas           | 4 |
       | status.updatedReplicas    | 1 |
       | status.availableReplicas  | 3 |
-    When 9 seconds pass
+    When 10 seconds pass
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image      |
       | 1        | 3        | nginx:1.14 |
@@ -102,12 +120,12 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | revision | replicas | available | image      |
       | 1        | 2        | 2         | nginx:1.14 |
       | 2        | 2        | 1         | nginx:1.15 |
-    When 10 seconds pass
+    When 11 seconds pass
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image      |
       | 1        | 1        | nginx:1.14 |
       | 2        | 3        | nginx:1.15 |
-    When 10 seconds pass
+    When 11 seconds pass
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | available | image      |
       | 1        | 0        | 0         | nginx:1.14 |
@@ -149,7 +167,7 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | minReadySeconds                       | 10 |
       | strategy.rollingUpdate.maxSurge       | 1  |
       | strategy.rollingUpdate.maxUnavailable | 0  |
-    When 10 seconds pass
+    When 11 seconds pass
     And I set the image of deployment "web" to "nginx:2"
     And 18 seconds pass
     And I set the image of deployment "web" to "nginx:3"
@@ -158,7 +176,7 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | 1        | 1        | nginx:1 |
       | 2        | 1        | nginx:2 |
       | 3        | 1        | nginx:3 |
-    When 10 seconds pass
+    When 11 seconds pass
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image   |
       | 1        | 0        | nginx:1 |
@@ -338,15 +356,15 @@ Feature: Deployments roll pods from one ReplicaSet to the next
   Scenario: kubectl rollout status follows a rollout to its end
     Given a deployment "web" of 3 replicas running "nginx:1.14" with:
       | minReadySeconds | 10 |
-    When 10 seconds pass
+    When 11 seconds pass
     And I set the image of deployment "web" to "nginx:1.15"
     And I start "kubectl rollout status deployment/web" in the background
     Then the background kubectl prints a line matching "Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated\.\.\."
-    When 10 seconds pass
+    When 11 seconds pass
     Then the background kubectl prints a line matching "Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated\.\.\."
-    When 10 seconds pass
+    When 11 seconds pass
     Then the background kubectl prints a line matching "Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination\.\.\."
-    When 10 seconds pass
+    When 11 seconds pass
     Then the background kubectl prints a line matching "deployment "web" successfully rolled out"
 
   @DEPLOY-REVISIONS @profile-seed

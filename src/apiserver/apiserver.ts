@@ -52,7 +52,7 @@ export class ApiServer {
   private readonly subresources = new Map<string, SubresourceHandler>();
   private readonly createHooks: CreateHook[] = [];
 
-  /** Writes handled per user, and writes made to storage (COMM-APISERVER-ONLY). */
+  /** Writes handled per user, writes made to storage (COMM-APISERVER-ONLY), reads per caller (API-CACHE). */
   readonly audit = new ApiAudit();
   /** The store, through a handle that counts the API server's writes. */
   readonly store: Store;
@@ -154,6 +154,7 @@ export class ApiServer {
   }
 
   async get(target: RequestTarget, ctx: RequestContext = {}): Promise<KubeObject> {
+    this.audit.recordRead(ctx.user?.username, 'get');
     const rt = this.resolve(target);
     if (target.subresource && target.subresource !== 'status') {
       return this.subresourceHandler(rt, target.subresource).get!(this, target, ctx);
@@ -161,7 +162,8 @@ export class ApiServer {
     return this.storage(rt).get(this.namespaceOf(rt, target), this.nameOf(target));
   }
 
-  async list(target: RequestTarget, query: ListOptions = {}): Promise<KubeList> {
+  async list(target: RequestTarget, query: ListOptions = {}, ctx: RequestContext = {}): Promise<KubeList> {
+    this.audit.recordRead(ctx.user?.username, 'list');
     const rt = this.resolve(target);
     return this.storage(rt).list(this.namespaceOf(rt, target), this.listOptions(query, rt));
   }
@@ -258,7 +260,8 @@ export class ApiServer {
     return { ...list, items: gone };
   }
 
-  async watch(target: RequestTarget, query: WatchOptions, onEvent: (e: ApiWatchEvent) => void): Promise<WatchHandle> {
+  async watch(target: RequestTarget, query: WatchOptions, onEvent: (e: ApiWatchEvent) => void, ctx: RequestContext = {}): Promise<WatchHandle> {
+    this.audit.recordRead(ctx.user?.username, 'watch');
     const rt = this.resolve(target);
     return this.storage(rt).watch(this.namespaceOf(rt, target), { ...this.listOptions(query, rt), resourceVersion: query.resourceVersion }, onEvent);
   }

@@ -1,17 +1,50 @@
 import { KeyValue, RangeOptions, RangeResult, Store, Watch, WatchEvent, WatchOptions } from '../store';
 
+/** A caller's reads: gets, lists and watches it opened. */
+export interface ReadCounts {
+  get: number;
+  list: number;
+  watch: number;
+}
+
+export type ReadVerb = keyof ReadCounts;
+
+/** The audit as a driver reports it (GET /kubespec/v1/audit over HTTP). */
+export interface ApiAuditReport {
+  writesByUser: Record<string, number>;
+  /** Absent from a server that does not count reads. */
+  readsByUser?: Record<string, ReadCounts>;
+  apiServerStoreWrites: number;
+  storeRevisionDelta: number;
+}
+
 /**
  * What the API server has done, for COMM-APISERVER-ONLY: writes it handled per user, and
  * the writes it made to storage through its own handle on the store. When the store's
- * revision moved by exactly that many writes, nobody else wrote to storage.
+ * revision moved by exactly that many writes, nobody else wrote to storage. And for
+ * API-CACHE, the reads each caller made: a component that keeps list/watch caches reads
+ * once (list + watch) and then only from its cache, so its count stands still while the
+ * cluster runs.
  */
 export class ApiAudit {
   readonly writesByUser = new Map<string, number>();
+  readonly readsByUser = new Map<string, ReadCounts>();
   storeWrites = 0;
 
   recordRequest(username: string | undefined): void {
     const user = username ?? 'system:anonymous';
     this.writesByUser.set(user, (this.writesByUser.get(user) ?? 0) + 1);
+  }
+
+  /**
+   * A read by a caller. The API server's own reads (an authorizer listing roles, a proxy
+   * looking up a node) carry no caller and are not requests: they are not counted.
+   */
+  recordRead(username: string | undefined, verb: ReadVerb): void {
+    if (username === undefined) return;
+    const counts = this.readsByUser.get(username) ?? { get: 0, list: 0, watch: 0 };
+    counts[verb]++;
+    this.readsByUser.set(username, counts);
   }
 
   /** The API server's handle on the store: every successful write is counted. */

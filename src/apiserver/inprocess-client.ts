@@ -31,7 +31,7 @@ export class InProcessClient implements Client {
   }
 
   list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
-    return this.run(() => this.api.list(this.target(ref), options) as Promise<KubeList<T>>);
+    return this.run(() => this.api.list(this.target(ref), options, { user: this.user }) as Promise<KubeList<T>>);
   }
 
   update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: string } = {}): Promise<T> {
@@ -63,7 +63,7 @@ export class InProcessClient implements Client {
           return;
         }
         handlers.onEvent(e as never);
-      });
+      }, { user: this.user });
       return { stop: () => { handle.stop(); if (!closed) { closed = true; handlers.onClose?.(); } } };
     });
   }

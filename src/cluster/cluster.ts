@@ -1,5 +1,6 @@
 import { Clock, Quiescence, RealClock, VirtualClock } from '../clock';
 import { ApiServer } from '../apiserver/apiserver';
+import type { ApiAuditReport } from '../apiserver/audit';
 import { namespaceLifecycle } from '../apiserver/admission/namespace-lifecycle';
 import { bindingHandler } from '../apiserver/subresources/binding';
 import { evictionHandler } from '../apiserver/subresources/eviction';
@@ -301,11 +302,12 @@ export class Cluster {
     return this.controllers.cloud.list();
   }
 
-  /** Who wrote through the API server, and whether storage moved only by its writes (once at rest). */
-  async apiAudit(): Promise<{ writesByUser: Record<string, number>; apiServerStoreWrites: number; storeRevisionDelta: number }> {
+  /** Who wrote and read through the API server, and whether storage moved only by its writes (once at rest). */
+  async apiAudit(): Promise<ApiAuditReport> {
     await this.settle();
     const audit = this.api.audit;
-    return { writesByUser: Object.fromEntries(audit.writesByUser), apiServerStoreWrites: audit.storeWrites, storeRevisionDelta: this.store.revision() - this.initialRevision };
+    const readsByUser = Object.fromEntries([...audit.readsByUser].map(([user, c]) => [user, { ...c }]));
+    return { writesByUser: Object.fromEntries(audit.writesByUser), readsByUser, apiServerStoreWrites: audit.storeWrites, storeRevisionDelta: this.store.revision() - this.initialRevision };
   }
 
   /** Compacts storage up to now (once at rest); returns the revision compacted to. */

@@ -4,6 +4,7 @@ import { limitRanger } from '../apiserver/admission/limitranger';
 import { resourceQuotaAdmission } from '../apiserver/admission/resourcequota';
 import { serviceAccountAdmission } from '../apiserver/admission/serviceaccount';
 import { KubernetesServiceController } from '../apiserver/kubernetes-service';
+import { InProcessClient } from '../apiserver/inprocess-client';
 import { ServiceAllocations } from '../apiserver/service-allocation';
 import { finalizeHandler } from '../apiserver/subresources/finalize';
 import { scaleHandler } from '../apiserver/subresources/scale';
@@ -75,7 +76,10 @@ export class ControllerManager {
     p.api.admission.use(serviceAccountAdmission(p.api, { legacyTokenSecrets: features.legacyServiceAccountTokens ?? false }));
     p.api.admission.use(resourceQuotaAdmission(p.api, { constraintMessages: features.perContainerQuotaMessages ? 'per-container' : 'legacy' }));
     this.securePort = apiserver['secure-port'] ?? 6443;
-    this.kubernetesService = new KubernetesServiceController(p.client, p.clock, {
+    // The API server's own loop, not the controller manager's: upstream it runs inside
+    // kube-apiserver on the loopback client (user system:apiserver, group system:masters).
+    const loopback = new InProcessClient(p.api, p.quiescence, { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] });
+    this.kubernetesService = new KubernetesServiceController(loopback, p.clock, {
       clusterIP: this.serviceAllocations.ips.firstIP,
       advertiseAddress: apiserver['advertise-address'] ?? '10.0.0.1',
       securePort: apiserver['secure-port'] ?? 6443,

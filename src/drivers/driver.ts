@@ -1,4 +1,5 @@
 import { Event } from '../api/core';
+import type { ApiAuditReport } from '../apiserver/audit';
 import type { SchedulingDecision } from '../scheduler/decision';
 import { Client } from '../client/client';
 import { KubeletSpec } from '../cluster/config';
@@ -152,10 +153,11 @@ export interface ClusterDriver {
   /** The HTTP(S) face of the API server (capability http). */
   readonly http?: HttpAccess;
   /**
-   * Who wrote through the API server (requests per user), how many writes the API server
-   * made to storage, and by how much storage's revision moved in all (capability audit).
+   * Who wrote through the API server (requests per user), who read (gets, lists, watches per
+   * user, when the server counts them), how many writes the API server made to storage, and
+   * by how much storage's revision moved in all (capability audit).
    */
-  apiAudit?(): Promise<{ writesByUser: Record<string, number>; apiServerStoreWrites: number; storeRevisionDelta: number }>;
+  apiAudit?(): Promise<ApiAuditReport>;
   /** Compacts the API server's storage up to now (older resourceVersions answer 410). */
   compactStorage?(): Promise<void>;
   /**

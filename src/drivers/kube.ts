@@ -1,4 +1,5 @@
 import { Event } from '../api/core';
+import type { ApiAuditReport } from '../apiserver/audit';
 import { isStatusError } from '../api/errors';
 import { ApiWatchEvent, WatchOptions } from '../api/request';
 import { Client, ResourceRef, Watch, WatchHandlers } from '../client/client';
@@ -489,7 +490,7 @@ export class KubeDriver implements ClusterDriver {
   }
 
   /** The API server's audit, from a kubespec serve (GET /kubespec/v1/audit). */
-  async apiAudit(): Promise<{ writesByUser: Record<string, number>; apiServerStoreWrites: number; storeRevisionDelta: number }> {
+  async apiAudit(): Promise<ApiAuditReport> {
     return this.kubespec('GET', '/kubespec/v1/audit', "does not expose its API server's audit");
   }
 

@@ -252,7 +252,7 @@ export class ApiHttpHandler {
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {
       case 'get': {
-        if (queryBool(q.get('watch'))) return serveWatch(api, this.options.clock, req, res, rt, { ...target, name: undefined }, q, table, release, `metadata.name=${info.name}`, out);
+        if (queryBool(q.get('watch'))) return serveWatch(api, this.options.clock, req, res, rt, { ...target, name: undefined }, q, table, release, ctx, `metadata.name=${info.name}`, out);
         const obj = await api.get(target, ctx);
         if (table && !target.subresource) return writeJSON(res, 200, toTable(rt, [obj], this.options.clock.now(), { resourceVersion: obj.metadata.resourceVersion, include }));
         return writeJSON(res, 200, out(obj));
@@ -260,12 +260,12 @@ export class ApiHttpHandler {
       case 'list': {
         resourceVersionParam(q);
         intParam(q, 'timeoutSeconds', 0);
-        const list = await api.list(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
+        const list = await api.list(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined }, ctx);
         if (table) return writeJSON(res, 200, toTable(rt, list.items, this.options.clock.now(), { resourceVersion: list.metadata.resourceVersion, include }));
         return writeJSON(res, 200, out(list));
       }
       case 'watch':
-        return serveWatch(api, this.options.clock, req, res, rt, target, q, table, release, undefined, out);
+        return serveWatch(api, this.options.clock, req, res, rt, target, q, table, release, ctx, undefined, out);
       case 'create': {
         const obj = into(fieldValidation(rt, q, res, await decodeBody(req, await body())));
         const created = await api.create(target, obj, ctx);

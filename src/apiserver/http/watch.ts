@@ -3,7 +3,7 @@ import { errors } from '../../api/errors';
 import { ResourceType } from '../../api/registry';
 import { RequestTarget } from '../../api/request';
 import { Clock } from '../../clock';
-import type { ApiServer } from '../apiserver';
+import type { ApiServer, RequestContext } from '../apiserver';
 import { intParam, resourceVersionParam } from './decode';
 import { queryBool } from './request-info';
 import { IncludeObject, toTable } from './table';
@@ -24,7 +24,7 @@ export const watchStats = { dropped: 0 };
  * watches carry one-row Tables (column definitions in the first only). A too-old
  * resourceVersion answers 410 Expired. Ends after timeoutSeconds of cluster time.
  */
-export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, nameSelector?: string, out: <T>(x: T) => T = (x) => x): Promise<void> {
+export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, ctx: RequestContext, nameSelector?: string, out: <T>(x: T) => T = (x) => x): Promise<void> {
   const rv = resourceVersionParam(q);
   const timeout = intParam(q, 'timeoutSeconds', 0) ?? 0;
   if (queryBool(q.get('sendInitialEvents'))) throw errors.badRequest('sendInitialEvents is not supported by this server; list, then watch from the list\'s resourceVersion');
@@ -63,7 +63,7 @@ export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMess
       first = false;
     }
     write(`${JSON.stringify({ type: e.type, object })}\n`);
-  });
+  }, ctx);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   started = true;

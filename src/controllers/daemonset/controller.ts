@@ -1,4 +1,5 @@
 import { Clock, Quiescence } from '../../clock';
+import { availabilityRecheckMs } from '../replication/status';
 import { DaemonSet, Node, Pod } from '../../api/core';
 import { clone, objectKey } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -259,7 +260,7 @@ export class DaemonSetController {
       try { await this.client.update<DaemonSet>({ resource: 'daemonsets', namespace: ds.metadata.namespace }, next, { subresource: 'status' }); } catch (e) { if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e; }
     }
     const minReady = ds.spec.minReadySeconds ?? 0;
-    if (minReady > 0 && c.numberReady !== c.numberAvailable) this.queue.addAfter(objectKey(ds), minReady * 1000);
+    if (minReady > 0 && c.numberReady !== c.numberAvailable) this.queue.addAfter(objectKey(ds), availabilityRecheckMs(minReady));
   }
 
   private async createPod(ds: DaemonSet, nodeName: string, hash: string): Promise<void> {

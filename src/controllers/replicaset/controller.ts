@@ -1,4 +1,5 @@
 import { Clock, isoTime, Quiescence } from '../../clock';
+import { availabilityRecheckMs } from '../replication/status';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -151,7 +152,7 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
     const minReady = rs.spec.minReadySeconds ?? 0;
     const replicas = rs.spec.replicas ?? 1;
     if (!manageError && minReady > 0 && (status.readyReplicas ?? 0) === replicas && (status.availableReplicas ?? 0) !== replicas) {
-      this.queue.addAfter(key, minReady * 1000);
+      this.queue.addAfter(key, availabilityRecheckMs(minReady));
     }
     if (manageError) throw new Error(manageError.message);
   }
