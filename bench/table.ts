@@ -1,6 +1,9 @@
-/** Prints rows as an aligned text table (what every benchmark reports). */
+import { recordTable } from './report';
+
+/** Prints rows as an aligned text table (what every benchmark reports) and keeps it for reports/bench.*. */
 export function printTable(title: string, rows: Record<string, string | number>[]): void {
   if (rows.length === 0) return;
+  recordTable(title, rows);
   const cols = Object.keys(rows[0]);
   const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : v);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
