@@ -138,7 +138,10 @@ function median(xs: number[]): number {
 
 async function repeated(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
   const runs: Record<string, string | number>[] = [];
-  for (let i = 0; i < REPS; i++) runs.push(await measureInChild(profile, nodes, zones, pods, hourMs));
+  for (let i = 0; i < REPS; i++) {
+    console.error(`bench nodes: run ${i + 1} of ${REPS} at ${nodes} nodes / ${pods} pods (${profile})`);
+    runs.push(await measureInChild(profile, nodes, zones, pods, hourMs));
+  }
   return { ...medianRow(runs), reps: REPS };
 }
 

@@ -55,7 +55,7 @@ export function goalRows(): Record<string, string | number>[] {
   }));
 }
 
-/** Writes reports/bench.json and reports/bench.html (BENCH_REPORT_DIR overrides the folder). */
+/** Writes reports/bench.json, reports/bench.html and, after a scaling run, reports/bench-scaling.svg (BENCH_REPORT_DIR overrides the folder). */
 export function writeReport(dir = process.env.BENCH_REPORT_DIR ?? 'reports'): string[] {
   if (recorded.tables.length === 0) return [];
   fs.mkdirSync(dir, { recursive: true });
@@ -64,7 +64,11 @@ export function writeReport(dir = process.env.BENCH_REPORT_DIR ?? 'reports'): st
   fs.writeFileSync(json, `${JSON.stringify({ ...meta, goals: recorded.goals, scaling: recorded.scaling, tables: recorded.tables }, null, 2)}\n`);
   const html = path.join(dir, 'bench.html');
   fs.writeFileSync(html, page(meta));
-  return [json, html];
+  if (recorded.scaling.length === 0) return [json, html];
+  // The chart alone too, for the README.
+  const svg = path.join(dir, 'bench-scaling.svg');
+  fs.writeFileSync(svg, `${scalingChart(recorded.scaling)}\n`);
+  return [json, html, svg];
 }
 
 function esc(s: string): string {
