@@ -6,7 +6,7 @@ import { Cluster } from '../src/cluster/cluster';
 import { clusterConfig } from '../src/profile/config';
 import { loadProfile } from '../src/profile/profile';
 import { Node, Pod } from '../src/api/core';
-import { percentile, printTable } from './table';
+import { median, percentile, printTable } from './table';
 import { recordGoal, recordScaling } from './report';
 import { COL } from './chart';
 import { profilePhase } from './profile';
@@ -131,10 +131,6 @@ function medianRow(rows: Record<string, string | number>[]): Record<string, stri
   return out;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 async function repeated(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
   const runs: Record<string, string | number>[] = [];

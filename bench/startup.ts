@@ -4,14 +4,13 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { printTable } from './table';
+import { median, printTable } from './table';
 import { recordGoal } from './report';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin/kubespec');
 const RUNS = Number(process.env.RUNS ?? 3);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
