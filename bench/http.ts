@@ -9,6 +9,7 @@ import { KubeconfigClient } from '../src/client/kubeconfig';
 import { coreRegistry } from '../src/api/resources';
 import { Node } from '../src/api/core';
 import { percentile, printTable } from './table';
+import { recordGoal } from './report';
 
 /**
  * The API server over loopback HTTPS (127.0.0.1 only): GETs per second, LIST of 5000
@@ -100,5 +101,10 @@ export async function withKubespecServer<T>(use: (client: KubeconfigClient) => P
 
 export async function runHttpBenchmark(): Promise<void> {
   const rows = await withKubespecServer((client) => measureHttp(client));
+  const [create, get, list, watch] = rows;
+  recordGoal('HTTPS: creates per second (32 clients)', create['per second'] as number, '≥', 2000, '/s', 1);
+  recordGoal('HTTPS: GETs per second (32 clients)', get['per second'] as number, '≥', 5000, '/s', 1);
+  recordGoal(`HTTPS: ${String(list.operation)} median`, list['median ms'] as number, '<', 100, 'ms', 1);
+  recordGoal(`HTTPS: ${String(watch.operation).replace(/,.*/, '')}: events that never arrived`, Number(/(\d+) events never arrived/.exec(String(watch.operation))?.[1] ?? 0), '≤', 0, 'events', 1);
   printTable('API server over loopback HTTPS (events delivered per second for the fan-out)', rows);
 }

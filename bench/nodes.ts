@@ -1,8 +1,14 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { Cluster } from '../src/cluster/cluster';
 import { clusterConfig } from '../src/profile/config';
 import { loadProfile } from '../src/profile/profile';
 import { Node, Pod } from '../src/api/core';
-import { percentile, printTable } from './table';
+import { median, percentile, printTable } from './table';
+import { recordGoal, recordScaling } from './report';
+import { COL } from './chart';
 import { profilePhase } from './profile';
 
 /**
@@ -10,7 +16,139 @@ import { profilePhase } from './profile';
  * PODS pods bound directly, an hour of heartbeats, then one zone fails. Sizes come from
  * the environment (defaults 5000 / 5 / 150000) so smaller runs are easy;
  * CPU_PROFILE=hour (or rest) writes a CPU profile of the simulated hour (or the passes at rest) alone (see bench/profile.ts).
+ * Wall and CPU time (of this process) are both reported: on a shared machine the wall time
+ * says how busy the machine was as much as how fast the code is.
  */
+export async function measureNodes(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
+  const cluster = new Cluster({ config: clusterConfig(loadProfile(profile)), clock: 'virtual' });
+  const passes: number[] = [];
+  const nlc = cluster.nodeLifecycle;
+  const monitor = nlc.monitorNodeHealth.bind(nlc);
+  nlc.monitorNodeHealth = async () => {
+    const t0 = process.hrtime.bigint();
+    await monitor();
+    passes.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  };
+  let peak = 0;
+  const sample = () => { const m = process.memoryUsage(); peak = Math.max(peak, m.heapUsed + m.external); };
+  const setupStart = Date.now();
+  await cluster.start();
+  for (let i = 0; i < nodes; i++) {
+    await cluster.addKubelet({ name: `node-${i}`, labels: { 'topology.kubernetes.io/zone': `zone-${i % zones}` } });
+  }
+  for (let i = 0; i < pods; i++) {
+    const node = `node-${i % nodes}`;
+    const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${i}`, namespace: 'default' }, spec: { nodeName: node, containers: [{ name: 'c', image: 'pause' }] } };
+    await cluster.client.create({ resource: 'pods', namespace: 'default' }, pod);
+    if (i % 10_000 === 0) { await cluster.settle(); sample(); }
+  }
+  await cluster.settle();
+  sample();
+  const setupMs = Date.now() - setupStart;
+  passes.length = 0;
+
+  const loadBefore = os.loadavg()[0];
+  const hourStart = Date.now();
+  const hourCpu0 = process.cpuUsage();
+  await profilePhase('hour', async () => {
+    for (let t = 0; t < hourMs; t += 60_000) { await cluster.advance(60_000); sample(); }
+  });
+  const hourWall = Date.now() - hourStart;
+  const hourCpuUs = process.cpuUsage(hourCpu0);
+  const hourCpu = (hourCpuUs.user + hourCpuUs.system) / 1000;
+  const load = (loadBefore + os.loadavg()[0]) / 2;
+  const hourPasses = [...passes].sort((a, b) => a - b);
+  // The pass alone, on a cluster at rest (in the hour, passes share their instant with
+  // the kubelets' heartbeats and the timing above includes that work).
+  passes.length = 0;
+  await profilePhase('rest', async () => {
+    for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
+  });
+  const restPasses = [...passes].sort((a, b) => a - b);
+
+  passes.length = 0;
+  const failStart = Date.now();
+  for (let i = 0; i < nodes; i += zones) cluster.kubelet(`node-${i}`).stop();
+  const failSim = 15 * 60_000;
+  for (let t = 0; t < failSim; t += 60_000) { await cluster.advance(60_000); sample(); }
+  const failWall = Date.now() - failStart;
+  const failPasses = [...passes].sort((a, b) => a - b);
+  const list = await cluster.client.list<Node>({ resource: 'nodes' });
+  const tainted = list.items.filter((n) => n.spec?.taints?.some((t) => t.effect === 'NoExecute')).length;
+  const podList = await cluster.client.list<Pod>({ resource: 'pods' });
+  const terminating = podList.items.filter((p) => p.metadata.deletionTimestamp).length;
+  await cluster.stop();
+  return {
+    profile,
+    nodes, zones, pods,
+    'setup s': setupMs / 1000,
+    'hour wall s': hourWall / 1000,
+    'hour CPU s': hourCpu / 1000,
+    'hour sim/wall': hourMs / hourWall,
+    'hour sim/CPU': hourMs / hourCpu,
+    'pass at rest median ms': percentile(restPasses, 50),
+    'pass at rest p99 ms': percentile(restPasses, 99),
+    'pass in hour median ms': percentile(hourPasses, 50),
+    'pass in hour p99 ms': percentile(hourPasses, 99),
+    'zone-fail 15 min wall s': failWall / 1000,
+    'fail pass p99 ms': percentile(failPasses, 99),
+    'NoExecute-tainted nodes': tainted,
+    'pods terminating': terminating,
+    'peak heap MiB': peak / 2 ** 20,
+    load: Number(load.toFixed(1)),
+  };
+}
+
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+
+/**
+ * One measurement in a process of its own (so each starts with an empty heap and the peak is
+ * its own), through `bench/index.ts nodes-once`, which writes its row to BENCH_ROW_OUT.
+ */
+async function measureInChild(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-nodes-'));
+  const out = path.join(dir, 'row.json');
+  try {
+    const env = { ...process.env, PROFILES: profile, NODES: String(nodes), ZONES: String(zones), PODS: String(pods), SIM_MS: String(hourMs), BENCH_ROW_OUT: out };
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'index.ts'), 'nodes-once'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.once('error', reject);
+      child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`bench nodes-once (${nodes} nodes) exited with ${code ?? signal}`))));
+    });
+    return JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, string | number>;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Per column: the median of the numbers, or the first row's text. */
+function medianRow(rows: Record<string, string | number>[]): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const col of Object.keys(rows[0])) {
+    const vals = rows.map((r) => r[col]);
+    out[col] = typeof vals[0] === 'number' ? median(vals as number[]) : vals[0];
+  }
+  return out;
+}
+
+
+async function repeated(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
+  const runs: Record<string, string | number>[] = [];
+  for (let i = 0; i < REPS; i++) {
+    console.error(`bench nodes: run ${i + 1} of ${REPS} at ${nodes} nodes / ${pods} pods (${profile})`);
+    runs.push(await measureInChild(profile, nodes, zones, pods, hourMs));
+  }
+  return { ...medianRow(runs), reps: REPS };
+}
+
+/** `nodes-once`: one measurement in this process, its row printed and written to BENCH_ROW_OUT. */
+export async function runNodesOnce(): Promise<void> {
+  const row = await measureNodes(process.env.PROFILES ?? 'kubernetes-1.32', Number(process.env.NODES ?? 5000), Number(process.env.ZONES ?? 5), Number(process.env.PODS ?? 150_000), Number(process.env.SIM_MS ?? 3_600_000));
+  if (process.env.BENCH_ROW_OUT) fs.writeFileSync(process.env.BENCH_ROW_OUT, JSON.stringify(row));
+  else printTable('Node controller at scale (virtual time, one run)', [row]);
+}
+
+/** `nodes`: the issue's figures at NODES (5000) nodes, medians of BENCH_REPS (3) runs, beside their goals. */
 export async function runNodesBenchmark(): Promise<void> {
   const nodes = Number(process.env.NODES ?? 5000);
   const zones = Number(process.env.ZONES ?? 5);
@@ -18,75 +156,59 @@ export async function runNodesBenchmark(): Promise<void> {
   const hourMs = Number(process.env.SIM_MS ?? 3_600_000);
   const rows: Record<string, string | number>[] = [];
   for (const profile of (process.env.PROFILES ?? 'kubernetes-1.32').split(',')) {
-    const cluster = new Cluster({ config: clusterConfig(loadProfile(profile)), clock: 'virtual' });
-    const passes: number[] = [];
-    const nlc = cluster.nodeLifecycle;
-    const monitor = nlc.monitorNodeHealth.bind(nlc);
-    nlc.monitorNodeHealth = async () => {
-      const t0 = process.hrtime.bigint();
-      await monitor();
-      passes.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    };
-    let peak = 0;
-    const sample = () => { peak = Math.max(peak, process.memoryUsage().heapUsed + process.memoryUsage().external); };
-    const setupStart = Date.now();
-    await cluster.start();
-    for (let i = 0; i < nodes; i++) {
-      await cluster.addKubelet({ name: `node-${i}`, labels: { 'topology.kubernetes.io/zone': `zone-${i % zones}` } });
-    }
-    for (let i = 0; i < pods; i++) {
-      const node = `node-${i % nodes}`;
-      const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${i}`, namespace: 'default' }, spec: { nodeName: node, containers: [{ name: 'c', image: 'pause' }] } };
-      await cluster.client.create({ resource: 'pods', namespace: 'default' }, pod);
-      if (i % 10_000 === 0) { await cluster.settle(); sample(); }
-    }
-    await cluster.settle();
-    sample();
-    const setupMs = Date.now() - setupStart;
-    passes.length = 0;
-
-    const hourStart = Date.now();
-    await profilePhase('hour', async () => {
-      for (let t = 0; t < hourMs; t += 60_000) { await cluster.advance(60_000); sample(); }
-    });
-    const hourWall = Date.now() - hourStart;
-    const hourPasses = [...passes].sort((a, b) => a - b);
-    // The pass alone, on a cluster at rest (in the hour, passes share their instant with
-    // the kubelets' heartbeats and the timing above includes that work).
-    passes.length = 0;
-    await profilePhase('rest', async () => {
-      for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
-    });
-    const restPasses = [...passes].sort((a, b) => a - b);
-
-    passes.length = 0;
-    const failStart = Date.now();
-    for (let i = 0; i < nodes; i += zones) cluster.kubelet(`node-${i}`).stop();
-    const failSim = 15 * 60_000;
-    for (let t = 0; t < failSim; t += 60_000) { await cluster.advance(60_000); sample(); }
-    const failWall = Date.now() - failStart;
-    const failPasses = [...passes].sort((a, b) => a - b);
-    const list = await cluster.client.list<Node>({ resource: 'nodes' });
-    const tainted = list.items.filter((n) => n.spec?.taints?.some((t) => t.effect === 'NoExecute')).length;
-    const podList = await cluster.client.list<Pod>({ resource: 'pods' });
-    const terminating = podList.items.filter((p) => p.metadata.deletionTimestamp).length;
-    rows.push({
-      profile,
-      nodes, zones, pods,
-      'setup s': setupMs / 1000,
-      'hour wall s': hourWall / 1000,
-      'hour sim/wall': hourMs / hourWall,
-      'pass at rest median ms': percentile(restPasses, 50),
-      'pass at rest p99 ms': percentile(restPasses, 99),
-      'pass in hour median ms': percentile(hourPasses, 50),
-      'pass in hour p99 ms': percentile(hourPasses, 99),
-      'zone-fail 15 min wall s': failWall / 1000,
-      'fail pass p99 ms': percentile(failPasses, 99),
-      'NoExecute-tainted nodes': tainted,
-      'pods terminating': terminating,
-      'peak heap MiB': peak / 2 ** 20,
-    });
-    await cluster.stop();
+    const row = await repeated(profile, nodes, zones, pods, hourMs);
+    rows.push(row);
+    const at = `${profile}, ${nodes} nodes / ${pods} pods`;
+    recordGoal(`simulated hour, × real time (wall), ${at}`, row['hour sim/wall'] as number, '≥', 50, '×', REPS);
+    recordGoal(`simulated hour, × real time (CPU of the process), ${at}`, row['hour sim/CPU'] as number, '≥', 50, '×', REPS);
+    recordGoal(`monitor pass at rest p99, ${at}`, row['pass at rest p99 ms'] as number, '<', 20, 'ms', REPS);
+    recordGoal(`peak heap, ${at}`, row['peak heap MiB'] as number, '<', 1536, 'MiB', REPS);
   }
-  printTable('Node controller at scale (virtual time)', rows);
+  printTable(`Node controller at scale (virtual time; medians of ${REPS} runs)`, rows);
+}
+
+/**
+ * `scaling`: the simulated hour at SCALE_NODES (1000,2000,5000,10000) nodes with
+ * PODS_PER_NODE (30) pods each, medians of BENCH_REPS runs: wall and CPU seconds per
+ * simulated hour, × real time, peak heap and the cost per node, each size against the
+ * smallest (goal: within 1.5× from the smallest to the largest).
+ */
+export async function runScalingBenchmark(): Promise<void> {
+  const sizes = (process.env.SCALE_NODES ?? '1000,2000,5000,10000').split(',').map(Number);
+  const perNode = Number(process.env.PODS_PER_NODE ?? 30);
+  const zones = Number(process.env.ZONES ?? 5);
+  const hourMs = Number(process.env.SIM_MS ?? 3_600_000);
+  const profile = (process.env.PROFILES ?? 'kubernetes-1.32').split(',')[0];
+  const rows: Record<string, string | number>[] = [];
+  let first: { wall: number; cpu: number; heap: number } | undefined;
+  for (const nodes of sizes) {
+    const r = await repeated(profile, nodes, zones, nodes * perNode, hourMs);
+    const perHour = 3_600_000 / hourMs;
+    const wall = (r['hour wall s'] as number) * perHour;
+    const cpu = (r['hour CPU s'] as number) * perHour;
+    const heap = r['peak heap MiB'] as number;
+    first ??= { wall: wall / nodes, cpu: cpu / nodes, heap: heap / nodes };
+    rows.push({
+      [COL.nodes]: nodes,
+      pods: nodes * perNode,
+      reps: REPS,
+      [COL.wall]: wall,
+      [COL.cpu]: cpu,
+      '× real time (wall)': 3600 / wall,
+      '× real time (CPU)': 3600 / cpu,
+      [COL.heap]: heap,
+      'heap KiB / node': (heap * 1024) / nodes,
+      'CPU ms / node-hour': (cpu * 1000) / nodes,
+      'CPU per node vs first': cpu / nodes / first.cpu,
+      'wall per node vs first': wall / nodes / first.wall,
+      'heap per node vs first': heap / nodes / first.heap,
+      load: r.load,
+    });
+  }
+  recordScaling(rows);
+  const worst = (col: string) => Math.max(...rows.map((r) => r[col] as number)) / Math.min(...rows.map((r) => r[col] as number));
+  const span = `${sizes[0]} → ${sizes[sizes.length - 1]} nodes`;
+  recordGoal(`CPU per node, largest over smallest ratio, ${span}`, worst('CPU per node vs first'), '≤', 1.5, '×', REPS);
+  recordGoal(`wall per node, largest over smallest ratio, ${span}`, worst('wall per node vs first'), '≤', 1.5, '×', REPS);
+  printTable(`Scaling: one simulated hour (${profile}, ${zones} zones, ${perNode} pods per node; medians of ${REPS} runs)`, rows);
 }

@@ -32,6 +32,9 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
 }
 
 
+/** The decorated (resourceVersion-carrying, frozen) object of each stored version seen. */
+const decorated = new WeakMap<KeyValue, KubeObject>();
+
 /** Thrown by a guarded write that lost the race: the attempt starts over from a fresh read. */
 const RETRY = Symbol('retry on revision mismatch');
 
@@ -83,10 +86,19 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return { kind: this.type.resource, group: this.type.group, name };
   }
 
-  /** The stored object with its resourceVersion, frozen (callers copy before changing). */
+  /**
+   * The stored object with its resourceVersion, frozen (callers copy before changing). One
+   * copy per stored version, shared by every reader and watcher: a KeyValue never changes, so
+   * its decorated object is made once (the backends that keep their KeyValues, as the memory
+   * store does, hand the same one to every get, range and watch event).
+   */
   private decorate(kv: KeyValue<T>): T {
-    const obj = { ...kv.value, metadata: { ...kv.value.metadata, resourceVersion: String(kv.modRevision) } };
-    return Object.freeze(obj) as T;
+    const cached = decorated.get(kv);
+    if (cached) return cached as T;
+    const metadata = Object.freeze({ ...kv.value.metadata, resourceVersion: String(kv.modRevision) });
+    const obj = Object.freeze({ ...kv.value, metadata }) as T;
+    decorated.set(kv, obj);
+    return obj;
   }
 
   /** Decodes a request body into a private copy with kind and apiVersion checked. */

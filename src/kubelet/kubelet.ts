@@ -24,6 +24,15 @@ export class HollowKubelet {
   private leaseTimer?: TimerHandle;
   private lastReported = 0;
   private lastReportedStatus?: NonNullable<Node['status']>;
+  /**
+   * The Node as the last sync found it with nothing to post (or as it posted it). The API
+   * server hands out one frozen object per stored version, so the same object again means
+   * the same version: the status would be computed alike (heartbeat times aside) and the
+   * sync has nothing to do until the report is due.
+   */
+  private lastSeenNode?: Node;
+  /** The Lease as last written (upstream's nodelease controller latestLease, v1.17+). */
+  private latestLease?: Lease;
   private running = false;
   private readonly events: EventRecorder;
   readonly pods: PodRunner;
@@ -194,6 +203,7 @@ export class HollowKubelet {
         throw e;
       }
       this.nodeUID = node.metadata.uid;
+      if (!force && node === this.lastSeenNode && nowMs - this.lastReported < this.config.nodeStatusReportFrequency) return;
       // A new status over the (frozen) node: nothing is copied unless it is posted.
       const previous = node.status?.conditions;
       const status: NonNullable<Node['status']> = {
@@ -207,9 +217,12 @@ export class HollowKubelet {
       };
       const next: Node = { ...node, status };
       const changed = !this.lastReportedStatus || !sameStatusButHeartbeats(status, this.lastReportedStatus);
-      if (!force && !changed && nowMs - this.lastReported < this.config.nodeStatusReportFrequency) return;
+      if (!force && !changed && nowMs - this.lastReported < this.config.nodeStatusReportFrequency) {
+        this.lastSeenNode = node;
+        return;
+      }
       try {
-        await this.client.update<Node>({ resource: 'nodes' }, next, { subresource: 'status' });
+        this.lastSeenNode = await this.client.update<Node>({ resource: 'nodes' }, next, { subresource: 'status' });
         this.lastReported = nowMs;
         this.lastReportedStatus = status;
         const wasReady = previous?.find((c) => c.type === 'Ready')?.status;
@@ -229,13 +242,18 @@ export class HollowKubelet {
     try {
       // A renewal racing another one (the periodic one and a forced one, on a real clock)
       // conflicts: re-read and retry, as upstream's lease controller does (retryUpdateLease, 5 tries).
+      // The renewal starts from the lease it wrote last, with no read, and reads only after a
+      // failure (or when it has none yet), as upstream's lease controller does from v1.17 (the
+      // profiles with leases, kubernetes-1.32, are all later; the seed has none).
+      let lease = this.latestLease;
       for (let attempt = 1; ; attempt++) {
-        const lease = await this.client.get<Lease>(ref, this.config.nodeName);
+        lease ??= await this.client.get<Lease>(ref, this.config.nodeName);
         const next: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime } };
         try {
-          await this.client.update<Lease>(ref, next);
+          this.latestLease = await this.client.update<Lease>(ref, next);
           break;
         } catch (e) {
+          this.latestLease = lease = undefined;
           if (!isStatusError(e, 'Conflict') || attempt >= 5) throw e;
         }
       }
@@ -251,7 +269,7 @@ export class HollowKubelet {
         },
         spec: { holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime },
       };
-      await this.client.create(ref, lease);
+      this.latestLease = await this.client.create(ref, lease);
     }
   }
 }

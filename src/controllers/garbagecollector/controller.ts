@@ -1,5 +1,5 @@
 import { Clock, Quiescence } from '../../clock';
-import { clone, KubeObject, OwnerReference } from '../../api/meta';
+import { clone, jsonEqual, KubeObject, OwnerReference } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { coreRegistry } from '../../api/resources';
 import { ResourceType } from '../../api/registry';
@@ -47,7 +47,10 @@ export class GarbageCollector {
     for (const { rt, informer } of this.informers.values()) {
       informer.addEventHandler({
         onAdd: (o) => this.observe(rt, o),
-        onUpdate: (_old, o) => this.observe(rt, o),
+        // Upstream's graph builder acts on an update only when it changes the owner
+        // references or the deletion state; a status write (a node's Lease renewed every
+        // 10 s) queues nothing.
+        onUpdate: (old, o) => { if (ownershipChanged(old, o)) this.observe(rt, o); },
         onDelete: (o) => this.removed(o),
       });
     }
@@ -202,4 +205,11 @@ export class GarbageCollector {
     }
     throw new Error(`could not remove finalizer ${finalizer} from ${item.rt.resource} ${item.name}`);
   }
+}
+
+/** Whether an update touches what the collector decides on: owner references, deletion, finalizers. */
+function ownershipChanged(old: KubeObject, obj: KubeObject): boolean {
+  const a = old.metadata;
+  const b = obj.metadata;
+  return a.deletionTimestamp !== b.deletionTimestamp || !jsonEqual(a.ownerReferences, b.ownerReferences) || !jsonEqual(a.finalizers, b.finalizers);
 }

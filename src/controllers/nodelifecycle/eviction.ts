@@ -124,8 +124,9 @@ export class NodeEvictionController {
         list.push(result.current);
       }
       if (!result.current) continue;
-      if (this.options.taintBasedEvictions) await this.processTaintBaseEviction(node, result.observed);
-      else await this.processNoTaintBaseEviction(node, result.observed);
+      // A node with nothing to change is handled synchronously: no promise per node per pass.
+      const work = this.options.taintBasedEvictions ? this.processTaintBaseEviction(node, result.observed) : this.processNoTaintBaseEviction(node, result.observed);
+      if (work) await work;
       const wasReady = result.observed.status === 'True';
       if (result.current.status !== 'True' && wasReady) {
         this.events.normal(node, 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
@@ -160,30 +161,31 @@ export class NodeEvictionController {
     this.queueFor(zone).add(name, node.metadata.uid ?? '');
   }
 
-  private async processTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> {
+  /** A promise only when there is something to wait for (a healthy node has not). */
+  private processTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> | undefined {
     const name = node.metadata.name!;
     const current = this.nodes.getByName(name) ?? node;
     const zone = zoneKey(node.metadata.labels);
     switch (observed.status) {
       case 'False':
-        await this.taintOrQueue(current, zone, NOT_READY_NO_EXECUTE, UNREACHABLE_NO_EXECUTE);
-        break;
+        return this.taintOrQueue(current, zone, NOT_READY_NO_EXECUTE, UNREACHABLE_NO_EXECUTE);
       case 'Unknown':
-        await this.taintOrQueue(current, zone, UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE);
-        break;
+        return this.taintOrQueue(current, zone, UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE);
       case 'True':
-        await this.markNodeAsReachable(current);
-        break;
+        return this.markNodeAsReachable(current);
     }
+    return undefined;
   }
 
-  /** Removes both NoExecute taints (if present) and takes the node out of its zone queue. */
-  private async markNodeAsReachable(node: Node): Promise<void> {
+  /** Removes both NoExecute taints (if present) and takes the node out of its zone queue; a promise only when it writes. */
+  private markNodeAsReachable(node: Node): Promise<void> | undefined {
     const name = node.metadata.name!;
+    const dequeue = (): void => { this.queueFor(zoneKey(node.metadata.labels)).remove(name); };
     if (hasTaint(node, TAINT_UNREACHABLE, 'NoExecute') || hasTaint(node, TAINT_NOT_READY, 'NoExecute')) {
-      await swapNodeTaints(this.client, name, [], [UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE], this.clock.now(), node);
+      return swapNodeTaints(this.client, name, [], [UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE], this.clock.now(), node).then(dequeue);
     }
-    this.queueFor(zoneKey(node.metadata.labels)).remove(name);
+    dequeue();
+    return undefined;
   }
 
   /** doNoExecuteTaintingPass's action for one node. */
@@ -202,15 +204,17 @@ export class NodeEvictionController {
 
   // ── eviction by deletion (before v1.27; the seed's default) ───────────────────────────
 
-  private async processNoTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> {
+  /** A promise only when pods are evicted (a healthy node needs none). */
+  private processNoTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> | undefined {
     const name = node.metadata.name!;
     const health = this.lifecycle.healthOf(name);
-    if (!health) return;
+    if (!health) return undefined;
     const now = this.clock.now();
     const timeout = this.options.podEvictionTimeout;
-    if (observed.status === 'False' && now > health.readyTransitionTimestamp + timeout) await this.evictPods(node);
-    if (observed.status === 'Unknown' && now > health.probeTimestamp + timeout) await this.evictPods(node);
+    if (observed.status === 'False' && now > health.readyTransitionTimestamp + timeout) return this.evictPods(node);
+    if (observed.status === 'Unknown' && now > health.probeTimestamp + timeout) return this.evictPods(node);
     if (observed.status === 'True') this.cancelPodEviction(name, zoneKey(node.metadata.labels));
+    return undefined;
   }
 
   private async evictPods(node: Node): Promise<void> {
