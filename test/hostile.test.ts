@@ -5,8 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
-import * as yaml from 'js-yaml';
-import { served, grant, sleep, Answer } from './hostile-harness';
+import { served, grant, sleep, Answer, credentialsOf } from './hostile-harness';
 import { watchStats } from '../src/apiserver/http/watch';
 
 /**
@@ -219,8 +218,8 @@ test('hostile: in-flight limits answer 429 with Retry-After; a half-sent body ho
     // a client that announces 100 bytes and sends 10 holds one write slot
     const url = new URL(s.url);
     const kc = s.server.kubeconfigFor(s.url, 'eve', []);
-    const u = (yaml.load(kc) as any).users[0].user;
-    const half = tls.connect({ host: url.hostname, port: Number(url.port), cert: Buffer.from(u['client-certificate-data'], 'base64'), key: Buffer.from(u['client-key-data'], 'base64'), rejectUnauthorized: false });
+    const { cert, key } = credentialsOf(kc);
+    const half = tls.connect({ host: url.hostname, port: Number(url.port), cert, key, rejectUnauthorized: false });
     sockets.push(half);
     await new Promise((r) => half.once('secureConnect', r));
     half.write(`POST ${SECRETS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"metadata"`);
@@ -251,8 +250,8 @@ test('hostile: a watcher that stops reading is closed when its buffer fills and 
   try {
     await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'update', 'watch', 'list'] }]);
     const url = new URL(s.url);
-    const u = (yaml.load(s.server.kubeconfigFor(s.url, 'eve', [])) as any).users[0].user;
-    const slow = tls.connect({ host: url.hostname, port: Number(url.port), cert: Buffer.from(u['client-certificate-data'], 'base64'), key: Buffer.from(u['client-key-data'], 'base64'), rejectUnauthorized: false });
+    const { cert, key } = credentialsOf(s.server.kubeconfigFor(s.url, 'eve', []));
+    const slow = tls.connect({ host: url.hostname, port: Number(url.port), cert, key, rejectUnauthorized: false });
     sockets.push(slow);
     await new Promise((r) => slow.once('secureConnect', r));
     slow.write(`GET ${SECRETS}?watch=true HTTP/1.1\r\nHost: x\r\n\r\n`);

@@ -82,7 +82,7 @@ export class ReplicaSetController {
 
   private ownerKey(pod: Pod): string | undefined {
     const ref = controllerOf(pod);
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    if (ref?.kind !== 'ReplicaSet') return undefined;
     const rs = this.sets.getByName(ref.name, pod.metadata.namespace);
     return rs && rs.metadata.uid === ref.uid ? keyOf(pod.metadata.namespace, ref.name) : undefined;
   }

@@ -78,7 +78,7 @@ export class ReplicationManager {
 
   private ownerKey(pod: Pod): string | undefined {
     const ref = controllerOf(pod);
-    if (!ref || ref.kind !== 'ReplicationController') return undefined;
+    if (ref?.kind !== 'ReplicationController') return undefined;
     const rc = this.rcs.getByName(ref.name, pod.metadata.namespace);
     return rc && rc.metadata.uid === ref.uid ? keyOf(pod.metadata.namespace, ref.name) : undefined;
   }
