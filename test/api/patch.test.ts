@@ -1,6 +1,7 @@
 // Patches: RFC 7386 and RFC 6902 examples, and strategic merge patch vectors from
-// apimachinery's strategicpatch/patch_test.go (its MergeItem test type) plus the
-// built-in kinds' patch metadata.
+// apimachinery's strategicpatch/patch_test.go (its MergeItem test type: the
+// customStrategicMergePatchTestCaseData of TestCustomStrategicMergePatch, and its error cases)
+// plus the built-in kinds' patch metadata.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyJsonPatch } from '../../src/api/patch/json';

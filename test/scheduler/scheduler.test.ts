@@ -1,3 +1,7 @@
+// The scheduler's pure rules beside upstream's tables (kubernetes/kubernetes v1.12
+// pkg/scheduler/algorithm/priorities: TestLeastRequested, TestMostRequested,
+// TestBalancedResourceAllocation, TestSelectorSpreadPriority, TestZoneSelectorSpreadPriority;
+// predicates: the disk conflict tests; each test names the one it follows).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { leastRequestedScore } from '../../src/scheduler/priorities/least-requested';

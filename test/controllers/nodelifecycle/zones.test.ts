@@ -1,3 +1,7 @@
+// The zone rules of the node lifecycle controller as pure functions: GetZoneKey
+// (pkg/util/node), ComputeZoneState, setLimiterInZone and handleDisruption. The state and rate
+// vectors follow the zones of upstream's TestMonitorNodeStatusEvictPodsWithDisruption
+// (pkg/controller/nodelifecycle/node_lifecycle_controller_test.go, v1.12), cut down to the rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeCondition } from '../../../src/api/core';
