@@ -260,7 +260,9 @@ test('the HTML and JSON reports are written, escaped and self-contained', async 
   assert.match(html, /the target has no SSH tunnels/);
   assert.match(html, /a <code>--cluster-cidr<\/code> block &lt;per node&gt;/, 'inline markup rendered, the rest escaped');
   assert.match(html, /<em>nodes<\/em>/);
-  assert.match(html, /<span lang="zh">§1\.1 节点状态<\/span>/);
+  // cited by the source's title and section, the file name nowhere
+  assert.match(html, /<span class="cite" title="the Node object[^"]*" lang="zh">Kubernetes 架构（容器相关 · 基础篇） §1\.1 节点状态<\/span>/);
+  assert.doesNotMatch(html, /000_247f701c7d691d2d/);
   assert.match(html, /API-CRUD-TYPO/);
   // one status cell per run in each behaviour row
   const rowHtml = html.slice(html.indexOf('<tr class="behaviour st-fail" id="NODE-CAPACITY"'));
