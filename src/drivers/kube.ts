@@ -26,7 +26,8 @@ interface ClockAnswer {
  * server's virtual clock when it offers one (kubespec serve --clock virtual), else real;
  * hollow kubelets run in the server when it can host them, else here as API clients that
  * join the cluster as KWOK's do. Everything a scenario creates is removed afterwards, also
- * when it failed. Exact event times on a virtual clock are timed-watches.ts.
+ * when it failed. Exact event times on a virtual clock are timed-watches.ts; the rest is kept
+ * in one class, whose clock, kubelets, clean-up and observations share one connection's state.
  */
 export class KubeDriver implements ClusterDriver {
   readonly target: string;
