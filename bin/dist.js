@@ -74,7 +74,7 @@ function useDist(root = ROOT) {
       // Without ts-node (a plain-JavaScript --driver module, say) "../src/x" cannot resolve to
       // x.ts at all: resolve the same path under dist/.
       const relative = path.isAbsolute(request) || /^\.\.?([\\/]|$)/.test(request);
-      const target = e && e.code === 'MODULE_NOT_FOUND' && relative && parent && parent.filename
+      const target = e && e.code === 'MODULE_NOT_FOUND' && relative && parent?.filename
         ? path.resolve(path.dirname(parent.filename), request) : undefined;
       if (target === undefined || !(target + path.sep).startsWith(src)) throw e;
       return resolve.call(this, dist + target.slice(src.length), parent, isMain, options);

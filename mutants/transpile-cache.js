@@ -15,7 +15,7 @@ const CACHE_DIR = path.join(os.tmpdir(), 'kubespec-mutants-transpiled');
 function installTranspileCache(root, cacheDir = CACHE_DIR) {
   const ts = require('typescript');
   const tsconfig = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
-  const { options } = ts.convertCompilerOptionsFromJson((tsconfig.config && tsconfig.config.compilerOptions) || {}, root);
+  const { options } = ts.convertCompilerOptionsFromJson(tsconfig.config?.compilerOptions || {}, root);
   const compilerOptions = { ...options, module: ts.ModuleKind.CommonJS, inlineSourceMap: true, sourceMap: false, declaration: false };
   fs.mkdirSync(cacheDir, { recursive: true });
   const salt = `${ts.version}\n${JSON.stringify(compilerOptions)}\n`;

@@ -143,7 +143,7 @@ async function main(): Promise<void> {
 /** Judges as the request in argv[2] says; mutants/judge.js calls it (the runner imports this module's helpers). */
 export function judgeMain(): void {
   main().then(() => process.exit(0), (err) => {
-    process.stdout.write(`${JSON.stringify({ error: String(err && err.stack ? err.stack : err).slice(0, 2000) })}\n`);
+    process.stdout.write(`${JSON.stringify({ error: String(err?.stack ? err.stack : err).slice(0, 2000) })}\n`);
     process.exit(3);
   });
 }

@@ -57,7 +57,7 @@ function importGraph(files: string[]): Map<string, string[]> {
   for (const file of files) {
     const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
     const targets = info.importedFiles.map((i) => i.fileName).filter((s) => s.startsWith('.'))
-      .map((s) => resolve(file, s)).filter((t): t is string => t !== undefined && t.endsWith('.ts'));
+      .map((s) => resolve(file, s)).filter((t): t is string => t?.endsWith('.ts') === true);
     graph.set(file, [...new Set(targets)]);
   }
   return graph;

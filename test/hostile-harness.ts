@@ -17,12 +17,11 @@ export interface Answer {
   code: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed answer, read by path in assertions (a wrong path fails them)
   json?: any;
 }
 
-export interface Caller {
-  (method: string, p: string, body?: string | Buffer, headers?: Record<string, string>): Promise<Answer>;
-}
+export type Caller = (method: string, p: string, body?: string | Buffer, headers?: Record<string, string>) => Promise<Answer>;
 
 export interface Served {
   cluster: Cluster;
@@ -34,13 +33,27 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-function callerFrom(kubeconfig: string, agent: https.Agent): Caller {
-  const kc = yaml.load(kubeconfig) as any;
+/** The fields of a kubeconfig as ClusterServer writes it (one cluster, one user) that a raw client needs. */
+interface KubeconfigFile {
+  clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
+  users: { user: { 'client-certificate-data'?: string; 'client-key-data'?: string } }[];
+}
+
+/** The server, its CA and the user's client certificate and key from a kubeconfig ClusterServer wrote. */
+export function credentialsOf(kubeconfig: string): { server: URL; ca: Buffer; cert?: Buffer; key?: Buffer } {
+  const kc = yaml.load(kubeconfig) as KubeconfigFile;
   const u = kc.users[0].user;
-  const server = new URL(kc.clusters[0].cluster.server);
-  const ca = Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64');
-  const cert = u['client-certificate-data'] ? Buffer.from(u['client-certificate-data'], 'base64') : undefined;
-  const key = u['client-key-data'] ? Buffer.from(u['client-key-data'], 'base64') : undefined;
+  const bytes = (b64: string | undefined) => (b64 ? Buffer.from(b64, 'base64') : undefined);
+  return {
+    server: new URL(kc.clusters[0].cluster.server),
+    ca: Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64'),
+    cert: bytes(u['client-certificate-data']),
+    key: bytes(u['client-key-data']),
+  };
+}
+
+function callerFrom(kubeconfig: string): Caller {
+  const { server, ca, cert, key } = credentialsOf(kubeconfig);
   return (method, p, body, headers = {}) => new Promise<Answer>((resolve, reject) => {
     const h: Record<string, string | number> = { ...headers };
     if (body !== undefined && !h['Content-Type']) h['Content-Type'] = 'application/json';
@@ -60,7 +73,6 @@ function callerFrom(kubeconfig: string, agent: https.Agent): Caller {
     if (body !== undefined) req.write(body);
     req.end();
   });
-  void agent;
 }
 
 export async function served(options: { profile?: string; flags?: Record<string, string> } = {}): Promise<Served> {
@@ -69,11 +81,10 @@ export async function served(options: { profile?: string; flags?: Record<string,
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-hostile-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
-  const agent = new https.Agent({ keepAlive: false });
-  const admin = callerFrom(fs.readFileSync(e.kubeconfig, 'utf8'), agent);
+  const admin = callerFrom(fs.readFileSync(e.kubeconfig, 'utf8'));
   return {
     cluster, server, url: e.server, admin,
-    as: (user, groups = []) => callerFrom(server.kubeconfigFor(e.server, user, groups), agent),
+    as: (user, groups = []) => callerFrom(server.kubeconfigFor(e.server, user, groups)),
     stop: async () => { await server.stop(); await cluster.stop(); fs.rmSync(dir, { recursive: true, force: true }); },
   };
 }

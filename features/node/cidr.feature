@@ -67,7 +67,7 @@ Feature: The node controller gives each node its own pod CIDR
     v1.32.13 under load: n2 CIDRAssignmentFailed, then n3 10.0.3.0/24. (v1.12 can race the
     same way: its update handler allocates for a node whose cached podCIDR is still empty and
     releases the block on finding the node already has one.) CidrSet itself is the same in
-    both releases (test/cidrset.test.ts runs upstream's tables).
+    both releases (test/controllers/nodeipam/cidr-set.test.ts runs upstream's tables).
     Given the flag "--allocate-node-cidrs" is "true"
     And the flag "--cluster-cidr" is "10.0.0.0/22"
     And ready nodes "n1", "n2"

@@ -21,21 +21,3 @@ export function parseDuration(s: string): number {
   if (matched === 0 || matched !== body.length) throw new DurationParseError(`time: invalid duration "${s}"`);
   return sign * total;
 }
-
-/** Go's Duration.String(): "40s", "5m0s", "1h0m0s", "100ms". */
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const neg = ms < 0;
-  let rest = Math.abs(ms);
-  if (rest < 1000) return `${neg ? '-' : ''}${rest}ms`;
-  const h = Math.floor(rest / 3_600_000);
-  rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000);
-  rest -= m * 60_000;
-  const s = rest / 1000;
-  let out = '';
-  if (h) out += `${h}h`;
-  if (h || m) out += `${m}m`;
-  out += `${Number(s.toFixed(3))}s`;
-  return (neg ? '-' : '') + out;
-}

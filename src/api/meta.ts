@@ -122,7 +122,7 @@ export function jsonEqual(a: unknown, b: unknown, skip?: readonly string[]): boo
   const rb = b as Record<string, unknown>;
   const ka = Object.keys(ra);
   const kb = Object.keys(rb);
-  const skipped = (r: Record<string, unknown>, k: string) => absent(r[k]) || (skip !== undefined && skip.includes(k));
+  const skipped = (r: Record<string, unknown>, k: string) => absent(r[k]) || skip?.includes(k) === true;
   let j = 0;
   for (const k of ka) {
     if (skipped(ra, k)) continue;

@@ -7,6 +7,9 @@
  * so `8010172Ki`, `260m`, `0.5` and `1.5Gi` never pass through a float.
  * Parsing rounds (away from zero) to nano units, as upstream does.
  *
+ * Kept in one file: one type, its parser, printer and arithmetic share the exact
+ * mantissa/exponent representation, as upstream's quantity.go does.
+ *
  * Over 400 lines on purpose: one type, its parser, canonical printer and arithmetic, which
  * upstream keeps together too (quantity.go, math.go, suffix.go); cutting it would split one
  * algorithm across files that only make sense together.

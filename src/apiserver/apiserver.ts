@@ -45,6 +45,7 @@ export interface WatchHandle {
  * The API server: the only component that touches the store. Resolves the resource,
  * runs admission, validation and the REST storage, and answers with objects or throws
  * a StatusError. Transports (in-process client, HTTP) are thin layers over these calls.
+ * Kept in one class: every verb walks the same resolve → admit → validate → store path.
  */
 export class ApiServer {
   readonly admission = new AdmissionChain();

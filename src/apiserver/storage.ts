@@ -9,6 +9,7 @@ import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../s
 import { nameErrors } from '../api/validation/field';
 import { ApiWatchEvent, DeleteOptions } from '../api/request';
 import { randomSuffix } from '../api/names';
+import { retryOnRevisionMismatch } from './storage-retry';
 import { decodeTyped, pruneUnknownFields } from '../api/resources/schema';
 import { decodeObjectMeta, validateObjectMeta } from '../api/validation/objectmeta';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
@@ -34,37 +35,6 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
 
 /** The decorated (resourceVersion-carrying, frozen) object of each stored version seen. */
 const decorated = new WeakMap<KeyValue, KubeObject>();
-
-/** Thrown by a guarded write that lost the race: the attempt starts over from a fresh read. */
-const RETRY = Symbol('retry on revision mismatch');
-
-/** How often an attempt is retried before the mismatch reaches the caller (a 409 or 500). */
-const MAX_RETRIES = 16;
-
-type Guard = <W>(write: () => Promise<W>) => Promise<W>;
-
-/**
- * Optimistic concurrency, as upstream's GuaranteedUpdate loop: `attempt` reads, decides and
- * writes with writes guarded by the revision it read; a guarded write that finds the key
- * moved (RevisionMismatch) starts the attempt over, up to MAX_RETRIES times.
- */
-async function retryOnRevisionMismatch<R>(attempt: (guard: Guard) => Promise<R>): Promise<R> {
-  for (let retries = 0; ; retries++) {
-    const guard: Guard = async (write) => {
-      try {
-        return await write();
-      } catch (e) {
-        if (e instanceof StoreError && e.code === 'RevisionMismatch' && retries < MAX_RETRIES) throw RETRY;
-        throw e;
-      }
-    };
-    try {
-      return await attempt(guard);
-    } catch (e) {
-      if (e !== RETRY) throw e;
-    }
-  }
-}
 
 /**
  * REST storage for one resource over the versioned store: keys, resourceVersions,

@@ -127,7 +127,7 @@ class HollowNetwork implements NodeDialer {
 
   dial(nodeName: string): { host: string; port: number } | undefined {
     const s = this.servers.get(nodeName);
-    if (!s || !s.kubelet.isRunning) return undefined; // a stopped kubelet is a machine that does not answer
+    if (!s?.kubelet.isRunning) return undefined; // a stopped kubelet is a machine that does not answer
     return { host: '127.0.0.1', port: s.server.port };
   }
 }

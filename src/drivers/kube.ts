@@ -1,10 +1,7 @@
 import { Event } from '../api/core';
 import type { ApiAuditReport } from '../apiserver/audit';
 import { isStatusError } from '../api/errors';
-import { ApiWatchEvent, WatchOptions } from '../api/request';
-import { Client, ResourceRef, Watch, WatchHandlers } from '../client/client';
-import { KubeObject } from '../api/meta';
-import { coreRegistry } from '../api/resources';
+import { Client, ResourceRef } from '../client/client';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { withWriteHooks } from '../client/after-writes';
 import { reportTo } from '../client/background';
@@ -17,20 +14,7 @@ import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { TargetDeclaration, unmetFlags } from './targets';
 import { cleanRuns, removeLabelled } from './clean';
 import type { SchedulingDecision } from '../scheduler/decision';
-
-const registry = coreRegistry();
-
-/** A watch whose events are handed over at their cluster times (see KubeDriver.timedClient). */
-interface TimedWatch {
-  /** The storage prefix its events come from; undefined when a selector filters them. */
-  prefix?: string;
-  /** The highest revision handed over, and the server's revision when it started. */
-  delivered: number;
-  since: number;
-  queue: ApiWatchEvent[];
-  pumping: boolean;
-  handle(ev: ApiWatchEvent): void;
-}
+import { TimedWatches } from './timed-watches';
 
 /** The kubespec control endpoints a `kubespec serve` offers (absent on other servers). */
 interface ClockAnswer {
@@ -43,7 +27,8 @@ interface ClockAnswer {
  * server's virtual clock when it offers one (kubespec serve --clock virtual), else real;
  * hollow kubelets run in the server when it can host them, else here as API clients that
  * join the cluster as KWOK's do. Everything a scenario creates is removed afterwards, also
- * when it failed.
+ * when it failed. Exact event times on a virtual clock are timed-watches.ts; the rest is kept
+ * in one class, whose clock, kubelets, clean-up and observations share one connection's state.
  */
 export class KubeDriver implements ClusterDriver {
   readonly target: string;
@@ -110,9 +95,10 @@ export class KubeDriver implements ClusterDriver {
     // On a virtual clock, a server that tells when each revision was written (kubespec serve)
     // lets the watches place every change at its cluster time, exactly as in process.
     if (this.clockMode === 'virtual' && this.kubespecServer) {
-      this.exactTimes = await this.fetchRevisions().then(() => true, (e) => { if (isStatusError(e) && (e.code === 404 || e.code === 403)) return false; throw e; });
+      const timed = new TimedWatches(this.api);
+      if (await timed.available()) this.timedWatches = timed;
     }
-    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' || this.exactTimes, ...(this.kubespecServer ? { schedulerDecisions: true } : {}) };
+    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' || this.timedWatches !== undefined, ...(this.kubespecServer ? { schedulerDecisions: true } : {}) };
     // On a shared kubespec serve the scenarios take turns, on either clock: the scheduler and
     // the node controller are the cluster's, so a pod of one scenario could land on another's
     // node (real clock), and time one scenario moves would break another's timing (virtual).
@@ -243,104 +229,19 @@ export class KubeDriver implements ClusterDriver {
   }
 
   private serverNow?: number;
+  /** Exact event times on a virtual clock over HTTP, when the server tells revision times. */
+  private timedWatches?: TimedWatches;
 
-  now(): number {
-    if (this.eventTime !== undefined) return this.eventTime;
-    return this.clockMode === 'virtual' ? this.serverNow ?? Date.now() : Date.now();
-  }
-
-  // ── exact event times on a virtual clock over HTTP ────────────────────────────────────
-  private exactTimes = false;
-  /** Cluster time (ms) each storage revision was written at, and the keys written. */
-  private readonly revisionAt = new Map<number, number>();
-  private readonly revisionKeys: [number, string][] = [];
-  private knownRevision = 0;
-  /** While a watch event is being handled: the cluster time it happened (now() answers it). */
-  private eventTime?: number;
-  private readonly timedWatches = new Set<TimedWatch>();
-  private timed?: Client;
-
-  private async fetchRevisions(): Promise<void> {
-    const r = await this.api.request<{ revision: number; items: [number, number, string][] }>('GET', '/kubespec/v1/revisions', { query: { after: String(this.knownRevision) } });
-    for (const [rev, at, key] of r.items) {
-      this.revisionAt.set(rev, at);
-      this.revisionKeys.push([rev, key]);
-    }
-    this.knownRevision = Math.max(this.knownRevision, r.revision);
-  }
-
-  /**
-   * The API client; on a virtual clock with revision times, watch events are handed over one
-   * at a time with now() at the cluster time of their revision, so a recorder sees each
-   * change when it happened rather than when the advance returned.
-   */
+  /** The API client; with revision times, its watches hand events over at their cluster times. */
   private timedClient(): Client {
     const api = this.connected();
-    if (!this.exactTimes) return api;
-    if (this.timed) return this.timed;
-    const watch = async <T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> => {
-      const rt = registry.get(ref.resource);
-      const filtered = !!(options.labelSelector || options.fieldSelector);
-      const w: TimedWatch = {
-        prefix: rt && !filtered ? `/registry/${rt.storagePrefix}/${rt.namespaced && ref.namespace ? `${ref.namespace}/` : ''}` : undefined,
-        delivered: 0, since: 0, queue: [], pumping: false, handle: (ev) => handlers.onEvent(ev as ApiWatchEvent<T>),
-      };
-      const inner = await api.watch<T>(ref, options, {
-        onEvent: (ev) => { w.queue.push(ev as ApiWatchEvent); void this.pump(w, handlers.onClose); },
-        onClose: (err) => { this.timedWatches.delete(w); handlers.onClose?.(err); },
-      });
-      await this.fetchRevisions();
-      w.since = this.knownRevision;
-      this.timedWatches.add(w);
-      return { stop: () => { this.timedWatches.delete(w); inner.stop(); } };
-    };
-    this.timed = Object.assign(Object.create(api) as Client, { watch });
-    return this.timed;
+    return this.timedWatches ? this.timedWatches.client() : api;
   }
 
-  private async pump(w: TimedWatch, onClose?: (e?: Error) => void): Promise<void> {
-    if (w.pumping) return;
-    w.pumping = true;
-    try {
-      while (w.queue.length > 0) {
-        const ev = w.queue[0];
-        const rv = Number(ev.object.metadata.resourceVersion);
-        if (!this.revisionAt.has(rv) && rv > this.knownRevision) await this.fetchRevisions();
-        w.queue.shift();
-        this.eventTime = this.revisionAt.get(rv);
-        try {
-          w.handle(ev);
-        } finally {
-          this.eventTime = undefined;
-        }
-        if (rv > w.delivered) w.delivered = rv;
-      }
-    } catch (e) {
-      onClose?.(e as Error);
-    } finally {
-      w.pumping = false;
-    }
-  }
-
-  /**
-   * After the clock moved: every unfiltered watch has handed over each change up to the
-   * server's revision (the server wrote them before answering; they may still be in flight).
-   */
-  private async syncWatches(): Promise<void> {
-    if (!this.exactTimes || this.timedWatches.size === 0) return;
-    await this.fetchRevisions();
-    const deadline = Date.now() + 15_000;
-    for (const w of this.timedWatches) {
-      if (!w.prefix) continue;
-      let target = 0;
-      for (let i = this.revisionKeys.length - 1; i >= 0 && this.revisionKeys[i][0] > w.since; i--) {
-        if (this.revisionKeys[i][1].startsWith(w.prefix)) { target = this.revisionKeys[i][0]; break; }
-      }
-      while ((w.delivered < target || w.queue.length > 0 || w.pumping) && this.timedWatches.has(w)) {
-        if (Date.now() > deadline) throw new Error(`a watch on ${w.prefix} did not deliver revision ${target} within 15 s (last ${w.delivered})`);
-        await new Promise<void>((resolve) => setTimeout(resolve, 2));
-      }
-    }
+  now(): number {
+    const at = this.timedWatches?.eventTime;
+    if (at !== undefined) return at;
+    return this.clockMode === 'virtual' ? this.serverNow ?? Date.now() : Date.now();
   }
 
   /** On a virtual clock: advance by nothing, which returns once every component has settled. */
@@ -352,7 +253,7 @@ export class KubeDriver implements ClusterDriver {
     }
     const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: 0 } });
     this.serverNow = Date.parse(r.now);
-    await this.syncWatches();
+    await this.timedWatches?.sync();
   }
 
   private async refreshServerTime(): Promise<void> {
@@ -365,7 +266,7 @@ export class KubeDriver implements ClusterDriver {
     if (this.clockMode === 'virtual') {
       const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: ms / 1000 } });
       this.serverNow = Date.parse(r.now);
-      await this.syncWatches();
+      await this.timedWatches?.sync();
       return;
     }
     this.waitedMs += ms;
@@ -469,7 +370,7 @@ export class KubeDriver implements ClusterDriver {
       throw e;
     }
     await this.refreshServerTime();
-    await this.syncWatches();
+    await this.timedWatches?.sync();
   }
 
   async route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined> {

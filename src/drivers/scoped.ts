@@ -21,6 +21,7 @@ import { Capabilities, ClusterDriver, KubeletSpec } from './driver';
  * objects of other runs never change a verdict. Everything the scenario makes carries the
  * run labels; stop() deletes it, and objects a killed run left behind expire (LABEL_EXPIRES)
  * and are swept by the next run or by `kubespec clean`.
+ * Kept in one file: the mapping out and the mapping back must stay each other's inverse.
  */
 
 export const LABEL_RUN = 'kubespec.io/run';

@@ -259,9 +259,8 @@ export class SpdySession {
       case Type.GoAway:
         this.close();
         return;
-      case Type.Settings:
-      case Type.WindowUpdate:
       default:
+        // SETTINGS, WINDOW_UPDATE and any other frame: nothing to do.
         return;
     }
   }

@@ -7,10 +7,30 @@ import yaml from 'js-yaml';
 
 /** Where a seed document states the behaviour. */
 export interface SeedCitation {
-  /** the seed's number: "000" = 000_247f701c7d691d2d.txt, "002" = 002_8be7f4509d303796.txt */
+  /** the source document's number, "000" or "002" (SOURCES gives its title) */
   file: string;
   /** heading path as written in the seed, e.g. "§1.2 节点管理 › 1 节点控制（Node Controller)" */
   section: string;
+}
+
+/**
+ * The two source documents the catalogue cites by number, by their own titles (a reader of a
+ * report has the title and the section, not the files) and what each covers.
+ */
+export const SOURCES: Readonly<Record<string, { title: string; covers: string }>> = {
+  '000': {
+    title: 'Kubernetes 架构（容器相关 · 基础篇）',
+    covers: 'the Node object, node management, the node controller, master ⇄ node communication, the controller pattern',
+  },
+  '002': {
+    title: 'Kubernetes 的总架构图和各组件的详细总结',
+    covers: 'the master workflow, the API server, the controller manager and its controllers, the scheduler',
+  },
+};
+
+/** A citation as a reader can follow it: the source's title and the section ("Kubernetes 架构… §1.1 节点状态"). */
+export function citationText(c: SeedCitation): string {
+  return `${SOURCES[c.file]?.title ?? c.file} ${c.section}`;
 }
 
 export interface Behaviour {

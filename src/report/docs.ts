@@ -3,7 +3,7 @@
 // the latest results beside each scenario when a run's report is given.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Behaviour } from './catalogue';
+import { type Behaviour, citationText } from './catalogue';
 import type { ConformanceReport } from './model';
 import type { FeatureDoc, ScenarioDoc, StepDoc } from './features';
 import { esc, inlineMarkdown } from './html';
@@ -91,7 +91,7 @@ ${f.scenarios.map((s) => scenario(f, s, known, results)).join('\n')}
   const catalogueHtml = areas.map((area) => `<h3>${esc(area)}</h3><dl>${catalogue.filter((b) => b.area === area).map((b) => {
     const specs = byId.get(b.id) ?? [];
     return `<dt id="${anchor(b.id)}">${esc(b.id)}</dt><dd>${inlineMarkdown(b.title)}
-<div class="cite">Seed: ${b.seed.map((c) => `${esc(c.file)} ${esc(c.section)}`).join(' · ')}</div>
+<div class="cite">Source: ${b.seed.map((c) => esc(citationText(c))).join(' · ')}</div>
 ${b.upstream ? `<div class="upstream">${inlineMarkdown(b.upstream)}</div>` : ''}
 ${b.informative ? `<div class="upstream">Informative: ${inlineMarkdown(b.notApplicableReason ?? '')}</div>` : ''}
 <div class="specs">${specs.length === 0 ? '<i>no scenario yet</i>' : specs.map(({ feature, scenario: s }) => `<a href="#${featureId(feature)}">${esc(feature.name)} › ${esc(s.name)}</a>`).join('<br>')}</div></dd>`;

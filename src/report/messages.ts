@@ -6,6 +6,7 @@
 // - a scenario is *not applicable* when it ended skipped and one of its steps attached a reason
 //   with media type `text/x.kubespec.not-applicable`; any other skip is not a pass;
 // - with retries, the last attempt counts.
+// Kept in one file: one reader of one stream, whose rules read the same message index.
 import * as fs from 'node:fs';
 import { behaviourIdFromTag } from './catalogue';
 

@@ -138,11 +138,13 @@ export class GenericScheduler {
     const names = feasible.map((n) => n.name);
     const chosen = this.selector.select(names, totals);
     if (decision) {
-      feasible.forEach((n, i) => decision.nodes.push({
-        node: n.name,
-        scores: Object.fromEntries(this.algorithm.priorities.map((p, j) => [p.name, perPriority[j][i]])),
-        total: totals[i],
-      }));
+      feasible.forEach((n, i) => {
+        decision.nodes.push({
+          node: n.name,
+          scores: Object.fromEntries(this.algorithm.priorities.map((p, j) => [p.name, perPriority[j][i]])),
+          total: totals[i],
+        });
+      });
       decision.chosen = chosen;
     }
     return { node: chosen, decision };

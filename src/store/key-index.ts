@@ -21,7 +21,7 @@ export class KeyIndex {
 
   remove(key: string): void {
     const g = this.groups.get(groupOf(key));
-    if (!g || !g.present.delete(key)) return;
+    if (!g?.present.delete(key)) return;
     g.removed++;
   }
 

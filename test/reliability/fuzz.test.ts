@@ -30,7 +30,7 @@ function watchOnce(s: Served, caller: (m: string, p: string, b?: string | Buffer
       if ((res.statusCode ?? 0) === 200) { resolve({ code: 200, headers: res.headers, text: '' }); req.destroy(); return; }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => { const text = Buffer.concat(chunks).toString(); let json; try { json = JSON.parse(text); } catch { json = undefined; } resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json }); });
+      res.on('end', () => { const text = Buffer.concat(chunks).toString(); let json: unknown; try { json = JSON.parse(text); } catch { json = undefined; } resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json }); });
     });
     req.on('error', reject);
     req.end();
@@ -75,7 +75,13 @@ test(`fuzz: ${RUNS} hostile requests over every resource and verb — no crash, 
     }).map(({ name: n, meta, top, spec }) => ({ ...top, spec: Object.keys(spec).length ? spec : top.spec, metadata: { name: n, ...meta } }));
 
     const classes: Record<string, fc.Arbitrary<Req>> = {
-      'typed garbage': fc.tuple(resource, object, fc.constantFrom('POST', 'PUT')).map(([rt, o, m]) => ({ what: 'typed garbage', method: m, path: m === 'POST' ? pathOf(rt) : pathOf(rt, encodeURIComponent(String((o.metadata as { name: unknown }).name))), body: JSON.stringify({ apiVersion: apiVersionOf(rt), kind: rt.kind, ...o }) })),
+      'typed garbage': fc.tuple(resource, object, fc.constantFrom('POST', 'PUT')).map(([rt, o, m]) => ({
+        what: 'typed garbage',
+        method: m,
+        path:
+          m === 'POST' ? pathOf(rt) : pathOf(rt, encodeURIComponent(String((o.metadata as { name: unknown }).name))),
+        body: JSON.stringify({ apiVersion: apiVersionOf(rt), kind: rt.kind, ...o }),
+      })),
       'patch': fc.tuple(resource, fc.constantFrom('application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json', 'application/apply-patch+yaml', 'text/plain'), fc.oneof(object.map((o) => JSON.stringify(o)), anyJson.map((j) => JSON.stringify(j)), fc.array(fc.record({ op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'bogus'), path: fc.constantFrom('/metadata', '/metadata/ownerReferences', '/spec', '/spec/containers/0', '/metadata/deletionTimestamp', '/-', ''), value: anyJson, from: fc.constantFrom('/metadata', '/spec') }, { requiredKeys: ['op', 'path'] })).map((j) => JSON.stringify(j))), fc.constantFrom('x', 'n1'), fc.constantFrom(undefined, 'status', 'scale', 'finalize'))
         .map(([rt, ct, body, n, sub]) => ({ what: 'patch', method: 'PATCH', path: pathOf(rt, rt.resource === 'nodes' ? 'n1' : rt.resource === 'namespaces' ? NS : n, sub) + (ct.includes('apply') ? '?fieldManager=fuzz' : ''), body, contentType: ct })),
       'deep nesting': fc.tuple(resource, fc.integer({ min: 50, max: 5000 }), fc.constantFrom('[', '{"a":')).map(([rt, d, open]) => ({ what: 'deep nesting', method: 'POST', path: pathOf(rt), body: `{"metadata":{"name":"deep"},"spec":${open.repeat(d)}1${(open === '[' ? ']' : '}').repeat(d)}}` })),

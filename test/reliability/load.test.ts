@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
-import * as yaml from 'js-yaml';
-import { served, sleep } from '../hostile-harness';
+import { credentialsOf, served, sleep } from '../hostile-harness';
+import { Secret } from '../../src/api/resources/secret';
 import { watchStats } from '../../src/apiserver/http/watch';
 
 /**
@@ -21,14 +21,15 @@ const WRITES = Number(process.env.LOAD_WRITES ?? 8);
 const WATCHERS = Number(process.env.LOAD_WATCHERS ?? 500);
 const NS = 'load';
 
+// biome-ignore lint/suspicious/noExplicitAny: the parsed answer, read by path in assertions (a wrong path fails them)
+type Reply = { code: number; json: any };
+
 test(`load: ${WRITERS} writers × ${WRITES} updates, ${WATCHERS} watchers and one slow watcher — no lost update, no missed event, bounded memory`, { timeout: 600_000 }, async () => {
   const s = await served();
   const url = new URL(s.url);
-  const kc = yaml.load(s.server.kubeconfigFor(s.url, 'kubernetes-admin', ['system:masters'])) as any;
-  const cert = Buffer.from(kc.users[0].user['client-certificate-data'], 'base64');
-  const key = Buffer.from(kc.users[0].user['client-key-data'], 'base64');
+  const { cert, key } = credentialsOf(s.server.kubeconfigFor(s.url, 'kubernetes-admin', ['system:masters']));
   const agent = new https.Agent({ keepAlive: true, maxSockets: WRITERS + 10, cert, key, rejectUnauthorized: false });
-  const request = (method: string, path: string, body?: unknown) => new Promise<{ code: number; json: any }>((resolve, reject) => {
+  const request = (method: string, path: string, body?: unknown) => new Promise<Reply>((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const req = https.request({ host: url.hostname, port: url.port, method, path, agent, headers: text ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } : {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -96,7 +97,7 @@ test(`load: ${WRITERS} writers × ${WRITES} updates, ${WATCHERS} watchers and on
     const ballastWriter = (async () => {
       for (let i = 0; i < 40; i++) assert.equal((await request('POST', '/api/v1/namespaces/ballast/secrets', { metadata: { name: `b${i}` }, data: { ballast } })).code, 201);
     })();
-    const update = async (name: string, change: (o: any) => void) => {
+    const update = async (name: string, change: (o: Secret & { metadata: { annotations: Record<string, string> } }) => void) => {
       for (;;) {
         const cur = (await request('GET', `${SECRETS}/${name}`)).json;
         change(cur);

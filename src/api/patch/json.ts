@@ -3,8 +3,6 @@ import { isObject, JsonValue, PatchError, toJson } from './document';
 
 /* application/json-patch+json: RFC 6902 JSON patch (fast-json-patch, with RFC 6901's strict pointers and upstream's messages). */
 
-export type JsonPatchOp = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
-
 const FJP_REASONS: Record<string, string> = {
   SEQUENCE_NOT_AN_ARRAY: 'the patch must be an array of operations',
   OPERATION_NOT_AN_OBJECT: 'the operation is not an object',

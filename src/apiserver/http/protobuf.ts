@@ -6,6 +6,7 @@ import { errors } from '../../api/errors';
  * and the DeleteOptions of drain's DELETE fallback. Layout: the magic "k8s\0", then a
  * runtime.Unknown {1 typeMeta {1 apiVersion, 2 kind}, 2 raw, 3 contentEncoding, 4 contentType};
  * field numbers from the generated.proto files of k8s.io/api and k8s.io/apimachinery.
+ * Kept in one file: one decoder, its wire reader and the message table it walks.
  */
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);

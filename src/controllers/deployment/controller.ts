@@ -43,7 +43,8 @@ interface Ctx {
  * the new one — RollingUpdate within maxSurge / maxUnavailable, or Recreate — records
  * revisions, keeps revisionHistoryLimit old ReplicaSets, resizes proportionally on a
  * scaling event, and reports status with the Available and Progressing conditions.
- * The rules are pure functions in rolling.ts, revisions.ts and status.ts.
+ * The rules are pure functions in rolling.ts, revisions.ts and status.ts; what stays here is
+ * the one sync loop (upstream's sync.go, rolling.go and recreate.go driving them), kept whole.
  */
 export class DeploymentController {
   private readonly deployments: Informer<Deployment>;

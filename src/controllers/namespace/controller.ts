@@ -45,7 +45,7 @@ export class NamespaceController {
 
   async sync(name: string): Promise<void> {
     const ns = this.namespaces.getByName(name);
-    if (!ns || !ns.metadata.deletionTimestamp) return;
+    if (!ns?.metadata.deletionTimestamp) return;
     let current = ns.status?.phase === 'Terminating' ? ns : await this.markTerminating(ns);
     if (!current) return;
     if ((current.spec?.finalizers ?? []).includes(KUBERNETES_FINALIZER)) {

@@ -194,7 +194,7 @@ export class NodeEvictionController {
     if (!node) return { done: true };
     const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
     if (!ready) return { done: false, retryAfterMs: RETRY_MS };
-    let add, remove;
+    let add: Taint, remove: Taint;
     if (ready.status === 'False') [add, remove] = [NOT_READY_NO_EXECUTE, UNREACHABLE_NO_EXECUTE];
     else if (ready.status === 'Unknown') [add, remove] = [UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE];
     else return { done: true };

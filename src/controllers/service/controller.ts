@@ -82,7 +82,7 @@ export class ServiceController {
     if (hosts.length === 0) this.events.warning(svc, 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
     const { exists } = await this.cloud.getLoadBalancer(this.options.clusterName, current);
     if (!exists) this.events.normal(svc, 'EnsuringLoadBalancer', 'Ensuring load balancer');
-    let status;
+    let status: LoadBalancerStatus;
     try {
       status = await this.cloud.ensureLoadBalancer(this.options.clusterName, current, hosts);
     } catch (e) {

@@ -34,7 +34,7 @@ export class ServiceAccountsController {
 
   async sync(namespace: string): Promise<void> {
     const ns = this.namespaces.getByName(namespace);
-    if (!ns || ns.status?.phase !== 'Active' || ns.metadata.deletionTimestamp) return;
+    if (ns?.status?.phase !== 'Active' || ns.metadata.deletionTimestamp) return;
     for (const name of this.names) {
       if (this.accounts.getByName(name, namespace)) continue;
       try {
