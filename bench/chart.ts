@@ -47,7 +47,8 @@ function panel(x0: number, title: string, unit: string, series: Series[]): strin
     out.push(`<line x1="${px(0)}" y1="${py(t)}" x2="${px(xMax)}" y2="${py(t)}" stroke="#eee"/>`);
     out.push(`<text x="${px(0) - 5}" y="${py(t) + 4}" text-anchor="end">${fmt(t)}</text>`);
   }
-  for (const t of ticks(xMax)) out.push(`<text x="${px(t)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${fmt(t)}</text>`);
+  for (const t of ticks(xMax))
+    out.push(`<text x="${px(t)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${fmt(t)}</text>`);
   out.push(`<line x1="${px(0)}" y1="${py(0)}" x2="${px(xMax)}" y2="${py(0)}" stroke="#444"/>`);
   out.push(`<line x1="${px(0)}" y1="${py(0)}" x2="${px(0)}" y2="${py(yMax)}" stroke="#444"/>`);
   out.push(`<text x="${x0 + W / 2}" y="${H - 8}" text-anchor="middle">nodes</text>`);
@@ -56,10 +57,19 @@ function panel(x0: number, title: string, unit: string, series: Series[]): strin
     if (s.points.length === 0) return;
     const [fx, fy] = s.points[0];
     // Linear growth from the smallest run: cost per node constant.
-    out.push(`<line x1="${px(0)}" y1="${py(0)}" x2="${px(xMax)}" y2="${py(Math.min(yMax, (fy / fx) * xMax))}" stroke="${s.colour}" stroke-dasharray="4 4" opacity="0.5"/>`);
-    out.push(`<polyline fill="none" stroke="${s.colour}" stroke-width="2" points="${s.points.map(([x, y]) => `${px(x)},${py(y)}`).join(' ')}"/>`);
-    for (const [x, y] of s.points) out.push(`<circle cx="${px(x)}" cy="${py(y)}" r="3.5" fill="${s.colour}"><title>${s.name}: ${fmt(y)} ${unit} at ${x} nodes</title></circle>`);
-    out.push(`<rect x="${px(0) + 10}" y="${PAD.top + 4 + i * 16}" width="10" height="10" fill="${s.colour}"/><text x="${px(0) + 24}" y="${PAD.top + 13 + i * 16}">${s.name}</text>`);
+    out.push(
+      `<line x1="${px(0)}" y1="${py(0)}" x2="${px(xMax)}" y2="${py(Math.min(yMax, (fy / fx) * xMax))}" stroke="${s.colour}" stroke-dasharray="4 4" opacity="0.5"/>`,
+    );
+    out.push(
+      `<polyline fill="none" stroke="${s.colour}" stroke-width="2" points="${s.points.map(([x, y]) => `${px(x)},${py(y)}`).join(' ')}"/>`,
+    );
+    for (const [x, y] of s.points)
+      out.push(
+        `<circle cx="${px(x)}" cy="${py(y)}" r="3.5" fill="${s.colour}"><title>${s.name}: ${fmt(y)} ${unit} at ${x} nodes</title></circle>`,
+      );
+    out.push(
+      `<rect x="${px(0) + 10}" y="${PAD.top + 4 + i * 16}" width="10" height="10" fill="${s.colour}"/><text x="${px(0) + 24}" y="${PAD.top + 13 + i * 16}">${s.name}</text>`,
+    );
   });
   return out.join('\n');
 }
@@ -67,10 +77,16 @@ function panel(x0: number, title: string, unit: string, series: Series[]): strin
 /** The SVG for rows carrying COL's columns (rows without a figure are left out of its series). */
 export function scalingChart(rows: Record<string, string | number>[]): string {
   const series = (col: string, name: string, colour: string): Series => ({
-    name, colour,
-    points: rows.filter((r) => typeof r[col] === 'number' && Number.isFinite(r[col] as number)).map((r) => [Number(r[COL.nodes]), r[col] as number]),
+    name,
+    colour,
+    points: rows
+      .filter((r) => typeof r[col] === 'number' && Number.isFinite(r[col] as number))
+      .map((r) => [Number(r[COL.nodes]), r[col] as number]),
   });
-  const time = panel(0, 'Cost of one simulated hour', 'seconds', [series(COL.wall, 'wall', '#1f77b4'), series(COL.cpu, 'CPU', '#ff7f0e')]);
+  const time = panel(0, 'Cost of one simulated hour', 'seconds', [
+    series(COL.wall, 'wall', '#1f77b4'),
+    series(COL.cpu, 'CPU', '#ff7f0e'),
+  ]);
   const heap = panel(W, 'Peak heap', 'MiB', [series(COL.heap, 'heap + external', '#2ca02c')]);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W}" height="${H}" font-family="sans-serif" font-size="11">\n${time}\n${heap}\n</svg>`;
 }

@@ -20,18 +20,35 @@ async function cluster(): Promise<Cluster> {
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 function podManifest(name: string, namespace: string, labels: Record<string, string>, nodeName?: string): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, labels }, spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'pause', resources: { requests: { cpu: '1m', memory: '1Mi' } } }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels },
+    spec: {
+      ...(nodeName ? { nodeName } : {}),
+      containers: [{ name: 'c', image: 'pause', resources: { requests: { cpu: '1m', memory: '1Mi' } } }],
+    },
+  };
 }
 
 /** Endpoints for a service selecting 5000 running pods: creating the pods, then the service. */
 async function endpointsBench(): Promise<Record<string, string | number>> {
   const c = await cluster();
   const started = process.hrtime.bigint();
-  for (let i = 0; i < ENDPOINT_PODS; i++) await c.client.create({ resource: 'pods', namespace: 'default' }, podManifest(`p${i}`, 'default', { app: 'big' }, 'n1'));
+  for (let i = 0; i < ENDPOINT_PODS; i++)
+    await c.client.create(
+      { resource: 'pods', namespace: 'default' },
+      podManifest(`p${i}`, 'default', { app: 'big' }, 'n1'),
+    );
   await c.settle();
   const podsMs = ms(started);
   const svcStart = process.hrtime.bigint();
-  await c.client.create({ resource: 'services', namespace: 'default' }, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'big' }, spec: { selector: { app: 'big' }, ports: [{ port: 80 }] } } as KubeObject);
+  await c.client.create({ resource: 'services', namespace: 'default' }, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'big' },
+    spec: { selector: { app: 'big' }, ports: [{ port: 80 }] },
+  } as KubeObject);
   await c.settle();
   const svcMs = ms(svcStart);
   const ep = await c.client.get<Endpoints>({ resource: 'endpoints', namespace: 'default' }, 'big');
@@ -41,7 +58,14 @@ async function endpointsBench(): Promise<Record<string, string | number>> {
   await c.settle();
   const oneMs = ms(oneStart);
   await c.stop();
-  return { case: `endpoints: service over ${ENDPOINT_PODS} pods`, objects: addresses, 'setup ms': podsMs, 'measured ms': svcMs, 'per object µs': (svcMs * 1000) / addresses, note: `one pod deleted → Endpoints updated in ${oneMs.toFixed(0)} ms` };
+  return {
+    case: `endpoints: service over ${ENDPOINT_PODS} pods`,
+    objects: addresses,
+    'setup ms': podsMs,
+    'measured ms': svcMs,
+    'per object µs': (svcMs * 1000) / addresses,
+    note: `one pod deleted → Endpoints updated in ${oneMs.toFixed(0)} ms`,
+  };
 }
 
 /** Namespace deletion with 10 000 objects (config-like secrets and pods), until the namespace is gone. */
@@ -51,7 +75,13 @@ async function namespaceBench(): Promise<Record<string, string | number>> {
   await c.settle();
   const started = process.hrtime.bigint();
   for (let i = 0; i < NAMESPACE_OBJECTS; i++) {
-    if (i % 2 === 0) await c.client.create({ resource: 'secrets', namespace: 'big' }, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s${i}` }, data: {} } as KubeObject);
+    if (i % 2 === 0)
+      await c.client.create({ resource: 'secrets', namespace: 'big' }, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `s${i}` },
+        data: {},
+      } as KubeObject);
     else await c.client.create({ resource: 'pods', namespace: 'big' }, podManifest(`p${i}`, 'big', { app: 'x' }));
   }
   await c.settle();
@@ -61,11 +91,23 @@ async function namespaceBench(): Promise<Record<string, string | number>> {
   await c.settle();
   let gone = false;
   for (let i = 0; i < 10 && !gone; i++) {
-    try { await c.client.get({ resource: 'namespaces' }, 'big'); await c.advance(1000); } catch { gone = true; }
+    try {
+      await c.client.get({ resource: 'namespaces' }, 'big');
+      await c.advance(1000);
+    } catch {
+      gone = true;
+    }
   }
   const delMs = ms(delStart);
   await c.stop();
-  return { case: `namespace deletion: ${NAMESPACE_OBJECTS} objects`, objects: NAMESPACE_OBJECTS, 'setup ms': setupMs, 'measured ms': delMs, 'per object µs': (delMs * 1000) / NAMESPACE_OBJECTS, note: gone ? 'namespace gone' : 'namespace NOT gone' };
+  return {
+    case: `namespace deletion: ${NAMESPACE_OBJECTS} objects`,
+    objects: NAMESPACE_OBJECTS,
+    'setup ms': setupMs,
+    'measured ms': delMs,
+    'per object µs': (delMs * 1000) / NAMESPACE_OBJECTS,
+    note: gone ? 'namespace gone' : 'namespace NOT gone',
+  };
 }
 
 /** Pod creates with and without a compute ResourceQuota in the namespace: admission overhead per create. */
@@ -77,16 +119,29 @@ async function quotaBench(): Promise<Record<string, string | number>[]> {
     const ns = 'q';
     await c.client.create({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     if (withQuota) {
-      await c.client.create({ resource: 'resourcequotas', namespace: ns }, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'compute' }, spec: { hard: { pods: '100000', cpu: '1000', memory: '1000Gi' } } } as KubeObject);
+      await c.client.create({ resource: 'resourcequotas', namespace: ns }, {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'compute' },
+        spec: { hard: { pods: '100000', cpu: '1000', memory: '1000Gi' } },
+      } as KubeObject);
     }
     await c.settle();
     const started = process.hrtime.bigint();
-    for (let i = 0; i < QUOTA_CREATES; i++) await c.client.create({ resource: 'pods', namespace: ns }, podManifest(`p${i}`, ns, { app: 'q' }));
+    for (let i = 0; i < QUOTA_CREATES; i++)
+      await c.client.create({ resource: 'pods', namespace: ns }, podManifest(`p${i}`, ns, { app: 'q' }));
     await c.settle();
     const total = ms(started);
     const perCreate = (total * 1000) / QUOTA_CREATES;
     if (!withQuota) baseline = perCreate;
-    rows.push({ case: `pod create ${withQuota ? 'with' : 'without'} compute quota`, objects: QUOTA_CREATES, 'setup ms': 0, 'measured ms': total, 'per object µs': perCreate, note: withQuota ? `quota admission: +${(perCreate - baseline).toFixed(0)} µs per create` : 'baseline' });
+    rows.push({
+      case: `pod create ${withQuota ? 'with' : 'without'} compute quota`,
+      objects: QUOTA_CREATES,
+      'setup ms': 0,
+      'measured ms': total,
+      'per object µs': perCreate,
+      note: withQuota ? `quota admission: +${(perCreate - baseline).toFixed(0)} µs per create` : 'baseline',
+    });
     await c.stop();
   }
   return rows;

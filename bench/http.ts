@@ -21,32 +21,51 @@ const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
 const WATCH_EVENTS = 50;
 const CONCURRENCY = 32;
 
-const node = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } }, status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' } } } as Node);
+const node = (name: string): Node =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+    status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' } },
+  }) as Node;
 
-async function timed(total: number, run: (i: number) => Promise<unknown>): Promise<{ perSecond: number; latencies: number[] }> {
+async function timed(
+  total: number,
+  run: (i: number) => Promise<unknown>,
+): Promise<{ perSecond: number; latencies: number[] }> {
   const latencies: number[] = [];
   let next = 0;
   const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = next++; i < total; i = next++) {
-      const t = process.hrtime.bigint();
-      await run(i);
-      latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        const t = process.hrtime.bigint();
+        await run(i);
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return { perSecond: total / seconds, latencies: latencies.sort((a, b) => a - b) };
 }
 
 const row = (name: string, count: number, r: { perSecond: number; latencies: number[] }) => ({
-  operation: name, requests: count, 'per second': Math.round(r.perSecond), 'median ms': r.latencies.length ? percentile(r.latencies, 50) : NaN, 'p99 ms': r.latencies.length ? percentile(r.latencies, 99) : NaN,
+  operation: name,
+  requests: count,
+  'per second': Math.round(r.perSecond),
+  'median ms': r.latencies.length ? percentile(r.latencies, 50) : NaN,
+  'p99 ms': r.latencies.length ? percentile(r.latencies, 99) : NaN,
 });
 
 /**
  * The measurements on one API server, through a client (admin): creates NODES nodes, so
  * the server should start empty. Rows: create, get, list, watch fan-out.
  */
-export async function measureHttp(client: KubeconfigClient, nodes = NODES, watchers = WATCHERS): Promise<Record<string, string | number>[]> {
+export async function measureHttp(
+  client: KubeconfigClient,
+  nodes = NODES,
+  watchers = WATCHERS,
+): Promise<Record<string, string | number>[]> {
   const ref = { resource: 'nodes' };
   const rows: Record<string, string | number>[] = [];
   progress(`creating ${nodes} nodes`);
@@ -59,22 +78,44 @@ export async function measureHttp(client: KubeconfigClient, nodes = NODES, watch
   // Fan-out: watchers watch from now; WATCH_EVENTS label changes; every watcher must see every event.
   const rv = (await client.list(ref, { fieldSelector: 'metadata.name=n0' })).metadata.resourceVersion;
   let delivered = 0;
-  const watches = await Promise.all(Array.from({ length: watchers }, () => client.watch(ref, { resourceVersion: rv, fieldSelector: 'metadata.name=n0' }, { onEvent: () => { delivered++; } })));
+  const watches = await Promise.all(
+    Array.from({ length: watchers }, () =>
+      client.watch(
+        ref,
+        { resourceVersion: rv, fieldSelector: 'metadata.name=n0' },
+        {
+          onEvent: () => {
+            delivered++;
+          },
+        },
+      ),
+    ),
+  );
   const start = process.hrtime.bigint();
-  for (let i = 0; i < WATCH_EVENTS; i++) await client.patch(ref, 'n0', 'merge', { metadata: { labels: { step: String(i) } } });
+  for (let i = 0; i < WATCH_EVENTS; i++)
+    await client.patch(ref, 'n0', 'merge', { metadata: { labels: { step: String(i) } } });
   const want = watchers * WATCH_EVENTS;
   // A dropped event must show as a figure, not hang the benchmark: give up after a minute of
   // no progress and report what arrived.
   let seen = -1;
   let lastProgress = Date.now();
   while (delivered < want && Date.now() - lastProgress < 60_000) {
-    if (delivered !== seen) { seen = delivered; lastProgress = Date.now(); }
+    if (delivered !== seen) {
+      seen = delivered;
+      lastProgress = Date.now();
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   for (const w of watches) w.stop();
   const dropped = want - delivered;
-  rows.push({ operation: `watch fan-out (${watchers} watchers × ${WATCH_EVENTS} changes)${dropped > 0 ? `, ${dropped} events never arrived` : ''}`, requests: want, 'per second': Math.round(delivered / seconds), 'median ms': NaN, 'p99 ms': NaN });
+  rows.push({
+    operation: `watch fan-out (${watchers} watchers × ${WATCH_EVENTS} changes)${dropped > 0 ? `, ${dropped} events never arrived` : ''}`,
+    requests: want,
+    'per second': Math.round(delivered / seconds),
+    'median ms': NaN,
+    'p99 ms': NaN,
+  });
   return rows;
 }
 
@@ -105,6 +146,13 @@ export async function runHttpBenchmark(): Promise<void> {
   recordGoal('HTTPS: creates per second (32 clients)', create['per second'] as number, '≥', 2000, '/s', 1);
   recordGoal('HTTPS: GETs per second (32 clients)', get['per second'] as number, '≥', 5000, '/s', 1);
   recordGoal(`HTTPS: ${String(list.operation)} median`, list['median ms'] as number, '<', 100, 'ms', 1);
-  recordGoal(`HTTPS: ${String(watch.operation).replace(/,.*/, '')}: events that never arrived`, Number(/(\d+) events never arrived/.exec(String(watch.operation))?.[1] ?? 0), '≤', 0, 'events', 1);
+  recordGoal(
+    `HTTPS: ${String(watch.operation).replace(/,.*/, '')}: events that never arrived`,
+    Number(/(\d+) events never arrived/.exec(String(watch.operation))?.[1] ?? 0),
+    '≤',
+    0,
+    'events',
+    1,
+  );
   printTable('API server over loopback HTTPS (events delivered per second for the fan-out)', rows);
 }

@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   if (only === 'upstream') return runUpstreamBenchmark();
   // One measurement of the nodes benchmark, in a process of its own (bench/nodes.ts runs it).
   if (only === 'nodes-once') return runNodesOnce();
-  if (only && !benches[only]) throw new Error(`no benchmark named ${only}: ${Object.keys(benches).join(', ')}, upstream`);
+  if (only && !benches[only])
+    throw new Error(`no benchmark named ${only}: ${Object.keys(benches).join(', ')}, upstream`);
   for (const [name, run] of Object.entries(benches)) {
     if (only && only !== name) continue;
     await run();
@@ -44,8 +45,13 @@ process.on('beforeExit', () => {
   console.error('bench: stopped before finishing: the event loop emptied while a measurement was still waiting');
   process.exit(1);
 });
-main().then(() => { finished = true; }, (e) => {
-  finished = true;
-  console.error(e);
-  process.exitCode = 1;
-});
+main().then(
+  () => {
+    finished = true;
+  },
+  (e) => {
+    finished = true;
+    console.error(e);
+    process.exitCode = 1;
+  },
+);

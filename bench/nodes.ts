@@ -19,7 +19,13 @@ import { profilePhase } from './profile';
  * Wall and CPU time (of this process) are both reported: on a shared machine the wall time
  * says how busy the machine was as much as how fast the code is.
  */
-export async function measureNodes(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
+export async function measureNodes(
+  profile: string,
+  nodes: number,
+  zones: number,
+  pods: number,
+  hourMs: number,
+): Promise<Record<string, string | number>> {
   const cluster = new Cluster({ config: clusterConfig(loadProfile(profile)), clock: 'virtual' });
   const passes: number[] = [];
   const nlc = cluster.nodeLifecycle;
@@ -30,7 +36,10 @@ export async function measureNodes(profile: string, nodes: number, zones: number
     passes.push(Number(process.hrtime.bigint() - t0) / 1e6);
   };
   let peak = 0;
-  const sample = () => { const m = process.memoryUsage(); peak = Math.max(peak, m.heapUsed + m.external); };
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.heapUsed + m.external);
+  };
   const setupStart = Date.now();
   await cluster.start();
   for (let i = 0; i < nodes; i++) {
@@ -38,9 +47,17 @@ export async function measureNodes(profile: string, nodes: number, zones: number
   }
   for (let i = 0; i < pods; i++) {
     const node = `node-${i % nodes}`;
-    const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${i}`, namespace: 'default' }, spec: { nodeName: node, containers: [{ name: 'c', image: 'pause' }] } };
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `pod-${i}`, namespace: 'default' },
+      spec: { nodeName: node, containers: [{ name: 'c', image: 'pause' }] },
+    };
     await cluster.client.create({ resource: 'pods', namespace: 'default' }, pod);
-    if (i % 10_000 === 0) { await cluster.settle(); sample(); }
+    if (i % 10_000 === 0) {
+      await cluster.settle();
+      sample();
+    }
   }
   await cluster.settle();
   sample();
@@ -51,7 +68,10 @@ export async function measureNodes(profile: string, nodes: number, zones: number
   const hourStart = Date.now();
   const hourCpu0 = process.cpuUsage();
   await profilePhase('hour', async () => {
-    for (let t = 0; t < hourMs; t += 60_000) { await cluster.advance(60_000); sample(); }
+    for (let t = 0; t < hourMs; t += 60_000) {
+      await cluster.advance(60_000);
+      sample();
+    }
   });
   const hourWall = Date.now() - hourStart;
   const hourCpuUs = process.cpuUsage(hourCpu0);
@@ -62,7 +82,10 @@ export async function measureNodes(profile: string, nodes: number, zones: number
   // the kubelets' heartbeats and the timing above includes that work).
   passes.length = 0;
   await profilePhase('rest', async () => {
-    for (let i = 0; i < 50; i++) { await nlc.monitorNodeHealth(); await cluster.settle(); }
+    for (let i = 0; i < 50; i++) {
+      await nlc.monitorNodeHealth();
+      await cluster.settle();
+    }
   });
   const restPasses = [...passes].sort((a, b) => a - b);
 
@@ -70,7 +93,10 @@ export async function measureNodes(profile: string, nodes: number, zones: number
   const failStart = Date.now();
   for (let i = 0; i < nodes; i += zones) cluster.kubelet(`node-${i}`).stop();
   const failSim = 15 * 60_000;
-  for (let t = 0; t < failSim; t += 60_000) { await cluster.advance(60_000); sample(); }
+  for (let t = 0; t < failSim; t += 60_000) {
+    await cluster.advance(60_000);
+    sample();
+  }
   const failWall = Date.now() - failStart;
   const failPasses = [...passes].sort((a, b) => a - b);
   const list = await cluster.client.list<Node>({ resource: 'nodes' });
@@ -80,7 +106,9 @@ export async function measureNodes(profile: string, nodes: number, zones: number
   await cluster.stop();
   return {
     profile,
-    nodes, zones, pods,
+    nodes,
+    zones,
+    pods,
     'setup s': setupMs / 1000,
     'hour wall s': hourWall / 1000,
     'hour CPU s': hourCpu / 1000,
@@ -105,15 +133,34 @@ const REPS = Number(process.env.BENCH_REPS ?? 3);
  * One measurement in a process of its own (so each starts with an empty heap and the peak is
  * its own), through `bench/index.ts nodes-once`, which writes its row to BENCH_ROW_OUT.
  */
-async function measureInChild(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
+async function measureInChild(
+  profile: string,
+  nodes: number,
+  zones: number,
+  pods: number,
+  hourMs: number,
+): Promise<Record<string, string | number>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-nodes-'));
   const out = path.join(dir, 'row.json');
   try {
-    const env = { ...process.env, PROFILES: profile, NODES: String(nodes), ZONES: String(zones), PODS: String(pods), SIM_MS: String(hourMs), BENCH_ROW_OUT: out };
+    const env = {
+      ...process.env,
+      PROFILES: profile,
+      NODES: String(nodes),
+      ZONES: String(zones),
+      PODS: String(pods),
+      SIM_MS: String(hourMs),
+      BENCH_ROW_OUT: out,
+    };
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'index.ts'), 'nodes-once'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+      const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'index.ts'), 'nodes-once'], {
+        env,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
       child.once('error', reject);
-      child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`bench nodes-once (${nodes} nodes) exited with ${code ?? signal}`))));
+      child.once('exit', (code, signal) =>
+        code === 0 ? resolve() : reject(new Error(`bench nodes-once (${nodes} nodes) exited with ${code ?? signal}`)),
+      );
     });
     return JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, string | number>;
   } finally {
@@ -131,8 +178,13 @@ function medianRow(rows: Record<string, string | number>[]): Record<string, stri
   return out;
 }
 
-
-async function repeated(profile: string, nodes: number, zones: number, pods: number, hourMs: number): Promise<Record<string, string | number>> {
+async function repeated(
+  profile: string,
+  nodes: number,
+  zones: number,
+  pods: number,
+  hourMs: number,
+): Promise<Record<string, string | number>> {
   const runs: Record<string, string | number>[] = [];
   for (let i = 0; i < REPS; i++) {
     console.error(`bench nodes: run ${i + 1} of ${REPS} at ${nodes} nodes / ${pods} pods (${profile})`);
@@ -143,7 +195,13 @@ async function repeated(profile: string, nodes: number, zones: number, pods: num
 
 /** `nodes-once`: one measurement in this process, its row printed and written to BENCH_ROW_OUT. */
 export async function runNodesOnce(): Promise<void> {
-  const row = await measureNodes(process.env.PROFILES ?? 'kubernetes-1.32', Number(process.env.NODES ?? 5000), Number(process.env.ZONES ?? 5), Number(process.env.PODS ?? 150_000), Number(process.env.SIM_MS ?? 3_600_000));
+  const row = await measureNodes(
+    process.env.PROFILES ?? 'kubernetes-1.32',
+    Number(process.env.NODES ?? 5000),
+    Number(process.env.ZONES ?? 5),
+    Number(process.env.PODS ?? 150_000),
+    Number(process.env.SIM_MS ?? 3_600_000),
+  );
   if (process.env.BENCH_ROW_OUT) fs.writeFileSync(process.env.BENCH_ROW_OUT, JSON.stringify(row));
   else printTable('Node controller at scale (virtual time, one run)', [row]);
 }
@@ -160,7 +218,14 @@ export async function runNodesBenchmark(): Promise<void> {
     rows.push(row);
     const at = `${profile}, ${nodes} nodes / ${pods} pods`;
     recordGoal(`simulated hour, × real time (wall), ${at}`, row['hour sim/wall'] as number, '≥', 50, '×', REPS);
-    recordGoal(`simulated hour, × real time (CPU of the process), ${at}`, row['hour sim/CPU'] as number, '≥', 50, '×', REPS);
+    recordGoal(
+      `simulated hour, × real time (CPU of the process), ${at}`,
+      row['hour sim/CPU'] as number,
+      '≥',
+      50,
+      '×',
+      REPS,
+    );
     recordGoal(`monitor pass at rest p99, ${at}`, row['pass at rest p99 ms'] as number, '<', 20, 'ms', REPS);
     recordGoal(`peak heap, ${at}`, row['peak heap MiB'] as number, '<', 1536, 'MiB', REPS);
   }
@@ -206,9 +271,20 @@ export async function runScalingBenchmark(): Promise<void> {
     });
   }
   recordScaling(rows);
-  const worst = (col: string) => Math.max(...rows.map((r) => r[col] as number)) / Math.min(...rows.map((r) => r[col] as number));
+  const worst = (col: string) =>
+    Math.max(...rows.map((r) => r[col] as number)) / Math.min(...rows.map((r) => r[col] as number));
   const span = `${sizes[0]} → ${sizes[sizes.length - 1]} nodes`;
   recordGoal(`CPU per node, largest over smallest ratio, ${span}`, worst('CPU per node vs first'), '≤', 1.5, '×', REPS);
-  recordGoal(`wall per node, largest over smallest ratio, ${span}`, worst('wall per node vs first'), '≤', 1.5, '×', REPS);
-  printTable(`Scaling: one simulated hour (${profile}, ${zones} zones, ${perNode} pods per node; medians of ${REPS} runs)`, rows);
+  recordGoal(
+    `wall per node, largest over smallest ratio, ${span}`,
+    worst('wall per node vs first'),
+    '≤',
+    1.5,
+    '×',
+    REPS,
+  );
+  printTable(
+    `Scaling: one simulated hour (${profile}, ${zones} zones, ${perNode} pods per node; medians of ${REPS} runs)`,
+    rows,
+  );
 }

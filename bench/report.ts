@@ -34,9 +34,24 @@ export function recordTable(title: string, rows: Record<string, string | number>
 }
 
 /** Records a figure with its goal: `op` compares the value to the target. */
-export function recordGoal(figure: string, value: number, op: '<' | '≤' | '≥', target: number, unit: string, repetitions: number): void {
+export function recordGoal(
+  figure: string,
+  value: number,
+  op: '<' | '≤' | '≥',
+  target: number,
+  unit: string,
+  repetitions: number,
+): void {
   const met = op === '<' ? value < target : op === '≤' ? value <= target : value >= target;
-  recorded.goals.push({ figure, value, unit, goal: `${op} ${target}`, met: Number.isFinite(value) && met, repetitions, load: os.loadavg()[0] });
+  recorded.goals.push({
+    figure,
+    value,
+    unit,
+    goal: `${op} ${target}`,
+    met: Number.isFinite(value) && met,
+    repetitions,
+    load: os.loadavg()[0],
+  });
 }
 
 export function recordScaling(rows: Record<string, string | number>[]): void {
@@ -59,9 +74,17 @@ export function goalRows(): Record<string, string | number>[] {
 export function writeReport(dir = process.env.BENCH_REPORT_DIR ?? 'reports'): string[] {
   if (recorded.tables.length === 0) return [];
   fs.mkdirSync(dir, { recursive: true });
-  const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg() };
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  };
   const json = path.join(dir, 'bench.json');
-  fs.writeFileSync(json, `${JSON.stringify({ ...meta, goals: recorded.goals, scaling: recorded.scaling, tables: recorded.tables }, null, 2)}\n`);
+  fs.writeFileSync(
+    json,
+    `${JSON.stringify({ ...meta, goals: recorded.goals, scaling: recorded.scaling, tables: recorded.tables }, null, 2)}\n`,
+  );
   const html = path.join(dir, 'bench.html');
   fs.writeFileSync(html, page(meta));
   if (recorded.scaling.length === 0) return [json, html];
@@ -79,19 +102,25 @@ function cell(v: string | number): string {
   return typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : v;
 }
 
-function htmlTable(rows: Record<string, string | number>[], mark?: (row: Record<string, string | number>) => string): string {
+function htmlTable(
+  rows: Record<string, string | number>[],
+  mark?: (row: Record<string, string | number>) => string,
+): string {
   if (rows.length === 0) return '<p>(no rows)</p>';
   const cols = Object.keys(rows[0]);
   const head = `<tr>${cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
-  const body = rows.map((r) => `<tr class="${mark?.(r) ?? ''}">${cols.map((c) => `<td>${esc(cell(r[c] ?? ''))}</td>`).join('')}</tr>`).join('\n');
+  const body = rows
+    .map((r) => `<tr class="${mark?.(r) ?? ''}">${cols.map((c) => `<td>${esc(cell(r[c] ?? ''))}</td>`).join('')}</tr>`)
+    .join('\n');
   return `<table>${head}\n${body}</table>`;
 }
 
 function page(meta: { date: string; node: string; cpus: number; loadAverage: number[] }): string {
   const goals = goalRows();
-  const scaling = recorded.scaling.length > 0
-    ? `<h2>Scaling: the simulated hour against node count</h2>\n${scalingChart(recorded.scaling)}\n${htmlTable(recorded.scaling)}`
-    : '';
+  const scaling =
+    recorded.scaling.length > 0
+      ? `<h2>Scaling: the simulated hour against node count</h2>\n${scalingChart(recorded.scaling)}\n${htmlTable(recorded.scaling)}`
+      : '';
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>kubespec benchmarks</title>
 <style>

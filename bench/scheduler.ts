@@ -14,8 +14,12 @@ export function node(i: number): Node {
   const zone = `zone-${i % 3}`;
   const allocatable = { cpu: '32', memory: '128Gi', pods: '110' };
   return {
-    apiVersion: 'v1', kind: 'Node',
-    metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}`, 'failure-domain.beta.kubernetes.io/zone': zone } },
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: `node-${i}`,
+      labels: { 'kubernetes.io/hostname': `node-${i}`, 'failure-domain.beta.kubernetes.io/zone': zone },
+    },
     spec: {},
     status: { capacity: allocatable, allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
   };
@@ -23,9 +27,15 @@ export function node(i: number): Node {
 
 export function pod(i: number): Pod {
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name: `pod-${i}`, namespace: 'default', labels: { app: `app-${i % 100}` } },
-    spec: { schedulerName: BENCH_SCHEDULER, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '100m', memory: '500Mi' } } }] },
+    spec: {
+      schedulerName: BENCH_SCHEDULER,
+      containers: [
+        { name: 'app', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '100m', memory: '500Mi' } } },
+      ],
+    },
   };
 }
 
@@ -36,7 +46,12 @@ export function pod(i: number): Pod {
  * (median, p99) and the heap the run added. Nodes are plain Node objects (no kubelets), so
  * only the scheduler and the API server are measured.
  */
-export async function run(profileName: string, era: 'legacy' | 'framework', nodes: number, pods: number): Promise<Record<string, string | number>> {
+export async function run(
+  profileName: string,
+  era: 'legacy' | 'framework',
+  nodes: number,
+  pods: number,
+): Promise<Record<string, string | number>> {
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
   const cluster = new Cluster({ config: clusterConfig(loadProfile(profileName)), clock: 'virtual' });
@@ -46,13 +61,19 @@ export async function run(profileName: string, era: 'legacy' | 'framework', node
   for (let i = 0; i < pods; i++) await client.create({ resource: 'pods', namespace: 'default' }, pod(i));
   await cluster.settle();
   const schedulerClient = cluster.clientFor('system:kube-scheduler');
-  const scheduler = new Scheduler(new InformerFactory(schedulerClient), schedulerClient, cluster.clock, cluster.quiescence, {
-    schedulerName: BENCH_SCHEDULER,
-    algorithm: era === 'legacy' ? legacyProvider('DefaultProvider') : frameworkPlugins(),
-    percentageOfNodesToScore: era === 'legacy' ? 50 : 0,
-    alwaysCheckAllPredicates: false,
-    recordDecisions: false,
-  });
+  const scheduler = new Scheduler(
+    new InformerFactory(schedulerClient),
+    schedulerClient,
+    cluster.clock,
+    cluster.quiescence,
+    {
+      schedulerName: BENCH_SCHEDULER,
+      algorithm: era === 'legacy' ? legacyProvider('DefaultProvider') : frameworkPlugins(),
+      percentageOfNodesToScore: era === 'legacy' ? 50 : 0,
+      alwaysCheckAllPredicates: false,
+      recordDecisions: false,
+    },
+  );
   const latencies: number[] = [];
   const schedule = scheduler.scheduleOne.bind(scheduler);
   scheduler.scheduleOne = (key: string) => {
@@ -71,21 +92,39 @@ export async function run(profileName: string, era: 'legacy' | 'framework', node
   latencies.sort((a, b) => a - b);
   if (bound !== pods) throw new Error(`only ${bound} of ${pods} pods were bound`);
   return {
-    profile: profileName, nodes, pods, 'wall s': wallS, 'pods/s': pods / wallS,
-    'decision median ms': percentile(latencies, 50), 'decision p99 ms': percentile(latencies, 99),
+    profile: profileName,
+    nodes,
+    pods,
+    'wall s': wallS,
+    'pods/s': pods / wallS,
+    'decision median ms': percentile(latencies, 50),
+    'decision p99 ms': percentile(latencies, 99),
     'decisions/s (algorithm only)': pods / (latencies.reduce((a, b) => a + b, 0) / 1000),
     'heap MiB': heapMiB,
   };
 }
 
 export async function runSchedulerBenchmark(): Promise<void> {
-  const sizes = (process.env.SCHED_BENCH_SIZES ?? '5000x10000,5000x150000').split(',').map((s) => s.split('x').map(Number));
+  const sizes = (process.env.SCHED_BENCH_SIZES ?? '5000x10000,5000x150000')
+    .split(',')
+    .map((s) => s.split('x').map(Number));
   const rows: Record<string, string | number>[] = [];
   for (const [nodes, pods] of sizes) {
     const seed = await run('seed', 'legacy', nodes, pods);
     rows.push(seed);
-    if (nodes >= 5000) recordGoal(`scheduler, seed profile, ${nodes} nodes / ${pods} pods`, seed['pods/s'] as number, '≥', 1000, 'pods/s', 1);
+    if (nodes >= 5000)
+      recordGoal(
+        `scheduler, seed profile, ${nodes} nodes / ${pods} pods`,
+        seed['pods/s'] as number,
+        '≥',
+        1000,
+        'pods/s',
+        1,
+      );
     rows.push(await run('kubernetes-1.32', 'framework', nodes, pods));
   }
-  printTable('Scheduler throughput, in-process (anchor: upstream scheduler_perf 270 pods/s at 5000 nodes; goal ≥ 1000)', rows);
+  printTable(
+    'Scheduler throughput, in-process (anchor: upstream scheduler_perf 270 pods/s at 5000 nodes; goal ≥ 1000)',
+    rows,
+  );
 }

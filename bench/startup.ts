@@ -11,26 +11,41 @@ const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin/kubespec');
 const RUNS = Number(process.env.RUNS ?? 3);
 
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
   });
 }
 
-const answers = (port: number) => new Promise<boolean>((resolve) => {
-  const req = https.get({ host: '127.0.0.1', port, path: '/version', rejectUnauthorized: false, timeout: 1000 }, (res) => { res.resume(); resolve(res.statusCode === 200); });
-  req.on('error', () => resolve(false));
-  req.on('timeout', () => { req.destroy(); resolve(false); });
-});
+const answers = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const req = https.get(
+      { host: '127.0.0.1', port, path: '/version', rejectUnauthorized: false, timeout: 1000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
+  });
 
 /** Milliseconds from spawning `kubespec serve` to its first 200 on GET /version over HTTPS. */
 async function serveStart(dataDir: string, env: NodeJS.ProcessEnv): Promise<number> {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--secure-port', String(port)], { stdio: 'ignore', env });
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--secure-port', String(port)], {
+    stdio: 'ignore',
+    env,
+  });
   try {
     while (!(await answers(port))) {
       if (child.exitCode !== null) throw new Error(`kubespec serve exited with ${child.exitCode}`);
@@ -38,7 +53,10 @@ async function serveStart(dataDir: string, env: NodeJS.ProcessEnv): Promise<numb
     }
     return Number(process.hrtime.bigint() - started) / 1e6;
   } finally {
-    await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   }
 }
 
@@ -50,7 +68,10 @@ async function serveStart(dataDir: string, env: NodeJS.ProcessEnv): Promise<numb
  */
 export async function runStartupBenchmark(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
-  const modes: [string, NodeJS.ProcessEnv][] = [['compiled (dist/)', { ...process.env, KUBESPEC_FROM_SOURCE: '' }], ['sources (ts-node)', { ...process.env, KUBESPEC_FROM_SOURCE: '1' }]];
+  const modes: [string, NodeJS.ProcessEnv][] = [
+    ['compiled (dist/)', { ...process.env, KUBESPEC_FROM_SOURCE: '' }],
+    ['sources (ts-node)', { ...process.env, KUBESPEC_FROM_SOURCE: '1' }],
+  ];
   const built = spawnSync(process.execPath, [path.join(ROOT, 'bin/build.js')], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
   for (const [mode, env] of modes) {

@@ -16,7 +16,11 @@ export async function runSuiteBenchmark(): Promise<void> {
   for (const profile of ['seed', 'kubernetes-1.32']) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-'));
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/kubespec'), 'run', '--profile', profile, '--report-dir', dir, '--quiet-summary'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'bin/kubespec'), 'run', '--profile', profile, '--report-dir', dir, '--quiet-summary'],
+      { encoding: 'utf8' },
+    );
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     if (r.status !== 0) throw new Error(`suite failed on ${profile}:\n${r.stdout}\n${r.stderr}`);
     const { scenarios } = readMessages(path.join(dir, 'messages.ndjson'));

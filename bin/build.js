@@ -14,7 +14,10 @@ const SRC = path.join(ROOT, 'src');
 
 function tsc() {
   const bin = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
-  return spawnSync(process.execPath, [bin, '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT }).status;
+  return spawnSync(process.execPath, [bin, '-p', path.join(ROOT, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+    cwd: ROOT,
+  }).status;
 }
 
 /** Compiled files whose source is gone (moved or removed): never loaded, but misleading. */
@@ -31,7 +34,8 @@ function removeOrphans() {
 
 /** Sources without their compiled file (say, one deleted from dist/ by hand: tsc -incremental would not notice). */
 function missingOutputs() {
-  return fs.readdirSync(SRC, { recursive: true })
+  return fs
+    .readdirSync(SRC, { recursive: true })
     .filter((rel) => rel.endsWith('.ts') && !rel.endsWith('.d.ts'))
     .filter((rel) => !fs.existsSync(path.join(DIST, rel.replace(/\.ts$/, '.js'))));
 }
@@ -45,11 +49,16 @@ function main() {
   const hash = sourceHash(ROOT); // before compiling: an edit made meanwhile leaves dist/ stale
   fs.rmSync(path.join(DIST, HASH_FILE), { force: true });
   const started = Date.now();
-  const fromScratch = () => { fs.rmSync(path.join(DIST, '.tsbuildinfo'), { force: true }); return tsc(); };
+  const fromScratch = () => {
+    fs.rmSync(path.join(DIST, '.tsbuildinfo'), { force: true });
+    return tsc();
+  };
   let status = force ? fromScratch() : tsc();
   if (status === 0 && missingOutputs().length > 0) status = fromScratch();
   if (status !== 0) {
-    console.error(`build: tsc failed (exit ${status}); dist/ is not current, bin/kubespec runs the sources through ts-node`);
+    console.error(
+      `build: tsc failed (exit ${status}); dist/ is not current, bin/kubespec runs the sources through ts-node`,
+    );
     return status || 1;
   }
   const missing = missingOutputs();
@@ -59,7 +68,9 @@ function main() {
   }
   const orphans = removeOrphans();
   markBuilt(hash, ROOT);
-  console.log(`dist/ built from src/ in ${((Date.now() - started) / 1000).toFixed(1)}s${orphans ? ` (${orphans} stale file(s) removed)` : ''}`);
+  console.log(
+    `dist/ built from src/ in ${((Date.now() - started) / 1000).toFixed(1)}s${orphans ? ` (${orphans} stale file(s) removed)` : ''}`,
+  );
   return 0;
 }
 

@@ -24,11 +24,21 @@ const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
 function sourceHash(root = ROOT) {
   const hash = crypto.createHash('sha256');
   const src = path.join(root, 'src');
-  const files = fs.readdirSync(src, { recursive: true, withFileTypes: true })
+  const files = fs
+    .readdirSync(src, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => path.relative(src, path.join(e.parentPath ?? e.path, e.name)).split(path.sep).join('/'))
+    .map((e) =>
+      path
+        .relative(src, path.join(e.parentPath ?? e.path, e.name))
+        .split(path.sep)
+        .join('/'),
+    )
     .sort();
-  for (const rel of files) hash.update(`src/${rel}\0`).update(fs.readFileSync(path.join(src, rel))).update('\0');
+  for (const rel of files)
+    hash
+      .update(`src/${rel}\0`)
+      .update(fs.readFileSync(path.join(src, rel)))
+      .update('\0');
   for (const rel of CONFIGS) {
     const file = path.join(root, rel);
     if (fs.existsSync(file)) hash.update(`${rel}\0`).update(fs.readFileSync(file)).update('\0');
@@ -74,16 +84,21 @@ function useDist(root = ROOT) {
       // Without ts-node (a plain-JavaScript --driver module, say) "../src/x" cannot resolve to
       // x.ts at all: resolve the same path under dist/.
       const relative = path.isAbsolute(request) || /^\.\.?([\\/]|$)/.test(request);
-      const target = e && e.code === 'MODULE_NOT_FOUND' && relative && parent?.filename
-        ? path.resolve(path.dirname(parent.filename), request) : undefined;
+      const target =
+        e && e.code === 'MODULE_NOT_FOUND' && relative && parent?.filename
+          ? path.resolve(path.dirname(parent.filename), request)
+          : undefined;
       if (target === undefined || !(target + path.sep).startsWith(src)) throw e;
       return resolve.call(this, dist + target.slice(src.length), parent, isMain, options);
     }
-    if (typeof file !== 'string' || !file.startsWith(src) || !file.endsWith('.ts') || file.endsWith('.d.ts')) return file;
-    const compiled = dist + file.slice(src.length, -3) + '.js';
+    if (typeof file !== 'string' || !file.startsWith(src) || !file.endsWith('.ts') || file.endsWith('.d.ts'))
+      return file;
+    const compiled = `${dist + file.slice(src.length, -3)}.js`;
     if (!fs.existsSync(compiled)) {
       // Fresh dist/ has every source compiled; loading the source instead would make a second copy.
-      throw new Error(`kubespec: ${path.relative(root, file)} has no compiled ${path.relative(root, compiled)}; run npm run build`);
+      throw new Error(
+        `kubespec: ${path.relative(root, file)} has no compiled ${path.relative(root, compiled)}; run npm run build`,
+      );
     }
     return compiled;
   };

@@ -65,32 +65,46 @@ export function loadMutants(file = DEFAULT_MUTANTS_PATH, root = ROOT, behaviourI
     const where = `${shown}: mutant ${index + 1}`;
     if (typeof entry !== 'object' || entry === null) throw new MutantCatalogueError(`${where}: expected a mapping`);
     const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) if (!KEYS.has(key)) throw new MutantCatalogueError(`${where}: unknown key "${key}"`);
+    for (const key of Object.keys(e))
+      if (!KEYS.has(key)) throw new MutantCatalogueError(`${where}: unknown key "${key}"`);
     const id = e.id;
-    if (typeof id !== 'string' || !MUTANT_ID.test(id)) throw new MutantCatalogueError(`${where}: id must be lower case with hyphens, got ${JSON.stringify(id)}`);
+    if (typeof id !== 'string' || !MUTANT_ID.test(id))
+      throw new MutantCatalogueError(`${where}: id must be lower case with hyphens, got ${JSON.stringify(id)}`);
     if (seen.has(id)) throw new MutantCatalogueError(`${where}: duplicate id ${id}`);
     seen.add(id);
     const at = `${shown}: ${id}`;
     if (typeof e.title !== 'string' || e.title === '') throw new MutantCatalogueError(`${at}: title missing`);
-    if (!Array.isArray(e.behaviours) || e.behaviours.length === 0) throw new MutantCatalogueError(`${at}: behaviours must be a non-empty list`);
+    if (!Array.isArray(e.behaviours) || e.behaviours.length === 0)
+      throw new MutantCatalogueError(`${at}: behaviours must be a non-empty list`);
     for (const b of e.behaviours) {
-      if (typeof b !== 'string' || !known.has(b)) throw new MutantCatalogueError(`${at}: behaviour ${JSON.stringify(b)} is not in features/behaviours.yaml`);
+      if (typeof b !== 'string' || !known.has(b))
+        throw new MutantCatalogueError(`${at}: behaviour ${JSON.stringify(b)} is not in features/behaviours.yaml`);
     }
     const rawEdits = e.edits !== undefined ? e.edits : [{ file: e.file, find: e.find, replace: e.replace }];
-    if (e.edits !== undefined && (e.file !== undefined || e.find !== undefined)) throw new MutantCatalogueError(`${at}: give either file/find/replace or edits, not both`);
-    if (!Array.isArray(rawEdits) || rawEdits.length === 0) throw new MutantCatalogueError(`${at}: edits must be a non-empty list`);
+    if (e.edits !== undefined && (e.file !== undefined || e.find !== undefined))
+      throw new MutantCatalogueError(`${at}: give either file/find/replace or edits, not both`);
+    if (!Array.isArray(rawEdits) || rawEdits.length === 0)
+      throw new MutantCatalogueError(`${at}: edits must be a non-empty list`);
     const edits = rawEdits.map((raw, i): Edit => {
       const r = raw as Record<string, unknown>;
       if (typeof r.file !== 'string' || typeof r.find !== 'string' || typeof r.replace !== 'string') {
         throw new MutantCatalogueError(`${at}: edit ${i + 1} needs file, find and replace (strings)`);
       }
-      if (r.find === '' || r.find === r.replace) throw new MutantCatalogueError(`${at}: edit ${i + 1}: find must be non-empty and differ from replace`);
+      if (r.find === '' || r.find === r.replace)
+        throw new MutantCatalogueError(`${at}: edit ${i + 1}: find must be non-empty and differ from replace`);
       const n = occurrences(read(r.file), r.find);
-      if (n !== 1) throw new MutantCatalogueError(`${at}: the snippet ${JSON.stringify(r.find)} occurs ${n} times in ${r.file} (must be exactly once)`);
+      if (n !== 1)
+        throw new MutantCatalogueError(
+          `${at}: the snippet ${JSON.stringify(r.find)} occurs ${n} times in ${r.file} (must be exactly once)`,
+        );
       return { file: r.file, find: r.find, replace: r.replace };
     });
     const profiles = e.profiles === undefined ? [...PROFILES] : e.profiles;
-    if (!Array.isArray(profiles) || profiles.length === 0 || profiles.some((p) => !(PROFILES as readonly string[]).includes(p as string))) {
+    if (
+      !Array.isArray(profiles) ||
+      profiles.length === 0 ||
+      profiles.some((p) => !(PROFILES as readonly string[]).includes(p as string))
+    ) {
       throw new MutantCatalogueError(`${at}: profiles must be a non-empty list of ${PROFILES.join(', ')}`);
     }
     return { id, title: e.title, behaviours: e.behaviours as string[], edits, profiles: profiles as string[] };
@@ -107,12 +121,15 @@ export function loadUnjudged(file = DEFAULT_MUTANTS_PATH): Map<string, Map<strin
   const doc = yaml.load(fs.readFileSync(file, 'utf8'), { filename: shown }) as { unjudged?: unknown };
   const out = new Map<string, Map<string, string>>();
   if (doc.unjudged === undefined) return out;
-  if (typeof doc.unjudged !== 'object' || doc.unjudged === null) throw new MutantCatalogueError(`${shown}: unjudged must map a profile to { BEHAVIOUR: reason }`);
+  if (typeof doc.unjudged !== 'object' || doc.unjudged === null)
+    throw new MutantCatalogueError(`${shown}: unjudged must map a profile to { BEHAVIOUR: reason }`);
   for (const [profile, entries] of Object.entries(doc.unjudged)) {
-    if (!(PROFILES as readonly string[]).includes(profile)) throw new MutantCatalogueError(`${shown}: unjudged: unknown profile "${profile}"`);
+    if (!(PROFILES as readonly string[]).includes(profile))
+      throw new MutantCatalogueError(`${shown}: unjudged: unknown profile "${profile}"`);
     const reasons = new Map<string, string>();
     for (const [id, reason] of Object.entries((entries ?? {}) as Record<string, unknown>)) {
-      if (typeof reason !== 'string' || reason.trim() === '') throw new MutantCatalogueError(`${shown}: unjudged: ${profile}: ${id} needs a reason`);
+      if (typeof reason !== 'string' || reason.trim() === '')
+        throw new MutantCatalogueError(`${shown}: unjudged: ${profile}: ${id} needs a reason`);
       reasons.set(id, reason);
     }
     out.set(profile, reasons);

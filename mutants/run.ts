@@ -9,7 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyMutant, loadMutants, Mutant, PROFILES, ROOT, tagExpression } from './catalogue';
 import { loadCatalogue } from '../src/report/catalogue';
-import { mergeMutationReports, MutantProfileResult, MutantResult, MutationReport, summarise } from '../src/report/mutation';
+import {
+  mergeMutationReports,
+  MutantProfileResult,
+  MutantResult,
+  MutationReport,
+  summarise,
+} from '../src/report/mutation';
 import { parseScenario, ProfileOutcome, ScenarioRef, WorkerRequest } from './worker';
 import { seededRandom } from '../src/util/random';
 
@@ -53,7 +59,15 @@ interface Options {
 }
 
 function parse(argv: string[]): Options | 'help' {
-  const o: Options = { seed: 1, profiles: [...PROFILES], jobs: 1, timeoutS: 180, baseline: true, out: path.join(ROOT, 'reports', 'mutants.json'), list: false };
+  const o: Options = {
+    seed: 1,
+    profiles: [...PROFILES],
+    jobs: 1,
+    timeoutS: 180,
+    baseline: true,
+    out: path.join(ROOT, 'reports', 'mutants.json'),
+    list: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -66,36 +80,68 @@ function parse(argv: string[]): Options | 'help' {
       return Number(v);
     };
     switch (arg) {
-      case '--help': case '-h': return 'help';
-      case '--ids': o.ids = value().split(',').map((s) => s.trim()).filter(Boolean); break;
-      case '--sample': o.sample = int(value(), 1); break;
-      case '--seed': o.seed = int(value(), 0); break;
+      case '--help':
+      case '-h':
+        return 'help';
+      case '--ids':
+        o.ids = value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        break;
+      case '--sample':
+        o.sample = int(value(), 1);
+        break;
+      case '--seed':
+        o.seed = int(value(), 0);
+        break;
       case '--shard': {
         const v = value();
         const m = /^(\d+)\/(\d+)$/.exec(v);
-        if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new Error(`--shard wants I/N with 1 ≤ I ≤ N, got "${v}"`);
+        if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+          throw new Error(`--shard wants I/N with 1 ≤ I ≤ N, got "${v}"`);
         o.shard = [Number(m[1]), Number(m[2])];
         break;
       }
       case '--profiles': {
         o.profiles = value().split(',');
-        for (const p of o.profiles) if (!(PROFILES as readonly string[]).includes(p)) throw new Error(`--profiles: unknown profile "${p}" (known: ${PROFILES.join(', ')})`);
+        for (const p of o.profiles)
+          if (!(PROFILES as readonly string[]).includes(p))
+            throw new Error(`--profiles: unknown profile "${p}" (known: ${PROFILES.join(', ')})`);
         break;
       }
-      case '--jobs': o.jobs = int(value(), 1); break;
-      case '--timeout': o.timeoutS = int(value(), 1); break;
-      case '--no-baseline': o.baseline = false; break;
-      case '--hints': o.hints = path.resolve(value()); break;
-      case '--no-hints': o.hints = false; break;
-      case '--out': o.out = path.resolve(value()); break;
-      case '--list': o.list = true; break;
-      default: throw new Error(`unknown option "${arg}"\n\n${HELP}`);
+      case '--jobs':
+        o.jobs = int(value(), 1);
+        break;
+      case '--timeout':
+        o.timeoutS = int(value(), 1);
+        break;
+      case '--no-baseline':
+        o.baseline = false;
+        break;
+      case '--hints':
+        o.hints = path.resolve(value());
+        break;
+      case '--no-hints':
+        o.hints = false;
+        break;
+      case '--out':
+        o.out = path.resolve(value());
+        break;
+      case '--list':
+        o.list = true;
+        break;
+      default:
+        throw new Error(`unknown option "${arg}"\n\n${HELP}`);
     }
   }
   return o;
 }
 
-export function select(all: Mutant[], o: Pick<Options, 'ids' | 'sample' | 'seed' | 'shard'>): { mutants: Mutant[]; selection: string } {
+export function select(
+  all: Mutant[],
+  o: Pick<Options, 'ids' | 'sample' | 'seed' | 'shard'>,
+): { mutants: Mutant[]; selection: string } {
   let mutants = all;
   const parts: string[] = [];
   if (o.ids) {
@@ -106,7 +152,11 @@ export function select(all: Mutant[], o: Pick<Options, 'ids' | 'sample' | 'seed'
   }
   if (o.sample !== undefined && o.sample < mutants.length) {
     const rnd = seededRandom(o.seed); // reproducible from --seed
-    const order = mutants.map((m) => ({ m, k: rnd() })).sort((a, b) => a.k - b.k).slice(0, o.sample).map((x) => x.m);
+    const order = mutants
+      .map((m) => ({ m, k: rnd() }))
+      .sort((a, b) => a.k - b.k)
+      .slice(0, o.sample)
+      .map((x) => x.m);
     mutants = mutants.filter((m) => order.includes(m)); // keep catalogue order
     parts.push(`sample ${o.sample} (seed ${o.seed})`);
   }
@@ -142,7 +192,12 @@ export function loadHints(file: string): Map<string, Record<string, ScenarioRef[
   return hints;
 }
 
-interface JudgeOutput { outcomes?: ProfileOutcome[]; loadMs?: number; error?: string; timedOut?: boolean }
+interface JudgeOutput {
+  outcomes?: ProfileOutcome[];
+  loadMs?: number;
+  error?: string;
+  timedOut?: boolean;
+}
 
 /** Judges running now, stopped if the runner is interrupted. */
 const running = new Set<ReturnType<typeof spawn>>();
@@ -151,19 +206,31 @@ const running = new Set<ReturnType<typeof spawn>>();
 function judge(dir: string, request: WorkerRequest, timeoutS: number): Promise<JudgeOutput> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(dir, 'mutants', 'judge.js'), JSON.stringify(request)], {
-      cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
     });
     running.add(child);
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-4000); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-4000);
+    });
     let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutS * 1000);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutS * 1000);
     child.on('close', () => {
       running.delete(child);
       clearTimeout(timer);
-      if (timedOut) { resolve({ timedOut: true }); return; }
+      if (timedOut) {
+        resolve({ timedOut: true });
+        return;
+      }
       const line = out.trim().split('\n').at(-1) ?? '';
       try {
         resolve(JSON.parse(line) as JudgeOutput);
@@ -176,10 +243,23 @@ function judge(dir: string, request: WorkerRequest, timeoutS: number): Promise<J
 
 function profileResult(o: ProfileOutcome): MutantProfileResult {
   const status = o.failed.length > 0 ? 'killed' : 'survived';
-  return { status, ran: o.ran, notApplicable: o.notApplicable, failed: o.failed, ...(o.error && status === 'killed' ? { error: o.error } : {}), ...(o.byHint ? { byHint: true } : {}), ms: o.ms };
+  return {
+    status,
+    ran: o.ran,
+    notApplicable: o.notApplicable,
+    failed: o.failed,
+    ...(o.error && status === 'killed' ? { error: o.error } : {}),
+    ...(o.byHint ? { byHint: true } : {}),
+    ms: o.ms,
+  };
 }
 
-async function judgeMutant(dir: string, m: Mutant, o: Options, hints?: Record<string, ScenarioRef[]>): Promise<MutantResult> {
+async function judgeMutant(
+  dir: string,
+  m: Mutant,
+  o: Options,
+  hints?: Record<string, ScenarioRef[]>,
+): Promise<MutantResult> {
   const started = Date.now();
   const originals = new Map<string, string>();
   const mutated = applyMutant(m, (f) => {
@@ -190,18 +270,41 @@ async function judgeMutant(dir: string, m: Mutant, o: Options, hints?: Record<st
   const profiles = m.profiles.filter((p) => o.profiles.includes(p));
   try {
     for (const [f, text] of mutated) fs.writeFileSync(path.join(dir, f), text);
-    const out = await judge(dir, { tags: tagExpression(m.behaviours), profiles, failFast: true, ...(hints ? { hints } : {}) }, o.timeoutS);
+    const out = await judge(
+      dir,
+      { tags: tagExpression(m.behaviours), profiles, failFast: true, ...(hints ? { hints } : {}) },
+      o.timeoutS,
+    );
     const results: Record<string, MutantProfileResult> = {};
     if (out.timedOut) {
-      for (const p of profiles) results[p] = { status: 'killed', ran: 0, notApplicable: 0, failed: [], timedOut: true, error: `no verdict within ${o.timeoutS}s`, ms: o.timeoutS * 1000 };
+      for (const p of profiles)
+        results[p] = {
+          status: 'killed',
+          ran: 0,
+          notApplicable: 0,
+          failed: [],
+          timedOut: true,
+          error: `no verdict within ${o.timeoutS}s`,
+          ms: o.timeoutS * 1000,
+        };
     } else if (out.error || !out.outcomes) {
-      for (const p of profiles) results[p] = { status: 'error', ran: 0, notApplicable: 0, failed: [], error: out.error ?? 'no outcome', ms: 0 };
+      for (const p of profiles)
+        results[p] = { status: 'error', ran: 0, notApplicable: 0, failed: [], error: out.error ?? 'no outcome', ms: 0 };
     } else {
       for (const oc of out.outcomes) results[oc.profile] = profileResult(oc);
     }
     const statuses = Object.values(results).map((r) => r.status);
     const status = statuses.includes('error') ? 'error' : statuses.every((s) => s === 'killed') ? 'killed' : 'survived';
-    return { id: m.id, title: m.title, behaviours: m.behaviours, files: [...new Set(m.edits.map((e) => e.file))], status, profiles: results, ms: Date.now() - started, ...(out.loadMs !== undefined ? { loadMs: out.loadMs } : {}) };
+    return {
+      id: m.id,
+      title: m.title,
+      behaviours: m.behaviours,
+      files: [...new Set(m.edits.map((e) => e.file))],
+      status,
+      profiles: results,
+      ms: Date.now() - started,
+      ...(out.loadMs !== undefined ? { loadMs: out.loadMs } : {}),
+    };
   } finally {
     for (const [f, text] of originals) fs.writeFileSync(path.join(dir, f), text);
   }
@@ -218,7 +321,8 @@ function printTable(results: MutantResult[], profiles: string[]): void {
     const cells = profiles.map((p) => {
       const pr = r.profiles[p];
       if (!pr) return pad('—', 16);
-      const extra = pr.status === 'killed' ? (pr.timedOut ? ' (timeout)' : '') : pr.status === 'survived' ? ` (${pr.ran} ran)` : '';
+      const extra =
+        pr.status === 'killed' ? (pr.timedOut ? ' (timeout)' : '') : pr.status === 'survived' ? ` (${pr.ran} ran)` : '';
       return pad(`${pr.status}${extra}`, 16);
     });
     console.log(`${pad(r.id, idW)}  ${cells.join('  ')}  ${r.behaviours.join(' ')}`);
@@ -233,21 +337,31 @@ async function runAll(o: Options): Promise<number> {
   const withoutMutants = catalogue.filter((b) => !b.informative && !named.has(b.id)).map((b) => b.id);
   if (o.list) {
     for (const m of mutants) console.log(`${m.id}\t${m.behaviours.join(',')}\t${m.profiles.join(',')}\t${m.title}`);
-    console.log(`${mutants.length} of ${all.length} mutants (${selection}); behaviours without a mutant: ${withoutMutants.join(', ') || 'none'}`);
+    console.log(
+      `${mutants.length} of ${all.length} mutants (${selection}); behaviours without a mutant: ${withoutMutants.join(', ') || 'none'}`,
+    );
     return 0;
   }
   const started = Date.now();
-  const hintsFile = o.hints === false ? undefined : o.hints ?? (fs.existsSync(o.out) ? o.out : undefined);
+  const hintsFile = o.hints === false ? undefined : (o.hints ?? (fs.existsSync(o.out) ? o.out : undefined));
   const hints = hintsFile ? loadHints(hintsFile) : new Map<string, Record<string, ScenarioRef[]>>();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-mutants-'));
   const cleanUp = (): void => {
     for (const child of running) child.kill('SIGKILL');
     fs.rmSync(base, { recursive: true, force: true });
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { cleanUp(); process.exit(130); });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      cleanUp();
+      process.exit(130);
+    });
   try {
-    const dirs = Array.from({ length: Math.min(o.jobs, Math.max(1, mutants.length)) }, (_, i) => makeScratch(base, i + 1));
-    console.log(`mutants: ${mutants.length} of ${all.length} (${selection}), profiles ${o.profiles.join(', ')}, ${dirs.length} job(s)${hintsFile ? `, hints from ${path.relative(process.cwd(), hintsFile)} (${hints.size})` : ''}`);
+    const dirs = Array.from({ length: Math.min(o.jobs, Math.max(1, mutants.length)) }, (_, i) =>
+      makeScratch(base, i + 1),
+    );
+    console.log(
+      `mutants: ${mutants.length} of ${all.length} (${selection}), profiles ${o.profiles.join(', ')}, ${dirs.length} job(s)${hintsFile ? `, hints from ${path.relative(process.cwd(), hintsFile)} (${hints.size})` : ''}`,
+    );
     let baselineMs: number | undefined;
     if (o.baseline && mutants.length > 0) {
       const baselineStarted = Date.now();
@@ -255,26 +369,37 @@ async function runAll(o: Options): Promise<number> {
       const out = await judge(dirs[0], { tags, profiles: o.profiles, failFast: false }, o.timeoutS * 4);
       const red = out.outcomes?.flatMap((oc) => oc.failed.map((f) => `${oc.profile}: ${f}`)) ?? [];
       if (out.timedOut || out.error || red.length > 0) {
-        console.error(`mutants: the selected scenarios do not pass without a mutant, so no mutant can be judged:\n  ${out.timedOut ? 'timed out' : out.error ?? red.join('\n  ')}`);
+        console.error(
+          `mutants: the selected scenarios do not pass without a mutant, so no mutant can be judged:\n  ${out.timedOut ? 'timed out' : (out.error ?? red.join('\n  '))}`,
+        );
         return 2;
       }
       baselineMs = Date.now() - baselineStarted;
-      console.log(`baseline: ${out.outcomes!.map((oc) => `${oc.profile} ${oc.ran} scenarios green (${(oc.ms / 1000).toFixed(1)}s)`).join(', ')}`);
+      console.log(
+        `baseline: ${out.outcomes!.map((oc) => `${oc.profile} ${oc.ran} scenarios green (${(oc.ms / 1000).toFixed(1)}s)`).join(', ')}`,
+      );
     }
     const results: MutantResult[] = new Array(mutants.length);
     let next = 0;
     let done = 0;
-    await Promise.all(dirs.map(async (dir) => {
-      while (next < mutants.length) {
-        const k = next++;
-        const r = await judgeMutant(dir, mutants[k], o, hints.get(mutants[k].id));
-        results[k] = r;
-        done++;
-        const detail = Object.entries(r.profiles).map(([p, pr]) => `${p} ${pr.status}${pr.byHint ? ' (hint)' : ''}`).join(', ');
-        console.log(`[${done}/${mutants.length}] ${r.status === 'killed' ? '✔' : '✘'} ${r.id} — ${detail} (${(r.ms / 1000).toFixed(1)}s)`);
-        if (r.status === 'error') console.log(`    ${Object.values(r.profiles)[0]?.error?.split('\n').slice(0, 6).join('\n    ')}`);
-      }
-    }));
+    await Promise.all(
+      dirs.map(async (dir) => {
+        while (next < mutants.length) {
+          const k = next++;
+          const r = await judgeMutant(dir, mutants[k], o, hints.get(mutants[k].id));
+          results[k] = r;
+          done++;
+          const detail = Object.entries(r.profiles)
+            .map(([p, pr]) => `${p} ${pr.status}${pr.byHint ? ' (hint)' : ''}`)
+            .join(', ');
+          console.log(
+            `[${done}/${mutants.length}] ${r.status === 'killed' ? '✔' : '✘'} ${r.id} — ${detail} (${(r.ms / 1000).toFixed(1)}s)`,
+          );
+          if (r.status === 'error')
+            console.log(`    ${Object.values(r.profiles)[0]?.error?.split('\n').slice(0, 6).join('\n    ')}`);
+        }
+      }),
+    );
     const report: MutationReport = {
       generatedAt: new Date().toISOString(),
       durationMs: Date.now() - started,
@@ -292,8 +417,11 @@ async function runAll(o: Options): Promise<number> {
     printTable(results, o.profiles);
     console.log('');
     const t = report.totals;
-    console.log(`mutants: ${t.killed}/${t.mutants} killed, ${t.survived} survived, ${t.error} not judged — ${o.profiles.map((p) => `${p}: ${t.byProfile[p]?.killed ?? 0} killed, ${t.byProfile[p]?.survived ?? 0} survived`).join('; ')} — ${(report.durationMs / 1000).toFixed(0)}s`);
-    if (withoutMutants.length > 0) console.log(`behaviours without a mutant in the catalogue: ${withoutMutants.join(', ')}`);
+    console.log(
+      `mutants: ${t.killed}/${t.mutants} killed, ${t.survived} survived, ${t.error} not judged — ${o.profiles.map((p) => `${p}: ${t.byProfile[p]?.killed ?? 0} killed, ${t.byProfile[p]?.survived ?? 0} survived`).join('; ')} — ${(report.durationMs / 1000).toFixed(0)}s`,
+    );
+    if (withoutMutants.length > 0)
+      console.log(`behaviours without a mutant in the catalogue: ${withoutMutants.join(', ')}`);
     console.log(`written: ${path.relative(process.cwd(), o.out)}`);
     return t.survived === 0 && t.error === 0 ? 0 : 1;
   } finally {
@@ -311,7 +439,12 @@ export async function main(argv: string[]): Promise<number> {
     const current = new Set(loadMutants().map((m) => m.id));
     const dropped = all.mutants.filter((m) => !current.has(m.id)).map((m) => m.id);
     const kept = all.mutants.filter((m) => current.has(m.id));
-    const merged: MutationReport = { ...all, catalogueSize: current.size, mutants: kept, ...summarise(kept, all.profiles) };
+    const merged: MutationReport = {
+      ...all,
+      catalogueSize: current.size,
+      mutants: kept,
+      ...summarise(kept, all.profiles),
+    };
     if (dropped.length > 0) console.log(`dropped results of mutants no longer in the catalogue: ${dropped.join(', ')}`);
     const missing = [...current].filter((id) => !kept.some((m) => m.id === id));
     if (missing.length > 0) console.log(`not judged in these files: ${missing.join(', ')}`);
@@ -322,6 +455,9 @@ export async function main(argv: string[]): Promise<number> {
     return merged.totals.survived === 0 && merged.totals.error === 0 ? 0 : 1;
   }
   const o = parse(argv);
-  if (o === 'help') { console.log(HELP); return 0; }
+  if (o === 'help') {
+    console.log(HELP);
+    return 0;
+  }
   return runAll(o);
 }

@@ -16,7 +16,13 @@ function installTranspileCache(root, cacheDir = CACHE_DIR) {
   const ts = require('typescript');
   const tsconfig = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
   const { options } = ts.convertCompilerOptionsFromJson(tsconfig.config?.compilerOptions || {}, root);
-  const compilerOptions = { ...options, module: ts.ModuleKind.CommonJS, inlineSourceMap: true, sourceMap: false, declaration: false };
+  const compilerOptions = {
+    ...options,
+    module: ts.ModuleKind.CommonJS,
+    inlineSourceMap: true,
+    sourceMap: false,
+    declaration: false,
+  };
   fs.mkdirSync(cacheDir, { recursive: true });
   const salt = `${ts.version}\n${JSON.stringify(compilerOptions)}\n`;
   require.extensions['.ts'] = (module, file) => {

@@ -10,7 +10,10 @@ import type { Envelope } from '@cucumber/messages';
 import { Writable } from 'node:stream';
 
 /** A scenario named as the judge reports it: the feature file and the scenario's name. */
-export interface ScenarioRef { uri: string; name: string }
+export interface ScenarioRef {
+  uri: string;
+  name: string;
+}
 
 export interface WorkerRequest {
   /** Cucumber tag expression */
@@ -53,9 +56,18 @@ function exactly(name: string): string {
 }
 
 // Cucumber's own formatter output is not wanted: the outcome is the one JSON line.
-const discard = new Writable({ write(_chunk, _encoding, done) { done(); } });
+const discard = new Writable({
+  write(_chunk, _encoding, done) {
+    done();
+  },
+});
 
-async function runProfile(profile: string, runConfiguration: IRunConfiguration, support: ISupportCodeLibrary, root: string): Promise<ProfileOutcome> {
+async function runProfile(
+  profile: string,
+  runConfiguration: IRunConfiguration,
+  support: ISupportCodeLibrary,
+  root: string,
+): Promise<ProfileOutcome> {
   const environment = { cwd: root, stdout: discard, stderr: process.stderr };
   const started = Date.now();
   const names = new Map<string, string>(); // pickleId → "uri: name"
@@ -67,27 +79,39 @@ async function runProfile(profile: string, runConfiguration: IRunConfiguration, 
   const finishedCases = new Set<string>();
   const outcome: ProfileOutcome = { profile, ran: 0, notApplicable: 0, failed: [], ms: 0 };
   const onMessage = (m: Envelope): void => {
-    if (m.testStepFinished && m.testStepFinished.testStepResult.status !== 'PASSED' && m.testStepFinished.testStepResult.status !== 'SKIPPED') {
+    if (
+      m.testStepFinished &&
+      m.testStepFinished.testStepResult.status !== 'PASSED' &&
+      m.testStepFinished.testStepResult.status !== 'SKIPPED'
+    ) {
       failedSteps.add(m.testStepFinished.testCaseStartedId);
     }
     if (m.pickle) names.set(m.pickle.id, scenarioName(m.pickle.uri, m.pickle.name));
     else if (m.testCase) pickleOf.set(m.testCase.id, m.testCase.pickleId);
     else if (m.testCaseStarted) caseOf.set(m.testCaseStarted.id, m.testCaseStarted.testCaseId);
-    else if (m.attachment?.mediaType === 'text/x.kubespec.not-applicable' && m.attachment.testCaseStartedId) notApplicable.add(m.attachment.testCaseStartedId);
+    else if (m.attachment?.mediaType === 'text/x.kubespec.not-applicable' && m.attachment.testCaseStartedId)
+      notApplicable.add(m.attachment.testCaseStartedId);
     else if (m.testStepFinished && m.testStepFinished.testStepResult.status === 'FAILED' && !outcome.error) {
       outcome.error = (m.testStepFinished.testStepResult.message ?? '').split('\n').slice(0, 3).join(' ').slice(0, 400);
     } else if (m.testCaseFinished && !m.testCaseFinished.willBeRetried) {
       const id = m.testCaseFinished.testCaseStartedId;
-      if (notApplicable.has(id)) { outcome.notApplicable++; return; }
+      if (notApplicable.has(id)) {
+        outcome.notApplicable++;
+        return;
+      }
       outcome.ran++;
       finishedCases.add(id);
     }
   };
-  const { success } = await runCucumber({
-    ...runConfiguration,
-    support,
-    runtime: { ...runConfiguration.runtime, worldParameters: { target: 'reference', profile } },
-  }, environment, onMessage);
+  const { success } = await runCucumber(
+    {
+      ...runConfiguration,
+      support,
+      runtime: { ...runConfiguration.runtime, worldParameters: { target: 'reference', profile } },
+    },
+    environment,
+    onMessage,
+  );
   for (const id of finishedCases) {
     if (!failedSteps.has(id)) continue;
     const testCase = caseOf.get(id);
@@ -102,17 +126,20 @@ async function main(): Promise<void> {
   const request = JSON.parse(process.argv[2]) as WorkerRequest;
   const root = process.cwd();
   const environment = { cwd: root, stdout: discard, stderr: process.stderr };
-  const { runConfiguration } = await loadConfiguration({
-    provided: {
-      paths: [path.join(root, 'features/**/*.feature')],
-      require: [path.join(root, 'steps/**/*.ts')],
-      requireModule: [],
-      format: [],
-      tags: request.tags,
-      failFast: request.failFast,
-      strict: true,
+  const { runConfiguration } = await loadConfiguration(
+    {
+      provided: {
+        paths: [path.join(root, 'features/**/*.feature')],
+        require: [path.join(root, 'steps/**/*.ts')],
+        requireModule: [],
+        format: [],
+        tags: request.tags,
+        failFast: request.failFast,
+        strict: true,
+      },
     },
-  }, environment);
+    environment,
+  );
   const support = await loadSupport(runConfiguration, environment);
   // From the process's start: node, cucumber, and src/ through the steps (the fixed cost of a judge).
   const loadMs = Math.round(process.uptime() * 1000);
@@ -125,10 +152,19 @@ async function main(): Promise<void> {
     // pass; when none turns red, every tagged scenario runs as without hints.
     const hints = request.hints?.[profile] ?? [];
     if (hints.length > 0) {
-      const hinted = await runProfile(profile, {
-        ...runConfiguration,
-        sources: { ...runConfiguration.sources, paths: [...new Set(hints.map((h) => path.join(root, h.uri)))], names: hints.map((h) => exactly(h.name)) },
-      }, support, root);
+      const hinted = await runProfile(
+        profile,
+        {
+          ...runConfiguration,
+          sources: {
+            ...runConfiguration.sources,
+            paths: [...new Set(hints.map((h) => path.join(root, h.uri)))],
+            names: hints.map((h) => exactly(h.name)),
+          },
+        },
+        support,
+        root,
+      );
       if (hinted.failed.length > 0) {
         outcomes.push({ ...hinted, byHint: true, ms: Date.now() - started });
         continue;
@@ -142,8 +178,11 @@ async function main(): Promise<void> {
 
 /** Judges as the request in argv[2] says; mutants/judge.js calls it (the runner imports this module's helpers). */
 export function judgeMain(): void {
-  main().then(() => process.exit(0), (err) => {
-    process.stdout.write(`${JSON.stringify({ error: String(err?.stack ? err.stack : err).slice(0, 2000) })}\n`);
-    process.exit(3);
-  });
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      process.stdout.write(`${JSON.stringify({ error: String(err?.stack ? err.stack : err).slice(0, 2000) })}\n`);
+      process.exit(3);
+    },
+  );
 }

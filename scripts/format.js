@@ -61,7 +61,8 @@ function carry(before, after) {
   }
   const replace = b.slice(from, bTo()).join('\n');
   // Lines deleted whole: take their line break too, so no blank line is left where they were.
-  if (replace === '' && from === top && to === a.length - tail && to < a.length) return { find: `${find()}\n`, replace };
+  if (replace === '' && from === top && to === a.length - tail && to < a.length)
+    return { find: `${find()}\n`, replace };
   return { find: find(), replace };
 }
 
@@ -102,7 +103,10 @@ function main() {
     }
     const mutated = path.join(SCRATCH, String(n), e.file);
     fs.mkdirSync(path.dirname(mutated), { recursive: true });
-    fs.writeFileSync(mutated, text.replace(e.find, () => e.replace));
+    fs.writeFileSync(
+      mutated,
+      text.replace(e.find, () => e.replace),
+    );
     pending.push({ ...e, mutated });
   });
   // The mutated copies first (under .kubespec/, which git and so Biome otherwise ignore); a copy
@@ -127,7 +131,8 @@ function main() {
   }
   if (moved.size > 0) rewriteCatalogue(moved);
   fs.rmSync(SCRATCH, { recursive: true, force: true });
-  if (edits.length > 0) console.log(`format: mutant edits carried over: ${moved.size}, unchanged: ${kept}, of ${edits.length}`);
+  if (edits.length > 0)
+    console.log(`format: mutant edits carried over: ${moved.size}, unchanged: ${kept}, of ${edits.length}`);
   process.exitCode = r.status;
 }
 

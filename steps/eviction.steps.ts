@@ -31,7 +31,9 @@ async function timeline(world: KubeWorld): Promise<TimelineRecorder> {
 async function timedTimeline(world: KubeWorld): Promise<TimelineRecorder> {
   const cluster = await world.cluster();
   if (!cluster.capabilities.exactEventTimes) {
-    throw new NotApplicableError(`target ${cluster.target} shows changes only when an advance of its virtual clock returns, so the suite cannot tell when each happened`);
+    throw new NotApplicableError(
+      `target ${cluster.target} shows changes only when an advance of its virtual clock returns, so the suite cannot tell when each happened`,
+    );
   }
   return timeline(world);
 }
@@ -42,15 +44,27 @@ function zoneNodes(world: KubeWorld, zone: string): string[] {
   return list;
 }
 
-async function addZoneNode(world: KubeWorld, zone: string, name: string, labels: Record<string, string> = { [ZONE_LABEL]: zone }): Promise<void> {
+async function addZoneNode(
+  world: KubeWorld,
+  zone: string,
+  name: string,
+  labels: Record<string, string> = { [ZONE_LABEL]: zone },
+): Promise<void> {
   const cluster = await world.cluster();
   await timeline(world);
   await cluster.addKubelet({ name, labels });
-  await cluster.waitFor(`node ${name} to be Ready`, async () => {
-    // Not registered yet is the one answer to wait through; any other failure fails the step.
-    const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch((e) => { if (isStatusError(e, 'NotFound')) return undefined; throw e; });
-    return n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-  }, 60_000);
+  await cluster.waitFor(
+    `node ${name} to be Ready`,
+    async () => {
+      // Not registered yet is the one answer to wait through; any other failure fails the step.
+      const n = await cluster.client.get<Node>({ resource: 'nodes' }, name).catch((e) => {
+        if (isStatusError(e, 'NotFound')) return undefined;
+        throw e;
+      });
+      return n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+    },
+    60_000,
+  );
   world.zoneNodes.set(zone, [...(world.zoneNodes.get(zone) ?? []), name]);
 }
 
@@ -63,19 +77,31 @@ After(function (this: KubeWorld) {
 
 // ── parameters ──────────────────────────────────────────────────────────────────────────
 
-for (const [phrase, flag] of [['node eviction rate', 'node-eviction-rate'], ['secondary node eviction rate', 'secondary-node-eviction-rate']]) {
-  Given(`the ${phrase} is {float} nodes per second`, step(function (this: KubeWorld, rate: number) {
-    this.setFlag(flag, String(rate));
-  }));
+for (const [phrase, flag] of [
+  ['node eviction rate', 'node-eviction-rate'],
+  ['secondary node eviction rate', 'secondary-node-eviction-rate'],
+]) {
+  Given(
+    `the ${phrase} is {float} nodes per second`,
+    step(function (this: KubeWorld, rate: number) {
+      this.setFlag(flag, String(rate));
+    }),
+  );
 }
 
-Given('the large cluster size threshold is {int} nodes', step(function (this: KubeWorld, n: number) {
-  this.setFlag('large-cluster-size-threshold', String(n));
-}));
+Given(
+  'the large cluster size threshold is {int} nodes',
+  step(function (this: KubeWorld, n: number) {
+    this.setFlag('large-cluster-size-threshold', String(n));
+  }),
+);
 
-Given('the unhealthy zone threshold is {float}', step(function (this: KubeWorld, x: number) {
-  this.setFlag('unhealthy-zone-threshold', String(x));
-}));
+Given(
+  'the unhealthy zone threshold is {float}',
+  step(function (this: KubeWorld, x: number) {
+    this.setFlag('unhealthy-zone-threshold', String(x));
+  }),
+);
 
 // ── nodes in zones ──────────────────────────────────────────────────────────────────────
 
@@ -88,20 +114,33 @@ async function addZone(world: KubeWorld, zone: string, count: number, pods: numb
   }
 }
 
-Given('zone {string} has {int} ready node(s)', step(async function (this: KubeWorld, zone: string, count: number) {
-  await addZone(this, zone, count, 0);
-}));
+Given(
+  'zone {string} has {int} ready node(s)',
+  step(async function (this: KubeWorld, zone: string, count: number) {
+    await addZone(this, zone, count, 0);
+  }),
+);
 
-Given('zone {string} has {int} ready node(s), each running {int} pod(s)', step(async function (this: KubeWorld, zone: string, count: number, pods: number) {
-  await addZone(this, zone, count, pods);
-}));
+Given(
+  'zone {string} has {int} ready node(s), each running {int} pod(s)',
+  step(async function (this: KubeWorld, zone: string, count: number, pods: number) {
+    await addZone(this, zone, count, pods);
+  }),
+);
 
 /**
  * Nodes labelled otherwise: a zone in a region (known to later steps as "region/zone"), a
  * zone named only by the beta failure-domain label, or a group of nodes with no zone label
  * at all. Steps that say "zone" or "group" name the same registry of nodes.
  */
-async function addLabelledNodes(world: KubeWorld, group: string, prefix: string, count: number, pods: number, labels: Record<string, string>): Promise<void> {
+async function addLabelledNodes(
+  world: KubeWorld,
+  group: string,
+  prefix: string,
+  count: number,
+  pods: number,
+  labels: Record<string, string>,
+): Promise<void> {
   const start = world.zoneNodes.get(group)?.length ?? 0;
   for (let i = start + 1; i <= start + count; i++) {
     const name = `${prefix}-node-${i}`;
@@ -112,44 +151,80 @@ async function addLabelledNodes(world: KubeWorld, group: string, prefix: string,
 
 // Each with and without ", each running N pod(s)" (a Cucumber optional cannot hold a parameter).
 for (const each of ['', ', each running {int} pod(s)']) {
-  Given(`zone {string} in region {string} has {int} ready node(s)${each}`, step(async function (this: KubeWorld, zone: string, region: string, count: number, pods?: number) {
-    await addLabelledNodes(this, `${region}/${zone}`, `${region}-${zone}`, count, pods ?? 0, { [REGION_LABEL]: region, [ZONE_LABEL]: zone });
-  }, 3 + (each ? 1 : 0)));
+  Given(
+    `zone {string} in region {string} has {int} ready node(s)${each}`,
+    step(
+      async function (this: KubeWorld, zone: string, region: string, count: number, pods?: number) {
+        await addLabelledNodes(this, `${region}/${zone}`, `${region}-${zone}`, count, pods ?? 0, {
+          [REGION_LABEL]: region,
+          [ZONE_LABEL]: zone,
+        });
+      },
+      3 + (each ? 1 : 0),
+    ),
+  );
 
-  Given(`zone {string}, labelled only with failure-domain.beta.kubernetes.io\\/zone, has {int} ready node(s)${each}`, step(async function (this: KubeWorld, zone: string, count: number, pods?: number) {
-    await addLabelledNodes(this, zone, zone, count, pods ?? 0, { [BETA_ZONE_LABEL]: zone });
-  }, 2 + (each ? 1 : 0)));
+  Given(
+    `zone {string}, labelled only with failure-domain.beta.kubernetes.io\\/zone, has {int} ready node(s)${each}`,
+    step(
+      async function (this: KubeWorld, zone: string, count: number, pods?: number) {
+        await addLabelledNodes(this, zone, zone, count, pods ?? 0, { [BETA_ZONE_LABEL]: zone });
+      },
+      2 + (each ? 1 : 0),
+    ),
+  );
 
-  Given(`a group {string} of {int} ready node(s) without zone labels${each}`, step(async function (this: KubeWorld, group: string, count: number, pods?: number) {
-    await addLabelledNodes(this, group, group, count, pods ?? 0, {});
-  }, 2 + (each ? 1 : 0)));
+  Given(
+    `a group {string} of {int} ready node(s) without zone labels${each}`,
+    step(
+      async function (this: KubeWorld, group: string, count: number, pods?: number) {
+        await addLabelledNodes(this, group, group, count, pods ?? 0, {});
+      },
+      2 + (each ? 1 : 0),
+    ),
+  );
 }
 
-Given('a ready node {node} in zone {string}', step(async function (this: KubeWorld, name: string, zone: string) {
-  await addZoneNode(this, zone, name);
-}));
+Given(
+  'a ready node {node} in zone {string}',
+  step(async function (this: KubeWorld, name: string, zone: string) {
+    await addZoneNode(this, zone, name);
+  }),
+);
 
-Given('the timeline of the cluster is recorded', step(async function (this: KubeWorld) {
-  await timeline(this);
-}));
+Given(
+  'the timeline of the cluster is recorded',
+  step(async function (this: KubeWorld) {
+    await timeline(this);
+  }),
+);
 
-When('{int} node(s) of zone/group {string} stop(s) reporting', step(async function (this: KubeWorld, count: number, zone: string) {
-  const cluster = await this.cluster();
-  const nodes = zoneNodes(this, zone).slice(0, Number(count));
-  if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
-  for (const n of nodes) this.stopTimes.set(n, await cluster.stopKubelet(n));
-}));
+When(
+  '{int} node(s) of zone/group {string} stop(s) reporting',
+  step(async function (this: KubeWorld, count: number, zone: string) {
+    const cluster = await this.cluster();
+    const nodes = zoneNodes(this, zone).slice(0, Number(count));
+    if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
+    for (const n of nodes) this.stopTimes.set(n, await cluster.stopKubelet(n));
+  }),
+);
 
-When('every node of zone/group {string} stops reporting', step(async function (this: KubeWorld, zone: string) {
-  const cluster = await this.cluster();
-  for (const n of zoneNodes(this, zone)) this.stopTimes.set(n, await cluster.stopKubelet(n));
-}));
+When(
+  'every node of zone/group {string} stops reporting',
+  step(async function (this: KubeWorld, zone: string) {
+    const cluster = await this.cluster();
+    for (const n of zoneNodes(this, zone)) this.stopTimes.set(n, await cluster.stopKubelet(n));
+  }),
+);
 
-When('node {node} of zone/group {string} reports again', step(async function (this: KubeWorld, name: string, zone: string) {
-  expect(zoneNodes(this, zone)).to.include(name);
-  const cluster = await this.cluster();
-  await cluster.startKubelet(name);
-}));
+When(
+  'node {node} of zone/group {string} reports again',
+  step(async function (this: KubeWorld, name: string, zone: string) {
+    expect(zoneNodes(this, zone)).to.include(name);
+    const cluster = await this.cluster();
+    await cluster.startKubelet(name);
+  }),
+);
 
 // ── when pods go ────────────────────────────────────────────────────────────────────────
 
@@ -173,47 +248,71 @@ async function evictionsIn(world: KubeWorld, zone: string): Promise<{ node: stri
 }
 
 /** When each node's pods went, in seconds after the first node's; first, when given, at that time after the nodes stopped. */
-async function expectGoneNodeByNode(world: KubeWorld, zone: string, offsets: number[], afterStop?: number): Promise<void> {
+async function expectGoneNodeByNode(
+  world: KubeWorld,
+  zone: string,
+  offsets: number[],
+  afterStop?: number,
+): Promise<void> {
   if (afterStop !== undefined) await advanceTo(world, lastStop(world, zoneNodes(world, zone)) + afterStop);
   const got = await evictionsIn(world, zone);
   const first = got[0]?.at ?? 0;
   const actual = got.map((x) => (x.at - first) / 1000);
-  expect(actual, `seconds after the first node's pods went, per node: ${got.map((x) => `${x.node}@${((x.at - first) / 1000).toFixed(1)}`).join(', ') || 'none'}`)
-    .to.deep.equal(offsets);
+  expect(
+    actual,
+    `seconds after the first node's pods went, per node: ${got.map((x) => `${x.node}@${((x.at - first) / 1000).toFixed(1)}`).join(', ') || 'none'}`,
+  ).to.deep.equal(offsets);
 }
 
-Then('the pods of zone/group {string} have gone node by node at {offsets} seconds', step(async function (this: KubeWorld, zone: string, offsets: number[]) {
-  await expectGoneNodeByNode(this, zone, offsets);
-}));
+Then(
+  'the pods of zone/group {string} have gone node by node at {offsets} seconds',
+  step(async function (this: KubeWorld, zone: string, offsets: number[]) {
+    await expectGoneNodeByNode(this, zone, offsets);
+  }),
+);
 
-Then('{duration} after the nodes stopped reporting, the pods of zone/group {string} have gone node by node at {offsets} seconds',
+Then(
+  '{duration} after the nodes stopped reporting, the pods of zone/group {string} have gone node by node at {offsets} seconds',
   step(async function (this: KubeWorld, ms: number, zone: string, offsets: number[]) {
     await expectGoneNodeByNode(this, zone, offsets, ms);
-  }));
+  }),
+);
 
-Then('the first node of zone/group {string} lost its pods between {float} and {float} seconds after the nodes stopped reporting',
+Then(
+  'the first node of zone/group {string} lost its pods between {float} and {float} seconds after the nodes stopped reporting',
   step(async function (this: KubeWorld, zone: string, from: number, to: number) {
     const got = await evictionsIn(this, zone);
     expect(got, `no pod of zone ${zone} was marked for deletion`).to.not.be.empty;
     const after = (got[0].at - lastStop(this, zoneNodes(this, zone))) / 1000;
     expect(after).to.be.within(from, to);
-  }));
+  }),
+);
 
 async function expectNoneMarked(world: KubeWorld, zone: string, afterStop?: number): Promise<void> {
   if (afterStop !== undefined) await advanceTo(world, lastStop(world, zoneNodes(world, zone)) + afterStop);
   const got = await evictionsIn(world, zone);
-  expect(got.map((x) => x.node), 'nodes whose pods went').to.deep.equal([]);
+  expect(
+    got.map((x) => x.node),
+    'nodes whose pods went',
+  ).to.deep.equal([]);
 }
 
-Then('no pod of zone/group {string} has been marked for deletion', step(async function (this: KubeWorld, zone: string) {
-  await expectNoneMarked(this, zone);
-}));
+Then(
+  'no pod of zone/group {string} has been marked for deletion',
+  step(async function (this: KubeWorld, zone: string) {
+    await expectNoneMarked(this, zone);
+  }),
+);
 
-Then('{duration} after the nodes stopped reporting, no pod of zone/group {string} has been marked for deletion', step(async function (this: KubeWorld, ms: number, zone: string) {
-  await expectNoneMarked(this, zone, ms);
-}));
+Then(
+  '{duration} after the nodes stopped reporting, no pod of zone/group {string} has been marked for deletion',
+  step(async function (this: KubeWorld, ms: number, zone: string) {
+    await expectNoneMarked(this, zone, ms);
+  }),
+);
 
-Then('the pods of node {node} are/were marked for deletion between {float} and {float} seconds after its kubelet stopped',
+Then(
+  'the pods of node {node} are/were marked for deletion between {float} and {float} seconds after its kubelet stopped',
   step(async function (this: KubeWorld, node: string, from: number, to: number) {
     const stoppedAt = this.lastHeartbeat.get(node) ?? this.stopTimes.get(node);
     if (stoppedAt === undefined) throw new Error(`the kubelet on ${node} was not stopped in this scenario`);
@@ -221,19 +320,26 @@ Then('the pods of node {node} are/were marked for deletion between {float} and {
     const at = (await timedTimeline(this)).firstDeletion(node);
     expect(at, `no pod of ${node} was marked for deletion within ${to} s`).to.not.equal(undefined);
     expect((at! - stoppedAt) / 1000, 'seconds after the kubelet stopped').to.be.within(from, to);
-  }));
+  }),
+);
 
-Then('the first nodes of zones {string} and {string} lost their pods at the same moment', step(async function (this: KubeWorld, a: string, b: string) {
-  const [ea, eb] = [await evictionsIn(this, a), await evictionsIn(this, b)];
-  expect(ea, `no pod of zone ${a} went`).to.not.be.empty;
-  expect(eb, `no pod of zone ${b} went`).to.not.be.empty;
-  expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
-}));
+Then(
+  'the first nodes of zones {string} and {string} lost their pods at the same moment',
+  step(async function (this: KubeWorld, a: string, b: string) {
+    const [ea, eb] = [await evictionsIn(this, a), await evictionsIn(this, b)];
+    expect(ea, `no pod of zone ${a} went`).to.not.be.empty;
+    expect(eb, `no pod of zone ${b} went`).to.not.be.empty;
+    expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
+  }),
+);
 
-Then('no pod of node {node} has been marked for deletion', step(async function (this: KubeWorld, node: string) {
-  const at = (await timedTimeline(this)).firstDeletion(node);
-  expect(at, `a pod of ${node} was marked for deletion`).to.equal(undefined);
-}));
+Then(
+  'no pod of node {node} has been marked for deletion',
+  step(async function (this: KubeWorld, node: string) {
+    const at = (await timedTimeline(this)).firstDeletion(node);
+    expect(at, `a pod of ${node} was marked for deletion`).to.equal(undefined);
+  }),
+);
 
 // ── taints ──────────────────────────────────────────────────────────────────────────────
 
@@ -243,46 +349,77 @@ async function taintsOf(world: KubeWorld, node: string): Promise<string[]> {
   return (n.spec?.taints ?? []).map(taintText);
 }
 
-Then('node {node} has the taint {taint}', step(async function (this: KubeWorld, node: string, taint: Taint) {
-  expect(await taintsOf(this, node), `taints of ${node}`).to.include(taintText(taint));
-}));
+Then(
+  'node {node} has the taint {taint}',
+  step(async function (this: KubeWorld, node: string, taint: Taint) {
+    expect(await taintsOf(this, node), `taints of ${node}`).to.include(taintText(taint));
+  }),
+);
 
-Then('node {node} does not have the taint {taint}', step(async function (this: KubeWorld, node: string, taint: Taint) {
-  expect(await taintsOf(this, node), `taints of ${node}`).to.not.include(taintText(taint));
-}));
+Then(
+  'node {node} does not have the taint {taint}',
+  step(async function (this: KubeWorld, node: string, taint: Taint) {
+    expect(await taintsOf(this, node), `taints of ${node}`).to.not.include(taintText(taint));
+  }),
+);
 
-Then('node {node} has no NoExecute taints', step(async function (this: KubeWorld, node: string) {
-  expect((await taintsOf(this, node)).filter((t) => t.endsWith(':NoExecute'))).to.deep.equal([]);
-}));
+Then(
+  'node {node} has no NoExecute taints',
+  step(async function (this: KubeWorld, node: string) {
+    expect((await taintsOf(this, node)).filter((t) => t.endsWith(':NoExecute'))).to.deep.equal([]);
+  }),
+);
 
-Then('no node of zone/group {string} has a NoExecute taint', step(async function (this: KubeWorld, zone: string) {
-  for (const n of zoneNodes(this, zone)) expect((await taintsOf(this, n)).filter((t) => t.endsWith(':NoExecute')), n).to.deep.equal([]);
-}));
+Then(
+  'no node of zone/group {string} has a NoExecute taint',
+  step(async function (this: KubeWorld, zone: string) {
+    for (const n of zoneNodes(this, zone))
+      expect(
+        (await taintsOf(this, n)).filter((t) => t.endsWith(':NoExecute')),
+        n,
+      ).to.deep.equal([]);
+  }),
+);
 
 // ── pods with tolerations ───────────────────────────────────────────────────────────────
 
-Given('a pod {string} running on node {node} with tolerations:', step(async function (this: KubeWorld, name: string, node: string, table: DataTable) {
-  const tolerations = table.hashes().map((r) => ({
-    key: r.key || undefined,
-    operator: (r.operator || 'Equal') as 'Equal' | 'Exists',
-    ...(r.value ? { value: r.value } : {}),
-    ...(r.effect ? { effect: r.effect as 'NoExecute' } : {}),
-    ...(r.seconds && r.seconds !== '-' ? { tolerationSeconds: Number(r.seconds) } : {}),
-  }));
-  await timeline(this);
-  await runPodOn(this, name, node, 'default', { tolerations });
-}));
+Given(
+  'a pod {string} running on node {node} with tolerations:',
+  step(async function (this: KubeWorld, name: string, node: string, table: DataTable) {
+    const tolerations = table.hashes().map((r) => ({
+      key: r.key || undefined,
+      operator: (r.operator || 'Equal') as 'Equal' | 'Exists',
+      ...(r.value ? { value: r.value } : {}),
+      ...(r.effect ? { effect: r.effect as 'NoExecute' } : {}),
+      ...(r.seconds && r.seconds !== '-' ? { tolerationSeconds: Number(r.seconds) } : {}),
+    }));
+    await timeline(this);
+    await runPodOn(this, name, node, 'default', { tolerations });
+  }),
+);
 
-Then('pod {string} has tolerations:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  const cluster = await this.cluster();
-  const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
-  const actual = (pod.spec.tolerations ?? []).map((t) => ({
-    key: t.key ?? '', operator: t.operator ?? '', effect: t.effect ?? '', seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
-  }));
-  expect(actual).to.deep.equal(table.hashes());
-}));
+Then(
+  'pod {string} has tolerations:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const cluster = await this.cluster();
+    const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
+    const actual = (pod.spec.tolerations ?? []).map((t) => ({
+      key: t.key ?? '',
+      operator: t.operator ?? '',
+      effect: t.effect ?? '',
+      seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
+    }));
+    expect(actual).to.deep.equal(table.hashes());
+  }),
+);
 
-async function expectPodCondition(world: KubeWorld, name: string, type: string, status: string, reason?: string): Promise<void> {
+async function expectPodCondition(
+  world: KubeWorld,
+  name: string,
+  type: string,
+  status: string,
+  reason?: string,
+): Promise<void> {
   const cluster = await world.cluster();
   const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
   const c = pod.status?.conditions?.find((x) => x.type === type);
@@ -291,75 +428,133 @@ async function expectPodCondition(world: KubeWorld, name: string, type: string, 
   if (reason !== undefined) expect(c!.reason).to.equal(reason);
 }
 
-Then('pod {string} has condition {word} {condition-status}', step(async function (this: KubeWorld, name: string, type: string, status: string) {
-  await expectPodCondition(this, name, type, status);
-}));
+Then(
+  'pod {string} has condition {word} {condition-status}',
+  step(async function (this: KubeWorld, name: string, type: string, status: string) {
+    await expectPodCondition(this, name, type, status);
+  }),
+);
 
-Then('pod {string} has condition {word} {condition-status} with reason {string}', step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string) {
-  await expectPodCondition(this, name, type, status, reason);
-}));
+Then(
+  'pod {string} has condition {word} {condition-status} with reason {string}',
+  step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string) {
+    await expectPodCondition(this, name, type, status, reason);
+  }),
+);
 
-When('node {node} reports condition {word} {condition-status}', step(async function (this: KubeWorld, node: string, type: string, status: string) {
-  const cluster = await this.cluster();
-  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
-  const now = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const conditions = (n.status?.conditions ?? []).filter((c) => c.type !== type);
-  conditions.push({ type, status: status as 'True', reason: 'SetByScenario', message: `${type} is ${status}`, lastHeartbeatTime: now, lastTransitionTime: now });
-  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { status: { conditions } }, { subresource: 'status' });
-}));
-
-for (const [verb, unschedulable] of [['cordon', true], ['uncordon', null]] as const) {
-  When(`I ${verb} node {node}`, step(async function (this: KubeWorld, node: string) {
+When(
+  'node {node} reports condition {word} {condition-status}',
+  step(async function (this: KubeWorld, node: string, type: string, status: string) {
     const cluster = await this.cluster();
-    await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { unschedulable } });
-  }));
+    const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+    const now = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const conditions = (n.status?.conditions ?? []).filter((c) => c.type !== type);
+    conditions.push({
+      type,
+      status: status as 'True',
+      reason: 'SetByScenario',
+      message: `${type} is ${status}`,
+      lastHeartbeatTime: now,
+      lastTransitionTime: now,
+    });
+    await cluster.client.patch(
+      { resource: 'nodes' },
+      node,
+      'merge',
+      { status: { conditions } },
+      { subresource: 'status' },
+    );
+  }),
+);
+
+for (const [verb, unschedulable] of [
+  ['cordon', true],
+  ['uncordon', null],
+] as const) {
+  When(
+    `I ${verb} node {node}`,
+    step(async function (this: KubeWorld, node: string) {
+      const cluster = await this.cluster();
+      await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { unschedulable } });
+    }),
+  );
 }
 
-When('I taint node {node} with {taint}', step(async function (this: KubeWorld, node: string, taint: Taint) {
-  const cluster = await this.cluster();
-  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
-  const taints = [...(n.spec?.taints ?? []), { key: taint.key, ...(taint.value ? { value: taint.value } : {}), effect: taint.effect }];
-  await timeline(this);
-  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints } });
-}));
+When(
+  'I taint node {node} with {taint}',
+  step(async function (this: KubeWorld, node: string, taint: Taint) {
+    const cluster = await this.cluster();
+    const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+    const taints = [
+      ...(n.spec?.taints ?? []),
+      { key: taint.key, ...(taint.value ? { value: taint.value } : {}), effect: taint.effect },
+    ];
+    await timeline(this);
+    await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints } });
+  }),
+);
 
-When('the cloud deletes the machine of node {node}', step(async function (this: KubeWorld, node: string) {
-  const cluster = await this.cluster();
-  this.lastHeartbeat.set(node, cluster.now());
-  await cluster.deleteMachine(node);
-}));
+When(
+  'the cloud deletes the machine of node {node}',
+  step(async function (this: KubeWorld, node: string) {
+    const cluster = await this.cluster();
+    this.lastHeartbeat.set(node, cluster.now());
+    await cluster.deleteMachine(node);
+  }),
+);
 
-When('I remove the taint {string} from node {node}', step(async function (this: KubeWorld, key: string, node: string) {
-  const cluster = await this.cluster();
-  const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
-  await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints: (n.spec?.taints ?? []).filter((t) => t.key !== key) } });
-}));
+When(
+  'I remove the taint {string} from node {node}',
+  step(async function (this: KubeWorld, key: string, node: string) {
+    const cluster = await this.cluster();
+    const n = await cluster.client.get<Node>({ resource: 'nodes' }, node);
+    await cluster.client.patch({ resource: 'nodes' }, node, 'merge', {
+      spec: { taints: (n.spec?.taints ?? []).filter((t) => t.key !== key) },
+    });
+  }),
+);
 
 async function expectPodEvent(world: KubeWorld, reason: string, pod: string, message?: string): Promise<void> {
   const cluster = await world.cluster();
   const events = await cluster.events({ involvedName: pod, reason });
-  expect(events.map((e) => `${e.reason}: ${e.message}`), `events for pod ${pod}`).to.not.be.empty;
+  expect(
+    events.map((e) => `${e.reason}: ${e.message}`),
+    `events for pod ${pod}`,
+  ).to.not.be.empty;
   if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
 }
 
-Then('there is an event {string} for pod {string}', step(async function (this: KubeWorld, reason: string, pod: string) {
-  await expectPodEvent(this, reason, pod);
-}));
+Then(
+  'there is an event {string} for pod {string}',
+  step(async function (this: KubeWorld, reason: string, pod: string) {
+    await expectPodEvent(this, reason, pod);
+  }),
+);
 
-Then('there is an event {string} for pod {string} with message {string}', step(async function (this: KubeWorld, reason: string, pod: string, message: string) {
-  await expectPodEvent(this, reason, pod, message);
-}));
+Then(
+  'there is an event {string} for pod {string} with message {string}',
+  step(async function (this: KubeWorld, reason: string, pod: string, message: string) {
+    await expectPodEvent(this, reason, pod, message);
+  }),
+);
 
-Then('the daemon pod on node {node} has tolerations:', step(async function (this: KubeWorld, node: string, table: DataTable) {
-  const cluster = await this.cluster();
-  const pods = (await cluster.client.list<Pod>({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })).items
-    .filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'));
-  expect(pods, `daemon pods on ${node}`).to.have.length(1);
-  const actual = (pods[0].spec.tolerations ?? []).map((t) => ({
-    key: t.key ?? '', operator: t.operator ?? '', effect: t.effect ?? '', seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
-  }));
-  expect(actual).to.deep.equal(table.hashes());
-}));
+Then(
+  'the daemon pod on node {node} has tolerations:',
+  step(async function (this: KubeWorld, node: string, table: DataTable) {
+    const cluster = await this.cluster();
+    const pods = (
+      await cluster.client.list<Pod>({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })
+    ).items.filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'));
+    expect(pods, `daemon pods on ${node}`).to.have.length(1);
+    const actual = (pods[0].spec.tolerations ?? []).map((t) => ({
+      key: t.key ?? '',
+      operator: t.operator ?? '',
+      effect: t.effect ?? '',
+      seconds: t.tolerationSeconds === undefined ? '-' : String(t.tolerationSeconds),
+    }));
+    expect(actual).to.deep.equal(table.hashes());
+  }),
+);
 
 // ── nodes that report Ready=False (not silent: NotReady with fresh heartbeats) ────────────────
 
@@ -384,10 +579,20 @@ async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: num
       const previous = node.status?.conditions?.find((c) => c.type === 'Ready');
       const conditions = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
       conditions.push({
-        type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down',
-        lastHeartbeatTime: stamp, lastTransitionTime: previous?.status === 'False' ? previous.lastTransitionTime : stamp,
+        type: 'Ready',
+        status: 'False',
+        reason: 'KubeletNotReady',
+        message: 'container runtime is down',
+        lastHeartbeatTime: stamp,
+        lastTransitionTime: previous?.status === 'False' ? previous.lastTransitionTime : stamp,
       });
-      await cluster.client.patch({ resource: 'nodes' }, name, 'merge', { status: { conditions } }, { subresource: 'status' });
+      await cluster.client.patch(
+        { resource: 'nodes' },
+        name,
+        'merge',
+        { status: { conditions } },
+        { subresource: 'status' },
+      );
     }
     const left = end - cluster.now();
     if (left <= 0) return;
@@ -395,12 +600,18 @@ async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: num
   }
 }
 
-When('{int} node(s) of zone/group {string} report(s) Ready "False" for {duration}', step(async function (this: KubeWorld, count: number, zone: string, ms: number) {
-  const nodes = zoneNodes(this, zone).slice(0, Number(count));
-  if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
-  await reportNotReady(this, nodes, ms);
-}));
+When(
+  '{int} node(s) of zone/group {string} report(s) Ready "False" for {duration}',
+  step(async function (this: KubeWorld, count: number, zone: string, ms: number) {
+    const nodes = zoneNodes(this, zone).slice(0, Number(count));
+    if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
+    await reportNotReady(this, nodes, ms);
+  }),
+);
 
-When('every node of zone/group {string} reports Ready "False" for {duration}', step(async function (this: KubeWorld, zone: string, ms: number) {
-  await reportNotReady(this, zoneNodes(this, zone), ms);
-}));
+When(
+  'every node of zone/group {string} reports Ready "False" for {duration}',
+  step(async function (this: KubeWorld, zone: string, ms: number) {
+    await reportNotReady(this, zoneNodes(this, zone), ms);
+  }),
+);

@@ -24,7 +24,8 @@ Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
   const needed: Capability[] = [];
   for (const need of tags.map((t) => NEEDS_TAG.exec(t)?.[1]).filter((n): n is string => !!n)) {
     const key = need.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    if (!(CAPABILITY_NAMES as readonly string[]).includes(key)) throw new Error(`unknown capability tag @needs-${need} (known: ${CAPABILITY_NAMES.join(', ')})`);
+    if (!(CAPABILITY_NAMES as readonly string[]).includes(key))
+      throw new Error(`unknown capability tag @needs-${need} (known: ${CAPABILITY_NAMES.join(', ')})`);
     if (!caps[key]) {
       this.attach(`needs ${need}, which target ${this.driver.target} does not offer`, NOT_APPLICABLE);
       return 'skipped';
@@ -41,7 +42,10 @@ Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
       return sum + (m ? durationMs(m[1], m[2]) : 0);
     }, 0);
     if (waits > limit) {
-      this.attach(`needs more than the ${limit / 1000} s of real time a scenario may take on ${this.driver.target} (its steps wait ${waits / 1000} s; maxScenarioTime)`, NOT_APPLICABLE);
+      this.attach(
+        `needs more than the ${limit / 1000} s of real time a scenario may take on ${this.driver.target} (its steps wait ${waits / 1000} s; maxScenarioTime)`,
+        NOT_APPLICABLE,
+      );
       return 'skipped';
     }
   }

@@ -5,7 +5,15 @@ import { expect } from 'chai';
 import { Credentials } from '../src/drivers';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
-import { backgroundPrints, cleanupKubectl, kubectlState, KubectlResult, parseColumns, runKubectl, startKubectl } from './kubectl';
+import {
+  backgroundPrints,
+  cleanupKubectl,
+  kubectlState,
+  KubectlResult,
+  parseColumns,
+  runKubectl,
+  startKubectl,
+} from './kubectl';
 
 /** kubectl vocabulary: run the real kubectl against the target and read what it prints. */
 
@@ -22,25 +30,43 @@ function show(r: KubectlResult): string {
 /** kubectl is another process: its steps take real time. */
 const KUBECTL_TIMEOUT = { timeout: 90_000 };
 
-const rtrim = (text: string) => text.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n').replace(/\n+$/, '');
+const rtrim = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''))
+    .join('\n')
+    .replace(/\n+$/, '');
 
 After(function (this: KubeWorld) {
   cleanupKubectl(this);
 });
 
-Given('a file {string} containing:', step(function (this: KubeWorld, name: string, text: string) {
-  fs.writeFileSync(path.join(kubectlState(this).dir, name), `${text}\n`);
-}));
+Given(
+  'a file {string} containing:',
+  step(function (this: KubeWorld, name: string, text: string) {
+    fs.writeFileSync(path.join(kubectlState(this).dir, name), `${text}\n`);
+  }),
+);
 
 function credentialsOf(world: KubeWorld, words: string): Credentials {
   const user = /^as user "([^"]+)"(?: in groups? "([^"]*)")?$/.exec(words);
-  if (user) return { user: user[1], groups: (user[2] ?? '').split(',').map((g) => g.trim()).filter(Boolean) };
+  if (user)
+    return {
+      user: user[1],
+      groups: (user[2] ?? '')
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean),
+    };
   const token = /^with bearer token "([^"]*)"$/.exec(words);
   if (token) return { token: token[1] };
   const account = /^with the token of service account "([^"/]+)"$/.exec(words);
   if (account) {
     const kept = world.tokens.get(`default/${account[1]}`);
-    if (!kept) throw new Error(`no token of service account default/${account[1]} was kept (add "When I keep the token of service account ..." first)`);
+    if (!kept)
+      throw new Error(
+        `no token of service account default/${account[1]} was kept (add "When I keep the token of service account ..." first)`,
+      );
     return { token: kept };
   }
   const basic = /^with basic auth "([^"]*)" and password "([^"]*)"$/.exec(words);
@@ -55,16 +81,29 @@ function credentialsOf(world: KubeWorld, words: string): Credentials {
  * closing quote and may itself hold quotes (-o jsonpath='{...}', -l 'a in (x)'), and a text
  * kubectl prints runs to the end of the line, quotes and all — which {string} cannot hold.
  */
-When(/^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with basic auth "[^"]*" and password "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string, who: string | null) {
-  // "$RV": the resourceVersion noted earlier ("When I note the resourceVersion of the pod list").
-  const rv = this.notedResourceVersion;
-  if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
-  await runKubectl(this, rv ? command.replace(/\$RV/g, rv) : command, who ? credentialsOf(this, who) : { admin: true });
-}));
+When(
+  /^I run "(kubectl .*?)"(?: (as user "[^"]+"(?: in groups? "[^"]*")?|with bearer token "[^"]*"|with basic auth "[^"]*" and password "[^"]*"|with the token of service account "[^"]+"|without credentials|on the insecure port))?$/,
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, command: string, who: string | null) {
+    // "$RV": the resourceVersion noted earlier ("When I note the resourceVersion of the pod list").
+    const rv = this.notedResourceVersion;
+    if (command.includes('$RV') && !rv)
+      throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
+    await runKubectl(
+      this,
+      rv ? command.replace(/\$RV/g, rv) : command,
+      who ? credentialsOf(this, who) : { admin: true },
+    );
+  }),
+);
 
-When(/^I run "(kubectl .*?)" without the cluster's CA$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
-  await runKubectl(this, command, { admin: true }, { withoutClusterCA: true });
-}));
+When(
+  /^I run "(kubectl .*?)" without the cluster's CA$/,
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, command: string) {
+    await runKubectl(this, command, { admin: true }, { withoutClusterCA: true });
+  }),
+);
 
 /**
  * NODE-DESCRIBE, strictly: one section of `kubectl describe` output (its header line and every
@@ -86,88 +125,135 @@ function describeSection(stdout: string, header: string): string[] {
   return lines.slice(start, end).filter((l, i, all) => l !== '' || i < all.length - 1);
 }
 
-Then('kubectl prints the {string} section as:', step(function (this: KubeWorld, header: string, text: string) {
-  const last = kubectlState(this).last;
-  if (!last) throw new Error('no kubectl command ran');
-  const got = describeSection(last.stdout, header);
-  const want = text.split('\n').map((l) => l.replace(/\s+$/, ''));
-  const pattern = (line: string) => new RegExp(`^${line.split(/(<time>|<age>)/).map((part) => DESCRIBE_PLACEHOLDERS[part] ?? part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')}$`);
-  const ok = got.length === want.length && want.every((w, i) => pattern(w).test(got[i]));
-  expect(ok, `the ${header} section:\n${got.join('\n')}\n\nwanted:\n${want.join('\n')}`).to.equal(true);
-}));
+Then(
+  'kubectl prints the {string} section as:',
+  step(function (this: KubeWorld, header: string, text: string) {
+    const last = kubectlState(this).last;
+    if (!last) throw new Error('no kubectl command ran');
+    const got = describeSection(last.stdout, header);
+    const want = text.split('\n').map((l) => l.replace(/\s+$/, ''));
+    const pattern = (line: string) =>
+      new RegExp(
+        `^${line
+          .split(/(<time>|<age>)/)
+          .map((part) => DESCRIBE_PLACEHOLDERS[part] ?? part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('')}$`,
+      );
+    const ok = got.length === want.length && want.every((w, i) => pattern(w).test(got[i]));
+    expect(ok, `the ${header} section:\n${got.join('\n')}\n\nwanted:\n${want.join('\n')}`).to.equal(true);
+  }),
+);
 
-When('I note the resourceVersion of the pod list', step(async function (this: KubeWorld) {
-  const cluster = await this.cluster();
-  const list = await cluster.client.list({ resource: 'pods', namespace: 'default' });
-  const rv = list.metadata?.resourceVersion;
-  if (!rv) throw new Error('the pod list carries no resourceVersion');
-  this.notedResourceVersion = rv;
-}));
+When(
+  'I note the resourceVersion of the pod list',
+  step(async function (this: KubeWorld) {
+    const cluster = await this.cluster();
+    const list = await cluster.client.list({ resource: 'pods', namespace: 'default' });
+    const rv = list.metadata?.resourceVersion;
+    if (!rv) throw new Error('the pod list carries no resourceVersion');
+    this.notedResourceVersion = rv;
+  }),
+);
 
-When(/^I start "(kubectl .*)" in the background$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, command: string) {
-  const rv = this.notedResourceVersion;
-  if (command.includes('$RV') && !rv) throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
-  await startKubectl(this, rv ? command.replace(/\$RV/g, rv) : command);
-}));
+When(
+  /^I start "(kubectl .*)" in the background$/,
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, command: string) {
+    const rv = this.notedResourceVersion;
+    if (command.includes('$RV') && !rv)
+      throw new Error('no resourceVersion was noted ("When I note the resourceVersion of the pod list")');
+    await startKubectl(this, rv ? command.replace(/\$RV/g, rv) : command);
+  }),
+);
 
-Then('kubectl succeeds', step(function (this: KubeWorld) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-}));
+Then(
+  'kubectl succeeds',
+  step(function (this: KubeWorld) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+  }),
+);
 
-Then('kubectl fails', step(function (this: KubeWorld) {
-  const r = last(this);
-  expect(r.code, show(r)).to.not.equal(0);
-}));
+Then(
+  'kubectl fails',
+  step(function (this: KubeWorld) {
+    const r = last(this);
+    expect(r.code, show(r)).to.not.equal(0);
+  }),
+);
 
-Then(/^kubectl prints "(.*)"( on stderr)?$/, step(function (this: KubeWorld, text: string, stderr: string | null) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  expect(stderr ? r.stderr : r.stdout, show(r)).to.contain(text.replace(/\\n/g, '\n'));
-}));
+Then(
+  /^kubectl prints "(.*)"( on stderr)?$/,
+  step(function (this: KubeWorld, text: string, stderr: string | null) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    expect(stderr ? r.stderr : r.stdout, show(r)).to.contain(text.replace(/\\n/g, '\n'));
+  }),
+);
 
-Then(/^kubectl fails with "(.*)"$/, step(function (this: KubeWorld, text: string) {
-  const r = last(this);
-  expect(r.code, show(r)).to.not.equal(0);
-  expect(r.stderr, show(r)).to.contain(text);
-}));
+Then(
+  /^kubectl fails with "(.*)"$/,
+  step(function (this: KubeWorld, text: string) {
+    const r = last(this);
+    expect(r.code, show(r)).to.not.equal(0);
+    expect(r.stderr, show(r)).to.contain(text);
+  }),
+);
 
-Then('kubectl prints exactly:', step(function (this: KubeWorld, text: string) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  expect(rtrim(r.stdout), show(r)).to.equal(rtrim(text));
-}));
+Then(
+  'kubectl prints exactly:',
+  step(function (this: KubeWorld, text: string) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    expect(rtrim(r.stdout), show(r)).to.equal(rtrim(text));
+  }),
+);
 
-Then('kubectl prints these lines in order:', step(function (this: KubeWorld, text: string) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
-  let at = 0;
-  for (const want of rtrim(text).split('\n')) {
-    const i = out.indexOf(want, at);
-    expect(i, `line not found (in order): "${want}"\n${show(r)}`).to.be.greaterThan(-1);
-    at = i + 1;
-  }
-}));
+Then(
+  'kubectl prints these lines in order:',
+  step(function (this: KubeWorld, text: string) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
+    let at = 0;
+    for (const want of rtrim(text).split('\n')) {
+      const i = out.indexOf(want, at);
+      expect(i, `line not found (in order): "${want}"\n${show(r)}`).to.be.greaterThan(-1);
+      at = i + 1;
+    }
+  }),
+);
 
-Then('kubectl prints the table:', step(function (this: KubeWorld, table: DataTable) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  const { header, rows } = parseColumns(r.stdout);
-  const [wantHeader, ...wantRows] = table.raw();
-  expect(header, show(r)).to.deep.equal(wantHeader);
-  expect(rows.map((row) => header.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
-}));
-
-for (const words of ['columns include:', 'rows are, in these columns:']) {
-  Then(`kubectl prints a table whose ${words}`, step(function (this: KubeWorld, table: DataTable) {
+Then(
+  'kubectl prints the table:',
+  step(function (this: KubeWorld, table: DataTable) {
     const r = last(this);
     expect(r.code, show(r)).to.equal(0);
     const { header, rows } = parseColumns(r.stdout);
     const [wantHeader, ...wantRows] = table.raw();
-    for (const h of wantHeader) expect(header, `column ${h}\n${show(r)}`).to.include(h);
-    expect(rows.map((row) => wantHeader.map((h) => row[h])), show(r)).to.deep.equal(wantRows);
-  }));
+    expect(header, show(r)).to.deep.equal(wantHeader);
+    expect(
+      rows.map((row) => header.map((h) => row[h])),
+      show(r),
+    ).to.deep.equal(wantRows);
+  }),
+);
+
+for (const words of ['columns include:', 'rows are, in these columns:']) {
+  Then(
+    `kubectl prints a table whose ${words}`,
+    step(function (this: KubeWorld, table: DataTable) {
+      const r = last(this);
+      expect(r.code, show(r)).to.equal(0);
+      const { header, rows } = parseColumns(r.stdout);
+      const [wantHeader, ...wantRows] = table.raw();
+      for (const h of wantHeader) expect(header, `column ${h}\n${show(r)}`).to.include(h);
+      expect(
+        rows.map((row) => wantHeader.map((h) => row[h])),
+        show(r),
+      ).to.deep.equal(wantRows);
+    }),
+  );
 }
 
 /**
@@ -175,36 +261,51 @@ for (const words of ['columns include:', 'rows are, in these columns:']) {
  * seconds ("11s") is exact on a virtual clock and within the age tolerance on a real one,
  * where kubectl runs some hundreds of ms after the moment the scenario names.
  */
-Then('kubectl prints the row {string} whose columns include:', step(function (this: KubeWorld, name: string, table: DataTable) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  const { header, rows } = parseColumns(r.stdout);
-  const row = rows.find((x) => x.NAME === name);
-  expect(row, `no row ${name}\n${show(r)}`).to.not.equal(undefined);
-  const [wantHeader, wantRow] = table.raw();
-  const slack = ageTolerance(this) / 1000;
-  wantHeader.forEach((h, i) => {
-    expect(header, `column ${h}\n${show(r)}`).to.include(h);
-    const got = row![h];
-    const want = wantRow[i];
-    const age = /^(\d+)s$/;
-    if (h === 'AGE' && age.test(want) && age.test(got)) {
-      expect(Number(age.exec(got)![1]), `${name}: AGE\n${show(r)}`).to.be.within(Number(age.exec(want)![1]) - slack, Number(age.exec(want)![1]) + slack);
-    } else {
-      expect(got, `${name}: ${h}\n${show(r)}`).to.equal(want);
-    }
-  });
-}));
+Then(
+  'kubectl prints the row {string} whose columns include:',
+  step(function (this: KubeWorld, name: string, table: DataTable) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    const { header, rows } = parseColumns(r.stdout);
+    const row = rows.find((x) => x.NAME === name);
+    expect(row, `no row ${name}\n${show(r)}`).to.not.equal(undefined);
+    const [wantHeader, wantRow] = table.raw();
+    const slack = ageTolerance(this) / 1000;
+    wantHeader.forEach((h, i) => {
+      expect(header, `column ${h}\n${show(r)}`).to.include(h);
+      const got = row![h];
+      const want = wantRow[i];
+      const age = /^(\d+)s$/;
+      if (h === 'AGE' && age.test(want) && age.test(got)) {
+        expect(Number(age.exec(got)![1]), `${name}: AGE\n${show(r)}`).to.be.within(
+          Number(age.exec(want)![1]) - slack,
+          Number(age.exec(want)![1]) + slack,
+        );
+      } else {
+        expect(got, `${name}: ${h}\n${show(r)}`).to.equal(want);
+      }
+    });
+  }),
+);
 
-Then('kubectl prints the header {string}', step(function (this: KubeWorld, text: string) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  expect(parseColumns(r.stdout).header, show(r)).to.deep.equal(text.split(/\s{2,}|\t/).length > 1 ? text.split(/\s{2,}/) : text.split(' '));
-}));
+Then(
+  'kubectl prints the header {string}',
+  step(function (this: KubeWorld, text: string) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    expect(parseColumns(r.stdout).header, show(r)).to.deep.equal(
+      text.split(/\s{2,}|\t/).length > 1 ? text.split(/\s{2,}/) : text.split(' '),
+    );
+  }),
+);
 
-Then(/^the background kubectl prints a line matching "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, pattern: string) {
-  await backgroundPrints(this, new RegExp(pattern));
-}));
+Then(
+  /^the background kubectl prints a line matching "(.*)"$/,
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, pattern: string) {
+    await backgroundPrints(this, new RegExp(pattern));
+  }),
+);
 
 async function expectProxyAnswer(world: KubeWorld, urlPath: string, code: number, text?: string): Promise<void> {
   const line = await backgroundPrints(world, /Starting to serve on/);
@@ -215,29 +316,47 @@ async function expectProxyAnswer(world: KubeWorld, urlPath: string, code: number
   if (text !== undefined) expect(body).to.contain(text);
 }
 
-Then('a GET of {string} through the background kubectl proxy answers {int}', KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: number) {
-  await expectProxyAnswer(this, urlPath, code);
-}));
+Then(
+  'a GET of {string} through the background kubectl proxy answers {int}',
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, urlPath: string, code: number) {
+    await expectProxyAnswer(this, urlPath, code);
+  }),
+);
 
 // A regular expression: the text is free (see above).
-Then(/^a GET of "([^"]+)" through the background kubectl proxy answers (\d+) with "(.*)"$/, KUBECTL_TIMEOUT, step(async function (this: KubeWorld, urlPath: string, code: string, text: string) {
-  await expectProxyAnswer(this, urlPath, Number(code), text);
-}));
+Then(
+  /^a GET of "([^"]+)" through the background kubectl proxy answers (\d+) with "(.*)"$/,
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, urlPath: string, code: string, text: string) {
+    await expectProxyAnswer(this, urlPath, Number(code), text);
+  }),
+);
 
-Then('the background kubectl prints lines matching, in order:', KUBECTL_TIMEOUT, step(async function (this: KubeWorld, table: DataTable) {
-  const patterns = table.raw().map(([p]) => new RegExp(p));
-  await backgroundPrints(this, patterns[patterns.length - 1]);
-  const lines = kubectlState(this).background!.out.join('').split('\n');
-  let at = 0;
-  for (const p of patterns) {
-    const i = lines.findIndex((l, j) => j >= at && p.test(l));
-    expect(i, `no line matching ${p} after line ${at}:\n${lines.join('\n')}`).to.be.greaterThan(-1);
-    at = i + 1;
-  }
-}));
+Then(
+  'the background kubectl prints lines matching, in order:',
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, table: DataTable) {
+    const patterns = table.raw().map(([p]) => new RegExp(p));
+    await backgroundPrints(this, patterns[patterns.length - 1]);
+    const lines = kubectlState(this).background!.out.join('').split('\n');
+    let at = 0;
+    for (const p of patterns) {
+      const i = lines.findIndex((l, j) => j >= at && p.test(l));
+      expect(i, `no line matching ${p} after line ${at}:\n${lines.join('\n')}`).to.be.greaterThan(-1);
+      at = i + 1;
+    }
+  }),
+);
 
-Then(/^kubectl's output has no line "(.*)"$/, step(function (this: KubeWorld, text: string) {
-  const r = last(this);
-  expect(r.code, show(r)).to.equal(0);
-  expect(r.stdout.split('\n').map((l) => l.trim()), show(r)).to.not.include(text);
-}));
+Then(
+  /^kubectl's output has no line "(.*)"$/,
+  step(function (this: KubeWorld, text: string) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    expect(
+      r.stdout.split('\n').map((l) => l.trim()),
+      show(r),
+    ).to.not.include(text);
+  }),
+);

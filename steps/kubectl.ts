@@ -68,10 +68,19 @@ function withoutCA(kubeconfig: string, dir: string): string {
   return out;
 }
 
-async function prepare(world: KubeWorld, command: string, credentials: Credentials, options: KubectlOptions = {}): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
+async function prepare(
+  world: KubeWorld,
+  command: string,
+  credentials: Credentials,
+  options: KubectlOptions = {},
+): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cwd: string }> {
   const minor = installedKubectlMinor();
-  if (minor === undefined) throw new NotApplicableError('no kubectl on PATH (install kubectl ≥ 1.30 to run the kubectl features)');
-  if (minor < KUBECTL_MIN_MINOR) throw new NotApplicableError(`the kubectl features expect kubectl ≥ 1.${KUBECTL_MIN_MINOR}'s output; this machine has 1.${minor}`);
+  if (minor === undefined)
+    throw new NotApplicableError('no kubectl on PATH (install kubectl ≥ 1.30 to run the kubectl features)');
+  if (minor < KUBECTL_MIN_MINOR)
+    throw new NotApplicableError(
+      `the kubectl features expect kubectl ≥ 1.${KUBECTL_MIN_MINOR}'s output; this machine has 1.${minor}`,
+    );
   const cluster = await world.cluster();
   if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
   const [bin, ...args] = splitShellWords(command);
@@ -79,24 +88,44 @@ async function prepare(world: KubeWorld, command: string, credentials: Credentia
   const s = kubectlState(world);
   const given = await cluster.http.kubeconfig(credentials);
   const kubeconfig = options.withoutClusterCA ? withoutCA(given, s.dir) : given;
-  const env = { PATH: process.env.PATH, HOME: path.join(s.dir, 'home'), KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(s.dir, 'cache') };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: path.join(s.dir, 'home'),
+    KUBECONFIG: kubeconfig,
+    KUBECACHEDIR: path.join(s.dir, 'cache'),
+  };
   return { args, env, cwd: s.dir };
 }
 
-export async function runKubectl(world: KubeWorld, command: string, credentials: Credentials = { admin: true }, options: KubectlOptions = {}): Promise<KubectlResult> {
+export async function runKubectl(
+  world: KubeWorld,
+  command: string,
+  credentials: Credentials = { admin: true },
+  options: KubectlOptions = {},
+): Promise<KubectlResult> {
   const prepared = await prepare(world, command, credentials, options);
   const { args, cwd } = prepared;
   const env = { ...prepared.env, ...options.env };
   const result = await new Promise<KubectlResult>((resolve, reject) => {
-    const child = spawn('kubectl', args, { env, cwd, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn('kubectl', args, {
+      env,
+      cwd,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
     const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', (e) => { clearTimeout(guard); reject(new Error(`could not run kubectl: ${e.message}`)); });
-    child.on('close', (code) => { clearTimeout(guard); resolve({ command, code, stdout, stderr }); });
+    child.on('error', (e) => {
+      clearTimeout(guard);
+      reject(new Error(`could not run kubectl: ${e.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ command, code, stdout, stderr });
+    });
   });
   kubectlState(world).last = result;
   await (await world.cluster()).advance(0); // the cluster reacts to what kubectl did, then rests
@@ -129,7 +158,9 @@ export async function backgroundPrints(world: KubeWorld, pattern: RegExp, timeou
     const hit = lines.find((l) => pattern.test(l));
     if (hit) return hit;
     if (Date.now() > deadline || s.background.child.exitCode !== null) {
-      throw new Error(`the background kubectl printed no line matching ${pattern}; it printed:\n${s.background.out.join('')}`);
+      throw new Error(
+        `the background kubectl printed no line matching ${pattern}; it printed:\n${s.background.out.join('')}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -143,10 +174,15 @@ export function parseColumns(text: string): { header: string[]; rows: Record<str
   const starts: number[] = [];
   const header: string[] = [];
   const re = /\S+(?: \S+)*/g;
-  for (let m = re.exec(head); m; m = re.exec(head)) { starts.push(m.index); header.push(m[0]); }
+  for (let m = re.exec(head); m; m = re.exec(head)) {
+    starts.push(m.index);
+    header.push(m[0]);
+  }
   const rows = lines.slice(1).map((line) => {
     const row: Record<string, string> = {};
-    header.forEach((h, i) => { row[h] = line.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined).trim(); });
+    header.forEach((h, i) => {
+      row[h] = line.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined).trim();
+    });
     return row;
   });
   return { header, rows };

@@ -12,58 +12,117 @@ import { step } from './support';
 
 const ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
 
-interface Record { holderIdentity: string; leaseDurationSeconds: number; acquireTime: string; renewTime: string; leaderTransitions: number }
+interface Record {
+  holderIdentity: string;
+  leaseDurationSeconds: number;
+  acquireTime: string;
+  renewTime: string;
+  leaderTransitions: number;
+}
 
 function lockRef(world: KubeWorld) {
   const lock = world.flag('leader-elect-resource-lock') ?? 'leases';
   return { lock, ref: { resource: lock === 'leases' ? 'leases.coordination.k8s.io' : lock, namespace: 'kube-system' } };
 }
 
-async function readLock(world: KubeWorld): Promise<{ obj: KubeObject & { spec?: Record & { leaseTransitions?: number } }; record: Record }> {
+async function readLock(
+  world: KubeWorld,
+): Promise<{ obj: KubeObject & { spec?: Record & { leaseTransitions?: number } }; record: Record }> {
   const cluster = await world.cluster();
   const { lock, ref } = lockRef(world);
-  const obj = await cluster.client.get<KubeObject & { spec?: Record & { leaseTransitions?: number } }>(ref, 'kube-controller-manager');
+  const obj = await cluster.client.get<KubeObject & { spec?: Record & { leaseTransitions?: number } }>(
+    ref,
+    'kube-controller-manager',
+  );
   if (lock === 'leases') {
     const s = obj.spec!;
-    return { obj, record: { holderIdentity: s.holderIdentity, leaseDurationSeconds: s.leaseDurationSeconds, acquireTime: s.acquireTime, renewTime: s.renewTime, leaderTransitions: s.leaseTransitions ?? 0 } };
+    return {
+      obj,
+      record: {
+        holderIdentity: s.holderIdentity,
+        leaseDurationSeconds: s.leaseDurationSeconds,
+        acquireTime: s.acquireTime,
+        renewTime: s.renewTime,
+        leaderTransitions: s.leaseTransitions ?? 0,
+      },
+    };
   }
   const raw = obj.metadata.annotations?.[ANNOTATION];
   expect(raw, `annotation ${ANNOTATION} on ${lock} kube-system/kube-controller-manager`).to.be.a('string');
   return { obj, record: JSON.parse(raw!) as Record };
 }
 
-Then('the controller manager\'s leader lock is a/an {word} "kube-controller-manager" in namespace "kube-system"', step(async function (this: KubeWorld, kind: string) {
-  const { obj } = await readLock(this);
-  expect(obj.kind, 'lock kind').to.equal(kind);
-}));
+Then(
+  'the controller manager\'s leader lock is a/an {word} "kube-controller-manager" in namespace "kube-system"',
+  step(async function (this: KubeWorld, kind: string) {
+    const { obj } = await readLock(this);
+    expect(obj.kind, 'lock kind').to.equal(kind);
+  }),
+);
 
 /** Renewals are counted in seconds after the holder acquired the lock (the record's own times, so any target's clock works); the identity is "ours" (host_uuid) or a name. */
-Then('the controller manager\'s leader record has:', step(async function (this: KubeWorld, table: DataTable) {
-  const { record } = await readLock(this);
-  const since = (t: string) => String(Math.round((Date.parse(t) - Date.parse(record.acquireTime)) / 1000));
-  for (const [field, expected] of table.raw()) {
-    switch (field) {
-      case 'holder':
-        if (expected === 'this controller manager') expect(record.holderIdentity, 'holderIdentity').to.match(/^[^_]+_[0-9a-f-]{36}$/);
-        else expect(record.holderIdentity, 'holderIdentity').to.equal(expected);
-        break;
-      case 'leaseDurationSeconds': expect(String(record.leaseDurationSeconds), field).to.equal(expected); break;
-      case 'leaderTransitions': expect(String(record.leaderTransitions), field).to.equal(expected); break;
-      case 'renewed seconds after acquiring': expect(since(record.renewTime), 'renewTime − acquireTime').to.equal(expected); break;
-      default: throw new Error(`unknown leader record field "${field}"`);
+Then(
+  "the controller manager's leader record has:",
+  step(async function (this: KubeWorld, table: DataTable) {
+    const { record } = await readLock(this);
+    const since = (t: string) => String(Math.round((Date.parse(t) - Date.parse(record.acquireTime)) / 1000));
+    for (const [field, expected] of table.raw()) {
+      switch (field) {
+        case 'holder':
+          if (expected === 'this controller manager')
+            expect(record.holderIdentity, 'holderIdentity').to.match(/^[^_]+_[0-9a-f-]{36}$/);
+          else expect(record.holderIdentity, 'holderIdentity').to.equal(expected);
+          break;
+        case 'leaseDurationSeconds':
+          expect(String(record.leaseDurationSeconds), field).to.equal(expected);
+          break;
+        case 'leaderTransitions':
+          expect(String(record.leaderTransitions), field).to.equal(expected);
+          break;
+        case 'renewed seconds after acquiring':
+          expect(since(record.renewTime), 'renewTime − acquireTime').to.equal(expected);
+          break;
+        default:
+          throw new Error(`unknown leader record field "${field}"`);
+      }
     }
-  }
-}));
+  }),
+);
 
 /** Another kube-controller-manager writes itself into the lock once (and, having "stopped", never renews). */
-When('another controller manager {string} takes the leader lock', step(async function (this: KubeWorld, identity: string) {
-  const cluster = await this.cluster();
-  const { lock, ref } = lockRef(this);
-  const { obj, record } = await readLock(this);
-  const now = new Date(cluster.now()).toISOString();
-  const next: Record = { holderIdentity: identity, leaseDurationSeconds: record.leaseDurationSeconds, acquireTime: now, renewTime: now, leaderTransitions: record.leaderTransitions + 1 };
-  const updated = lock === 'leases'
-    ? { ...obj, spec: { holderIdentity: next.holderIdentity, leaseDurationSeconds: next.leaseDurationSeconds, acquireTime: now.replace('Z', '000Z'), renewTime: now.replace('Z', '000Z'), leaseTransitions: next.leaderTransitions } }
-    : { ...obj, metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, [ANNOTATION]: JSON.stringify(next) } } };
-  await cluster.client.update(ref, updated as KubeObject);
-}));
+When(
+  'another controller manager {string} takes the leader lock',
+  step(async function (this: KubeWorld, identity: string) {
+    const cluster = await this.cluster();
+    const { lock, ref } = lockRef(this);
+    const { obj, record } = await readLock(this);
+    const now = new Date(cluster.now()).toISOString();
+    const next: Record = {
+      holderIdentity: identity,
+      leaseDurationSeconds: record.leaseDurationSeconds,
+      acquireTime: now,
+      renewTime: now,
+      leaderTransitions: record.leaderTransitions + 1,
+    };
+    const updated =
+      lock === 'leases'
+        ? {
+            ...obj,
+            spec: {
+              holderIdentity: next.holderIdentity,
+              leaseDurationSeconds: next.leaseDurationSeconds,
+              acquireTime: now.replace('Z', '000Z'),
+              renewTime: now.replace('Z', '000Z'),
+              leaseTransitions: next.leaderTransitions,
+            },
+          }
+        : {
+            ...obj,
+            metadata: {
+              ...obj.metadata,
+              annotations: { ...obj.metadata.annotations, [ANNOTATION]: JSON.stringify(next) },
+            },
+          };
+    await cluster.client.update(ref, updated as KubeObject);
+  }),
+);

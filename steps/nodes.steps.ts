@@ -20,7 +20,10 @@ function condition(node: Node, type: string): NodeCondition | undefined {
 }
 
 function describeConditions(node: Node): string {
-  return (node.status?.conditions ?? []).map((c) => `${c.type}=${c.status} (${c.reason ?? ''})`).join(', ') || 'no conditions';
+  return (
+    (node.status?.conditions ?? []).map((c) => `${c.type}=${c.status} (${c.reason ?? ''})`).join(', ') ||
+    'no conditions'
+  );
 }
 
 function list(value: string): Record<string, string> {
@@ -32,15 +35,33 @@ function kubeletSpec(name: string, rows: string[][]): KubeletSpec {
   const spec: KubeletSpec = { name, flags: {} };
   for (const [flag, value] of rows) {
     switch (flag) {
-      case '--node-labels': spec.labels = list(value); break;
-      case '--register-with-taints': spec.taints = parseTaints(value); break;
-      case '--node-ip': spec.nodeIP = value; break;
-      case '--hostname-override': spec.hostnameOverride = value; break;
-      case '--pod-cidr': spec.podCIDR = value; break;
-      case '--system-reserved': spec.reserved = list(value); break;
-      case 'capacity': spec.capacity = list(value); break;
-      case 'allocatable': spec.allocatable = list(value); break;
-      case 'external IP': spec.externalIP = value; break;
+      case '--node-labels':
+        spec.labels = list(value);
+        break;
+      case '--register-with-taints':
+        spec.taints = parseTaints(value);
+        break;
+      case '--node-ip':
+        spec.nodeIP = value;
+        break;
+      case '--hostname-override':
+        spec.hostnameOverride = value;
+        break;
+      case '--pod-cidr':
+        spec.podCIDR = value;
+        break;
+      case '--system-reserved':
+        spec.reserved = list(value);
+        break;
+      case 'capacity':
+        spec.capacity = list(value);
+        break;
+      case 'allocatable':
+        spec.allocatable = list(value);
+        break;
+      case 'external IP':
+        spec.externalIP = value;
+        break;
       default:
         if (!flag.startsWith('--')) throw new Error(`unknown kubelet setting "${flag}"`);
         spec.flags![flag.slice(2)] = value;
@@ -51,79 +72,127 @@ function kubeletSpec(name: string, rows: string[][]): KubeletSpec {
 
 async function waitReady(world: KubeWorld, name: string): Promise<void> {
   const cluster = await world.cluster();
-  await cluster.waitFor(`node ${name} to be Ready`, async () => {
-    try {
-      return condition(await getNode(world, name), 'Ready')?.status === 'True';
-    } catch (e) {
-      if (isStatusError(e, 'NotFound')) return false;
-      throw e;
-    }
-  }, 60_000);
+  await cluster.waitFor(
+    `node ${name} to be Ready`,
+    async () => {
+      try {
+        return condition(await getNode(world, name), 'Ready')?.status === 'True';
+      } catch (e) {
+        if (isStatusError(e, 'NotFound')) return false;
+        throw e;
+      }
+    },
+    60_000,
+  );
 }
 
 /** A hollow kubelet that registers its node and reports Ready; a node named by an IPv4 address has that address. */
 async function addReadyNode(world: KubeWorld, name: string, podCIDR?: string): Promise<void> {
   const cluster = await world.cluster();
-  await cluster.addKubelet({ name, nodeIP: /^\d+\.\d+\.\d+\.\d+$/.test(name) ? name : undefined, ...(podCIDR ? { podCIDR } : {}) });
+  await cluster.addKubelet({
+    name,
+    nodeIP: /^\d+\.\d+\.\d+\.\d+$/.test(name) ? name : undefined,
+    ...(podCIDR ? { podCIDR } : {}),
+  });
   await waitReady(world, name);
 }
 
-Given('a ready node {node}', step(async function (this: KubeWorld, name: string) {
-  await addReadyNode(this, name);
-}));
+Given(
+  'a ready node {node}',
+  step(async function (this: KubeWorld, name: string) {
+    await addReadyNode(this, name);
+  }),
+);
 
-Given('a ready node {node} with pod CIDR {string}', step(async function (this: KubeWorld, name: string, podCIDR: string) {
-  await addReadyNode(this, name, podCIDR);
-}));
+Given(
+  'a ready node {node} with pod CIDR {string}',
+  step(async function (this: KubeWorld, name: string, podCIDR: string) {
+    await addReadyNode(this, name, podCIDR);
+  }),
+);
 
-Given('ready nodes {names}', step(async function (this: KubeWorld, names: string[]) {
-  for (const name of names) await addReadyNode(this, name);
-}));
+Given(
+  'ready nodes {names}',
+  step(async function (this: KubeWorld, names: string[]) {
+    for (const name of names) await addReadyNode(this, name);
+  }),
+);
 
-Given('a kubelet starts on node {node} with:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  const cluster = await this.cluster();
-  await cluster.addKubelet(kubeletSpec(name, table.raw()));
-}));
+Given(
+  'a kubelet starts on node {node} with:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const cluster = await this.cluster();
+    await cluster.addKubelet(kubeletSpec(name, table.raw()));
+  }),
+);
 
-When('the kubelet on {node} stops', step(async function (this: KubeWorld, name: string) {
-  const cluster = await this.cluster();
-  this.lastHeartbeat.set(name, await cluster.stopKubelet(name));
-}));
+When(
+  'the kubelet on {node} stops',
+  step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    this.lastHeartbeat.set(name, await cluster.stopKubelet(name));
+  }),
+);
 
-When('the kubelet on {node} starts again', step(async function (this: KubeWorld, name: string) {
-  const cluster = await this.cluster();
-  await cluster.startKubelet(name);
-}));
+When(
+  'the kubelet on {node} starts again',
+  step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    await cluster.startKubelet(name);
+  }),
+);
 
-When('I delete node {node}', step(async function (this: KubeWorld, name: string) {
-  const cluster = await this.cluster();
-  await cluster.client.delete(NODES, name);
-}));
+When(
+  'I delete node {node}',
+  step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    await cluster.client.delete(NODES, name);
+  }),
+);
 
-Then('node {node} exists', step(async function (this: KubeWorld, name: string) {
-  const node = await getNode(this, name);
-  expect(node.metadata.name).to.equal(name);
-}));
+Then(
+  'node {node} exists',
+  step(async function (this: KubeWorld, name: string) {
+    const node = await getNode(this, name);
+    expect(node.metadata.name).to.equal(name);
+  }),
+);
 
-Then('node {node} does not exist', step(async function (this: KubeWorld, name: string) {
-  const cluster = await this.cluster();
-  await cluster.waitFor(`node ${name} to be gone`, async () => {
-    try {
-      await getNode(this, name);
-      return false;
-    } catch (e) {
-      if (isStatusError(e, 'NotFound')) return true;
-      throw e;
-    }
-  }, 0);
-}));
+Then(
+  'node {node} does not exist',
+  step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    await cluster.waitFor(
+      `node ${name} to be gone`,
+      async () => {
+        try {
+          await getNode(this, name);
+          return false;
+        } catch (e) {
+          if (isStatusError(e, 'NotFound')) return true;
+          throw e;
+        }
+      },
+      0,
+    );
+  }),
+);
 
-Then('node {node} is (still )Ready', step(async function (this: KubeWorld, name: string) {
-  const node = await getNode(this, name);
-  expect(condition(node, 'Ready')?.status, `conditions of ${name}: ${describeConditions(node)}`).to.equal('True');
-}));
+Then(
+  'node {node} is (still )Ready',
+  step(async function (this: KubeWorld, name: string) {
+    const node = await getNode(this, name);
+    expect(condition(node, 'Ready')?.status, `conditions of ${name}: ${describeConditions(node)}`).to.equal('True');
+  }),
+);
 
-async function expectNodeCondition(world: KubeWorld, name: string, type: string, status: string, reason?: string): Promise<void> {
+async function expectNodeCondition(
+  world: KubeWorld,
+  name: string,
+  type: string,
+  status: string,
+  reason?: string,
+): Promise<void> {
   const node = await getNode(world, name);
   const c = condition(node, type);
   expect(c, `node ${name} has no ${type} condition (${describeConditions(node)})`).to.not.equal(undefined);
@@ -131,35 +200,52 @@ async function expectNodeCondition(world: KubeWorld, name: string, type: string,
   if (reason !== undefined) expect(c!.reason).to.equal(reason);
 }
 
-Then('node {node} has condition {word} {condition-status}', step(async function (this: KubeWorld, name: string, type: string, status: string) {
-  await expectNodeCondition(this, name, type, status);
-}));
+Then(
+  'node {node} has condition {word} {condition-status}',
+  step(async function (this: KubeWorld, name: string, type: string, status: string) {
+    await expectNodeCondition(this, name, type, status);
+  }),
+);
 
-Then('node {node} has condition {word} {condition-status} with reason {string}', step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string) {
-  await expectNodeCondition(this, name, type, status, reason);
-}));
+Then(
+  'node {node} has condition {word} {condition-status} with reason {string}',
+  step(async function (this: KubeWorld, name: string, type: string, status: string, reason: string) {
+    await expectNodeCondition(this, name, type, status, reason);
+  }),
+);
 
-Then('node {node} has no conditions', step(async function (this: KubeWorld, name: string) {
-  const node = await getNode(this, name);
-  expect(node.status?.conditions ?? [], describeConditions(node)).to.have.length(0);
-}));
+Then(
+  'node {node} has no conditions',
+  step(async function (this: KubeWorld, name: string) {
+    const node = await getNode(this, name);
+    expect(node.status?.conditions ?? [], describeConditions(node)).to.have.length(0);
+  }),
+);
 
 /**
  * The startup grace period counts from the Node's creationTimestamp (whole seconds), as
  * upstream's tryUpdateNodeHealth does. On a real clock the check is made half a second
  * before that moment: the controller may pass at any instant after it.
  */
-Then('node {node} has no conditions {duration} after its creation', step(async function (this: KubeWorld, name: string, ms: number) {
-  const cluster = await this.cluster();
-  const created = Date.parse((await getNode(this, name)).metadata.creationTimestamp!);
-  const at = created + ms - ageTolerance(this) / 4;
-  if (at < cluster.now()) throw new Error(`that moment (${ms / 1000} s after the creation) has already passed`);
-  await cluster.advance(at - cluster.now());
-  const node = await getNode(this, name);
-  expect(node.status?.conditions ?? [], `at +${ms / 1000} s: ${describeConditions(node)}`).to.have.length(0);
-}));
+Then(
+  'node {node} has no conditions {duration} after its creation',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const cluster = await this.cluster();
+    const created = Date.parse((await getNode(this, name)).metadata.creationTimestamp!);
+    const at = created + ms - ageTolerance(this) / 4;
+    if (at < cluster.now()) throw new Error(`that moment (${ms / 1000} s after the creation) has already passed`);
+    await cluster.advance(at - cluster.now());
+    const node = await getNode(this, name);
+    expect(node.status?.conditions ?? [], `at +${ms / 1000} s: ${describeConditions(node)}`).to.have.length(0);
+  }),
+);
 
-async function expectConditions(world: KubeWorld, name: string, mode: 'are' | 'include', table: DataTable): Promise<void> {
+async function expectConditions(
+  world: KubeWorld,
+  name: string,
+  mode: 'are' | 'include',
+  table: DataTable,
+): Promise<void> {
   const node = await getNode(world, name);
   const rows = table.hashes();
   const actual = (node.status?.conditions ?? []).map((c) => {
@@ -171,154 +257,227 @@ async function expectConditions(world: KubeWorld, name: string, mode: 'are' | 'i
   else expect(actual).to.deep.include.members(rows);
 }
 
-Then('the conditions of node {node} are:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  await expectConditions(this, name, 'are', table);
-}));
+Then(
+  'the conditions of node {node} are:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    await expectConditions(this, name, 'are', table);
+  }),
+);
 
-Then('the conditions of node {node} include:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  await expectConditions(this, name, 'include', table);
-}));
+Then(
+  'the conditions of node {node} include:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    await expectConditions(this, name, 'include', table);
+  }),
+);
 
-Then('the {word} condition of node {node} kept its last heartbeat time',
+Then(
+  'the {word} condition of node {node} kept its last heartbeat time',
   step(async function (this: KubeWorld, type: string, name: string) {
     const node = await getNode(this, name);
     const c = condition(node, type);
     const last = this.lastHeartbeat.get(name);
     expect(last, `the kubelet on ${name} was not stopped in this scenario`).to.not.equal(undefined);
     expect(Date.parse(c!.lastHeartbeatTime!)).to.be.at.most(last!);
-  }));
+  }),
+);
 
-Then('node {node} has addresses:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  const node = await getNode(this, name);
-  expect(node.status?.addresses ?? []).to.deep.equal(table.hashes());
-}));
+Then(
+  'node {node} has addresses:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const node = await getNode(this, name);
+    expect(node.status?.addresses ?? []).to.deep.equal(table.hashes());
+  }),
+);
 
 for (const which of ['capacity', 'allocatable'] as const) {
-  Then(`node {node} has ${which}:`, step(async function (this: KubeWorld, name: string, table: DataTable) {
-    const node = await getNode(this, name);
-    expect(node.status?.[which] ?? {}).to.deep.equal(Object.fromEntries(table.raw()));
-  }));
+  Then(
+    `node {node} has ${which}:`,
+    step(async function (this: KubeWorld, name: string, table: DataTable) {
+      const node = await getNode(this, name);
+      expect(node.status?.[which] ?? {}).to.deep.equal(Object.fromEntries(table.raw()));
+    }),
+  );
 }
 
-Then('node {node} reports no capacity', step(async function (this: KubeWorld, name: string) {
-  const node = await getNode(this, name);
-  expect(node.status?.capacity ?? {}).to.deep.equal({});
-  expect(node.status?.allocatable ?? {}).to.deep.equal({});
-}));
+Then(
+  'node {node} reports no capacity',
+  step(async function (this: KubeWorld, name: string) {
+    const node = await getNode(this, name);
+    expect(node.status?.capacity ?? {}).to.deep.equal({});
+    expect(node.status?.allocatable ?? {}).to.deep.equal({});
+  }),
+);
 
-Then('node {node} reports node info:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  const node = await getNode(this, name);
-  const info = (node.status?.nodeInfo ?? {}) as unknown as Record<string, string>;
-  for (const [field, expected] of table.raw()) {
-    if (expected === '<non-empty>') expect(info[field], field).to.be.a('string').and.not.equal('');
-    else expect(info[field], field).to.equal(expected);
-  }
-}));
+Then(
+  'node {node} reports node info:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const node = await getNode(this, name);
+    const info = (node.status?.nodeInfo ?? {}) as unknown as Record<string, string>;
+    for (const [field, expected] of table.raw()) {
+      if (expected === '<non-empty>') expect(info[field], field).to.be.a('string').and.not.equal('');
+      else expect(info[field], field).to.equal(expected);
+    }
+  }),
+);
 
-Then('node {node} has labels:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  const node = await getNode(this, name);
-  for (const [key, value] of table.raw()) expect(node.metadata.labels?.[key], `label ${key}`).to.equal(value);
-}));
+Then(
+  'node {node} has labels:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const node = await getNode(this, name);
+    for (const [key, value] of table.raw()) expect(node.metadata.labels?.[key], `label ${key}`).to.equal(value);
+  }),
+);
 
-Then('node {node} has taints:', step(async function (this: KubeWorld, name: string, table: DataTable) {
-  const node = await getNode(this, name);
-  const taints = (node.spec?.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }));
-  expect(taints).to.have.deep.members(table.hashes());
-}));
+Then(
+  'node {node} has taints:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const node = await getNode(this, name);
+    const taints = (node.spec?.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }));
+    expect(taints).to.have.deep.members(table.hashes());
+  }),
+);
 
-Then('node {node} has no taints', step(async function (this: KubeWorld, name: string) {
-  const node = await getNode(this, name);
-  expect(node.spec?.taints ?? []).to.have.length(0);
-}));
+Then(
+  'node {node} has no taints',
+  step(async function (this: KubeWorld, name: string) {
+    const node = await getNode(this, name);
+    expect(node.spec?.taints ?? []).to.have.length(0);
+  }),
+);
 
 /** The node's Ready status at a moment after its kubelet's last heartbeat (the clock is advanced to it). */
-for (const [state, expected] of [['still Ready', 'True'], ['Unknown', 'Unknown'], ['NotReady', 'False']]) {
-  Then(`node {node} is ${state} {duration} after its last heartbeat`, step(async function (this: KubeWorld, name: string, ms: number) {
-    const cluster = await this.cluster();
-    const last = this.lastHeartbeat.get(name);
-    if (last === undefined) throw new Error(`the kubelet on ${name} was not stopped in this scenario`);
-    const at = last + ms;
-    if (at < cluster.now()) throw new Error(`that moment (${ms / 1000} s after the heartbeat) has already passed`);
-    await cluster.advance(at - cluster.now());
-    const node = await getNode(this, name);
-    expect(condition(node, 'Ready')?.status, `at +${ms / 1000} s: ${describeConditions(node)}`).to.equal(expected);
-  }));
+for (const [state, expected] of [
+  ['still Ready', 'True'],
+  ['Unknown', 'Unknown'],
+  ['NotReady', 'False'],
+]) {
+  Then(
+    `node {node} is ${state} {duration} after its last heartbeat`,
+    step(async function (this: KubeWorld, name: string, ms: number) {
+      const cluster = await this.cluster();
+      const last = this.lastHeartbeat.get(name);
+      if (last === undefined) throw new Error(`the kubelet on ${name} was not stopped in this scenario`);
+      const at = last + ms;
+      if (at < cluster.now()) throw new Error(`that moment (${ms / 1000} s after the heartbeat) has already passed`);
+      await cluster.advance(at - cluster.now());
+      const node = await getNode(this, name);
+      expect(condition(node, 'Ready')?.status, `at +${ms / 1000} s: ${describeConditions(node)}`).to.equal(expected);
+    }),
+  );
 }
 
-Then('node {node} becomes Unknown within {duration} of its last heartbeat',
+Then(
+  'node {node} becomes Unknown within {duration} of its last heartbeat',
   step(async function (this: KubeWorld, name: string, ms: number) {
     const cluster = await this.cluster();
     const last = this.lastHeartbeat.get(name);
     if (last === undefined) throw new Error(`the kubelet on ${name} was not stopped in this scenario`);
     const deadline = last + ms;
-    await cluster.waitFor(`node ${name} to become Unknown`, async () => condition(await getNode(this, name), 'Ready')?.status === 'Unknown',
-      Math.max(0, deadline - cluster.now()));
-  }));
+    await cluster.waitFor(
+      `node ${name} to become Unknown`,
+      async () => condition(await getNode(this, name), 'Ready')?.status === 'Unknown',
+      Math.max(0, deadline - cluster.now()),
+    );
+  }),
+);
 
 async function expectNodeEvent(world: KubeWorld, reason: string, name: string, message?: string): Promise<void> {
   const cluster = await world.cluster();
   const events = await cluster.events({ involvedName: name, reason });
-  expect(events.map((e) => `${e.reason}: ${e.message}`), `events for ${name}`).to.not.be.empty;
+  expect(
+    events.map((e) => `${e.reason}: ${e.message}`),
+    `events for ${name}`,
+  ).to.not.be.empty;
   if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
 }
 
-Then('there is an event {string} for node {node}', step(async function (this: KubeWorld, reason: string, name: string) {
-  await expectNodeEvent(this, reason, name);
-}));
+Then(
+  'there is an event {string} for node {node}',
+  step(async function (this: KubeWorld, reason: string, name: string) {
+    await expectNodeEvent(this, reason, name);
+  }),
+);
 
-Then('there is an event {string} for node {node} with message {string}', step(async function (this: KubeWorld, reason: string, name: string, message: string) {
-  await expectNodeEvent(this, reason, name, message);
-}));
+Then(
+  'there is an event {string} for node {node} with message {string}',
+  step(async function (this: KubeWorld, reason: string, name: string, message: string) {
+    await expectNodeEvent(this, reason, name, message);
+  }),
+);
 
-Then('every Unknown condition of node {node} has message {string}', step(async function (this: KubeWorld, name: string, message: string) {
-  const node = await getNode(this, name);
-  const unknown = (node.status?.conditions ?? []).filter((c) => c.status === 'Unknown');
-  expect(unknown, describeConditions(node)).to.not.be.empty;
-  for (const c of unknown) expect(c.message, c.type).to.equal(message);
-}));
+Then(
+  'every Unknown condition of node {node} has message {string}',
+  step(async function (this: KubeWorld, name: string, message: string) {
+    const node = await getNode(this, name);
+    const unknown = (node.status?.conditions ?? []).filter((c) => c.status === 'Unknown');
+    expect(unknown, describeConditions(node)).to.not.be.empty;
+    for (const c of unknown) expect(c.message, c.type).to.equal(message);
+  }),
+);
 
 const LEASES = { resource: 'leases', namespace: 'kube-node-lease' };
 
-Then('the lease of node {node} is held by {string} for {duration}', step(async function (this: KubeWorld, name: string, holder: string, ms: number) {
-  const cluster = await this.cluster();
-  const lease = await cluster.client.get<Lease>(LEASES, name);
-  expect(lease.spec.holderIdentity).to.equal(holder);
-  expect(lease.spec.leaseDurationSeconds).to.equal(ms / 1000);
-  expect(lease.metadata.ownerReferences?.[0], 'the lease is owned by its Node').to.include({ kind: 'Node', name });
-}));
+Then(
+  'the lease of node {node} is held by {string} for {duration}',
+  step(async function (this: KubeWorld, name: string, holder: string, ms: number) {
+    const cluster = await this.cluster();
+    const lease = await cluster.client.get<Lease>(LEASES, name);
+    expect(lease.spec.holderIdentity).to.equal(holder);
+    expect(lease.spec.leaseDurationSeconds).to.equal(ms / 1000);
+    expect(lease.metadata.ownerReferences?.[0], 'the lease is owned by its Node').to.include({ kind: 'Node', name });
+  }),
+);
 
-Then('the lease of node {node} was renewed within the last {duration}', step(async function (this: KubeWorld, name: string, ms: number) {
-  const cluster = await this.cluster();
-  const lease = await cluster.client.get<Lease>(LEASES, name);
-  const age = cluster.now() - Date.parse(lease.spec.renewTime!);
-  expect(age, `renewTime ${lease.spec.renewTime}`).to.be.within(-ageTolerance(this), ms + ageTolerance(this));
-}));
+Then(
+  'the lease of node {node} was renewed within the last {duration}',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const cluster = await this.cluster();
+    const lease = await cluster.client.get<Lease>(LEASES, name);
+    const age = cluster.now() - Date.parse(lease.spec.renewTime!);
+    expect(age, `renewTime ${lease.spec.renewTime}`).to.be.within(-ageTolerance(this), ms + ageTolerance(this));
+  }),
+);
 
-Then('node {node} has no lease', step(async function (this: KubeWorld, name: string) {
-  const cluster = await this.cluster();
-  try {
-    await cluster.client.get<Lease>(LEASES, name);
-    expect.fail(`node ${name} has a lease`);
-  } catch (e) {
-    if (!isStatusError(e, 'NotFound')) throw e;
-  }
-}));
+Then(
+  'node {node} has no lease',
+  step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    try {
+      await cluster.client.get<Lease>(LEASES, name);
+      expect.fail(`node ${name} has a lease`);
+    } catch (e) {
+      if (!isStatusError(e, 'NotFound')) throw e;
+    }
+  }),
+);
 
-Then('the Ready condition of node {node} was last posted more than {duration} ago', step(async function (this: KubeWorld, name: string, ms: number) {
-  const cluster = await this.cluster();
-  const node = await getNode(this, name);
-  const posted = Date.parse(condition(node, 'Ready')!.lastHeartbeatTime!);
-  expect(cluster.now() - posted).to.be.greaterThan(ms);
-}));
+Then(
+  'the Ready condition of node {node} was last posted more than {duration} ago',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const cluster = await this.cluster();
+    const node = await getNode(this, name);
+    const posted = Date.parse(condition(node, 'Ready')!.lastHeartbeatTime!);
+    expect(cluster.now() - posted).to.be.greaterThan(ms);
+  }),
+);
 
-Then('the Ready condition of node {node} changed status {duration} ago and was posted within the last {duration}',
+Then(
+  'the Ready condition of node {node} changed status {duration} ago and was posted within the last {duration}',
   step(async function (this: KubeWorld, name: string, changed: number, posted: number) {
     const cluster = await this.cluster();
     const c = condition(await getNode(this, name), 'Ready')!;
     const slack = ageTolerance(this);
-    expect(cluster.now() - Date.parse(c.lastTransitionTime!), 'since lastTransitionTime').to.be.within(changed - slack, changed + slack);
-    expect(cluster.now() - Date.parse(c.lastHeartbeatTime!), 'since lastHeartbeatTime').to.be.within(-slack, posted + slack);
-  }));
+    expect(cluster.now() - Date.parse(c.lastTransitionTime!), 'since lastTransitionTime').to.be.within(
+      changed - slack,
+      changed + slack,
+    );
+    expect(cluster.now() - Date.parse(c.lastHeartbeatTime!), 'since lastHeartbeatTime').to.be.within(
+      -slack,
+      posted + slack,
+    );
+  }),
+);
 
 /** How long ago the Ready condition's heartbeat was posted (lastHeartbeatTime), within the age tolerance. */
 async function heartbeatAge(world: KubeWorld, name: string): Promise<number> {
@@ -327,25 +486,45 @@ async function heartbeatAge(world: KubeWorld, name: string): Promise<number> {
   return cluster.now() - Date.parse(c.lastHeartbeatTime!);
 }
 
-Then('the Ready condition of node {node} was posted within the last {duration}', step(async function (this: KubeWorld, name: string, ms: number) {
-  const slack = ageTolerance(this);
-  expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(-slack, ms + slack);
-}));
+Then(
+  'the Ready condition of node {node} was posted within the last {duration}',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const slack = ageTolerance(this);
+    expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(-slack, ms + slack);
+  }),
+);
 
-Then('the Ready condition of node {node} was posted {duration} ago', step(async function (this: KubeWorld, name: string, ms: number) {
-  const slack = ageTolerance(this);
-  expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(ms - slack, ms + slack);
-}));
+Then(
+  'the Ready condition of node {node} was posted {duration} ago',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const slack = ageTolerance(this);
+    expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(ms - slack, ms + slack);
+  }),
+);
 
-When('I set the capacity of node {node} to {string}', step(async function (this: KubeWorld, name: string, capacity: string) {
-  const cluster = await this.cluster();
-  const resources = parseLabels(capacity);
-  await cluster.client.patch(NODES, name, 'merge', { status: { capacity: resources, allocatable: resources } }, { subresource: 'status' });
-}));
+When(
+  'I set the capacity of node {node} to {string}',
+  step(async function (this: KubeWorld, name: string, capacity: string) {
+    const cluster = await this.cluster();
+    const resources = parseLabels(capacity);
+    await cluster.client.patch(
+      NODES,
+      name,
+      'merge',
+      { status: { capacity: resources, allocatable: resources } },
+      { subresource: 'status' },
+    );
+  }),
+);
 
 /** NODE-CIDR: which node holds which block does not matter, only that the blocks are these, once each. */
-Then('the nodes {names} hold the pod CIDRs {names} between them', step(async function (this: KubeWorld, names: string[], cidrs: string[]) {
-  const held: string[] = [];
-  for (const name of names) held.push((await getNode(this, name)).spec?.podCIDR ?? `<none on ${name}>`);
-  expect(held.slice().sort(), `spec.podCIDR of ${names.join(', ')}: ${held.join(', ')}`).to.deep.equal(cidrs.slice().sort());
-}));
+Then(
+  'the nodes {names} hold the pod CIDRs {names} between them',
+  step(async function (this: KubeWorld, names: string[], cidrs: string[]) {
+    const held: string[] = [];
+    for (const name of names) held.push((await getNode(this, name)).spec?.podCIDR ?? `<none on ${name}>`);
+    expect(held.slice().sort(), `spec.podCIDR of ${names.join(', ')}: ${held.join(', ')}`).to.deep.equal(
+      cidrs.slice().sort(),
+    );
+  }),
+);

@@ -7,12 +7,20 @@ import { step } from './support';
 /** Scheduler and replica-controller vocabulary that the shared step files do not have yet. */
 
 /** Sets one annotation (key=value) on every pod the label selector picks, through a merge patch. */
-When(/^I annotate the pods?(?: in namespace "([^"]+)")? labelled "([^"]+)" with "([^"=]+)=([^"]*)"$/, step(async function (this: KubeWorld, ns: string | null, selector: string, key: string, value: string) {
-  const cluster = await this.cluster();
-  const namespace = ns ?? 'default';
-  const pods = await cluster.client.list<Pod>({ resource: 'pods', namespace }, { labelSelector: selector });
-  expect(pods.items.map((p) => p.metadata.name), `pods labelled ${selector}`).to.not.be.empty;
-  for (const pod of pods.items) {
-    await cluster.client.patch({ resource: 'pods', namespace }, pod.metadata.name!, 'merge', { metadata: { annotations: { [key]: value } } });
-  }
-}));
+When(
+  /^I annotate the pods?(?: in namespace "([^"]+)")? labelled "([^"]+)" with "([^"=]+)=([^"]*)"$/,
+  step(async function (this: KubeWorld, ns: string | null, selector: string, key: string, value: string) {
+    const cluster = await this.cluster();
+    const namespace = ns ?? 'default';
+    const pods = await cluster.client.list<Pod>({ resource: 'pods', namespace }, { labelSelector: selector });
+    expect(
+      pods.items.map((p) => p.metadata.name),
+      `pods labelled ${selector}`,
+    ).to.not.be.empty;
+    for (const pod of pods.items) {
+      await cluster.client.patch({ resource: 'pods', namespace }, pod.metadata.name!, 'merge', {
+        metadata: { annotations: { [key]: value } },
+      });
+    }
+  }),
+);

@@ -14,47 +14,64 @@ async function service(world: KubeWorld, name: string, namespace = 'default'): P
 }
 
 // A regular expression: the backends ("a:1, b:2 then c:3") run to the end of the line; no parameter type reads them.
-Then(/^connections from node "([^"]+)" to service "([^"]+)"(?: in namespace "([^"]+)")? port (\d+) reach (.+)$/, step(async function (this: KubeWorld, node: string, name: string, ns: string | null, port: string, targets: string) {
-  const cluster = await this.cluster();
-  const ip = (await service(this, name, ns ?? undefined)).spec.clusterIP!;
-  const want = targets.split(/,\s*|\s+then\s+/).map((t) => t.trim());
-  const got: string[] = [];
-  for (let i = 0; i < want.length; i++) {
-    const backend = await cluster.route(node, ip, Number(port));
-    got.push(backend ? `${backend.ip}:${backend.port}` : 'refused');
-  }
-  expect(got, `connections to ${ip}:${port} from ${node}`).to.deep.equal(want);
-}));
+Then(
+  /^connections from node "([^"]+)" to service "([^"]+)"(?: in namespace "([^"]+)")? port (\d+) reach (.+)$/,
+  step(async function (this: KubeWorld, node: string, name: string, ns: string | null, port: string, targets: string) {
+    const cluster = await this.cluster();
+    const ip = (await service(this, name, ns ?? undefined)).spec.clusterIP!;
+    const want = targets.split(/,\s*|\s+then\s+/).map((t) => t.trim());
+    const got: string[] = [];
+    for (let i = 0; i < want.length; i++) {
+      const backend = await cluster.route(node, ip, Number(port));
+      got.push(backend ? `${backend.ip}:${backend.port}` : 'refused');
+    }
+    expect(got, `connections to ${ip}:${port} from ${node}`).to.deep.equal(want);
+  }),
+);
 
-Then('connections from node {node} to service {string}{in-namespace} port {int} are refused', step(async function (this: KubeWorld, node: string, name: string, ns: string, port: number) {
-  const cluster = await this.cluster();
-  const ip = (await service(this, name, ns)).spec.clusterIP!;
-  expect(await cluster.route(node, ip, Number(port))).to.equal(undefined);
-}));
+Then(
+  'connections from node {node} to service {string}{in-namespace} port {int} are refused',
+  step(async function (this: KubeWorld, node: string, name: string, ns: string, port: number) {
+    const cluster = await this.cluster();
+    const ip = (await service(this, name, ns)).spec.clusterIP!;
+    expect(await cluster.route(node, ip, Number(port))).to.equal(undefined);
+  }),
+);
 
-Then('services {string} and {string} have different cluster IPs in {string}', step(async function (this: KubeWorld, a: string, b: string, cidr: string) {
-  const [ipA, ipB] = [(await service(this, a)).spec.clusterIP!, (await service(this, b)).spec.clusterIP!];
-  expect(ipA).to.not.equal(ipB);
-  const [base, bits] = cidr.split('/');
-  const num = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
-  const size = 2 ** (32 - Number(bits));
-  for (const ip of [ipA, ipB]) expect(num(ip) - num(base), `${ip} in ${cidr}`).to.be.within(1, size - 2);
-}));
+Then(
+  'services {string} and {string} have different cluster IPs in {string}',
+  step(async function (this: KubeWorld, a: string, b: string, cidr: string) {
+    const [ipA, ipB] = [(await service(this, a)).spec.clusterIP!, (await service(this, b)).spec.clusterIP!];
+    expect(ipA).to.not.equal(ipB);
+    const [base, bits] = cidr.split('/');
+    const num = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+    const size = 2 ** (32 - Number(bits));
+    for (const ip of [ipA, ipB]) expect(num(ip) - num(base), `${ip} in ${cidr}`).to.be.within(1, size - 2);
+  }),
+);
 
 for (const verb of ['sends to', 'has']) {
-  Then(`the load balancer of service {string}{in-namespace} ${verb} node(s) {names}`, step(async function (this: KubeWorld, name: string, ns: string, nodes: string[]) {
-    const cluster = await this.cluster();
-    const lbs = await cluster.loadBalancers();
-    const lb = lbs.find((l) => l.service === `${ns}/${name}`);
-    expect(lb, `load balancer of ${name} (have: ${lbs.map((l) => l.service).join(', ') || 'none'})`).to.not.equal(undefined);
-    expect(lb!.nodes).to.deep.equal(nodes.slice().sort());
-  }));
+  Then(
+    `the load balancer of service {string}{in-namespace} ${verb} node(s) {names}`,
+    step(async function (this: KubeWorld, name: string, ns: string, nodes: string[]) {
+      const cluster = await this.cluster();
+      const lbs = await cluster.loadBalancers();
+      const lb = lbs.find((l) => l.service === `${ns}/${name}`);
+      expect(lb, `load balancer of ${name} (have: ${lbs.map((l) => l.service).join(', ') || 'none'})`).to.not.equal(
+        undefined,
+      );
+      expect(lb!.nodes).to.deep.equal(nodes.slice().sort());
+    }),
+  );
 }
 
-Then('the cloud has {int} load balancer(s)', step(async function (this: KubeWorld, count: number) {
-  const cluster = await this.cluster();
-  expect((await cluster.loadBalancers()).map((l) => l.service)).to.have.length(Number(count));
-}));
+Then(
+  'the cloud has {int} load balancer(s)',
+  step(async function (this: KubeWorld, count: number) {
+    const cluster = await this.cluster();
+    expect((await cluster.loadBalancers()).map((l) => l.service)).to.have.length(Number(count));
+  }),
+);
 
 async function tokenOf(world: KubeWorld, account: string, ns: string): Promise<string> {
   const cluster = await world.cluster();
@@ -66,12 +83,20 @@ async function tokenOf(world: KubeWorld, account: string, ns: string): Promise<s
   throw new Error(`service account ${ns}/${account} lists no token secret`);
 }
 
-When('I keep the token of service account {string}{in-namespace}', step(async function (this: KubeWorld, account: string, ns: string) {
-  this.tokens.set(`${ns}/${account}`, await tokenOf(this, account, ns));
-}));
+When(
+  'I keep the token of service account {string}{in-namespace}',
+  step(async function (this: KubeWorld, account: string, ns: string) {
+    this.tokens.set(`${ns}/${account}`, await tokenOf(this, account, ns));
+  }),
+);
 
 /** A token: a secret's, a service account's now, or the one kept earlier ("kept token"). */
-async function tokenFrom(world: KubeWorld, source: 'secret' | 'service account' | 'kept', name: string, namespace: string): Promise<string> {
+async function tokenFrom(
+  world: KubeWorld,
+  source: 'secret' | 'service account' | 'kept',
+  name: string,
+  namespace: string,
+): Promise<string> {
   const cluster = await world.cluster();
   if (source === 'secret') {
     const secret = await cluster.client.get<Secret>({ resource: 'secrets', namespace }, name);
@@ -84,38 +109,70 @@ async function tokenFrom(world: KubeWorld, source: 'secret' | 'service account' 
   return kept;
 }
 
-for (const [words, source] of [['the token of secret', 'secret'], ['the token of service account', 'service account'], ['the kept token of service account', 'kept']] as const) {
-  Then(`${words} {string}{in-namespace} authenticates as {string} in groups {names}`, step(async function (this: KubeWorld, name: string, ns: string, user: string, groups: string[]) {
-    const who = await (await this.cluster()).authenticate(await tokenFrom(this, source, name, ns));
-    expect(who?.username).to.equal(user);
-    expect(who?.groups).to.deep.equal(groups);
-  }));
+for (const [words, source] of [
+  ['the token of secret', 'secret'],
+  ['the token of service account', 'service account'],
+  ['the kept token of service account', 'kept'],
+] as const) {
+  Then(
+    `${words} {string}{in-namespace} authenticates as {string} in groups {names}`,
+    step(async function (this: KubeWorld, name: string, ns: string, user: string, groups: string[]) {
+      const who = await (await this.cluster()).authenticate(await tokenFrom(this, source, name, ns));
+      expect(who?.username).to.equal(user);
+      expect(who?.groups).to.deep.equal(groups);
+    }),
+  );
 
-  Then(`${words} {string}{in-namespace} is refused`, step(async function (this: KubeWorld, name: string, ns: string) {
-    const who = await (await this.cluster()).authenticate(await tokenFrom(this, source, name, ns));
-    expect(who, 'the token authenticates').to.equal(undefined);
-  }));
+  Then(
+    `${words} {string}{in-namespace} is refused`,
+    step(async function (this: KubeWorld, name: string, ns: string) {
+      const who = await (await this.cluster()).authenticate(await tokenFrom(this, source, name, ns));
+      expect(who, 'the token authenticates').to.equal(undefined);
+    }),
+  );
 }
 
-Then('the secret {string}{in-namespace} holds:', step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
-  const cluster = await this.cluster();
-  const secret = await cluster.client.get<Secret>({ resource: 'secrets', namespace: ns }, name);
-  for (const [key, value] of table.raw()) expect(Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8'), `secret ${name}: ${key}`).to.equal(value);
-}));
+Then(
+  'the secret {string}{in-namespace} holds:',
+  step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+    const cluster = await this.cluster();
+    const secret = await cluster.client.get<Secret>({ resource: 'secrets', namespace: ns }, name);
+    for (const [key, value] of table.raw())
+      expect(Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8'), `secret ${name}: ${key}`).to.equal(
+        value,
+      );
+  }),
+);
 
-Then('the first secret of service account {string}{in-namespace} is called {string} followed by {int} characters', step(async function (this: KubeWorld, account: string, ns: string, prefix: string, n: number) {
-  const cluster = await this.cluster();
-  const sa = await cluster.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace: ns }, account);
-  expect(sa.secrets?.[0]?.name ?? '').to.match(new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[a-z0-9]{${n}}$`));
-}));
+Then(
+  'the first secret of service account {string}{in-namespace} is called {string} followed by {int} characters',
+  step(async function (this: KubeWorld, account: string, ns: string, prefix: string, n: number) {
+    const cluster = await this.cluster();
+    const sa = await cluster.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace: ns }, account);
+    expect(sa.secrets?.[0]?.name ?? '').to.match(
+      new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[a-z0-9]{${n}}$`),
+    );
+  }),
+);
 
 /**
  * An Endpoints subset's ports as a set: upstream orders them by a hash of each port
  * (SortSubsets, pkg/api/v1/endpoints), so their order carries no meaning.
  */
-Then('the endpoints {string}{in-namespace} has in subset {int} the ports:', step(async function (this: KubeWorld, name: string, namespace: string, index: number, table: DataTable) {
-  const cluster = await this.cluster();
-  const ep = await cluster.client.get<{ subsets?: { ports?: { name?: string; port: number; protocol?: string }[] }[] } & import('../src/api/meta').KubeObject>({ resource: 'endpoints', namespace }, name);
-  const ports = (ep.subsets?.[index]?.ports ?? []).map((p) => ({ name: p.name ?? '', port: String(p.port), protocol: p.protocol ?? '' }));
-  expect(ports, `ports of subset ${index} of endpoints ${name}`).to.have.deep.members(table.hashes());
-}));
+Then(
+  'the endpoints {string}{in-namespace} has in subset {int} the ports:',
+  step(async function (this: KubeWorld, name: string, namespace: string, index: number, table: DataTable) {
+    const cluster = await this.cluster();
+    const ep = await cluster.client.get<
+      {
+        subsets?: { ports?: { name?: string; port: number; protocol?: string }[] }[];
+      } & import('../src/api/meta').KubeObject
+    >({ resource: 'endpoints', namespace }, name);
+    const ports = (ep.subsets?.[index]?.ports ?? []).map((p) => ({
+      name: p.name ?? '',
+      port: String(p.port),
+      protocol: p.protocol ?? '',
+    }));
+    expect(ports, `ports of subset ${index} of endpoints ${name}`).to.have.deep.members(table.hashes());
+  }),
+);

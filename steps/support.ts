@@ -36,7 +36,8 @@ function retryable(e: unknown): boolean {
 
 /** The step's body, retried while it fails an assertion if it is an outcome on a real clock. */
 async function runBody<A extends unknown[]>(world: KubeWorld, body: StepBody<A>, args: A): Promise<unknown> {
-  if (world.stepType !== 'Outcome' || !world.isStarted || world.driver.capabilities.virtualTime) return body.apply(world, args);
+  if (world.stepType !== 'Outcome' || !world.isStarted || world.driver.capabilities.virtualTime)
+    return body.apply(world, args);
   const deadline = Date.now() + REAL_CLOCK_SETTLE_MS;
   for (;;) {
     try {
@@ -53,7 +54,10 @@ async function runBody<A extends unknown[]>(world: KubeWorld, body: StepBody<A>,
  * with the reason attached) instead of failing it. `arity`: how many arguments the step's
  * expression gives, when one body serves expressions with and without a trailing parameter.
  */
-export function step<A extends unknown[]>(body: StepBody<A>, arity = body.length): (this: KubeWorld, ...args: A) => Promise<unknown> {
+export function step<A extends unknown[]>(
+  body: StepBody<A>,
+  arity = body.length,
+): (this: KubeWorld, ...args: A) => Promise<unknown> {
   const wrapped = async function (this: KubeWorld, ...args: A) {
     try {
       return await runBody(this, body, args);

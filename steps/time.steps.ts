@@ -15,24 +15,36 @@ const FLAG_PHRASES: Record<string, string> = {
 };
 
 for (const [phrase, flag] of Object.entries(FLAG_PHRASES)) {
-  Given(`the ${phrase} is {duration}`, step(function (this: KubeWorld, ms: number) {
-    this.setFlag(flag, `${ms / 1000}s`);
-  }));
+  Given(
+    `the ${phrase} is {duration}`,
+    step(function (this: KubeWorld, ms: number) {
+      this.setFlag(flag, `${ms / 1000}s`);
+    }),
+  );
 }
 
-Given('the flag {string} is {string}', step(function (this: KubeWorld, flag: string, value: string) {
-  if (!/^--[a-z0-9-]+$/.test(flag)) throw new Error(`"${flag}" is not a flag (want "--name")`);
-  this.setFlag(flag.slice(2), value);
-}));
+Given(
+  'the flag {string} is {string}',
+  step(function (this: KubeWorld, flag: string, value: string) {
+    if (!/^--[a-z0-9-]+$/.test(flag)) throw new Error(`"${flag}" is not a flag (want "--name")`);
+    this.setFlag(flag.slice(2), value);
+  }),
+);
 
-When('{duration} pass(es)', step(async function (this: KubeWorld, ms: number) {
-  const cluster = await this.cluster();
-  await cluster.advance(ms);
-}));
+When(
+  '{duration} pass(es)',
+  step(async function (this: KubeWorld, ms: number) {
+    const cluster = await this.cluster();
+    await cluster.advance(ms);
+  }),
+);
 
 // A regular expression: "more" stands between the amount and the unit of the duration, and a
 // Cucumber Expression's {duration} is one piece.
-When(/^(\d+(?:\.\d+)?) more (seconds?|minutes?|hours?) pass(?:es)?$/, step(async function (this: KubeWorld, amount: string, unit: string) {
-  const cluster = await this.cluster();
-  await cluster.advance(durationMs(String(amount), unit));
-}));
+When(
+  /^(\d+(?:\.\d+)?) more (seconds?|minutes?|hours?) pass(?:es)?$/,
+  step(async function (this: KubeWorld, amount: string, unit: string) {
+    const cluster = await this.cluster();
+    await cluster.advance(durationMs(String(amount), unit));
+  }),
+);

@@ -14,7 +14,10 @@ import { fieldAt, showField } from './objects';
 const REVISION = 'deployment.kubernetes.io/revision';
 
 interface Workload extends KubeObject {
-  spec: { template: { metadata?: { labels?: Record<string, string> }; spec: { containers: { image?: string }[] } }; replicas?: number };
+  spec: {
+    template: { metadata?: { labels?: Record<string, string> }; spec: { containers: { image?: string }[] } };
+    replicas?: number;
+  };
   status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number };
 }
 
@@ -29,7 +32,9 @@ async function replicaSetsOf(world: KubeWorld, name: string, ns: string): Promis
   const d = await deployment(world, name, ns);
   const list = await cluster.client.list<Workload>({ resource: 'replicasets.apps', namespace: ns });
   const rev = (rs: Workload) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
-  return list.items.filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid)).sort((a, b) => rev(a) - rev(b));
+  return list.items
+    .filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid))
+    .sort((a, b) => rev(a) - rev(b));
 }
 
 /** Active pods whose controller is one of the Deployment's ReplicaSets. */
@@ -37,66 +42,110 @@ async function podsOf(world: KubeWorld, name: string, ns: string): Promise<Pod[]
   const cluster = await world.cluster();
   const uids = new Set((await replicaSetsOf(world, name, ns)).map((rs) => rs.metadata.uid));
   const pods = await cluster.client.list<Pod>({ resource: 'pods', namespace: ns });
-  return pods.items.filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && uids.has(r.uid)))
+  return pods.items
+    .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && uids.has(r.uid)))
     .filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
 }
 
 /** A ReplicaSet row as the tables of the features name its columns. */
 function column(rs: Workload, col: string): string {
   switch (col) {
-    case 'revision': return rs.metadata.annotations?.[REVISION] ?? '<none>';
-    case 'replicas': return String(rs.spec.replicas ?? 0);
-    case 'current': return String(rs.status?.replicas ?? 0);
-    case 'ready': return String(rs.status?.readyReplicas ?? 0);
-    case 'available': return String(rs.status?.availableReplicas ?? 0);
-    case 'revision-history': return rs.metadata.annotations?.['deployment.kubernetes.io/revision-history'] ?? '<none>';
-    case 'image': return rs.spec.template.spec.containers.map((c) => c.image).join(',');
-    default: return showField(fieldAt(rs, col));
+    case 'revision':
+      return rs.metadata.annotations?.[REVISION] ?? '<none>';
+    case 'replicas':
+      return String(rs.spec.replicas ?? 0);
+    case 'current':
+      return String(rs.status?.replicas ?? 0);
+    case 'ready':
+      return String(rs.status?.readyReplicas ?? 0);
+    case 'available':
+      return String(rs.status?.availableReplicas ?? 0);
+    case 'revision-history':
+      return rs.metadata.annotations?.['deployment.kubernetes.io/revision-history'] ?? '<none>';
+    case 'image':
+      return rs.spec.template.spec.containers.map((c) => c.image).join(',');
+    default:
+      return showField(fieldAt(rs, col));
   }
 }
 
-Then('the ReplicaSets of deployment {string}{in-namespace} are:', step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
-  const [header, ...rows] = table.raw();
-  const sets = await replicaSetsOf(this, name, ns);
-  const actual = sets.map((rs) => header.map((c) => column(rs, c)));
-  expect(actual, `ReplicaSets of deployment ${name} (${header.join(', ')})`).to.deep.equal(rows);
-}));
+Then(
+  'the ReplicaSets of deployment {string}{in-namespace} are:',
+  step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+    const [header, ...rows] = table.raw();
+    const sets = await replicaSetsOf(this, name, ns);
+    const actual = sets.map((rs) => header.map((c) => column(rs, c)));
+    expect(actual, `ReplicaSets of deployment ${name} (${header.join(', ')})`).to.deep.equal(rows);
+  }),
+);
 
-async function expectActivePods(world: KubeWorld, name: string, ns: string, count: number, withImage?: number, image?: string): Promise<void> {
+async function expectActivePods(
+  world: KubeWorld,
+  name: string,
+  ns: string,
+  count: number,
+  withImage?: number,
+  image?: string,
+): Promise<void> {
   const pods = await podsOf(world, name, ns);
-  expect(pods.map((p) => p.metadata.name), `active pods of deployment ${name}`).to.have.length(count);
-  if (image !== undefined) expect(pods.filter((p) => p.spec.containers[0]?.image === image).length, `pods of ${name} running ${image}`).to.equal(withImage);
+  expect(
+    pods.map((p) => p.metadata.name),
+    `active pods of deployment ${name}`,
+  ).to.have.length(count);
+  if (image !== undefined)
+    expect(
+      pods.filter((p) => p.spec.containers[0]?.image === image).length,
+      `pods of ${name} running ${image}`,
+    ).to.equal(withImage);
 }
 
-Then('deployment {string}{in-namespace} has {int} active pod(s)', step(async function (this: KubeWorld, name: string, ns: string, count: number) {
-  await expectActivePods(this, name, ns, count);
-}));
+Then(
+  'deployment {string}{in-namespace} has {int} active pod(s)',
+  step(async function (this: KubeWorld, name: string, ns: string, count: number) {
+    await expectActivePods(this, name, ns, count);
+  }),
+);
 
-Then('deployment {string}{in-namespace} has {int} active pod(s), {int} running {string}', step(async function (this: KubeWorld, name: string, ns: string, count: number, withImage: number, image: string) {
-  await expectActivePods(this, name, ns, count, withImage, image);
-}));
+Then(
+  'deployment {string}{in-namespace} has {int} active pod(s), {int} running {string}',
+  step(async function (this: KubeWorld, name: string, ns: string, count: number, withImage: number, image: string) {
+    await expectActivePods(this, name, ns, count, withImage, image);
+  }),
+);
 
-Then('every pod of deployment {string}{in-namespace} carries the pod-template-hash of its ReplicaSet, which is named after it', step(async function (this: KubeWorld, name: string, ns: string) {
-  const sets = await replicaSetsOf(this, name, ns);
-  const pods = await podsOf(this, name, ns);
-  expect(pods, `pods of deployment ${name}`).to.not.be.empty;
-  for (const rs of sets) {
-    const hash = rs.metadata.labels?.['pod-template-hash'];
-    expect(hash, `ReplicaSet ${rs.metadata.name} label pod-template-hash`).to.match(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
-    expect(rs.metadata.name).to.equal(`${name}-${hash}`);
-    expect(fieldAt(rs, 'spec.selector.matchLabels.pod-template-hash'), `${rs.metadata.name} selector`).to.equal(hash);
-    expect(rs.spec.template.metadata?.labels?.['pod-template-hash'], `${rs.metadata.name} template`).to.equal(hash);
-  }
-  for (const pod of pods) {
-    const owner = sets.find((rs) => pod.metadata.ownerReferences?.some((r) => r.uid === rs.metadata.uid))!;
-    expect(pod.metadata.labels?.['pod-template-hash'], `pod ${pod.metadata.name}`).to.equal(owner.metadata.labels?.['pod-template-hash']);
-  }
-}));
+Then(
+  'every pod of deployment {string}{in-namespace} carries the pod-template-hash of its ReplicaSet, which is named after it',
+  step(async function (this: KubeWorld, name: string, ns: string) {
+    const sets = await replicaSetsOf(this, name, ns);
+    const pods = await podsOf(this, name, ns);
+    expect(pods, `pods of deployment ${name}`).to.not.be.empty;
+    for (const rs of sets) {
+      const hash = rs.metadata.labels?.['pod-template-hash'];
+      expect(hash, `ReplicaSet ${rs.metadata.name} label pod-template-hash`).to.match(
+        /^[bcdfghjklmnpqrstvwxz2456789]+$/,
+      );
+      expect(rs.metadata.name).to.equal(`${name}-${hash}`);
+      expect(fieldAt(rs, 'spec.selector.matchLabels.pod-template-hash'), `${rs.metadata.name} selector`).to.equal(hash);
+      expect(rs.spec.template.metadata?.labels?.['pod-template-hash'], `${rs.metadata.name} template`).to.equal(hash);
+    }
+    for (const pod of pods) {
+      const owner = sets.find((rs) => pod.metadata.ownerReferences?.some((r) => r.uid === rs.metadata.uid))!;
+      expect(pod.metadata.labels?.['pod-template-hash'], `pod ${pod.metadata.name}`).to.equal(
+        owner.metadata.labels?.['pod-template-hash'],
+      );
+    }
+  }),
+);
 
-When('I set the image of deployment {string}{in-namespace} to {string}', step(async function (this: KubeWorld, name: string, ns: string, image: string) {
-  const cluster = await this.cluster();
-  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
-}));
+When(
+  'I set the image of deployment {string}{in-namespace} to {string}',
+  step(async function (this: KubeWorld, name: string, ns: string, image: string) {
+    const cluster = await this.cluster();
+    await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [
+      { op: 'replace', path: '/spec/template/spec/containers/0/image', value: image },
+    ]);
+  }),
+);
 
 /**
  * What `kubectl rollout undo` does against apps/v1 (kubectl's DeploymentRollbacker): take
@@ -109,20 +158,32 @@ async function rollBack(world: KubeWorld, name: string, ns: string, revision?: n
   const current = Number(d.metadata.annotations?.[REVISION] ?? 0);
   const sets = await replicaSetsOf(world, name, ns);
   const rev = (rs: Workload) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
-  const target = revision !== undefined ? sets.find((rs) => rev(rs) === revision) : sets.filter((rs) => rev(rs) < current).pop();
-  if (!target) throw new Error(`deployment ${name} has no ${revision !== undefined ? `revision ${revision}` : 'previous revision'}`);
+  const target =
+    revision !== undefined ? sets.find((rs) => rev(rs) === revision) : sets.filter((rs) => rev(rs) < current).pop();
+  if (!target)
+    throw new Error(
+      `deployment ${name} has no ${revision !== undefined ? `revision ${revision}` : 'previous revision'}`,
+    );
   const template = JSON.parse(JSON.stringify(target.spec.template)) as Workload['spec']['template'];
   delete template.metadata?.labels?.['pod-template-hash'];
-  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [{ op: 'replace', path: '/spec/template', value: template }]);
+  await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [
+    { op: 'replace', path: '/spec/template', value: template },
+  ]);
 }
 
-When('I roll back deployment {string}{in-namespace}', step(async function (this: KubeWorld, name: string, ns: string) {
-  await rollBack(this, name, ns);
-}));
+When(
+  'I roll back deployment {string}{in-namespace}',
+  step(async function (this: KubeWorld, name: string, ns: string) {
+    await rollBack(this, name, ns);
+  }),
+);
 
-When('I roll back deployment {string}{in-namespace} to revision {int}', step(async function (this: KubeWorld, name: string, ns: string, revision: number) {
-  await rollBack(this, name, ns, revision);
-}));
+When(
+  'I roll back deployment {string}{in-namespace} to revision {int}',
+  step(async function (this: KubeWorld, name: string, ns: string, revision: number) {
+    await rollBack(this, name, ns, revision);
+  }),
+);
 
 /** Sets a dotted path ("strategy.rollingUpdate.maxSurge") in an object, creating maps on the way. */
 function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
@@ -139,7 +200,15 @@ function scalar(v: string): unknown {
   return v;
 }
 
-async function createWorkload(world: KubeWorld, kind: string, name: string, ns: string, replicas: number, image: string, table?: DataTable): Promise<void> {
+async function createWorkload(
+  world: KubeWorld,
+  kind: string,
+  name: string,
+  ns: string,
+  replicas: number,
+  image: string,
+  table?: DataTable,
+): Promise<void> {
   const cluster = await world.cluster();
   const spec: Record<string, unknown> = {
     replicas: Number(replicas),
@@ -148,87 +217,150 @@ async function createWorkload(world: KubeWorld, kind: string, name: string, ns: 
   };
   if (kind === 'statefulset') spec.serviceName = name;
   for (const [path, value] of table?.raw() ?? []) setPath(spec, path, scalar(value));
-  const obj = { apiVersion: 'apps/v1', kind: kind === 'deployment' ? 'Deployment' : 'StatefulSet', metadata: { name, namespace: ns }, spec };
-  await cluster.client.create({ resource: kind === 'deployment' ? 'deployments.apps' : 'statefulsets.apps', namespace: ns }, obj as unknown as KubeObject);
+  const obj = {
+    apiVersion: 'apps/v1',
+    kind: kind === 'deployment' ? 'Deployment' : 'StatefulSet',
+    metadata: { name, namespace: ns },
+    spec,
+  };
+  await cluster.client.create(
+    { resource: kind === 'deployment' ? 'deployments.apps' : 'statefulsets.apps', namespace: ns },
+    obj as unknown as KubeObject,
+  );
 }
 
 for (const kind of ['deployment', 'statefulset']) {
-  Given(`a ${kind} {string}{in-namespace} of {int} replica(s) running {string}`, step(async function (this: KubeWorld, name: string, ns: string, replicas: number, image: string) {
-    await createWorkload(this, kind, name, ns, replicas, image);
-  }));
-  Given(`a ${kind} {string}{in-namespace} of {int} replica(s) running {string} with:`, step(async function (this: KubeWorld, name: string, ns: string, replicas: number, image: string, table: DataTable) {
-    await createWorkload(this, kind, name, ns, replicas, image, table);
-  }));
+  Given(
+    `a ${kind} {string}{in-namespace} of {int} replica(s) running {string}`,
+    step(async function (this: KubeWorld, name: string, ns: string, replicas: number, image: string) {
+      await createWorkload(this, kind, name, ns, replicas, image);
+    }),
+  );
+  Given(
+    `a ${kind} {string}{in-namespace} of {int} replica(s) running {string} with:`,
+    step(async function (this: KubeWorld, name: string, ns: string, replicas: number, image: string, table: DataTable) {
+      await createWorkload(this, kind, name, ns, replicas, image, table);
+    }),
+  );
 }
 
 /** A Deployment's events, oldest first; "{revision N}" in a message stands for that revision's ReplicaSet name. */
 for (const kind of ['deployment', 'statefulset']) {
-  Then(`the events of ${kind} {string}{in-namespace} are, in order:`, step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
-    const cluster = await this.cluster();
-    const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
-    const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
-    const expected = table.hashes().map((r) => [r.reason, r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`)]);
-    const events = (await cluster.events({ involvedName: name, namespace: ns })).filter((e) => e.involvedObject.kind?.toLowerCase() === kind);
-    expect(events.map((e) => [e.reason, e.message]), `events of ${kind} ${name}`).to.deep.equal(expected);
-  }));
+  Then(
+    `the events of ${kind} {string}{in-namespace} are, in order:`,
+    step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+      const cluster = await this.cluster();
+      const sets = kind === 'deployment' ? await replicaSetsOf(this, name, ns) : [];
+      const byRevision = new Map(sets.map((rs) => [rs.metadata.annotations?.[REVISION] ?? '', rs.metadata.name!]));
+      const expected = table
+        .hashes()
+        .map((r) => [
+          r.reason,
+          r.message.replace(/\{revision (\d+)\}/g, (_m, n: string) => byRevision.get(n) ?? `<no revision ${n}>`),
+        ]);
+      const events = (await cluster.events({ involvedName: name, namespace: ns })).filter(
+        (e) => e.involvedObject.kind?.toLowerCase() === kind,
+      );
+      expect(
+        events.map((e) => [e.reason, e.message]),
+        `events of ${kind} ${name}`,
+      ).to.deep.equal(expected);
+    }),
+  );
 }
 
-When('I set the image of deployment {string}{in-namespace} to each of {names}, {duration} apart', step(async function (this: KubeWorld, name: string, ns: string, images: string[], apart: number) {
-  const cluster = await this.cluster();
-  for (const [i, image] of images.entries()) {
-    if (i > 0) await cluster.advance(apart);
-    await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]);
-  }
-}));
+When(
+  'I set the image of deployment {string}{in-namespace} to each of {names}, {duration} apart',
+  step(async function (this: KubeWorld, name: string, ns: string, images: string[], apart: number) {
+    const cluster = await this.cluster();
+    for (const [i, image] of images.entries()) {
+      if (i > 0) await cluster.advance(apart);
+      await cluster.client.patch({ resource: 'deployments.apps', namespace: ns }, name, 'json', [
+        { op: 'replace', path: '/spec/template/spec/containers/0/image', value: image },
+      ]);
+    }
+  }),
+);
 
-Then('the ReplicaSets of deployment {string}{in-namespace} have revisions {int} to {int}', step(async function (this: KubeWorld, name: string, ns: string, from: number, to: number) {
-  const revisions = (await replicaSetsOf(this, name, ns)).map((rs) => Number(rs.metadata.annotations?.[REVISION]));
-  const want = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  expect(revisions, `revisions of deployment ${name}`).to.deep.equal(want);
-}));
+Then(
+  'the ReplicaSets of deployment {string}{in-namespace} have revisions {int} to {int}',
+  step(async function (this: KubeWorld, name: string, ns: string, from: number, to: number) {
+    const revisions = (await replicaSetsOf(this, name, ns)).map((rs) => Number(rs.metadata.annotations?.[REVISION]));
+    const want = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    expect(revisions, `revisions of deployment ${name}`).to.deep.equal(want);
+  }),
+);
 
 for (const kind of ['deployment', 'statefulset']) {
-  When(`I scale ${kind} {string}{in-namespace} to {int} replica(s)`, step(async function (this: KubeWorld, name: string, ns: string, replicas: number) {
-    const cluster = await this.cluster();
-    await cluster.client.patch({ resource: `${kind}s.apps`, namespace: ns }, name, 'merge', { spec: { replicas } });
-  }));
+  When(
+    `I scale ${kind} {string}{in-namespace} to {int} replica(s)`,
+    step(async function (this: KubeWorld, name: string, ns: string, replicas: number) {
+      const cluster = await this.cluster();
+      await cluster.client.patch({ resource: `${kind}s.apps`, namespace: ns }, name, 'merge', { spec: { replicas } });
+    }),
+  );
 }
 
 /**
  * The pods of a StatefulSet by name: phase (Terminating while being deleted), image, and
  * revision — "current" or "update" as the set's status names the pod's controller-revision-hash.
  */
-Then('the pods of statefulset {string}{in-namespace} are:', step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
-  const cluster = await this.cluster();
-  const set = await cluster.client.get<Workload & { status?: { currentRevision?: string; updateRevision?: string } }>({ resource: 'statefulsets.apps', namespace: ns }, name);
-  const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace: ns })).items
-    .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === set.metadata.uid))
-    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
-  const [header, ...rows] = table.raw();
-  const cell = (p: Pod, col: string): string => {
-    switch (col) {
-      case 'name': return p.metadata.name!;
-      case 'phase': return p.metadata.deletionTimestamp ? 'Terminating' : p.status?.phase ?? 'Pending';
-      case 'image': return p.spec.containers.map((c) => c.image).join(',');
-      case 'pod-name label': return p.metadata.labels?.['statefulset.kubernetes.io/pod-name'] ?? '<none>';
-      case 'pod-index label': return p.metadata.labels?.['apps.kubernetes.io/pod-index'] ?? '<none>';
-      case 'revision': {
-        const hash = p.metadata.labels?.['controller-revision-hash'];
-        const names = [hash === set.status?.currentRevision ? 'current' : '', hash === set.status?.updateRevision ? 'update' : ''].filter(Boolean);
-        return names.join('+') || `unknown (${hash})`;
+Then(
+  'the pods of statefulset {string}{in-namespace} are:',
+  step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+    const cluster = await this.cluster();
+    const set = await cluster.client.get<Workload & { status?: { currentRevision?: string; updateRevision?: string } }>(
+      { resource: 'statefulsets.apps', namespace: ns },
+      name,
+    );
+    const pods = (await cluster.client.list<Pod>({ resource: 'pods', namespace: ns })).items
+      .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === set.metadata.uid))
+      .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+    const [header, ...rows] = table.raw();
+    const cell = (p: Pod, col: string): string => {
+      switch (col) {
+        case 'name':
+          return p.metadata.name!;
+        case 'phase':
+          return p.metadata.deletionTimestamp ? 'Terminating' : (p.status?.phase ?? 'Pending');
+        case 'image':
+          return p.spec.containers.map((c) => c.image).join(',');
+        case 'pod-name label':
+          return p.metadata.labels?.['statefulset.kubernetes.io/pod-name'] ?? '<none>';
+        case 'pod-index label':
+          return p.metadata.labels?.['apps.kubernetes.io/pod-index'] ?? '<none>';
+        case 'revision': {
+          const hash = p.metadata.labels?.['controller-revision-hash'];
+          const names = [
+            hash === set.status?.currentRevision ? 'current' : '',
+            hash === set.status?.updateRevision ? 'update' : '',
+          ].filter(Boolean);
+          return names.join('+') || `unknown (${hash})`;
+        }
+        default:
+          return showField(fieldAt(p, col));
       }
-      default: return showField(fieldAt(p, col));
-    }
-  };
-  expect(pods.map((p) => header.map((c) => cell(p, c))), `pods of statefulset ${name} (${header.join(', ')})`).to.deep.equal(rows);
-}));
+    };
+    expect(
+      pods.map((p) => header.map((c) => cell(p, c))),
+      `pods of statefulset ${name} (${header.join(', ')})`,
+    ).to.deep.equal(rows);
+  }),
+);
 
 for (const kind of ['statefulset', 'daemonset']) {
-  Then(`${kind} {string}{in-namespace} has {int} ControllerRevision(s)`, step(async function (this: KubeWorld, name: string, ns: string, count: number) {
-    const cluster = await this.cluster();
-    const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns }, name);
-    const revisions = (await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns })).items
-      .filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
-    expect(revisions.map((r) => r.metadata.name), `ControllerRevisions of ${kind} ${name}`).to.have.length(Number(count));
-  }));
+  Then(
+    `${kind} {string}{in-namespace} has {int} ControllerRevision(s)`,
+    step(async function (this: KubeWorld, name: string, ns: string, count: number) {
+      const cluster = await this.cluster();
+      const owner = await cluster.client.get({ resource: `${kind}s.apps`, namespace: ns }, name);
+      const revisions = (
+        await cluster.client.list({ resource: 'controllerrevisions.apps', namespace: ns })
+      ).items.filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === owner.metadata.uid));
+      expect(
+        revisions.map((r) => r.metadata.name),
+        `ControllerRevisions of ${kind} ${name}`,
+      ).to.have.length(Number(count));
+    }),
+  );
 }

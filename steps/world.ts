@@ -82,7 +82,10 @@ export class KubeWorld extends World<RunParameters> {
   setFlag(flag: string, value: string, component?: Component): void {
     const c = component ?? componentOf(flag);
     if (!c) throw new Error(`unknown flag --${flag}`);
-    if (this.started) throw new Error(`--${flag} must be set before the cluster starts: move this step before the steps that create objects`);
+    if (this.started)
+      throw new Error(
+        `--${flag} must be set before the cluster starts: move this step before the steps that create objects`,
+      );
     // A target with fixed flags decides in configure() whether it runs with these values.
     this.pendingFlags = { ...this.pendingFlags, [c]: { ...this.pendingFlags[c], [flag]: value } };
   }
@@ -120,11 +123,19 @@ export class KubeWorld extends World<RunParameters> {
       const lines = [
         `cluster time ${at}`,
         'nodes:',
-        ...nodes.items.map((n) => `  ${n.metadata.name}: ${(n.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(' ')}; taints: ${(n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).join(',') || 'none'}`),
+        ...nodes.items.map(
+          (n) =>
+            `  ${n.metadata.name}: ${(n.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(' ')}; taints: ${(n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).join(',') || 'none'}`,
+        ),
         'pods:',
-        ...pods.items.map((p) => `  ${p.metadata.namespace}/${p.metadata.name}: ${p.status?.phase ?? ''} on ${p.spec.nodeName ?? '(unbound)'}${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`),
+        ...pods.items.map(
+          (p) =>
+            `  ${p.metadata.namespace}/${p.metadata.name}: ${p.status?.phase ?? ''} on ${p.spec.nodeName ?? '(unbound)'}${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`,
+        ),
         'recent events:',
-        ...events.map((e) => `  ${e.lastTimestamp} ${e.involvedObject.kind}/${e.involvedObject.name} ${e.reason}: ${e.message}`),
+        ...events.map(
+          (e) => `  ${e.lastTimestamp} ${e.involvedObject.kind}/${e.involvedObject.name} ${e.reason}: ${e.message}`,
+        ),
       ];
       this.attach(lines.join('\n'), 'text/plain');
     } catch (e) {

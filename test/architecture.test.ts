@@ -35,7 +35,10 @@ function folderOf(file: string): string {
 
 function layerOf(folder: string): number {
   const i = LAYERS.findIndex((l) => l.includes(folder));
-  if (i < 0) throw new Error(`${folder} has no layer in test/architecture.test.ts: give it one (and a place in ARCHITECTURE.md)`);
+  if (i < 0)
+    throw new Error(
+      `${folder} has no layer in test/architecture.test.ts: give it one (and a place in ARCHITECTURE.md)`,
+    );
   return i;
 }
 
@@ -56,8 +59,11 @@ function importGraph(files: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
-    const targets = info.importedFiles.map((i) => i.fileName).filter((s) => s.startsWith('.'))
-      .map((s) => resolve(file, s)).filter((t): t is string => t?.endsWith('.ts') === true);
+    const targets = info.importedFiles
+      .map((i) => i.fileName)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolve(file, s))
+      .filter((t): t is string => t?.endsWith('.ts') === true);
     graph.set(file, [...new Set(targets)]);
   }
   return graph;
@@ -66,17 +72,31 @@ function importGraph(files: string[]): Map<string, string[]> {
 /** Strongly connected components with more than one file (Tarjan), i.e. the import cycles. */
 function cycles(graph: Map<string, string[]>): string[][] {
   let index = 0;
-  const idx = new Map<string, number>(), low = new Map<string, number>(), on = new Set<string>(), stack: string[] = [];
+  const idx = new Map<string, number>(),
+    low = new Map<string, number>(),
+    on = new Set<string>(),
+    stack: string[] = [];
   const out: string[][] = [];
   const visit = (v: string) => {
-    idx.set(v, index); low.set(v, index); index++; stack.push(v); on.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    on.add(v);
     for (const w of graph.get(v) ?? []) {
-      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
     }
     if (low.get(v) === idx.get(v)) {
       const scc: string[] = [];
       let w: string;
-      do { w = stack.pop()!; on.delete(w); scc.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
       if (scc.length > 1) out.push(scc.sort());
     }
   };
@@ -98,7 +118,8 @@ test('imports only point down the layers of ARCHITECTURE.md', () => {
       const [la, lb] = [layerOf(a), layerOf(b)];
       if (la > lb) bad.push(`up:       ${rel(from)} -> ${rel(to)}`);
       else if (la === lb) bad.push(`sideways: ${rel(from)} -> ${rel(to)}`);
-      else if (a === 'steps' && !STEPS_MAY_IMPORT.includes(b)) bad.push(`steps see only ${STEPS_MAY_IMPORT.join(', ')}: ${rel(from)} -> ${rel(to)}`);
+      else if (a === 'steps' && !STEPS_MAY_IMPORT.includes(b))
+        bad.push(`steps see only ${STEPS_MAY_IMPORT.join(', ')}: ${rel(from)} -> ${rel(to)}`);
     }
   }
   assert.deepEqual(bad, [], `imports against the layers:\n  ${bad.join('\n  ')}`);
@@ -106,9 +127,17 @@ test('imports only point down the layers of ARCHITECTURE.md', () => {
 
 test('drivers ask the Cluster, never reach into its components', () => {
   const reach = /\bcluster\.(controllers|nodeControllers|nodeLifecycle|scheduler|api|store|proxies|informers)\b/g;
-  const bad = walk(path.join(ROOT, 'src/drivers')).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')
-    .flatMap((line, i) => (line.match(reach) ?? []).map((m) => `${rel(f)}:${i + 1}: ${m}`)));
-  assert.deepEqual(bad, [], `drivers reaching into the cluster's components (add what they need to Cluster):\n  ${bad.join('\n  ')}`);
+  const bad = walk(path.join(ROOT, 'src/drivers')).flatMap((f) =>
+    fs
+      .readFileSync(f, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (line.match(reach) ?? []).map((m) => `${rel(f)}:${i + 1}: ${m}`)),
+  );
+  assert.deepEqual(
+    bad,
+    [],
+    `drivers reaching into the cluster's components (add what they need to Cluster):\n  ${bad.join('\n  ')}`,
+  );
 });
 
 test('no import cycle, type-only imports included', () => {
@@ -117,6 +146,16 @@ test('no import cycle, type-only imports included', () => {
 });
 
 test('the cycle finder finds a cycle and the layer map knows every folder', () => {
-  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+        ['d', ['a']],
+      ]),
+    ),
+    [['a', 'b', 'c']],
+  );
   for (const f of files) layerOf(folderOf(f));
 });

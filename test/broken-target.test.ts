@@ -15,17 +15,36 @@ const ROOT = path.resolve(__dirname, '..');
  */
 test('a kubespec serve with a 10 s grace period fails exactly the heartbeat behaviours', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-broken-'));
-  const r = spawnSync(process.execPath, [
-    path.join(ROOT, 'bin/kubespec'), 'run', '--target', 'serve', '--profile', 'seed',
-    '--serve-flag', 'node-monitor-grace-period=10s', '--report-dir', dir, '--quiet-summary',
-    path.join(ROOT, 'features/node/heartbeat.feature'), path.join(ROOT, 'features/node/status.feature'),
-  ], { encoding: 'utf8', timeout: 600_000 });
-  assert.equal(r.status, 1, `kubespec run should report failures (stdout: ${r.stdout.slice(-800)} stderr: ${r.stderr.slice(-800)})`);
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'bin/kubespec'),
+      'run',
+      '--target',
+      'serve',
+      '--profile',
+      'seed',
+      '--serve-flag',
+      'node-monitor-grace-period=10s',
+      '--report-dir',
+      dir,
+      '--quiet-summary',
+      path.join(ROOT, 'features/node/heartbeat.feature'),
+      path.join(ROOT, 'features/node/status.feature'),
+    ],
+    { encoding: 'utf8', timeout: 600_000 },
+  );
+  assert.equal(
+    r.status,
+    1,
+    `kubespec run should report failures (stdout: ${r.stdout.slice(-800)} stderr: ${r.stderr.slice(-800)})`,
+  );
   const { scenarios } = readMessages(path.join(dir, 'messages.ndjson'));
   const failed = new Set(scenarios.filter((s) => s.status === 'failed').flatMap((s) => s.behaviourIds));
   const passed = new Set(scenarios.filter((s) => s.status === 'passed').flatMap((s) => s.behaviourIds));
   assert.deepEqual([...failed].sort(), ['NODE-GRACE-UNKNOWN', 'NODE-MONITOR-PERIOD']);
-  for (const id of ['NODE-ADDRESSES', 'NODE-CONDITIONS', 'NODE-CAPACITY', 'NODE-INFO']) assert.ok(passed.has(id) && !failed.has(id), `${id} passes`);
+  for (const id of ['NODE-ADDRESSES', 'NODE-CONDITIONS', 'NODE-CAPACITY', 'NODE-INFO'])
+    assert.ok(passed.has(id) && !failed.has(id), `${id} passes`);
   const run = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
   assert.equal(run.target, 'serve');
   fs.rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,11 @@ function scratch(files: Record<string, string>): string {
 }
 
 test('dist/ is current only for the exact sources it was built from: an edit, a new, a removed or a renamed file, or a tsconfig change makes it stale', () => {
-  const root = scratch({ 'src/a.ts': 'export const a = 1;\n', 'src/sub/b.ts': 'export const b = 2;\n', 'tsconfig.json': '{}' });
+  const root = scratch({
+    'src/a.ts': 'export const a = 1;\n',
+    'src/sub/b.ts': 'export const b = 2;\n',
+    'tsconfig.json': '{}',
+  });
   try {
     assert.deepEqual(dist.distState(root), { fresh: false, reason: 'dist/ is not built' });
     fs.mkdirSync(path.join(root, 'dist'));
@@ -40,11 +44,26 @@ test('dist/ is current only for the exact sources it was built from: an edit, a 
       assert.equal(dist.distState(root).fresh, true, 'back to the built sources, current again');
     };
     const b = path.join(root, 'src/sub/b.ts');
-    stale(() => fs.writeFileSync(b, 'export const b = 3;\n'), () => fs.writeFileSync(b, 'export const b = 2;\n'));
-    stale(() => fs.writeFileSync(path.join(root, 'src/c.ts'), ''), () => fs.rmSync(path.join(root, 'src/c.ts')));
-    stale(() => fs.renameSync(b, path.join(root, 'src/sub/c.ts')), () => fs.renameSync(path.join(root, 'src/sub/c.ts'), b));
-    stale(() => fs.rmSync(b), () => fs.writeFileSync(b, 'export const b = 2;\n'));
-    stale(() => fs.writeFileSync(path.join(root, 'tsconfig.json'), '{"compilerOptions":{}}'), () => fs.writeFileSync(path.join(root, 'tsconfig.json'), '{}'));
+    stale(
+      () => fs.writeFileSync(b, 'export const b = 3;\n'),
+      () => fs.writeFileSync(b, 'export const b = 2;\n'),
+    );
+    stale(
+      () => fs.writeFileSync(path.join(root, 'src/c.ts'), ''),
+      () => fs.rmSync(path.join(root, 'src/c.ts')),
+    );
+    stale(
+      () => fs.renameSync(b, path.join(root, 'src/sub/c.ts')),
+      () => fs.renameSync(path.join(root, 'src/sub/c.ts'), b),
+    );
+    stale(
+      () => fs.rmSync(b),
+      () => fs.writeFileSync(b, 'export const b = 2;\n'),
+    );
+    stale(
+      () => fs.writeFileSync(path.join(root, 'tsconfig.json'), '{"compilerOptions":{}}'),
+      () => fs.writeFileSync(path.join(root, 'tsconfig.json'), '{}'),
+    );
     // Times do not count: a file touched but unchanged is still the same source.
     fs.utimesSync(b, new Date(), new Date(Date.now() + 60_000));
     assert.equal(dist.distState(root).fresh, true);
@@ -78,7 +97,11 @@ test('useDist: TypeScript and JavaScript importers of ../src/ get the compiled m
       assert.throws(() => require(${JSON.stringify(path.join(root, 'src/lonely'))}), /src\\/lonely.ts has no compiled dist\\/lonely.js; run npm run build/);
       console.log('ok');
     `;
-    const r = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PROJECT: path.join(root, 'tsconfig.json') } });
+    const r = spawnSync(process.execPath, ['-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PROJECT: path.join(root, 'tsconfig.json') },
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'ok');
   } finally {
@@ -89,16 +112,27 @@ test('useDist: TypeScript and JavaScript importers of ../src/ get the compiled m
 test('bin/kubespec runs dist/ while it is current and the sources through ts-node, with a one-line notice, once they changed', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-build-test-'));
   try {
-    for (const f of ['bin', 'src', 'profiles', 'targets', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) fs.cpSync(path.join(ROOT, f), path.join(root, f), { recursive: true });
+    for (const f of ['bin', 'src', 'profiles', 'targets', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])
+      fs.cpSync(path.join(ROOT, f), path.join(root, f), { recursive: true });
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
     // A stand-in for the compiled CLI, so that which one ran shows in the output.
     fs.mkdirSync(path.join(root, 'dist/cli'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'dist/cli/entry.js'), "console.log('compiled ' + process.argv.slice(2).join(' '));\n");
-    const kubespec = (env: Record<string, string> = {}) => spawnSync(process.execPath, [path.join(root, 'bin/kubespec'), '--help'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    fs.writeFileSync(
+      path.join(root, 'dist/cli/entry.js'),
+      "console.log('compiled ' + process.argv.slice(2).join(' '));\n",
+    );
+    const kubespec = (env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [path.join(root, 'bin/kubespec'), '--help'], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      });
 
     const missing = kubespec();
     assert.equal(missing.status, 0, missing.stderr);
-    assert.equal(missing.stderr.trim(), 'kubespec: dist/ is not built: running the sources through ts-node (slower start; npm run build compiles them)');
+    assert.equal(
+      missing.stderr.trim(),
+      'kubespec: dist/ is not built: running the sources through ts-node (slower start; npm run build compiles them)',
+    );
     assert.match(missing.stdout, /^kubespec — an executable specification/);
 
     dist.markBuilt(dist.sourceHash(root), root);
@@ -107,7 +141,10 @@ test('bin/kubespec runs dist/ while it is current and the sources through ts-nod
 
     fs.appendFileSync(path.join(root, 'src/cli/help.ts'), '\n// an edit\n');
     const edited = kubespec();
-    assert.equal(edited.stderr.trim(), 'kubespec: dist/ is older than src/: running the sources through ts-node (slower start; npm run build compiles them)');
+    assert.equal(
+      edited.stderr.trim(),
+      'kubespec: dist/ is older than src/: running the sources through ts-node (slower start; npm run build compiles them)',
+    );
     assert.match(edited.stdout, /^kubespec — an executable specification/);
 
     const forced = kubespec({ KUBESPEC_FROM_SOURCE: '1' });
@@ -118,7 +155,9 @@ test('bin/kubespec runs dist/ while it is current and the sources through ts-nod
   }
 });
 
-test('the real dist/: a process running it loads the control plane once, from dist/, also through the step files', { skip: !dist.distState(ROOT).fresh && 'dist/ is not current (npm run build; npm test builds first)' }, () => {
+test('the real dist/: a process running it loads the control plane once, from dist/, also through the step files', {
+  skip: !dist.distState(ROOT).fresh && 'dist/ is not current (npm run build; npm test builds first)',
+}, () => {
   const script = `
     const assert = require('node:assert/strict');
     require('./bin/dist').useDist();
@@ -131,7 +170,11 @@ test('the real dist/: a process running it loads the control plane once, from di
     assert.deepEqual(fromSource, []);
     console.log(Object.keys(require.cache).filter((k) => k.includes('/dist/')).length);
   `;
-  const r = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
+  const r = spawnSync(process.execPath, ['-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(Number(r.stdout) > 50, `the control plane came from dist/ (${r.stdout.trim()} modules)`);
 });

@@ -18,7 +18,11 @@ const cucumber = installed('@cucumber/cucumber');
 for (const name of ['@cucumber/gherkin', '@cucumber/messages']) {
   test(`${name} is pinned to what @cucumber/cucumber ${cucumber.version} pins`, () => {
     const pinned = cucumber.dependencies[name];
-    assert.equal(own.dependencies[name], pinned, `package.json: "${name}": "${pinned}" (exactly what @cucumber/cucumber pins)`);
+    assert.equal(
+      own.dependencies[name],
+      pinned,
+      `package.json: "${name}": "${pinned}" (exactly what @cucumber/cucumber pins)`,
+    );
     const version = installed(name).version;
     assert.equal(version, pinned, `installed ${name} ${version}, @cucumber/cucumber pins ${pinned}`);
   });
@@ -69,6 +73,8 @@ test('what the shipped code imports is a dependency (not a devDependency); types
     }
   }
   assert.deepEqual(missing, [], 'add these to "dependencies"');
-  const misplaced = Object.keys(own.dependencies ?? {}).filter((n) => n.startsWith('@types/') || ['fast-check', '@biomejs/biome'].includes(n));
+  const misplaced = Object.keys(own.dependencies ?? {}).filter(
+    (n) => n.startsWith('@types/') || ['fast-check', '@biomejs/biome'].includes(n),
+  );
   assert.deepEqual(misplaced, [], 'type packages, the fuzzer and the linter belong in "devDependencies"');
 });

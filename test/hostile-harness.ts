@@ -21,7 +21,12 @@ export interface Answer {
   json?: any;
 }
 
-export type Caller = (method: string, p: string, body?: string | Buffer, headers?: Record<string, string>) => Promise<Answer>;
+export type Caller = (
+  method: string,
+  p: string,
+  body?: string | Buffer,
+  headers?: Record<string, string>,
+) => Promise<Answer>;
 
 export interface Served {
   cluster: Cluster;
@@ -54,49 +59,90 @@ export function credentialsOf(kubeconfig: string): { server: URL; ca: Buffer; ce
 
 function callerFrom(kubeconfig: string): Caller {
   const { server, ca, cert, key } = credentialsOf(kubeconfig);
-  return (method, p, body, headers = {}) => new Promise<Answer>((resolve, reject) => {
-    const h: Record<string, string | number> = { ...headers };
-    if (body !== undefined && !h['Content-Type']) h['Content-Type'] = 'application/json';
-    if (body !== undefined) h['Content-Length'] = Buffer.byteLength(body);
-    const req = https.request({ host: server.hostname, port: server.port, method, path: p, ca, cert, key, headers: h, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
+  return (method, p, body, headers = {}) =>
+    new Promise<Answer>((resolve, reject) => {
+      const h: Record<string, string | number> = { ...headers };
+      if (body !== undefined && !h['Content-Type']) h['Content-Type'] = 'application/json';
+      if (body !== undefined) h['Content-Length'] = Buffer.byteLength(body);
+      const req = https.request(
+        { host: server.hostname, port: server.port, method, path: p, ca, cert, key, headers: h, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let json: unknown;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
+            resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      if (body !== undefined) req.write(body);
+      req.end();
     });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
 }
 
 export async function served(options: { profile?: string; flags?: Record<string, string> } = {}): Promise<Served> {
-  const cluster = new Cluster({ config: clusterConfig(loadProfile(options.profile ?? 'kubernetes-1.32'), { 'kube-apiserver': { 'authorization-mode': 'RBAC', ...options.flags } }) });
+  const cluster = new Cluster({
+    config: clusterConfig(loadProfile(options.profile ?? 'kubernetes-1.32'), {
+      'kube-apiserver': { 'authorization-mode': 'RBAC', ...options.flags },
+    }),
+  });
   await cluster.start();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-hostile-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
   const admin = callerFrom(fs.readFileSync(e.kubeconfig, 'utf8'));
   return {
-    cluster, server, url: e.server, admin,
+    cluster,
+    server,
+    url: e.server,
+    admin,
     as: (user, groups = []) => callerFrom(server.kubeconfigFor(e.server, user, groups)),
-    stop: async () => { await server.stop(); await cluster.stop(); fs.rmSync(dir, { recursive: true, force: true }); },
+    stop: async () => {
+      await server.stop();
+      await cluster.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
 /** Grants user the verbs on resources in namespace ns (a Role and a RoleBinding made by the admin). */
-export async function grant(s: Served, ns: string, user: string, rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[], name = `${user}-role`): Promise<void> {
-  const ok = (a: Answer) => { if (a.code >= 300 && a.code !== 409) throw new Error(`${a.code} ${a.text}`); };
+export async function grant(
+  s: Served,
+  ns: string,
+  user: string,
+  rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[],
+  name = `${user}-role`,
+): Promise<void> {
+  const ok = (a: Answer) => {
+    if (a.code >= 300 && a.code !== 409) throw new Error(`${a.code} ${a.text}`);
+  };
   ok(await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } })));
-  ok(await s.admin('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, JSON.stringify({ metadata: { name }, rules })));
-  ok(await s.admin('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, JSON.stringify({
-    metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-  })));
+  ok(
+    await s.admin(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
+      JSON.stringify({ metadata: { name }, rules }),
+    ),
+  );
+  ok(
+    await s.admin(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+      JSON.stringify({
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+        subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
+      }),
+    ),
+  );
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

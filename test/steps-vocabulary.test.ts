@@ -12,6 +12,10 @@ test('every parameter type says what it matches, in the comment its definition o
   const source = fs.readFileSync(require.resolve('../steps/parameters.ts'), 'utf8');
   const defined = [...source.matchAll(/defineParameterType\(\{\s*name: '([^']+)'/g)].map((m) => m[1]);
   const documented = loadParameters(source);
-  assert.deepEqual(documented.map((p) => p.name), defined);
-  for (const p of documented) assert.ok(p.meaning.length > 10 && !p.meaning.includes('defineParameterType'), `{${p.name}}: ${p.meaning}`);
+  assert.deepEqual(
+    documented.map((p) => p.name),
+    defined,
+  );
+  for (const p of documented)
+    assert.ok(p.meaning.length > 10 && !p.meaning.includes('defineParameterType'), `{${p.name}}: ${p.meaning}`);
 });

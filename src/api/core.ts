@@ -169,7 +169,16 @@ export interface Pod extends KubeObject {
 
 export interface Namespace extends KubeObject {
   spec?: { finalizers?: string[] };
-  status?: { phase?: 'Active' | 'Terminating'; conditions?: { type: string; status: ConditionStatus; reason?: string; message?: string; lastTransitionTime?: string }[] };
+  status?: {
+    phase?: 'Active' | 'Terminating';
+    conditions?: {
+      type: string;
+      status: ConditionStatus;
+      reason?: string;
+      message?: string;
+      lastTransitionTime?: string;
+    }[];
+  };
 }
 
 export interface Lease extends KubeObject {
@@ -211,7 +220,10 @@ export interface DaemonSet extends KubeObject {
   spec: {
     selector: LabelSelector;
     template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
-    updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete'; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
+    updateStrategy?: {
+      type?: 'RollingUpdate' | 'OnDelete';
+      rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string };
+    };
     minReadySeconds?: number;
     revisionHistoryLimit?: number;
   };

@@ -1,5 +1,5 @@
 /** Go time.Duration strings ("40s", "5m0s", "1m30s", "100ms", "1h") as Kubernetes flags take them. */
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export class DurationParseError extends Error {}
 

@@ -33,16 +33,33 @@ function qualified(t: Target): string {
 }
 
 function status(code: number, reason: string, message: string, details?: Status['details']): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    details,
+    code,
+  });
 }
 
 export const errors = {
   notFound: (t: Target) =>
     status(404, 'NotFound', `${qualified(t)} "${t.name}" not found`, { name: t.name, group: t.group, kind: t.kind }),
   alreadyExists: (t: Target) =>
-    status(409, 'AlreadyExists', `${qualified(t)} "${t.name}" already exists`, { name: t.name, group: t.group, kind: t.kind }),
+    status(409, 'AlreadyExists', `${qualified(t)} "${t.name}" already exists`, {
+      name: t.name,
+      group: t.group,
+      kind: t.kind,
+    }),
   conflict: (t: Target, why: string) =>
-    status(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": ${why}`, { name: t.name, group: t.group, kind: t.kind }),
+    status(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": ${why}`, {
+      name: t.name,
+      group: t.group,
+      kind: t.kind,
+    }),
   /** kind here is the Kind (e.g. "Pod"), as upstream's NewInvalid prints it. */
   invalid: (kind: string, name: string, causes: StatusCause[], group?: string) =>
     status(
@@ -53,17 +70,26 @@ export const errors = {
     ),
   badRequest: (message: string) => status(400, 'BadRequest', message),
   forbidden: (t: Target, why: string) =>
-    status(403, 'Forbidden', `${qualified(t)} "${t.name ?? ''}" is forbidden: ${why}`, { name: t.name, group: t.group, kind: t.kind }),
+    status(403, 'Forbidden', `${qualified(t)} "${t.name ?? ''}" is forbidden: ${why}`, {
+      name: t.name,
+      group: t.group,
+      kind: t.kind,
+    }),
   forbiddenMessage: (message: string, t?: Target) =>
     status(403, 'Forbidden', message, t ? { name: t.name, group: t.group, kind: t.kind } : undefined),
   unauthorized: (message = 'Unauthorized') => status(401, 'Unauthorized', message),
   gone: (message: string) => status(410, 'Expired', message),
   methodNotSupported: (t: Target, verb: string) =>
-    status(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualified(t)}"`, { group: t.group, kind: t.kind }),
-  requestEntityTooLarge: (message: string) => status(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`),
+    status(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualified(t)}"`, {
+      group: t.group,
+      kind: t.kind,
+    }),
+  requestEntityTooLarge: (message: string) =>
+    status(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`),
   notAcceptable: (message: string) => status(406, 'NotAcceptable', message),
   unsupportedMediaType: (message: string) => status(415, 'UnsupportedMediaType', message),
-  tooManyRequests: (message: string, retryAfterSeconds = 1) => status(429, 'TooManyRequests', message, { retryAfterSeconds }),
+  tooManyRequests: (message: string, retryAfterSeconds = 1) =>
+    status(429, 'TooManyRequests', message, { retryAfterSeconds }),
   internal: (message: string) => status(500, 'InternalError', `Internal error occurred: ${message}`),
   serviceUnavailable: (message: string) => status(503, 'ServiceUnavailable', message),
   timeout: (message: string) => status(504, 'Timeout', message),

@@ -36,7 +36,7 @@ export interface FieldSelector {
   transform(fn: FieldTransform): FieldSelector;
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 function get(fields: Fields, field: string): string {
   return fields && hasOwn(fields, field) ? fields[field] : '';

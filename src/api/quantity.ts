@@ -417,7 +417,13 @@ function toBigInt(n: number | bigint): bigint {
  * that also look canonical (no leading-zero mantissa, no trailing "000", an
  * exponent that is a multiple of 3; for binary, a mantissa not divisible by 8).
  */
-function canonicalInputCache(str: string, num: string, denom: string, base: 10 | 2, exponent: number): string | undefined {
+function canonicalInputCache(
+  str: string,
+  num: string,
+  denom: string,
+  base: 10 | 2,
+  exponent: number,
+): string | undefined {
   if (base === 10) {
     if (MAX_INT64_FACTORS - (num.length + denom.length) < 0) return undefined;
     const scale = exponent - denom.length;
@@ -504,7 +510,10 @@ export function formatResourceList(m: ReadonlyMap<string, Quantity>): ResourceLi
 }
 
 /** a + b per resource name (names missing from one side count as zero). */
-export function addResourceLists(a: ReadonlyMap<string, Quantity>, b: ReadonlyMap<string, Quantity>): Map<string, Quantity> {
+export function addResourceLists(
+  a: ReadonlyMap<string, Quantity>,
+  b: ReadonlyMap<string, Quantity>,
+): Map<string, Quantity> {
   const out = new Map(a);
   for (const [name, q] of b) {
     const cur = out.get(name);
@@ -514,7 +523,10 @@ export function addResourceLists(a: ReadonlyMap<string, Quantity>, b: ReadonlyMa
 }
 
 /** a - b per resource name (names missing from one side count as zero). */
-export function subtractResourceLists(a: ReadonlyMap<string, Quantity>, b: ReadonlyMap<string, Quantity>): Map<string, Quantity> {
+export function subtractResourceLists(
+  a: ReadonlyMap<string, Quantity>,
+  b: ReadonlyMap<string, Quantity>,
+): Map<string, Quantity> {
   const out = new Map(a);
   for (const [name, q] of b) {
     const cur = out.get(name);

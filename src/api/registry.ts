@@ -54,8 +54,16 @@ export function apiVersionOf(rt: Pick<ResourceType, 'group' | 'version'>): strin
   return rt.group ? `${rt.group}/${rt.version}` : rt.version;
 }
 
-export type ResourceDefinition<T extends KubeObject> = Omit<ResourceType<T>, 'listKind' | 'storagePrefix' | 'subresources' | 'hasStatus' | 'tracksGeneration' | 'nameRule' | 'singular'> &
-  Partial<Pick<ResourceType<T>, 'listKind' | 'storagePrefix' | 'subresources' | 'hasStatus' | 'tracksGeneration' | 'nameRule' | 'singular'>>;
+export type ResourceDefinition<T extends KubeObject> = Omit<
+  ResourceType<T>,
+  'listKind' | 'storagePrefix' | 'subresources' | 'hasStatus' | 'tracksGeneration' | 'nameRule' | 'singular'
+> &
+  Partial<
+    Pick<
+      ResourceType<T>,
+      'listKind' | 'storagePrefix' | 'subresources' | 'hasStatus' | 'tracksGeneration' | 'nameRule' | 'singular'
+    >
+  >;
 
 export function defineResource<T extends KubeObject>(def: ResourceDefinition<T>): ResourceType<T> {
   return {
@@ -91,14 +99,20 @@ export class ResourceRegistry {
 
   /** Serves a registered resource at another group/version too. */
   serveAlso(group: string, version: string, resource: string, defaults?: (obj: KubeObject) => void): this {
-    const storage = this.all().find((r) => r.resource === resource && (r.group === group || (group === 'extensions' && r.group === 'apps')));
+    const storage = this.all().find(
+      (r) => r.resource === resource && (r.group === group || (group === 'extensions' && r.group === 'apps')),
+    );
     if (!storage) throw new Error(`cannot serve ${resource} at ${group}/${version}: no such resource`);
     this.served.set(`${group}/${version}/${resource}`, { group, version, storage, defaults });
     return this;
   }
 
   /** The resource served at group/version under this name: a storage version's, or an older version's alias. */
-  servedAt(group: string, version: string, resource: string): { type: ResourceType; alias?: ServedVersion } | undefined {
+  servedAt(
+    group: string,
+    version: string,
+    resource: string,
+  ): { type: ResourceType; alias?: ServedVersion } | undefined {
     const rt = this.get(resource, group);
     if (rt && rt.version === version) return { type: rt };
     const alias = this.served.get(`${group}/${version}/${resource}`);
@@ -135,7 +149,10 @@ export class ResourceRegistry {
   /** Like get(), but also by kind, singular and short name (what kubectl users type). */
   find(name: string): ResourceType | undefined {
     const lower = name.toLowerCase();
-    return this.get(lower) ?? this.list.find((r) => r.singular === lower || r.kind.toLowerCase() === lower || r.shortNames?.includes(lower));
+    return (
+      this.get(lower) ??
+      this.list.find((r) => r.singular === lower || r.kind.toLowerCase() === lower || r.shortNames?.includes(lower))
+    );
   }
 
   byKind(kind: string, group?: string): ResourceType | undefined {

@@ -22,7 +22,12 @@ export function hasTaint(node: Node | undefined, key: string, effect: TaintEffec
  * and `add` added (matched by key and effect; added taints get timeAdded). Undefined
  * when nothing changes.
  */
-export function swapTaints(current: readonly Taint[], add: readonly Taint[], remove: readonly Pick<Taint, 'key' | 'effect'>[], timeAdded: string): Taint[] | undefined {
+export function swapTaints(
+  current: readonly Taint[],
+  add: readonly Taint[],
+  remove: readonly Pick<Taint, 'key' | 'effect'>[],
+  timeAdded: string,
+): Taint[] | undefined {
   let changed = false;
   const out = current.filter((t) => {
     const drop = remove.some((r) => sameTaint(t, r)) && !add.some((a) => sameTaint(t, a));
@@ -57,6 +62,8 @@ export function parseTaints(spec: string): Taint[] {
   return spec.split(',').map((item) => {
     const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(item.trim());
     if (!m) throw new Error(`invalid taint spec: ${item} (want key=value:Effect)`);
-    return m[2] !== undefined ? { key: m[1], value: m[2], effect: m[3] as Taint['effect'] } : { key: m[1], effect: m[3] as Taint['effect'] };
+    return m[2] !== undefined
+      ? { key: m[1], value: m[2], effect: m[3] as Taint['effect'] }
+      : { key: m[1], effect: m[3] as Taint['effect'] };
   });
 }

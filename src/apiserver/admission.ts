@@ -4,7 +4,6 @@ import { UserInfo } from '../api/request';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
-
 export interface AdmissionAttributes {
   operation: Operation;
   resource: ResourceType;
@@ -33,7 +32,8 @@ export class AdmissionChain {
   private readonly plugins: AdmissionPlugin[] = [];
 
   use(plugin: AdmissionPlugin): this {
-    if (this.plugins.some((p) => p.name === plugin.name)) throw new Error(`admission plugin ${plugin.name} added twice`);
+    if (this.plugins.some((p) => p.name === plugin.name))
+      throw new Error(`admission plugin ${plugin.name} added twice`);
     this.plugins.push(plugin);
     return this;
   }

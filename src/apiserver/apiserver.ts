@@ -12,7 +12,15 @@ import { PatchError } from '../api/patch/document';
 import { Store } from '../store';
 import { ApiAudit } from './audit';
 import { AdmissionChain, AdmissionAttributes, Operation } from './admission';
-import { ApiWatchEvent, DeleteOptions, ListOptions, PatchType, RequestTarget, UserInfo, WatchOptions } from '../api/request';
+import {
+  ApiWatchEvent,
+  DeleteOptions,
+  ListOptions,
+  PatchType,
+  RequestTarget,
+  UserInfo,
+  WatchOptions,
+} from '../api/request';
 import { ResourceStorage, StorageListOptions } from './storage';
 
 export interface RequestContext {
@@ -58,7 +66,11 @@ export class ApiServer {
   /** The store, through a handle that counts the API server's writes. */
   readonly store: Store;
 
-  constructor(readonly registry: ResourceRegistry, store: Store, readonly clock: Clock) {
+  constructor(
+    readonly registry: ResourceRegistry,
+    store: Store,
+    readonly clock: Clock,
+  ) {
     this.store = this.audit.audited(store);
   }
 
@@ -68,7 +80,9 @@ export class ApiServer {
     return rt;
   }
 
-  storage<T extends KubeObject = KubeObject>(target: Pick<RequestTarget, 'resource' | 'group'> | ResourceType): ResourceStorage<T> {
+  storage<T extends KubeObject = KubeObject>(
+    target: Pick<RequestTarget, 'resource' | 'group'> | ResourceType,
+  ): ResourceStorage<T> {
     const rt = 'kind' in target ? target : this.resolve(target);
     let s = this.storages.get(rt);
     if (!s) {
@@ -110,7 +124,9 @@ export class ApiServer {
       if (e instanceof TypeError || e instanceof RangeError) {
         const rt = this.registry.get(target.resource, target.group);
         const kind = rt?.kind ?? target.resource;
-        throw errors.badRequest(`${kind} in version "${rt?.version ?? ''}" cannot be handled as a ${kind}: ${e.message}`);
+        throw errors.badRequest(
+          `${kind} in version "${rt?.version ?? ''}" cannot be handled as a ${kind}: ${e.message}`,
+        );
       }
       throw e;
     }
@@ -132,7 +148,12 @@ export class ApiServer {
     this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     if (target.subresource) {
-      return this.subresourceHandler(rt, target.subresource).create!(this, { ...target, namespace: this.namespaceOf(rt, target) }, body, ctx);
+      return this.subresourceHandler(rt, target.subresource).create!(
+        this,
+        { ...target, namespace: this.namespaceOf(rt, target) },
+        body,
+        ctx,
+      );
     }
     const storage = this.storage(rt);
     const namespace = this.namespaceOf(rt, target);
@@ -146,7 +167,8 @@ export class ApiServer {
     await this.admission.validate(attrs);
     const undo: (() => void)[] = [];
     try {
-      for (const h of this.createHooks) if (h.resource === rt.resource) undo.push(await h.reserve(obj, ctx.dryRun ?? false));
+      for (const h of this.createHooks)
+        if (h.resource === rt.resource) undo.push(await h.reserve(obj, ctx.dryRun ?? false));
       return await storage.create(obj, ctx.dryRun);
     } catch (e) {
       for (const u of undo) u();
@@ -180,19 +202,31 @@ export class ApiServer {
     const namespace = this.namespaceOf(rt, target);
     const incoming = storage.normalize(body, namespace);
     if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
-      throw errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+      throw errors.badRequest(
+        `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
+      );
     }
     incoming.metadata.name = name;
-    return storage.guaranteedUpdate(namespace, name, async (current) => {
-      const next = mergeForUpdate(rt, target.subresource, incoming, current);
-      const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
-      await this.admission.admit(attrs);
-      await this.admission.validate(attrs);
-      return next;
-    }, { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion });
+    return storage.guaranteedUpdate(
+      namespace,
+      name,
+      async (current) => {
+        const next = mergeForUpdate(rt, target.subresource, incoming, current);
+        const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+        await this.admission.admit(attrs);
+        await this.admission.validate(attrs);
+        return next;
+      },
+      { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion },
+    );
   }
 
-  private async doPatch(target: RequestTarget, type: PatchType, patch: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
+  private async doPatch(
+    target: RequestTarget,
+    type: PatchType,
+    patch: unknown,
+    ctx: RequestContext = {},
+  ): Promise<KubeObject> {
     this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
@@ -201,38 +235,60 @@ export class ApiServer {
     if (target.subresource && target.subresource !== 'status') {
       // A subresource that can be read and replaced (scale) is patched as read → patch → replace.
       const handler = this.subresourceHandler(rt, target.subresource);
-      if (!handler.get || !handler.update) throw errors.methodNotSupported({ kind: `${rt.resource}/${target.subresource}`, group: rt.group }, 'patch');
+      if (!handler.get || !handler.update)
+        throw errors.methodNotSupported({ kind: `${rt.resource}/${target.subresource}`, group: rt.group }, 'patch');
       const current = await handler.get(this, target, ctx);
       let patched: KubeObject;
       try {
         patched = applyPatch(type, current, patch, current.kind ?? rt.kind);
       } catch (e) {
-        if (e instanceof PatchError) throw errors.invalid(current.kind ?? rt.kind, name, [{ reason: 'FieldValueInvalid', message: (e as Error).message }]);
+        if (e instanceof PatchError)
+          throw errors.invalid(current.kind ?? rt.kind, name, [
+            { reason: 'FieldValueInvalid', message: (e as Error).message },
+          ]);
         throw e;
       }
       return handler.update(this, target, patched, ctx);
     }
     // A resourceVersion inside the patch is a precondition, as upstream treats it.
-    const pinned = type !== 'json' ? ((patch as KubeObject)?.metadata?.resourceVersion) : undefined;
-    return storage.guaranteedUpdate(namespace, name, async (current) => {
-      let patched: KubeObject;
-      try {
-        patched = applyPatch(type, current, patch, rt.kind);
-      } catch (e) {
-        if (e instanceof PatchError) throw errors.invalid(rt.kind, name, [{ reason: 'FieldValueInvalid', message: (e as Error).message }], rt.group || undefined);
-        throw e;
-      }
-      const incoming = storage.normalize(patched, namespace);
-      if (incoming.metadata.name !== name) throw errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
-      const next = mergeForUpdate(rt, target.subresource, incoming, current);
-      const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
-      await this.admission.admit(attrs);
-      await this.admission.validate(attrs);
-      return next;
-    }, { dryRun: ctx.dryRun, expectedResourceVersion: pinned });
+    const pinned = type !== 'json' ? (patch as KubeObject)?.metadata?.resourceVersion : undefined;
+    return storage.guaranteedUpdate(
+      namespace,
+      name,
+      async (current) => {
+        let patched: KubeObject;
+        try {
+          patched = applyPatch(type, current, patch, rt.kind);
+        } catch (e) {
+          if (e instanceof PatchError)
+            throw errors.invalid(
+              rt.kind,
+              name,
+              [{ reason: 'FieldValueInvalid', message: (e as Error).message }],
+              rt.group || undefined,
+            );
+          throw e;
+        }
+        const incoming = storage.normalize(patched, namespace);
+        if (incoming.metadata.name !== name)
+          throw errors.badRequest(
+            `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
+          );
+        const next = mergeForUpdate(rt, target.subresource, incoming, current);
+        const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+        await this.admission.admit(attrs);
+        await this.admission.validate(attrs);
+        return next;
+      },
+      { dryRun: ctx.dryRun, expectedResourceVersion: pinned },
+    );
   }
 
-  async delete(target: RequestTarget, options: DeleteOptions = {}, ctx: RequestContext = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+  async delete(
+    target: RequestTarget,
+    options: DeleteOptions = {},
+    ctx: RequestContext = {},
+  ): Promise<{ object: KubeObject; deleted: boolean }> {
     this.audit.recordRequest(ctx.user?.username);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
@@ -247,12 +303,21 @@ export class ApiServer {
     return storage.delete(namespace, name, options, ctx.dryRun);
   }
 
-  async deleteCollection(target: RequestTarget, query: ListOptions = {}, options: DeleteOptions = {}, ctx: RequestContext = {}): Promise<KubeList> {
+  async deleteCollection(
+    target: RequestTarget,
+    query: ListOptions = {},
+    options: DeleteOptions = {},
+    ctx: RequestContext = {},
+  ): Promise<KubeList> {
     const list = await this.list(target, query);
     const gone: KubeObject[] = [];
     for (const item of list.items) {
       try {
-        const r = await this.delete({ ...target, namespace: item.metadata.namespace, name: item.metadata.name }, options, ctx);
+        const r = await this.delete(
+          { ...target, namespace: item.metadata.namespace, name: item.metadata.name },
+          options,
+          ctx,
+        );
         gone.push(r.object);
       } catch (e) {
         if (!(e instanceof Error && 'status' in e && (e as { status: Status }).status.code === 404)) throw e;
@@ -261,10 +326,19 @@ export class ApiServer {
     return { ...list, items: gone };
   }
 
-  async watch(target: RequestTarget, query: WatchOptions, onEvent: (e: ApiWatchEvent) => void, ctx: RequestContext = {}): Promise<WatchHandle> {
+  async watch(
+    target: RequestTarget,
+    query: WatchOptions,
+    onEvent: (e: ApiWatchEvent) => void,
+    ctx: RequestContext = {},
+  ): Promise<WatchHandle> {
     this.audit.recordRead(ctx.user?.username, 'watch');
     const rt = this.resolve(target);
-    return this.storage(rt).watch(this.namespaceOf(rt, target), { ...this.listOptions(query, rt), resourceVersion: query.resourceVersion }, onEvent);
+    return this.storage(rt).watch(
+      this.namespaceOf(rt, target),
+      { ...this.listOptions(query, rt), resourceVersion: query.resourceVersion },
+      onEvent,
+    );
   }
 
   private nameOf(target: RequestTarget): string {
@@ -282,7 +356,10 @@ export class ApiServer {
       if (rt && options.fieldSelector) {
         const supported = this.storage(rt).supportedFields();
         for (const r of options.fieldSelector.requirements()) {
-          if (!supported.has(r.field)) throw errors.badRequest(`Unable to find "${apiVersionOf(rt)}, Resource=${rt.resource}" that match label selector "", field selector "${query.fieldSelector}": field label not supported: ${r.field}`);
+          if (!supported.has(r.field))
+            throw errors.badRequest(
+              `Unable to find "${apiVersionOf(rt)}, Resource=${rt.resource}" that match label selector "", field selector "${query.fieldSelector}": field label not supported: ${r.field}`,
+            );
         }
       }
       return options;
@@ -294,7 +371,14 @@ export class ApiServer {
     }
   }
 
-  private attributes(op: Operation, rt: ResourceType, obj: KubeObject | undefined, old: KubeObject | undefined, ctx: RequestContext, subresource?: string): AdmissionAttributes {
+  private attributes(
+    op: Operation,
+    rt: ResourceType,
+    obj: KubeObject | undefined,
+    old: KubeObject | undefined,
+    ctx: RequestContext,
+    subresource?: string,
+  ): AdmissionAttributes {
     const ref = obj ?? old;
     return {
       operation: op,
@@ -314,7 +398,12 @@ export class ApiServer {
  * What an update may change: the main endpoint keeps the stored status, the status
  * subresource keeps everything but status (upstream's PrepareForUpdate + ResetObjectMetaForStatus).
  */
-function mergeForUpdate(rt: ResourceType, subresource: string | undefined, incoming: KubeObject, current: KubeObject): KubeObject {
+function mergeForUpdate(
+  rt: ResourceType,
+  subresource: string | undefined,
+  incoming: KubeObject,
+  current: KubeObject,
+): KubeObject {
   // current is already a private copy (guaranteedUpdate hands one to its mutator).
   const cur = current as KubeObject & { status?: unknown };
   const inc = incoming as KubeObject & { status?: unknown };
@@ -331,7 +420,9 @@ function mergeForUpdate(rt: ResourceType, subresource: string | undefined, incom
     next.metadata.resourceVersion = inc.metadata.resourceVersion;
     return next;
   }
-  const next = { ...inc, metadata: { ...inc.metadata, ...dropUndefined(serverMeta) } } as KubeObject & { status?: unknown };
+  const next = { ...inc, metadata: { ...inc.metadata, ...dropUndefined(serverMeta) } } as KubeObject & {
+    status?: unknown;
+  };
   // Only DELETE marks an object for deletion: a client's deletionTimestamp or grace period
   // is ignored on update and patch (upstream's ResetObjectMetaForUpdate / BeforeUpdate).
   if (cur.metadata.deletionTimestamp === undefined) delete next.metadata.deletionTimestamp;

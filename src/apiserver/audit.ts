@@ -55,7 +55,9 @@ export class ApiAudit {
       return r;
     };
     return {
-      get backend() { return store.backend; },
+      get backend() {
+        return store.backend;
+      },
       revision: () => store.revision(),
       currentRevision: () => store.currentRevision(),
       get: <V>(key: string) => store.get<V>(key),
@@ -64,7 +66,8 @@ export class ApiAudit {
       create: <V>(key: string, value: V): Promise<KeyValue<V>> => counted(store.create(key, value)),
       update: <V>(key: string, value: V, rev?: number): Promise<KeyValue<V>> => counted(store.update(key, value, rev)),
       delete: <V>(key: string, rev?: number): Promise<KeyValue<V>> => counted(store.delete<V>(key, rev)),
-      watch: <V>(prefix: string, o: WatchOptions, cb: (events: WatchEvent<V>[]) => void): Promise<Watch> => store.watch(prefix, o, cb),
+      watch: <V>(prefix: string, o: WatchOptions, cb: (events: WatchEvent<V>[]) => void): Promise<Watch> =>
+        store.watch(prefix, o, cb),
       compact: (rev: number) => store.compact(rev),
       compactedRevision: () => store.compactedRevision(),
       close: () => store.close(),

@@ -11,7 +11,11 @@ import { Client, ResourceRef, Watch, WatchHandlers } from '../client/client';
  * tracked so the virtual clock knows when the cluster is at rest.
  */
 export class InProcessClient implements Client {
-  constructor(private readonly api: ApiServer, private readonly quiescence: Quiescence, private readonly user?: UserInfo) {}
+  constructor(
+    private readonly api: ApiServer,
+    private readonly quiescence: Quiescence,
+    private readonly user?: UserInfo,
+  ) {}
 
   private run<T>(fn: () => Promise<T>): Promise<T> {
     return this.quiescence.track(fn());
@@ -23,7 +27,13 @@ export class InProcessClient implements Client {
 
   create<T extends KubeObject>(ref: ResourceRef, obj: T, options: { dryRun?: boolean } = {}): Promise<T> {
     const namespace = ref.namespace ?? obj.metadata?.namespace;
-    return this.run(() => this.api.create({ ...this.target(ref), namespace }, obj, { user: this.user, dryRun: options.dryRun }) as Promise<T>);
+    return this.run(
+      () =>
+        this.api.create({ ...this.target(ref), namespace }, obj, {
+          user: this.user,
+          dryRun: options.dryRun,
+        }) as Promise<T>,
+    );
   }
 
   get<T extends KubeObject>(ref: ResourceRef, name: string, options: { subresource?: string } = {}): Promise<T> {
@@ -36,35 +46,65 @@ export class InProcessClient implements Client {
 
   update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: string } = {}): Promise<T> {
     const namespace = ref.namespace ?? obj.metadata.namespace;
-    return this.run(() => this.api.update({ ...this.target(ref, obj.metadata.name, options.subresource), namespace }, obj, { user: this.user }) as Promise<T>);
+    return this.run(
+      () =>
+        this.api.update({ ...this.target(ref, obj.metadata.name, options.subresource), namespace }, obj, {
+          user: this.user,
+        }) as Promise<T>,
+    );
   }
 
-  patch<T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options: { subresource?: 'status' } = {}): Promise<T> {
-    return this.run(() => this.api.patch(this.target(ref, name, options.subresource), type, patch, { user: this.user }) as Promise<T>);
+  patch<T extends KubeObject>(
+    ref: ResourceRef,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options: { subresource?: 'status' } = {},
+  ): Promise<T> {
+    return this.run(
+      () => this.api.patch(this.target(ref, name, options.subresource), type, patch, { user: this.user }) as Promise<T>,
+    );
   }
 
   delete<T extends KubeObject>(ref: ResourceRef, name: string, options: DeleteOptions = {}): Promise<T | Status> {
-    return this.run(async () => (await this.api.delete(this.target(ref, name), options, { user: this.user })).object as T);
+    return this.run(
+      async () => (await this.api.delete(this.target(ref, name), options, { user: this.user })).object as T,
+    );
   }
 
   createSubresource<R>(ref: ResourceRef, name: string, subresource: string, body: unknown): Promise<R> {
-    return this.run(() => this.api.create(this.target(ref, name, subresource), body, { user: this.user }) as Promise<R>);
+    return this.run(
+      () => this.api.create(this.target(ref, name, subresource), body, { user: this.user }) as Promise<R>,
+    );
   }
 
   watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> {
     return this.run(async () => {
       let closed = false;
-      const handle = await this.api.watch(this.target(ref), options, (e) => {
-        if (closed) return;
-        // The storage ended the watch (410 Gone): closed with that error, as over HTTP.
-        if (e.type === 'ERROR') {
-          closed = true;
-          handlers.onClose?.(new StatusError(e.object as unknown as Status));
-          return;
-        }
-        handlers.onEvent(e as never);
-      }, { user: this.user });
-      return { stop: () => { handle.stop(); if (!closed) { closed = true; handlers.onClose?.(); } } };
+      const handle = await this.api.watch(
+        this.target(ref),
+        options,
+        (e) => {
+          if (closed) return;
+          // The storage ended the watch (410 Gone): closed with that error, as over HTTP.
+          if (e.type === 'ERROR') {
+            closed = true;
+            handlers.onClose?.(new StatusError(e.object as unknown as Status));
+            return;
+          }
+          handlers.onEvent(e as never);
+        },
+        { user: this.user },
+      );
+      return {
+        stop: () => {
+          handle.stop();
+          if (!closed) {
+            closed = true;
+            handlers.onClose?.();
+          }
+        },
+      };
     });
   }
 }

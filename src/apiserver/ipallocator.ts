@@ -11,7 +11,11 @@ export class RangeAllocator {
   private readonly used = new Set<number>();
   private next: number;
 
-  constructor(readonly first: number, readonly size: number, dynamicStart = first) {
+  constructor(
+    readonly first: number,
+    readonly size: number,
+    dynamicStart = first,
+  ) {
     this.next = dynamicStart;
   }
 
@@ -57,7 +61,8 @@ export class RangeAllocator {
 export function parseCIDR(cidr: string): { base: number; size: number } {
   const m = /^(\d+\.\d+\.\d+\.\d+)\/(\d+)$/.exec(cidr.trim());
   const ip = m ? ipv4ToNumber(m[1]) : undefined;
-  if (!m || ip === undefined || Number(m[2]) > 30) throw new Error(`invalid service CIDR "${cidr}" (want an IPv4 network such as 10.96.0.0/12)`);
+  if (!m || ip === undefined || Number(m[2]) > 30)
+    throw new Error(`invalid service CIDR "${cidr}" (want an IPv4 network such as 10.96.0.0/12)`);
   const bits = Number(m[2]);
   const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
   return { base: (ip & mask) >>> 0, size: 2 ** (32 - bits) };

@@ -26,11 +26,18 @@ export interface KubernetesServiceOptions {
 export class KubernetesServiceController {
   private timer?: TimerHandle;
 
-  constructor(private readonly client: Client, private readonly clock: Clock, private readonly options: KubernetesServiceOptions) {}
+  constructor(
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly options: KubernetesServiceOptions,
+  ) {}
 
   async start(): Promise<void> {
     await this.reconcile();
-    this.timer = this.clock.setInterval(() => void this.reconcile().catch(reportTo('kubernetes service')), this.options.intervalMs);
+    this.timer = this.clock.setInterval(
+      () => void this.reconcile().catch(reportTo('kubernetes service')),
+      this.options.intervalMs,
+    );
   }
 
   stop(): void {
@@ -41,8 +48,17 @@ export class KubernetesServiceController {
     return {
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { type: 'ClusterIP', clusterIP: this.options.clusterIP, sessionAffinity: 'None', ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: this.options.securePort }] },
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { component: 'apiserver', provider: 'kubernetes' },
+      },
+      spec: {
+        type: 'ClusterIP',
+        clusterIP: this.options.clusterIP,
+        sessionAffinity: 'None',
+        ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: this.options.securePort }],
+      },
     };
   }
 
@@ -50,8 +66,17 @@ export class KubernetesServiceController {
     return {
       apiVersion: 'v1',
       kind: 'Endpoints',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-      subsets: [{ addresses: [{ ip: this.options.advertiseAddress }], ports: [{ name: 'https', port: this.options.securePort, protocol: 'TCP' }] }],
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' },
+      },
+      subsets: [
+        {
+          addresses: [{ ip: this.options.advertiseAddress }],
+          ports: [{ name: 'https', port: this.options.securePort, protocol: 'TCP' }],
+        },
+      ],
     };
   }
 

@@ -24,7 +24,10 @@ export class ServiceAllocations implements CreateHook {
   private readonly nodePorts = new RangeAllocator(DEFAULT_NODE_PORT_RANGE.first, DEFAULT_NODE_PORT_RANGE.size);
   private watch?: Watch;
 
-  constructor(cidr: string, private readonly store: Store) {
+  constructor(
+    cidr: string,
+    private readonly store: Store,
+  ) {
     this.ips = new ServiceIPRange(cidr);
   }
 
@@ -65,14 +68,25 @@ export class ServiceAllocations implements CreateHook {
     const s = svc.spec;
     if (!s || s.type === 'ExternalName') return () => undefined;
     const taken: (() => void)[] = [];
-    const rollback = () => { for (const undo of taken) undo(); };
+    const rollback = () => {
+      for (const undo of taken) undo();
+    };
     try {
       if (s.clusterIP !== 'None') {
         if (s.clusterIP) {
           const r = dryRun ? 'ok' : this.ips.allocate(s.clusterIP);
           if (r !== 'ok') {
-            const why = r === 'taken' ? 'provided IP is already allocated' : `the provided IP (${s.clusterIP}) is not in the valid range. The range of valid IPs is ${this.ips.cidr}`;
-            throw errors.invalid('Service', svc.metadata.name ?? '', [{ reason: 'FieldValueInvalid', field: 'spec.clusterIPs', message: `Invalid value: []string{"${s.clusterIP}"}: failed to allocate IP ${s.clusterIP}: ${why}` }]);
+            const why =
+              r === 'taken'
+                ? 'provided IP is already allocated'
+                : `the provided IP (${s.clusterIP}) is not in the valid range. The range of valid IPs is ${this.ips.cidr}`;
+            throw errors.invalid('Service', svc.metadata.name ?? '', [
+              {
+                reason: 'FieldValueInvalid',
+                field: 'spec.clusterIPs',
+                message: `Invalid value: []string{"${s.clusterIP}"}: failed to allocate IP ${s.clusterIP}: ${why}`,
+              },
+            ]);
           }
         } else {
           const ip = this.ips.allocateNext();
@@ -88,7 +102,13 @@ export class ServiceAllocations implements CreateHook {
         for (const [i, p] of (s.ports ?? []).entries()) {
           if (p.nodePort) {
             if (!this.nodePorts.allocate(p.nodePort)) {
-              throw errors.invalid('Service', svc.metadata.name ?? '', [{ reason: 'FieldValueInvalid', field: `spec.ports[${i}].nodePort`, message: `Invalid value: ${p.nodePort}: provided port is already allocated` }]);
+              throw errors.invalid('Service', svc.metadata.name ?? '', [
+                {
+                  reason: 'FieldValueInvalid',
+                  field: `spec.ports[${i}].nodePort`,
+                  message: `Invalid value: ${p.nodePort}: provided port is already allocated`,
+                },
+              ]);
             }
           } else {
             const port = this.nodePorts.allocateNext();

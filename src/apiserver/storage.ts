@@ -32,7 +32,6 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
   deleted: boolean;
 }
 
-
 /** The decorated (resourceVersion-carrying, frozen) object of each stored version seen. */
 const decorated = new WeakMap<KeyValue, KubeObject>();
 
@@ -42,14 +41,22 @@ const decorated = new WeakMap<KeyValue, KubeObject>();
  * Admission and authorization are the API server's; this layer only keeps objects right.
  */
 export class ResourceStorage<T extends KubeObject = KubeObject> {
-  constructor(readonly type: ResourceType<T>, private readonly store: Store, private readonly clock: Clock) {}
+  constructor(
+    readonly type: ResourceType<T>,
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
 
   key(namespace: string | undefined, name: string): string {
-    return this.type.namespaced ? `/registry/${this.type.storagePrefix}/${namespace}/${name}` : `/registry/${this.type.storagePrefix}/${name}`;
+    return this.type.namespaced
+      ? `/registry/${this.type.storagePrefix}/${namespace}/${name}`
+      : `/registry/${this.type.storagePrefix}/${name}`;
   }
 
   prefix(namespace?: string): string {
-    return this.type.namespaced && namespace ? `/registry/${this.type.storagePrefix}/${namespace}/` : `/registry/${this.type.storagePrefix}/`;
+    return this.type.namespaced && namespace
+      ? `/registry/${this.type.storagePrefix}/${namespace}/`
+      : `/registry/${this.type.storagePrefix}/`;
   }
 
   private target(name?: string) {
@@ -74,28 +81,38 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
   /** Decodes a request body into a private copy with kind and apiVersion checked. */
   normalize(body: unknown, namespace: string | undefined): T {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw errors.badRequest(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+      throw errors.badRequest(
+        `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+      );
     }
     const obj = clone(body) as T;
     const apiVersion = apiVersionOf(this.type);
     if (obj.kind !== undefined && obj.kind !== this.type.kind) {
-      throw errors.badRequest(`${this.type.kind} in version "${this.type.version}" cannot be handled as a ${this.type.kind}: kind "${obj.kind}" does not match`);
+      throw errors.badRequest(
+        `${this.type.kind} in version "${this.type.version}" cannot be handled as a ${this.type.kind}: kind "${obj.kind}" does not match`,
+      );
     }
     if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
-      throw errors.badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersion})`);
+      throw errors.badRequest(
+        `the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersion})`,
+      );
     }
     obj.kind = this.type.kind;
     obj.apiVersion = apiVersion;
     obj.metadata = obj.metadata ?? {};
     if (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) {
-      throw errors.badRequest(`${this.type.kind} in version "${this.type.version}" cannot be handled as a ${this.type.kind}: json: cannot unmarshal ${Array.isArray(obj.metadata) ? 'array' : typeof obj.metadata} into Go struct field ${this.type.kind}.metadata of type v1.ObjectMeta`);
+      throw errors.badRequest(
+        `${this.type.kind} in version "${this.type.version}" cannot be handled as a ${this.type.kind}: json: cannot unmarshal ${Array.isArray(obj.metadata) ? 'array' : typeof obj.metadata} into Go struct field ${this.type.kind}.metadata of type v1.ObjectMeta`,
+      );
     }
     decodeObjectMeta(obj.metadata as Record<string, unknown>, this.type.kind, this.type.version);
     decodeTyped(obj as unknown as Record<string, unknown>, this.type.kind, this.type.version);
     pruneUnknownFields(this.type.kind, obj as unknown as Record<string, unknown>);
     if (this.type.namespaced) {
       if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace) {
-        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        throw errors.badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       obj.metadata.namespace = namespace ?? obj.metadata.namespace;
     } else {
@@ -112,7 +129,12 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       ...(this.type.validate?.(obj) ?? []),
       ...(old && this.type.validateUpdate ? this.type.validateUpdate(obj, old) : []),
     ];
-    if (!name && !old) causes.unshift({ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
+    if (!name && !old)
+      causes.unshift({
+        reason: 'FieldValueRequired',
+        field: 'metadata.name',
+        message: 'Required value: name or generateName is required',
+      });
     if (causes.length > 0) throw errors.invalid(this.type.kind, name, causes, this.type.group || undefined);
   }
 
@@ -136,7 +158,8 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     this.validate(obj);
     const value = deepFreeze(withoutResourceVersion(obj));
     if (dryRun) {
-      if (await this.store.get(this.key(obj.metadata.namespace, obj.metadata.name!))) throw errors.alreadyExists(this.target(obj.metadata.name));
+      if (await this.store.get(this.key(obj.metadata.namespace, obj.metadata.name!)))
+        throw errors.alreadyExists(this.target(obj.metadata.name));
       return value;
     }
     try {
@@ -163,12 +186,19 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     for (const kv of items) {
       if (this.matches(kv.value, options)) out.push(this.decorate(kv));
     }
-    return { apiVersion: apiVersionOf(this.type), kind: this.type.listKind, metadata: { resourceVersion: String(revision) }, items: out };
+    return {
+      apiVersion: apiVersionOf(this.type),
+      kind: this.type.listKind,
+      metadata: { resourceVersion: String(revision) },
+      items: out,
+    };
   }
 
   matches(obj: T, options: StorageListOptions): boolean {
-    if (options.labelSelector && !options.labelSelector.empty() && !options.labelSelector.matches(obj.metadata.labels)) return false;
-    if (options.fieldSelector && !options.fieldSelector.empty() && !options.fieldSelector.matches(this.fieldsOf(obj))) return false;
+    if (options.labelSelector && !options.labelSelector.empty() && !options.labelSelector.matches(obj.metadata.labels))
+      return false;
+    if (options.fieldSelector && !options.fieldSelector.empty() && !options.fieldSelector.matches(this.fieldsOf(obj)))
+      return false;
     return true;
   }
 
@@ -201,14 +231,18 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const kv = await this.getKV(namespace, name);
       const current = this.decorate(kv);
       if (options.expectedResourceVersion && options.expectedResourceVersion !== current.metadata.resourceVersion) {
-        throw errors.conflict(this.target(name), 'the object has been modified; please apply your changes to the latest version and try again');
+        throw errors.conflict(
+          this.target(name),
+          'the object has been modified; please apply your changes to the latest version and try again',
+        );
       }
       const next = await mutate(clone(current));
       next.metadata.resourceVersion = current.metadata.resourceVersion;
       this.type.prepareForUpdate?.(next, current);
       this.validate(next, current);
       if (sameObject(next, current)) return current; // no-op writes keep the resourceVersion
-      if (this.type.tracksGeneration && specChanged(next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+      if (this.type.tracksGeneration && specChanged(next, current))
+        next.metadata.generation = (current.metadata.generation ?? 0) + 1;
       const value = deepFreeze(withoutResourceVersion(next));
       if (options.dryRun) return value;
       if (shouldDeleteDuringUpdate(value)) {
@@ -222,7 +256,10 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       } catch (e) {
         if (e instanceof StoreError && e.code === 'KeyNotFound') throw errors.notFound(this.target(name));
         if (e instanceof StoreError && e.code === 'RevisionMismatch') {
-          throw errors.conflict(this.target(name), 'the object has been modified; please apply your changes to the latest version and try again');
+          throw errors.conflict(
+            this.target(name),
+            'the object has been modified; please apply your changes to the latest version and try again',
+          );
         }
         throw e;
       }
@@ -233,21 +270,36 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    * Deletes now, or marks for deletion when a grace period or finalizers hold the object
    * (upstream's BeforeDelete + graceful deletion).
    */
-  async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}, dryRun = false): Promise<DeleteResult<T>> {
+  async delete(
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+    dryRun = false,
+  ): Promise<DeleteResult<T>> {
     return retryOnRevisionMismatch(async (guard) => {
       const kv = await this.getKV(namespace, name);
       const current = this.decorate(kv);
       const pre = options.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
-        throw errors.conflict(this.target(name), `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+        throw errors.conflict(
+          this.target(name),
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`,
+        );
       }
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-        throw errors.conflict(this.target(name), `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
+        throw errors.conflict(
+          this.target(name),
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
+        );
       }
       const requested = options.gracePeriodSeconds;
       if (requested !== undefined && requested < 0) throw errors.badRequest('gracePeriodSeconds must be non-negative');
       const grace = this.type.gracePeriod ? this.type.gracePeriod(current, requested) : 0;
-      const finalizers = withPropagationFinalizers(current.metadata.finalizers ?? [], options, this.type.defaultGarbageCollectionPolicy);
+      const finalizers = withPropagationFinalizers(
+        current.metadata.finalizers ?? [],
+        options,
+        this.type.defaultGarbageCollectionPolicy,
+      );
       const alreadyDeleting = current.metadata.deletionTimestamp !== undefined;
       const hold = this.type.deletionHold;
       if (hold && alreadyDeleting && hold.held(current)) {
@@ -260,7 +312,12 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
         if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
         hold.markDeleting(marked);
         if (dryRun) return { object: marked, deleted: false };
-        return { object: this.decorate(await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision))), deleted: false };
+        return {
+          object: this.decorate(
+            await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision)),
+          ),
+          deleted: false,
+        };
       }
       const currentGrace = current.metadata.deletionGracePeriodSeconds;
       const shortens = alreadyDeleting && currentGrace !== undefined && grace < currentGrace;
@@ -281,7 +338,12 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       next.metadata.finalizers = finalizers;
       if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
       if (dryRun) return { object: next, deleted: false };
-      return { object: this.decorate(await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(next)), kv.modRevision))), deleted: false };
+      return {
+        object: this.decorate(
+          await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(next)), kv.modRevision)),
+        ),
+        deleted: false,
+      };
     });
   }
 
@@ -289,7 +351,11 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    * Streams changes after a resourceVersion, filtered by the selectors. An object that
    * stops (or starts) matching is reported DELETED (or ADDED), as upstream's watch cache does.
    */
-  async watch(namespace: string | undefined, options: StorageWatchOptions, onEvent: (e: ApiWatchEvent<T>) => void): Promise<{ stop(): void }> {
+  async watch(
+    namespace: string | undefined,
+    options: StorageWatchOptions,
+    onEvent: (e: ApiWatchEvent<T>) => void,
+  ): Promise<{ stop(): void }> {
     let after: number;
     const rv = options.resourceVersion;
     if (!rv || rv === '0') {
@@ -307,12 +373,18 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const current = after > this.store.revision() ? await this.store.currentRevision() : after;
       if (after > current) {
         const e = errors.timeout(`Too large resource version: ${after}, current: ${current}`);
-        e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };
+        e.status.details = {
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          retryAfterSeconds: 1,
+        };
         throw e;
       }
     }
     const prefix = this.prefix(namespace);
-    const pinned = INDEXED_FIELDS.map((field) => ({ field, value: options.fieldSelector?.requiresExactMatch(field) })).find((i) => i.value !== undefined);
+    const pinned = INDEXED_FIELDS.map((field) => ({
+      field,
+      value: options.fieldSelector?.requiresExactMatch(field),
+    })).find((i) => i.value !== undefined);
     let stopped = false;
     const deliver = (e: StoreWatchEvent<T>) => {
       if (stopped) return;
@@ -325,17 +397,42 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     const end = () => {
       if (stopped) return;
       stopped = true;
-      onEvent({ type: 'ERROR', object: errors.gone(`too old resource version: ${after} (the storage's watch was cancelled: list again)`).status as unknown as T });
+      onEvent({
+        type: 'ERROR',
+        object: errors.gone(`too old resource version: ${after} (the storage's watch was cancelled: list again)`)
+          .status as unknown as T,
+      });
     };
-    const remove = (await this.hub()).add({ prefix, after, index: pinned ? { field: pinned.field, value: pinned.value! } : undefined, deliver, end });
-    if (remove) return { stop: () => { stopped = true; remove(); } };
+    const remove = (await this.hub()).add({
+      prefix,
+      after,
+      index: pinned ? { field: pinned.field, value: pinned.value! } : undefined,
+      deliver,
+      end,
+    });
+    if (remove)
+      return {
+        stop: () => {
+          stopped = true;
+          remove();
+        },
+      };
     // Older than the hub remembers: the store's own history, or 410 Gone.
     try {
-      const w = await this.store.watch<T>(prefix, { afterRevision: after, onEnd: end }, (events) => events.forEach(deliver));
-      return { stop: () => { stopped = true; w.stop(); } };
+      const w = await this.store.watch<T>(prefix, { afterRevision: after, onEnd: end }, (events) =>
+        events.forEach(deliver),
+      );
+      return {
+        stop: () => {
+          stopped = true;
+          w.stop();
+        },
+      };
     } catch (e) {
-      if (e instanceof StoreError && e.code === 'Compacted') throw errors.gone(`too old resource version: ${after} (${e.revision})`);
-      if (e instanceof StoreError && e.code === 'FutureRevision') throw errors.timeout(`Too large resource version: ${after}, current: ${this.store.revision()}`);
+      if (e instanceof StoreError && e.code === 'Compacted')
+        throw errors.gone(`too old resource version: ${after} (${e.revision})`);
+      if (e instanceof StoreError && e.code === 'FutureRevision')
+        throw errors.timeout(`Too large resource version: ${after}, current: ${this.store.revision()}`);
       throw e;
     }
   }
@@ -345,9 +442,13 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
   /** The shared fan-out for this resource, made on the first watch (made again if that failed or its store watch ended). */
   private hub(): Promise<WatchHub<T>> {
     if (!this.watchHub) {
-      const opening = WatchHub.open<T>(this.store, this.prefix(), () => { if (this.watchHub === opening) this.watchHub = undefined; });
+      const opening = WatchHub.open<T>(this.store, this.prefix(), () => {
+        if (this.watchHub === opening) this.watchHub = undefined;
+      });
       this.watchHub = opening;
-      opening.catch(() => { if (this.watchHub === opening) this.watchHub = undefined; });
+      opening.catch(() => {
+        if (this.watchHub === opening) this.watchHub = undefined;
+      });
     }
     return this.watchHub;
   }
@@ -389,15 +490,35 @@ function shouldDeleteDuringUpdate(obj: KubeObject): boolean {
   return m.deletionTimestamp !== undefined && (m.finalizers ?? []).length === 0 && m.deletionGracePeriodSeconds === 0;
 }
 
-function withPropagationFinalizers(finalizers: readonly string[], options: DeleteOptions, defaultPolicy?: 'orphan'): string[] {
+function withPropagationFinalizers(
+  finalizers: readonly string[],
+  options: DeleteOptions,
+  defaultPolicy?: 'orphan',
+): string[] {
   const out = [...finalizers];
-  let policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : options.orphanDependents === false ? 'Background' : undefined);
+  let policy =
+    options.propagationPolicy ??
+    (options.orphanDependents === true ? 'Orphan' : options.orphanDependents === false ? 'Background' : undefined);
   // Upstream shouldOrphanDependents: an explicit option wins, then a finalizer already set, then the type's default.
   if (!policy && defaultPolicy === 'orphan' && !out.includes('foregroundDeletion')) policy = 'Orphan';
-  const add = (f: string) => { if (!out.includes(f)) out.push(f); };
-  const drop = (f: string) => { const i = out.indexOf(f); if (i >= 0) out.splice(i, 1); };
-  if (policy === 'Orphan') { add('orphan'); drop('foregroundDeletion'); }
-  if (policy === 'Foreground') { add('foregroundDeletion'); drop('orphan'); }
-  if (policy === 'Background') { drop('orphan'); drop('foregroundDeletion'); }
+  const add = (f: string) => {
+    if (!out.includes(f)) out.push(f);
+  };
+  const drop = (f: string) => {
+    const i = out.indexOf(f);
+    if (i >= 0) out.splice(i, 1);
+  };
+  if (policy === 'Orphan') {
+    add('orphan');
+    drop('foregroundDeletion');
+  }
+  if (policy === 'Foreground') {
+    add('foregroundDeletion');
+    drop('orphan');
+  }
+  if (policy === 'Background') {
+    drop('orphan');
+    drop('foregroundDeletion');
+  }
   return out;
 }

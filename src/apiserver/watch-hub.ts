@@ -29,12 +29,17 @@ function fieldValue(value: unknown, field: IndexedField): string {
  */
 export class WatchHub<V> {
   private readonly buffer: WatchEvent<V>[] = [];
-  private readonly indexed = new Map<IndexedField, Map<string, Set<HubWatcher<V>>>>(INDEXED_FIELDS.map((f) => [f, new Map()]));
+  private readonly indexed = new Map<IndexedField, Map<string, Set<HubWatcher<V>>>>(
+    INDEXED_FIELDS.map((f) => [f, new Map()]),
+  );
   private readonly general = new Set<HubWatcher<V>>();
   /** Events up to this revision have been dispatched. */
   private revision: number;
 
-  private constructor(revision: number, private readonly bufferSize: number) {
+  private constructor(
+    revision: number,
+    private readonly bufferSize: number,
+  ) {
     this.revision = revision;
   }
 
@@ -47,9 +52,24 @@ export class WatchHub<V> {
    * its watchers before it lists again (Cacher.startCaching, terminateAllWatchers), and
    * onEnded lets the owner open a fresh hub from the store's state then.
    */
-  static async open<V>(store: Store, prefix: string, onEnded: () => void = () => undefined, bufferSize = 10_000): Promise<WatchHub<V>> {
+  static async open<V>(
+    store: Store,
+    prefix: string,
+    onEnded: () => void = () => undefined,
+    bufferSize = 10_000,
+  ): Promise<WatchHub<V>> {
     const hub = new WatchHub<V>(store.revision(), bufferSize);
-    await store.watch<V>(prefix, { afterRevision: hub.revision, onEnd: () => { hub.endAll(); onEnded(); } }, (events) => hub.dispatch(events));
+    await store.watch<V>(
+      prefix,
+      {
+        afterRevision: hub.revision,
+        onEnd: () => {
+          hub.endAll();
+          onEnded();
+        },
+      },
+      (events) => hub.dispatch(events),
+    );
     return hub;
   }
 

@@ -9,8 +9,14 @@ export function parseArgs(argv: string[], booleans: readonly string[] = []): Par
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') { positionals.push(...argv.slice(i + 1)); break; }
-    if (!a.startsWith('--')) { positionals.push(a); continue; }
+    if (a === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('--')) {
+      positionals.push(a);
+      continue;
+    }
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
     let value: string;
@@ -32,6 +38,9 @@ export function one(args: ParsedArgs, name: string, fallback?: string): string |
 
 export function checkKnown(args: ParsedArgs, known: readonly string[], command: string): void {
   for (const name of args.flags.keys()) {
-    if (!known.includes(name)) throw new Error(`unknown flag --${name} for "kubespec ${command}" (known: ${known.map((k) => `--${k}`).join(', ')})`);
+    if (!known.includes(name))
+      throw new Error(
+        `unknown flag --${name} for "kubespec ${command}" (known: ${known.map((k) => `--${k}`).join(', ')})`,
+      );
   }
 }

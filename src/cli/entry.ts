@@ -4,6 +4,11 @@
 import { main } from './main';
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
-  (err) => { console.error(`kubespec: ${err?.message ? err.message : err}`); process.exitCode = 2; },
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    console.error(`kubespec: ${err?.message ? err.message : err}`);
+    process.exitCode = 2;
+  },
 );

@@ -38,7 +38,10 @@ async function docsCommand(argv: string[]): Promise<number> {
   const { Cluster } = await import('../cluster/cluster');
   const results = args.flags.get('results') ?? [];
   const catalogue = loadCatalogue();
-  const report = results.length > 0 ? buildConformance(catalogue, mergeShards(results.map((r) => loadRun(path.resolve(r))))) : undefined;
+  const report =
+    results.length > 0
+      ? buildConformance(catalogue, mergeShards(results.map((r) => loadRun(path.resolve(r)))))
+      : undefined;
   // The architecture picture is drawn from what a reference cluster of the profile is made of.
   const config = clusterConfig(loadProfile(one(args, 'profile', 'seed')!));
   const cluster = new Cluster({ config, clock: 'virtual' });
@@ -52,9 +55,17 @@ async function docsCommand(argv: string[]): Promise<number> {
     unhealthyZoneThreshold: Number(kcm['unhealthy-zone-threshold'] ?? 0.55),
   };
   const out = path.resolve(one(args, 'out', 'reports/docs')!);
-  const site = buildSite({ catalogue, features: loadFeatures(path.join(root, 'features'), root), report, components, zoneParams });
+  const site = buildSite({
+    catalogue,
+    features: loadFeatures(path.join(root, 'features'), root),
+    report,
+    components,
+    zoneParams,
+  });
   const { files, bytes } = writeSite(out, site);
-  console.log(`documentation: ${path.relative(process.cwd(), path.join(out, 'index.html'))} (${files} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `documentation: ${path.relative(process.cwd(), path.join(out, 'index.html'))} (${files} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   return 0;
 }
 
@@ -73,7 +84,9 @@ async function cleanCommand(argv: string[]): Promise<number> {
   const api = KubeconfigClient.fromFile(path.resolve(kubeconfig), coreRegistry(), one(args, 'context'));
   const { removed } = await cleanRuns(api, { all: !args.flags.has('expired-only') });
   const parts = Object.entries(removed).map(([r, n]) => `${n} ${r}`);
-  console.log(parts.length ? `removed ${parts.join(', ')} (namespaced objects go with their namespaces)` : 'nothing to remove');
+  console.log(
+    parts.length ? `removed ${parts.join(', ')} (namespaced objects go with their namespaces)` : 'nothing to remove',
+  );
   return 0;
 }
 
@@ -82,7 +95,8 @@ async function initTargetCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   checkKnown(args, ['kubeconfig', 'context', 'name', 'out'], 'init-target');
   const kubeconfig = one(args, 'kubeconfig');
-  if (!kubeconfig) throw new Error('usage: kubespec init-target --kubeconfig FILE [--context NAME] [--name NAME] [--out FILE]');
+  if (!kubeconfig)
+    throw new Error('usage: kubespec init-target --kubeconfig FILE [--context NAME] [--name NAME] [--out FILE]');
   const { KubeconfigClient } = await import('../client/kubeconfig');
   const { coreRegistry } = await import('../api/resources');
   const { discover, declarationYaml } = await import('../drivers/init-target');
@@ -91,19 +105,26 @@ async function initTargetCommand(argv: string[]): Promise<number> {
   const name = one(args, 'name', 'my-cluster')!;
   const out = path.resolve(one(args, 'out', `${name}.target.yaml`)!);
   const fs = await import('node:fs');
-  if (fs.existsSync(out)) throw new Error(`${path.relative(process.cwd(), out)} exists: choose another --out (or remove it)`);
+  if (fs.existsSync(out))
+    throw new Error(`${path.relative(process.cwd(), out)} exists: choose another --out (or remove it)`);
   fs.writeFileSync(out, declarationYaml(name, facts));
   const { loadTargetDeclaration } = await import('../drivers/targets');
   loadTargetDeclaration(out); // what was written must load
   const shown = path.relative(process.cwd(), out);
-  console.log(`${shown}: ${facts.gitVersion} → profile ${facts.profile}${facts.profileNote ? ` (${facts.profileNote})` : ''}; ${facts.nodes.length} nodes, ${facts.zones.length} zones; flags ${facts.flagSource}`);
-  console.log(`review its CONFIRM lines, then: kubespec run --target kube --kubeconfig ${kubeconfig} --target-config ${shown}`);
+  console.log(
+    `${shown}: ${facts.gitVersion} → profile ${facts.profile}${facts.profileNote ? ` (${facts.profileNote})` : ''}; ${facts.nodes.length} nodes, ${facts.zones.length} zones; flags ${facts.flagSource}`,
+  );
+  console.log(
+    `review its CONFIRM lines, then: kubespec run --target kube --kubeconfig ${kubeconfig} --target-config ${shown}`,
+  );
   return 0;
 }
 
 /** The plain closing line CI reads: scenarios over every run, not applicable counted as skipped. */
 function closingLine(report: import('../report').ConformanceReport): string {
-  let passed = 0, failed = 0, skipped = 0;
+  let passed = 0,
+    failed = 0,
+    skipped = 0;
   for (const run of report.runs) {
     const by = run.totals.scenarios.byStatus;
     passed += by.passed;

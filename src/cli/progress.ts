@@ -26,9 +26,12 @@ export default class ProgressFormatter extends Formatter {
     if (envelope.attachment?.mediaType === NOT_APPLICABLE && envelope.attachment.testCaseStartedId) {
       this.notApplicable.add(envelope.attachment.testCaseStartedId);
     }
-    if (envelope.testCaseFinished && !envelope.testCaseFinished.willBeRetried) this.onFinished(envelope.testCaseFinished.testCaseStartedId);
+    if (envelope.testCaseFinished && !envelope.testCaseFinished.willBeRetried)
+      this.onFinished(envelope.testCaseFinished.testCaseStartedId);
     if (envelope.testRunFinished) {
-      this.log(`\n${this.done} scenarios: ${this.counts.passed} passed, ${this.counts.failed} failed, ${this.counts['not applicable']} not applicable\n`);
+      this.log(
+        `\n${this.done} scenarios: ${this.counts.passed} passed, ${this.counts.failed} failed, ${this.counts['not applicable']} not applicable\n`,
+      );
     }
   }
 
@@ -36,14 +39,24 @@ export default class ProgressFormatter extends Formatter {
     const attempt = this.eventDataCollector.getTestCaseAttempt(testCaseStartedId);
     const { pickle, worstTestStepResult } = attempt;
     this.done++;
-    const ids = pickle.tags.map((t) => BEHAVIOUR_TAG.exec(t.name)?.[1]).filter(Boolean).join(' ');
+    const ids = pickle.tags
+      .map((t) => BEHAVIOUR_TAG.exec(t.name)?.[1])
+      .filter(Boolean)
+      .join(' ');
     const status = worstTestStepResult.status;
     const n = `[${String(this.done).padStart(String(this.total).length)}/${this.total}]`;
     const where = `${pickle.uri}`;
     let mark: string;
-    if (status === 'PASSED') { mark = this.colorFns.forStatus(messages.TestStepResultStatus.PASSED)('✔'); this.counts.passed++; }
-    else if (status === 'SKIPPED' && this.notApplicable.has(testCaseStartedId)) { mark = this.colorFns.forStatus(messages.TestStepResultStatus.SKIPPED)('○ n/a'); this.counts['not applicable']++; }
-    else { mark = this.colorFns.forStatus(messages.TestStepResultStatus.FAILED)('✖'); this.counts.failed++; }
+    if (status === 'PASSED') {
+      mark = this.colorFns.forStatus(messages.TestStepResultStatus.PASSED)('✔');
+      this.counts.passed++;
+    } else if (status === 'SKIPPED' && this.notApplicable.has(testCaseStartedId)) {
+      mark = this.colorFns.forStatus(messages.TestStepResultStatus.SKIPPED)('○ n/a');
+      this.counts['not applicable']++;
+    } else {
+      mark = this.colorFns.forStatus(messages.TestStepResultStatus.FAILED)('✖');
+      this.counts.failed++;
+    }
     this.log(`${n} ${mark} ${ids ? `${ids}  ` : ''}${pickle.name} — ${where}\n`);
     if (mark.includes('✖')) {
       const text = formatterHelpers.formatIssue({
@@ -54,7 +67,7 @@ export default class ProgressFormatter extends Formatter {
         testCaseAttempt: attempt,
         printAttachments: true,
       });
-      this.log(text.replace(/^/gm, '      ') + '\n');
+      this.log(`${text.replace(/^/gm, '      ')}\n`);
     }
   }
 }

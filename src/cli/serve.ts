@@ -15,11 +15,23 @@ import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
 import { reportTo } from '../client/background';
 import { SERVE_HELP } from './help';
 
-const OWN = ['profile', 'clock', 'store', 'data-dir', 'etcd-servers', 'etcd-compaction-interval', 'store-key-prefix', 'help'];
+const OWN = [
+  'profile',
+  'clock',
+  'store',
+  'data-dir',
+  'etcd-servers',
+  'etcd-compaction-interval',
+  'store-key-prefix',
+  'help',
+];
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['help']);
-  if (args.flags.has('help')) { console.log(SERVE_HELP); return 0; }
+  if (args.flags.has('help')) {
+    console.log(SERVE_HELP);
+    return 0;
+  }
   const profile = loadProfile(one(args, 'profile', 'seed')!);
   const clock = one(args, 'clock', 'virtual')!;
   if (clock !== 'virtual' && clock !== 'real') throw new Error(`--clock must be virtual or real, got "${clock}"`);
@@ -31,7 +43,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const keyPrefix = one(args, 'store-key-prefix', undefined);
   if (keyPrefix !== undefined) {
     if (storeSpec.kind !== 'etcd') throw new Error('--store-key-prefix is for an etcd store');
-    if (!/^\/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$/.test(keyPrefix)) throw new Error(`--store-key-prefix ${keyPrefix}: want a path such as /cluster-a`);
+    if (!/^\/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$/.test(keyPrefix))
+      throw new Error(`--store-key-prefix ${keyPrefix}: want a path such as /cluster-a`);
     storeSpec.keyPrefix = keyPrefix;
   }
   const compactionInterval = parseDuration(one(args, 'etcd-compaction-interval', '5m')!);
@@ -43,11 +56,19 @@ export async function serveCommand(argv: string[]): Promise<number> {
     flags[c] = { ...flags[c], [name]: values[values.length - 1] };
   }
   const portOff = (v: string | undefined, dflt: string) => Number(v ?? dflt) === 0;
-  if (portOff(flags['kube-apiserver']?.['secure-port'], '6443') && portOff(flags['kube-apiserver']?.['insecure-port'], '0')) {
-    throw new Error('--secure-port 0 turns HTTPS off; give --insecure-port PORT to serve plain HTTP instead (both off leaves nothing to serve)');
+  if (
+    portOff(flags['kube-apiserver']?.['secure-port'], '6443') &&
+    portOff(flags['kube-apiserver']?.['insecure-port'], '0')
+  ) {
+    throw new Error(
+      '--secure-port 0 turns HTTPS off; give --insecure-port PORT to serve plain HTTP instead (both off leaves nothing to serve)',
+    );
   }
   const apiserverDefaults = { 'authorization-mode': 'RBAC' };
-  const config = clusterConfig(profile, { ...flags, 'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] } });
+  const config = clusterConfig(profile, {
+    ...flags,
+    'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] },
+  });
   guardProcess();
   const quiescence = new Quiescence();
   const store = await openStore(storeSpec, quiescence);
@@ -57,17 +78,32 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // its epoch: timestamps never run backwards across a restart (nor collide: event names).
   const startTime = clock === 'real' ? Date.now() : await latestRecordedTime(store);
   // Several servers may share an etcd (an HA pair): then the scheduler is elected as well.
-  const cluster = new Cluster({ config, clock, store, quiescence, serviceAccountKey, startTime, electScheduler: storeSpec.kind === 'etcd' });
+  const cluster = new Cluster({
+    config,
+    clock,
+    store,
+    quiescence,
+    serviceAccountKey,
+    startTime,
+    electScheduler: storeSpec.kind === 'etcd',
+  });
   await cluster.start();
   // Only a store that keeps history for long needs compacting (memory trims its own).
-  const compactor = storeSpec.kind === 'memory' ? undefined : new Compactor(store, cluster.clock, compactionInterval, reportTo('compactor'), (p) => quiescence.track(p));
+  const compactor =
+    storeSpec.kind === 'memory'
+      ? undefined
+      : new Compactor(store, cluster.clock, compactionInterval, reportTo('compactor'), (p) => quiescence.track(p));
   compactor?.start();
   const server = new ClusterServer(cluster, { dir });
   const endpoints = await server.start();
   if (endpoints.secure) console.log(`secure port: https://${endpoints.secure.host}:${endpoints.secure.port}`);
-  if (endpoints.insecure) console.log(`insecure port: http://${endpoints.insecure.host}:${endpoints.insecure.port} (no authentication)`);
+  if (endpoints.insecure)
+    console.log(`insecure port: http://${endpoints.insecure.host}:${endpoints.insecure.port} (no authentication)`);
   console.log(`profile ${profile.name}, ${clock} clock, ${describeStore(storeSpec)} store`);
-  if (cluster.leaderElector) console.log(`leader election identity: ${cluster.leaderElector.config.identity}${cluster.schedulerElector ? ` (scheduler: ${cluster.schedulerElector.config.identity})` : ''}`);
+  if (cluster.leaderElector)
+    console.log(
+      `leader election identity: ${cluster.leaderElector.config.identity}${cluster.schedulerElector ? ` (scheduler: ${cluster.schedulerElector.config.identity})` : ''}`,
+    );
   console.log(`kubeconfig: ${endpoints.kubeconfig}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -93,7 +129,9 @@ export async function latestRecordedTime(store: Store): Promise<number | undefin
   const visit = (v: unknown, depth: number) => {
     if (depth > 6 || v === null || typeof v !== 'object') return;
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if (typeof x === 'string') { if (/(Timestamp|Time)$/.test(k)) see(x); } else visit(x, depth + 1);
+      if (typeof x === 'string') {
+        if (/(Timestamp|Time)$/.test(k)) see(x);
+      } else visit(x, depth + 1);
     }
   };
   for (const kv of (await store.range('/registry/')).items) visit(kv.value, 0);

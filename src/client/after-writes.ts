@@ -6,7 +6,11 @@ import { Client, ResourceRef } from './client';
  * before the step goes on); `onCreate` hears of every object made. Reads pass through.
  * `client` is read on every call, so the target behind it may connect later.
  */
-export function withWriteHooks(client: () => Client, afterWrite: () => Promise<void>, onCreate?: (ref: ResourceRef, made: KubeObject) => void): Client {
+export function withWriteHooks(
+  client: () => Client,
+  afterWrite: () => Promise<void>,
+  onCreate?: (ref: ResourceRef, made: KubeObject) => void,
+): Client {
   const after = async <T>(p: Promise<T>): Promise<T> => {
     try {
       return await p;

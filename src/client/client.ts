@@ -28,9 +28,20 @@ export interface Client {
   list<T extends KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<KubeList<T>>;
   /** PUT an object, or a subresource: "status", "scale", "finalize" (namespaces). */
   update<T extends KubeObject>(ref: ResourceRef, obj: T, options?: { subresource?: string }): Promise<T>;
-  patch<T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options?: { subresource?: 'status' }): Promise<T>;
+  patch<T extends KubeObject>(
+    ref: ResourceRef,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options?: { subresource?: 'status' },
+  ): Promise<T>;
   delete<T extends KubeObject>(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<T | Status>;
   /** POST to a subresource such as pods/{name}/binding or pods/{name}/eviction. */
-  createSubresource<R = KubeObject | Status>(ref: ResourceRef, name: string, subresource: string, body: unknown): Promise<R>;
+  createSubresource<R = KubeObject | Status>(
+    ref: ResourceRef,
+    name: string,
+    subresource: string,
+    body: unknown,
+  ): Promise<R>;
   watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch>;
 }

@@ -31,7 +31,11 @@ function nameStamp(nowMs: number): string {
 export class EventRecorder {
   private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
 
-  constructor(private readonly client: Client, private readonly clock: Clock, private readonly source: EventSource) {}
+  constructor(
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly source: EventSource,
+  ) {}
 
   normal(obj: KubeObject, reason: string, message: string): void {
     this.record(obj, 'Normal', reason, message);

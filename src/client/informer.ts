@@ -26,7 +26,11 @@ export class Informer<T extends KubeObject = KubeObject> {
   private stopped = false;
   private lastResourceVersion = '';
 
-  constructor(private readonly client: Client, readonly ref: ResourceRef, private readonly options: ListOptions = {}) {}
+  constructor(
+    private readonly client: Client,
+    readonly ref: ResourceRef,
+    private readonly options: ListOptions = {},
+  ) {}
 
   addEventHandler(handler: EventHandler<T>): void {
     this.handlers.push(handler);
@@ -104,22 +108,27 @@ export class Informer<T extends KubeObject = KubeObject> {
     for (const [key, obj] of [...this.cache]) if (!seen.has(key)) this.remove(key, obj);
     this.synced = true;
     this.lastResourceVersion = list.metadata.resourceVersion ?? '';
-    this.watch = await this.client.watch<T>(this.ref, { ...this.options, resourceVersion: this.lastResourceVersion }, {
-      onEvent: (e) => {
-        const key = objectKey(e.object);
-        this.lastResourceVersion = e.object.metadata.resourceVersion ?? this.lastResourceVersion;
-        if (e.type === 'ADDED' || e.type === 'MODIFIED') this.upsert(key, e.object);
-        else if (e.type === 'DELETED') {
-          const old = this.cache.get(key);
-          if (old) this.remove(key, e.object);
-        }
+    this.watch = await this.client.watch<T>(
+      this.ref,
+      { ...this.options, resourceVersion: this.lastResourceVersion },
+      {
+        onEvent: (e) => {
+          const key = objectKey(e.object);
+          this.lastResourceVersion = e.object.metadata.resourceVersion ?? this.lastResourceVersion;
+          if (e.type === 'ADDED' || e.type === 'MODIFIED') this.upsert(key, e.object);
+          else if (e.type === 'DELETED') {
+            const old = this.cache.get(key);
+            if (old) this.remove(key, e.object);
+          }
+        },
+        onClose: (error) => {
+          if (this.stopped) return;
+          // 410 Gone or a dropped connection: list again, as client-go's reflector does.
+          if (error === undefined || isStatusError(error) || error instanceof Error)
+            void this.listAndWatch().catch(reportTo('informer'));
+        },
       },
-      onClose: (error) => {
-        if (this.stopped) return;
-        // 410 Gone or a dropped connection: list again, as client-go's reflector does.
-        if (error === undefined || isStatusError(error) || error instanceof Error) void this.listAndWatch().catch(reportTo('informer'));
-      },
-    });
+    );
   }
 
   private upsert(key: string, obj: T): void {
@@ -168,7 +177,12 @@ export class InformerFactory {
   constructor(private readonly client: Client) {}
 
   informer<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Informer<T> {
-    const key = JSON.stringify([ref.resource, ref.namespace ?? '', options.labelSelector ?? '', options.fieldSelector ?? '']);
+    const key = JSON.stringify([
+      ref.resource,
+      ref.namespace ?? '',
+      options.labelSelector ?? '',
+      options.fieldSelector ?? '',
+    ]);
     let inf = this.informers.get(key);
     if (!inf) {
       inf = new Informer(this.client, ref, options);
@@ -191,7 +205,9 @@ export class InformerFactory {
 export const informerErrors = {
   count: 0,
   report: (obj: KubeObject, e: unknown): void => {
-    console.error(`informer: skipped ${obj?.kind ?? 'object'} ${obj?.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj?.metadata?.name}: ${(e as Error)?.stack ?? e}`);
+    console.error(
+      `informer: skipped ${obj?.kind ?? 'object'} ${obj?.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj?.metadata?.name}: ${(e as Error)?.stack ?? e}`,
+    );
   },
 };
 
@@ -202,7 +218,11 @@ export const informerErrors = {
 function guarded<R>(obj: KubeObject, run: () => R): R | undefined {
   try {
     const r = run();
-    if (r instanceof Promise) r.catch((e) => { informerErrors.count++; informerErrors.report(obj, e); });
+    if (r instanceof Promise)
+      r.catch((e) => {
+        informerErrors.count++;
+        informerErrors.report(obj, e);
+      });
     return r;
   } catch (e) {
     informerErrors.count++;

@@ -42,7 +42,13 @@ function agentFor(given: unknown, url: URL): http.Agent | undefined {
  * the kubeconfig (CA, client certificate, skip-verify, proxy); an https agent is not offered
  * to a plain-HTTP server.
  */
-function send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, agent: http.Agent | undefined): Promise<{ status: number; statusText: string; text: string }> {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  agent: http.Agent | undefined,
+): Promise<{ status: number; statusText: string; text: string }> {
   const secure = url.protocol === 'https:';
   const request = secure ? https.request : http.request;
   const usable = secure || !(agent instanceof https.Agent) ? agent : undefined;
@@ -51,7 +57,13 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
     const req = request(url, { method, headers: { ...headers, ...length }, agent: usable }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -70,7 +82,10 @@ export class KubeconfigClient implements Client {
 
   readonly kubeConfig: KubeConfig;
 
-  constructor(kubeConfig: KubeConfig, private readonly registry: ResourceRegistry) {
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly registry: ResourceRegistry,
+  ) {
     this.kubeConfig = allowPlainHttp(kubeConfig);
     this.watcher = new KubeWatch(kubeConfig);
   }
@@ -79,7 +94,15 @@ export class KubeconfigClient implements Client {
     const kc = new KubeConfig();
     kc.loadFromFile(file);
     if (context) {
-      if (!kc.getContextObject(context)) throw new Error(`kubeconfig ${file} has no context "${context}" (it has: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'})`);
+      if (!kc.getContextObject(context))
+        throw new Error(
+          `kubeconfig ${file} has no context "${context}" (it has: ${
+            kc
+              .getContexts()
+              .map((c) => c.name)
+              .join(', ') || 'none'
+          })`,
+        );
       kc.setCurrentContext(context);
     }
     return new KubeconfigClient(allowPlainHttp(kc), registry);
@@ -101,19 +124,33 @@ export class KubeconfigClient implements Client {
   }
 
   /** One request; a non-2xx answer becomes the StatusError the server sent (or one made from it). */
-  async request<T>(method: string, path: string, options: { query?: Record<string, string | undefined>; body?: unknown; contentType?: string } = {}): Promise<T> {
+  async request<T>(
+    method: string,
+    path: string,
+    options: { query?: Record<string, string | undefined>; body?: unknown; contentType?: string } = {},
+  ): Promise<T> {
     const url = new URL(this.server + path);
-    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries(options.query ?? {}))
+      if (v !== undefined && v !== '') url.searchParams.set(k, v);
     const init = await this.kubeConfig.applyToFetchOptions({});
     // client-node gives a Headers object (bearer tokens, exec plugins' tokens): spreading it
     // would drop them, so its entries are copied.
     const headers: Record<string, string> = {};
     const given = init.headers as unknown;
-    if (given && typeof (given as { forEach?: unknown }).forEach === 'function' && !Array.isArray(given)) (given as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => { headers[k] = v; });
+    if (given && typeof (given as { forEach?: unknown }).forEach === 'function' && !Array.isArray(given))
+      (given as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => {
+        headers[k] = v;
+      });
     else Object.assign(headers, given ?? {});
     headers.accept = 'application/json';
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-    const res = await send(url, method, headers, options.body === undefined ? undefined : JSON.stringify(options.body), agentFor(init.agent, url));
+    const res = await send(
+      url,
+      method,
+      headers,
+      options.body === undefined ? undefined : JSON.stringify(options.body),
+      agentFor(init.agent, url),
+    );
     const text = res.text;
     let parsed: unknown;
     try {
@@ -124,14 +161,25 @@ export class KubeconfigClient implements Client {
     if (res.status < 200 || res.status > 299) {
       const status = parsed as Status | undefined;
       if (status?.kind === 'Status') throw new StatusError(status);
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: res.status, reason: res.statusText, message: text.slice(0, 500) || res.statusText });
+      throw new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        code: res.status,
+        reason: res.statusText,
+        message: text.slice(0, 500) || res.statusText,
+      });
     }
     return parsed as T;
   }
 
   create<T extends KubeObject>(ref: ResourceRef, obj: T, options: { dryRun?: boolean } = {}): Promise<T> {
     const namespace = ref.namespace ?? obj.metadata?.namespace;
-    return this.request('POST', this.path({ ...ref, namespace }), { body: obj, query: { dryRun: options.dryRun ? 'All' : undefined } });
+    return this.request('POST', this.path({ ...ref, namespace }), {
+      body: obj,
+      query: { dryRun: options.dryRun ? 'All' : undefined },
+    });
   }
 
   get<T extends KubeObject>(ref: ResourceRef, name: string, options: { subresource?: string } = {}): Promise<T> {
@@ -139,7 +187,9 @@ export class KubeconfigClient implements Client {
   }
 
   list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
-    return this.request('GET', this.path(ref), { query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector } });
+    return this.request('GET', this.path(ref), {
+      query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
+    });
   }
 
   update<T extends KubeObject>(ref: ResourceRef, obj: T, options: { subresource?: string } = {}): Promise<T> {
@@ -147,23 +197,43 @@ export class KubeconfigClient implements Client {
     return this.request('PUT', this.path({ ...ref, namespace }, obj.metadata.name, options.subresource), { body: obj });
   }
 
-  patch<T extends KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options: { subresource?: 'status' } = {}): Promise<T> {
-    return this.request('PATCH', this.path(ref, name, options.subresource), { body: patch, contentType: PATCH_CONTENT_TYPES[type] });
+  patch<T extends KubeObject>(
+    ref: ResourceRef,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options: { subresource?: 'status' } = {},
+  ): Promise<T> {
+    return this.request('PATCH', this.path(ref, name, options.subresource), {
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
+    });
   }
 
   delete<T extends KubeObject>(ref: ResourceRef, name: string, options: DeleteOptions = {}): Promise<T | Status> {
-    return this.request('DELETE', this.path(ref, name), { body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options } });
+    return this.request('DELETE', this.path(ref, name), {
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options },
+    });
   }
 
   createSubresource<R>(ref: ResourceRef, name: string, subresource: string, body: unknown): Promise<R> {
     return this.request('POST', this.path(ref, name, subresource), { body });
   }
 
-  async watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> {
+  async watch<T extends KubeObject>(
+    ref: ResourceRef,
+    options: WatchOptions,
+    handlers: WatchHandlers<T>,
+  ): Promise<Watch> {
     let stopped = false;
     const controller = await this.watcher.watch(
       this.path(ref),
-      { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, resourceVersion: options.resourceVersion, allowWatchBookmarks: false },
+      {
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        resourceVersion: options.resourceVersion,
+        allowWatchBookmarks: false,
+      },
       (phase: string, obj: T) => {
         if (phase === 'ERROR') {
           const status = obj as unknown as Status;
@@ -171,7 +241,8 @@ export class KubeconfigClient implements Client {
           stopped = true;
           return;
         }
-        if (phase === 'ADDED' || phase === 'MODIFIED' || phase === 'DELETED') handlers.onEvent({ type: phase, object: obj });
+        if (phase === 'ADDED' || phase === 'MODIFIED' || phase === 'DELETED')
+          handlers.onEvent({ type: phase, object: obj });
       },
       (err: unknown) => {
         if (stopped) return;
@@ -179,6 +250,11 @@ export class KubeconfigClient implements Client {
         handlers.onClose?.(err ? (err instanceof Error ? err : new Error(String(err))) : undefined);
       },
     );
-    return { stop: () => { stopped = true; controller.abort(); } };
+    return {
+      stop: () => {
+        stopped = true;
+        controller.abort();
+      },
+    };
   }
 }

@@ -49,7 +49,13 @@ export class WorkQueue {
     const pending = this.delayed.get(key);
     if (pending && pending.due <= due) return;
     if (pending) this.clock.clear(pending.timer);
-    this.delayed.set(key, { due, timer: this.clock.setTimeout(() => { this.delayed.delete(key); this.add(key); }, ms) });
+    this.delayed.set(key, {
+      due,
+      timer: this.clock.setTimeout(() => {
+        this.delayed.delete(key);
+        this.add(key);
+      }, ms),
+    });
   }
 
   addRateLimited(key: string): void {
@@ -81,7 +87,10 @@ export class WorkQueue {
     while (this.running < workers && this.queue.length > 0) {
       this.running++;
       this.quiescence.begin();
-      void this.work().finally(() => { this.running--; this.quiescence.end(); });
+      void this.work().finally(() => {
+        this.running--;
+        this.quiescence.end();
+      });
     }
   }
 

@@ -29,7 +29,11 @@ export class Quiescence {
   defer(fn: () => void): void {
     this.begin();
     setImmediate(() => {
-      try { fn(); } finally { this.end(); }
+      try {
+        fn();
+      } finally {
+        this.end();
+      }
     });
   }
 

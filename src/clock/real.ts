@@ -11,7 +11,13 @@ export class RealClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.next++;
-    this.timers.set(id, setTimeout(() => { this.timers.delete(id); fn(); }, ms).unref());
+    this.timers.set(
+      id,
+      setTimeout(() => {
+        this.timers.delete(id);
+        fn();
+      }, ms).unref(),
+    );
     return { id };
   }
 
@@ -23,6 +29,10 @@ export class RealClock implements Clock {
 
   clear(handle: TimerHandle): void {
     const t = this.timers.get(handle.id);
-    if (t) { clearTimeout(t); clearInterval(t); this.timers.delete(handle.id); }
+    if (t) {
+      clearTimeout(t);
+      clearInterval(t);
+      this.timers.delete(handle.id);
+    }
   }
 }

@@ -22,7 +22,10 @@ export class VirtualClock implements Clock {
   private readonly heap = new BinaryHeap<Timer>((a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq));
   private readonly live = new Map<number, Timer>();
 
-  constructor(start: number, readonly quiescence: Quiescence = new Quiescence()) {
+  constructor(
+    start: number,
+    readonly quiescence: Quiescence = new Quiescence(),
+  ) {
     this.current = start;
   }
 
@@ -95,7 +98,10 @@ export class VirtualClock implements Clock {
   private popDue(target: number): Timer | undefined {
     while (this.heap.length > 0) {
       const top = this.heap.peek()!;
-      if (this.live.get(top.id) !== top) { this.heap.pop(); continue; }
+      if (this.live.get(top.id) !== top) {
+        this.heap.pop();
+        continue;
+      }
       if (top.due > target) return undefined;
       return this.heap.pop();
     }

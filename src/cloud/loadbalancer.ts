@@ -40,7 +40,11 @@ export class SimulatedLoadBalancers implements LoadBalancerProvider {
   private nextHost = 10;
 
   list(): SimulatedLoadBalancer[] {
-    return [...this.balancers.values()].map((b) => ({ ...b, nodes: [...b.nodes], ingress: b.ingress.map((i) => ({ ...i })) }));
+    return [...this.balancers.values()].map((b) => ({
+      ...b,
+      nodes: [...b.nodes],
+      ingress: b.ingress.map((i) => ({ ...i })),
+    }));
   }
 
   getLoadBalancerName(_cluster: string, service: Service): string {

@@ -92,25 +92,49 @@ export class Cluster {
     // A server restarted on its --data-dir signs with the key it had, so old tokens still verify.
     this.serviceAccountSigner = new TokenSigner(options.serviceAccountKey);
     this.quiescence = options.quiescence ?? new Quiescence();
-    this.clock = options.clock === 'real' ? new RealClock() : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
+    this.clock =
+      options.clock === 'real'
+        ? new RealClock()
+        : new VirtualClock(options.startTime ?? VIRTUAL_EPOCH, this.quiescence);
     this.store = options.store ?? new MemoryStore(this.quiescence);
     this.initialRevision = this.store.revision();
     const features = options.config.profile.features;
-    const registry = coreRegistry({ jobRestartPolicyRequired: features.jobRestartPolicyRequired, namespaceRepeatDeleteAnswered: features.namespaceRepeatDeleteAnswered, daemonSetMaxSurge: features.daemonSetMaxSurge });
+    const registry = coreRegistry({
+      jobRestartPolicyRequired: features.jobRestartPolicyRequired,
+      namespaceRepeatDeleteAnswered: features.namespaceRepeatDeleteAnswered,
+      daemonSetMaxSurge: features.daemonSetMaxSurge,
+    });
     serveOlderVersions(registry, options.config.profile.olderApiVersions ?? {});
     this.api = new ApiServer(registry, this.store, this.clock);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);
     this.api.handleSubresource('pods', 'eviction', evictionHandler);
-    this.client = new InProcessClient(this.api, this.quiescence, { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
+    this.client = new InProcessClient(this.api, this.quiescence, {
+      username: 'system:kube-controller-manager',
+      groups: ['system:authenticated'],
+    });
     this.informers = new InformerFactory(this.client);
-    this.nodeLifecycle = new NodeLifecycleController(this.informers, this.client, this.clock, nodeLifecycleOptions(options.config));
+    this.nodeLifecycle = new NodeLifecycleController(
+      this.informers,
+      this.client,
+      this.clock,
+      nodeLifecycleOptions(options.config),
+    );
     this.nodeControllers = new NodeControllers(this);
     const schedulerClient = this.clientFor('system:kube-scheduler');
-    this.scheduler = new Scheduler(new InformerFactory(schedulerClient), schedulerClient, this.clock, this.quiescence, schedulerOptions(options.config));
+    this.scheduler = new Scheduler(
+      new InformerFactory(schedulerClient),
+      schedulerClient,
+      this.clock,
+      this.quiescence,
+      schedulerOptions(options.config),
+    );
     this.controllers = new ControllerManager(this);
     const tokenFile = options.config.flags['kube-apiserver']['token-auth-file'];
-    this.tokenAuthenticators = [...(tokenFile ? [TokenFile.load(tokenFile)] : []), new ServiceAccountAuthenticator(this.serviceAccountSigner, this.api)];
+    this.tokenAuthenticators = [
+      ...(tokenFile ? [TokenFile.load(tokenFile)] : []),
+      new ServiceAccountAuthenticator(this.serviceAccountSigner, this.api),
+    ];
   }
 
   get config(): ClusterConfig {
@@ -145,22 +169,42 @@ export class Cluster {
         retryPeriodMs: kcm['leader-elect-retry-period'] ?? 2_000,
       };
       if (this.options.electScheduler) {
-        this.schedulerElector = new LeaderElector(this.clientFor('system:kube-scheduler'), this.clock, { ...election, name: 'kube-scheduler', identity: electionIdentity('kubespec-master') }, {
-          onStartedLeading: () => { void this.quiescence.track(this.scheduler.start()).catch(reportTo('scheduler')); },
-          onStoppedLeading: () => this.scheduler.stop(),
-        });
+        this.schedulerElector = new LeaderElector(
+          this.clientFor('system:kube-scheduler'),
+          this.clock,
+          { ...election, name: 'kube-scheduler', identity: electionIdentity('kubespec-master') },
+          {
+            onStartedLeading: () => {
+              void this.quiescence.track(this.scheduler.start()).catch(reportTo('scheduler'));
+            },
+            onStoppedLeading: () => this.scheduler.stop(),
+          },
+        );
         await this.schedulerElector.run();
       } else {
         await this.scheduler.start();
       }
-      this.leaderElector = new LeaderElector(this.clientFor('system:kube-controller-manager'), this.clock, {
-        ...election,
-        name: 'kube-controller-manager',
-        identity: electionIdentity('kubespec-master'),
-      }, {
-        onStartedLeading: () => { this.nodeControllers.run(); this.nodeLifecycle.run(); this.controllers.run(); },
-        onStoppedLeading: () => { this.nodeControllers.stop(); this.nodeLifecycle.stop(); this.controllers.stopControllers(); },
-      });
+      this.leaderElector = new LeaderElector(
+        this.clientFor('system:kube-controller-manager'),
+        this.clock,
+        {
+          ...election,
+          name: 'kube-controller-manager',
+          identity: electionIdentity('kubespec-master'),
+        },
+        {
+          onStartedLeading: () => {
+            this.nodeControllers.run();
+            this.nodeLifecycle.run();
+            this.controllers.run();
+          },
+          onStoppedLeading: () => {
+            this.nodeControllers.stop();
+            this.nodeLifecycle.stop();
+            this.controllers.stopControllers();
+          },
+        },
+      );
       await this.leaderElector.run();
     } else {
       this.nodeControllers.run();
@@ -192,7 +236,16 @@ export class Cluster {
     return [
       { process: 'kube-apiserver', parts: ['ApiServer', ...this.api.admission.names()] },
       { process: 'store', parts: [this.store.constructor.name] },
-      { process: 'kube-controller-manager', parts: [...new Set([this.nodeLifecycle.constructor.name, ...this.nodeControllers.controllerNames(), ...this.controllers.controllerNames()])] },
+      {
+        process: 'kube-controller-manager',
+        parts: [
+          ...new Set([
+            this.nodeLifecycle.constructor.name,
+            ...this.nodeControllers.controllerNames(),
+            ...this.controllers.controllerNames(),
+          ]),
+        ],
+      },
       { process: 'kube-scheduler', parts: [this.scheduler.constructor.name] },
       { process: 'kubelet', parts: ['HollowKubelet'] },
       { process: 'kube-proxy', parts: ['HollowProxy'] },
@@ -220,12 +273,19 @@ export class Cluster {
     if (this.kubelets.has(spec.name)) throw new Error(`a kubelet for node "${spec.name}" already runs`);
     const config = kubeletConfig(this.config, spec); // a bad spec fails before anything exists
     this.nodeControllers.cloud?.addMachine(spec.name);
-    const kubelet = new HollowKubelet(config, this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']), this.clock);
+    const kubelet = new HollowKubelet(
+      config,
+      this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']),
+      this.clock,
+    );
     this.kubelets.set(spec.name, kubelet);
     let proxy: HollowProxy | undefined;
     try {
       await kubelet.start();
-      proxy = new HollowProxy(spec.name, this.clientFor('system:kube-proxy', ['system:node-proxier', 'system:authenticated']));
+      proxy = new HollowProxy(
+        spec.name,
+        this.clientFor('system:kube-proxy', ['system:node-proxier', 'system:authenticated']),
+      );
       this.proxies.set(spec.name, proxy);
       await proxy.start();
       for (const hook of this.kubeletHooks) await hook(kubelet);
@@ -274,8 +334,12 @@ export class Cluster {
 
   /** Who a bearer token is, as the API server's TokenReview answers (undefined: not authenticated). */
   async authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined> {
-    const review = await tokenReview(this.tokenAuthenticators, { spec: { token } }) as { status: { authenticated: boolean; user?: { username: string; groups: string[] } } };
-    return review.status.authenticated ? { username: review.status.user!.username, groups: review.status.user!.groups } : undefined;
+    const review = (await tokenReview(this.tokenAuthenticators, { spec: { token } })) as {
+      status: { authenticated: boolean; user?: { username: string; groups: string[] } };
+    };
+    return review.status.authenticated
+      ? { username: review.status.user!.username, groups: review.status.user!.groups }
+      : undefined;
   }
 
   /** The simulated cloud's machines, or undefined when the cluster runs without a cloud provider. */
@@ -307,7 +371,12 @@ export class Cluster {
     await this.settle();
     const audit = this.api.audit;
     const readsByUser = Object.fromEntries([...audit.readsByUser].map(([user, c]) => [user, { ...c }]));
-    return { writesByUser: Object.fromEntries(audit.writesByUser), readsByUser, apiServerStoreWrites: audit.storeWrites, storeRevisionDelta: this.store.revision() - this.initialRevision };
+    return {
+      writesByUser: Object.fromEntries(audit.writesByUser),
+      readsByUser,
+      apiServerStoreWrites: audit.storeWrites,
+      storeRevisionDelta: this.store.revision() - this.initialRevision,
+    };
   }
 
   /** Compacts storage up to now (once at rest); returns the revision compacted to. */
@@ -325,7 +394,12 @@ export class Cluster {
   }
 
   /** One connection through a node's kube-proxy: the backend it picks, or undefined when refused. */
-  async route(node: string, ip: string, port: number, protocol = 'TCP'): Promise<{ ip: string; port: number } | undefined> {
+  async route(
+    node: string,
+    ip: string,
+    port: number,
+    protocol = 'TCP',
+  ): Promise<{ ip: string; port: number } | undefined> {
     const proxy = this.proxies.get(node);
     if (!proxy) throw new Error(`no kube-proxy runs on node "${node}"`);
     await this.settle();
@@ -334,7 +408,8 @@ export class Cluster {
 
   kubelet(name: string): HollowKubelet {
     const k = this.kubelets.get(name);
-    if (!k) throw new Error(`no kubelet runs for node "${name}" (known: ${[...this.kubelets.keys()].join(', ') || 'none'})`);
+    if (!k)
+      throw new Error(`no kubelet runs for node "${name}" (known: ${[...this.kubelets.keys()].join(', ') || 'none'})`);
     return k;
   }
 
@@ -343,7 +418,10 @@ export class Cluster {
     if (this.config.profile.features.nodeLease) names.push('kube-node-lease');
     for (const name of names) {
       try {
-        await this.client.create<Namespace>({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+        await this.client.create<Namespace>(
+          { resource: 'namespaces' },
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+        );
       } catch (e) {
         if (!isStatusError(e, 'AlreadyExists')) throw e;
       }

@@ -57,9 +57,14 @@ export interface KubeletSpec {
 export function kubeletConfig(c: ClusterConfig, spec: KubeletSpec): KubeletConfig {
   // What the kubelet refuses at start-up (a node name the API would refuse; --node-ip that is not an IP).
   const nameErrs = dns1123SubdomainErrors(spec.name ?? '');
-  if (!spec.name || nameErrs.length) throw new Error(`invalid node name ${JSON.stringify(spec.name)}: ${nameErrs.join('; ') || 'required'}`);
-  for (const [flag, ip] of [['node-ip', spec.nodeIP], ['external-ip', spec.externalIP]] as const) {
-    if (ip !== undefined && isIP(String(ip)) === 0) throw new Error(`failed to parse --${flag} ${JSON.stringify(ip)}: not a valid IP address`);
+  if (!spec.name || nameErrs.length)
+    throw new Error(`invalid node name ${JSON.stringify(spec.name)}: ${nameErrs.join('; ') || 'required'}`);
+  for (const [flag, ip] of [
+    ['node-ip', spec.nodeIP],
+    ['external-ip', spec.externalIP],
+  ] as const) {
+    if (ip !== undefined && isIP(String(ip)) === 0)
+      throw new Error(`failed to parse --${flag} ${JSON.stringify(ip)}: not a valid IP address`);
   }
   const f = { ...c.flags.kubelet, ...parseFlags({ kubelet: spec.flags ?? {} }).kubelet };
   const p = c.profile;
@@ -88,6 +93,9 @@ export function kubeletConfig(c: ClusterConfig, spec: KubeletSpec): KubeletConfi
 }
 
 function authorizationMode(mode: string): KubeletConfig['authorizationMode'] {
-  if (mode !== 'AlwaysAllow' && mode !== 'Webhook') throw new Error(`invalid value "${mode}" for flag --authorization-mode of the kubelet: want AlwaysAllow or Webhook`);
+  if (mode !== 'AlwaysAllow' && mode !== 'Webhook')
+    throw new Error(
+      `invalid value "${mode}" for flag --authorization-mode of the kubelet: want AlwaysAllow or Webhook`,
+    );
   return mode;
 }

@@ -73,12 +73,21 @@ export class ControllerManager {
     p.api.handleSubresource('replicationcontrollers', 'scale', scaleHandler);
     p.api.handleSubresource('namespaces', 'finalize', finalizeHandler);
     p.api.admission.use(limitRanger(p.api));
-    p.api.admission.use(serviceAccountAdmission(p.api, { legacyTokenSecrets: features.legacyServiceAccountTokens ?? false }));
-    p.api.admission.use(resourceQuotaAdmission(p.api, { constraintMessages: features.perContainerQuotaMessages ? 'per-container' : 'legacy' }));
+    p.api.admission.use(
+      serviceAccountAdmission(p.api, { legacyTokenSecrets: features.legacyServiceAccountTokens ?? false }),
+    );
+    p.api.admission.use(
+      resourceQuotaAdmission(p.api, {
+        constraintMessages: features.perContainerQuotaMessages ? 'per-container' : 'legacy',
+      }),
+    );
     this.securePort = apiserver['secure-port'] ?? 6443;
     // The API server's own loop, not the controller manager's: upstream it runs inside
     // kube-apiserver on the loopback client (user system:apiserver, group system:masters).
-    const loopback = new InProcessClient(p.api, p.quiescence, { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] });
+    const loopback = new InProcessClient(p.api, p.quiescence, {
+      username: 'system:apiserver',
+      groups: ['system:masters', 'system:authenticated'],
+    });
     this.kubernetesService = new KubernetesServiceController(loopback, p.clock, {
       clusterIP: this.serviceAllocations.ips.firstIP,
       advertiseAddress: apiserver['advertise-address'] ?? '10.0.0.1',
@@ -87,24 +96,41 @@ export class ControllerManager {
     });
     const { informers, client, clock, quiescence } = p;
     this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence);
-    const replicaOptions = { ...DEFAULT_REPLICASET_OPTIONS, deletionOrder: features.activePodsWithRanks ? 'ActivePodsWithRanks' as const : 'ActivePods' as const };
+    const replicaOptions = {
+      ...DEFAULT_REPLICASET_OPTIONS,
+      deletionOrder: features.activePodsWithRanks ? ('ActivePodsWithRanks' as const) : ('ActivePods' as const),
+    };
     this.replication = new ReplicationManager(informers, client, clock, quiescence, replicaOptions);
     this.replicaSets = new ReplicaSetController(informers, client, clock, quiescence, replicaOptions);
     // Release differences of the Deployment controller, from the profile's version.
     const minor = Number(/^v1\.(\d+)/.exec(p.config.profile.kubernetesVersion)?.[1] ?? 32);
-    this.deployments = new DeploymentController(informers, client, clock, quiescence, { workers: 5, scaleEventFrom: minor >= 29, cleanupOrder: minor >= 20 ? 'revision' : 'creation' });
+    this.deployments = new DeploymentController(informers, client, clock, quiescence, {
+      workers: 5,
+      scaleEventFrom: minor >= 29,
+      cleanupOrder: minor >= 20 ? 'revision' : 'creation',
+    });
     this.statefulSets = new StatefulSetController(informers, client, clock, quiescence, { podIndexLabel: minor >= 28 });
     this.jobs = new JobController(informers, client, clock, quiescence);
     // The deletion conditions on a namespace's status came in v1.16.
-    this.namespaces = new NamespaceController(informers, client, clock, quiescence, { deletionConditions: minor >= 16 });
+    this.namespaces = new NamespaceController(informers, client, clock, quiescence, {
+      deletionConditions: minor >= 16,
+    });
     this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
-    this.tokens = new TokensController(informers, client, clock, quiescence, p.serviceAccountSigner, { autoGenerate: features.legacyServiceAccountTokens ?? false });
+    this.tokens = new TokensController(informers, client, clock, quiescence, p.serviceAccountSigner, {
+      autoGenerate: features.legacyServiceAccountTokens ?? false,
+    });
     this.endpoints = new EndpointsController(informers, client, clock, quiescence);
     this.services = new ServiceController(informers, client, clock, quiescence, this.cloud, {
       clusterName: kcm['cluster-name'] ?? 'kubernetes',
       nodeSelection: features.stableLoadBalancerNodeSet ? 'stable' : 'legacy',
     });
-    this.resourceQuota = new ResourceQuotaController(informers, client, clock, quiescence, kcm['resource-quota-sync-period'] ?? 5 * 60_000);
+    this.resourceQuota = new ResourceQuotaController(
+      informers,
+      client,
+      clock,
+      quiescence,
+      kcm['resource-quota-sync-period'] ?? 5 * 60_000,
+    );
   }
 
   /** The API server's part: what services already hold, then the `kubernetes` service. */
@@ -144,6 +170,19 @@ export class ControllerManager {
   }
 
   private controllers() {
-    return [this.garbageCollector, this.replication, this.replicaSets, this.deployments, this.statefulSets, this.jobs, this.namespaces, this.serviceAccounts, this.tokens, this.endpoints, this.services, this.resourceQuota];
+    return [
+      this.garbageCollector,
+      this.replication,
+      this.replicaSets,
+      this.deployments,
+      this.statefulSets,
+      this.jobs,
+      this.namespaces,
+      this.serviceAccounts,
+      this.tokens,
+      this.endpoints,
+      this.services,
+      this.resourceQuota,
+    ];
   }
 }

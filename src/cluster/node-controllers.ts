@@ -37,33 +37,63 @@ export class NodeControllers {
     return [this.eviction, ...this.all].map((c) => c.constructor.name);
   }
 
-  constructor(c: { config: ClusterConfig; api: ApiServer; client: Client; informers: InformerFactory; clock: Clock; quiescence: Quiescence; nodeLifecycle: NodeLifecycleController }) {
+  constructor(c: {
+    config: ClusterConfig;
+    api: ApiServer;
+    client: Client;
+    informers: InformerFactory;
+    clock: Clock;
+    quiescence: Quiescence;
+    nodeLifecycle: NodeLifecycleController;
+  }) {
     const { config, client, informers, clock, quiescence } = c;
     const options = nodeLifecycleOptions(config);
     const apiserver = config.flags['kube-apiserver'];
     const kcm = config.flags['kube-controller-manager'];
-    c.api.admission.use(defaultTolerationSeconds({
-      notReadySeconds: apiserver['default-not-ready-toleration-seconds'] ?? 300,
-      unreachableSeconds: apiserver['default-unreachable-toleration-seconds'] ?? 300,
-    }));
+    c.api.admission.use(
+      defaultTolerationSeconds({
+        notReadySeconds: apiserver['default-not-ready-toleration-seconds'] ?? 300,
+        unreachableSeconds: apiserver['default-unreachable-toleration-seconds'] ?? 300,
+      }),
+    );
     this.eviction = new NodeEvictionController(c.nodeLifecycle, informers, client, clock, quiescence, options);
     this.all.push(this.eviction);
     if (options.taintNodesByCondition) {
-      this.all.push(new NoScheduleTaintController(informers, client, clock, quiescence, { outOfDisk: config.profile.kubelet.conditions.includes('OutOfDisk') }));
+      this.all.push(
+        new NoScheduleTaintController(informers, client, clock, quiescence, {
+          outOfDisk: config.profile.kubelet.conditions.includes('OutOfDisk'),
+        }),
+      );
     }
     // The taint manager ran by default long before taint-based eviction (--enable-taint-manager, v1.6–v1.26).
-    if (kcm['enable-taint-manager'] ?? true) this.all.push((this.taintEviction = new TaintEvictionController(informers, client, clock, quiescence)));
-    this.all.push(new PodGCController(informers, client, clock, quiescence, { quarantine: config.profile.features.orphanPodQuarantine ?? true }));
+    if (kcm['enable-taint-manager'] ?? true)
+      this.all.push((this.taintEviction = new TaintEvictionController(informers, client, clock, quiescence)));
+    this.all.push(
+      new PodGCController(informers, client, clock, quiescence, {
+        quarantine: config.profile.features.orphanPodQuarantine ?? true,
+      }),
+    );
     if (kcm['allocate-node-cidrs'] && kcm['cluster-cidr']) {
-      this.all.push((this.ipam = new RangeAllocator(informers, client, clock, quiescence, { clusterCIDR: kcm['cluster-cidr'], nodeCIDRMaskSize: kcm['node-cidr-mask-size'] ?? 24 })));
+      this.all.push(
+        (this.ipam = new RangeAllocator(informers, client, clock, quiescence, {
+          clusterCIDR: kcm['cluster-cidr'],
+          nodeCIDRMaskSize: kcm['node-cidr-mask-size'] ?? 24,
+        })),
+      );
     }
     if (kcm['cloud-provider'] === 'simulated') {
       this.cloud = new SimulatedCloud();
-      this.all.push(new CloudNodeLifecycleController(informers, client, clock, quiescence, this.cloud, options.nodeMonitorPeriod));
+      this.all.push(
+        new CloudNodeLifecycleController(informers, client, clock, quiescence, this.cloud, options.nodeMonitorPeriod),
+      );
     } else if (kcm['cloud-provider']) {
       throw new Error(`unknown cloud provider "${kcm['cloud-provider']}" (the reference knows: simulated)`);
     }
-    this.all.push(new DaemonSetController(informers, client, clock, quiescence, { maxSurge: config.profile.features.daemonSetMaxSurge ?? true }));
+    this.all.push(
+      new DaemonSetController(informers, client, clock, quiescence, {
+        maxSurge: config.profile.features.daemonSetMaxSurge ?? true,
+      }),
+    );
   }
 
   run(): void {

@@ -90,7 +90,8 @@ export function proxyRoute(cluster: Cluster): NonResourceRoute {
       const q = query(req);
       const ip = q.get('ip');
       const port = Number(q.get('port'));
-      if (!ip || !Number.isInteger(port) || port < 1 || port > 65535) throw errors.badRequest('ip and port (1-65535) are required');
+      if (!ip || !Number.isInteger(port) || port < 1 || port > 65535)
+        throw errors.badRequest('ip and port (1-65535) are required');
       await cluster.settle();
       writeJSON(res, 200, { backend: proxy.route(ip, port, q.get('protocol') ?? 'TCP') ?? null });
     },
@@ -102,21 +103,25 @@ export function proxyRoute(cluster: Cluster): NonResourceRoute {
  * by the API server's writes; POST /kubespec/v1/storage/compact → compacts up to now.
  */
 export function auditRoutes(cluster: Cluster): NonResourceRoute[] {
-  return [{
-    prefix: '/kubespec/v1/audit',
-    untracked: true,
-    async handle(req, res, p) {
-      if (p !== '/kubespec/v1/audit' || req.method !== 'GET') throw errors.notFound({ kind: 'kubespec', name: p });
-      writeJSON(res, 200, await cluster.apiAudit());
+  return [
+    {
+      prefix: '/kubespec/v1/audit',
+      untracked: true,
+      async handle(req, res, p) {
+        if (p !== '/kubespec/v1/audit' || req.method !== 'GET') throw errors.notFound({ kind: 'kubespec', name: p });
+        writeJSON(res, 200, await cluster.apiAudit());
+      },
     },
-  }, {
-    prefix: '/kubespec/v1/storage',
-    untracked: true,
-    async handle(req, res, p) {
-      if (p !== '/kubespec/v1/storage/compact' || req.method !== 'POST') throw errors.notFound({ kind: 'kubespec', name: p });
-      writeJSON(res, 200, { revision: await cluster.compactStorage() });
+    {
+      prefix: '/kubespec/v1/storage',
+      untracked: true,
+      async handle(req, res, p) {
+        if (p !== '/kubespec/v1/storage/compact' || req.method !== 'POST')
+          throw errors.notFound({ kind: 'kubespec', name: p });
+        writeJSON(res, 200, { revision: await cluster.compactStorage() });
+      },
     },
-  }];
+  ];
 }
 
 /** Most revisions remembered; older ones answer with what is left (a client asks often). */
@@ -151,14 +156,20 @@ export class RevisionTimes {
       prefix: '/kubespec/v1/revisions',
       untracked: true,
       handle: async (req, res, p) => {
-        if (p !== '/kubespec/v1/revisions' || req.method !== 'GET') throw errors.notFound({ kind: 'kubespec', name: p });
+        if (p !== '/kubespec/v1/revisions' || req.method !== 'GET')
+          throw errors.notFound({ kind: 'kubespec', name: p });
         const raw = query(req).get('after') ?? '0';
         if (!/^\d{1,15}$/.test(raw)) throw errors.badRequest('after must be a revision (a non-negative integer)');
         const after = Number(raw);
         await this.cluster.settle();
         // Binary search: the log is in revision order.
-        let lo = 0, hi = this.log.length;
-        while (lo < hi) { const mid = (lo + hi) >> 1; if (this.log[mid][0] <= after) lo = mid + 1; else hi = mid; }
+        let lo = 0,
+          hi = this.log.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (this.log[mid][0] <= after) lo = mid + 1;
+          else hi = mid;
+        }
         writeJSON(res, 200, { revision: this.cluster.store.revision(), items: this.log.slice(lo) });
       },
     };

@@ -33,7 +33,10 @@ export class Expectations {
   /** A creation that failed will never be observed. */
   lowerExpectations(key: string, adds: number, dels: number): void {
     const r = this.records.get(key);
-    if (r) { r.adds -= adds; r.dels -= dels; }
+    if (r) {
+      r.adds -= adds;
+      r.dels -= dels;
+    }
   }
 
   satisfied(key: string): boolean {
@@ -48,7 +51,11 @@ export class Expectations {
 }
 
 /** Upstream slowStartBatch: run count calls in batches of 1, 2, 4, … stopping at the first failing batch. Returns successes. */
-export async function slowStartBatch(count: number, initialBatchSize: number, fn: () => Promise<void>): Promise<{ successes: number; error?: unknown }> {
+export async function slowStartBatch(
+  count: number,
+  initialBatchSize: number,
+  fn: () => Promise<void>,
+): Promise<{ successes: number; error?: unknown }> {
   let remaining = count;
   let successes = 0;
   for (let batch = Math.min(remaining, initialBatchSize); batch > 0; batch = Math.min(2 * batch, remaining)) {

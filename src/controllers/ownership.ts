@@ -17,7 +17,10 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((r) => r.controller === true);
 }
 
-export function matchesSelector(labels: Readonly<Record<string, string>> | undefined, selector: Readonly<Record<string, string>> | undefined): boolean {
+export function matchesSelector(
+  labels: Readonly<Record<string, string>> | undefined,
+  selector: Readonly<Record<string, string>> | undefined,
+): boolean {
   const want = Object.entries(selector ?? {});
   return want.length > 0 && want.every(([k, v]) => labels?.[k] === v);
 }

@@ -13,7 +13,10 @@ import { Expectations, slowStartBatch } from './expectations';
  * Failed… warnings) on the controller.
  */
 export class PodControl {
-  constructor(private readonly client: Client, private readonly events: EventRecorder) {}
+  constructor(
+    private readonly client: Client,
+    private readonly events: EventRecorder,
+  ) {}
 
   /** Upstream GetPodFromTemplate: the template's labels, annotations and spec; name from the controller's. */
   static podFromTemplate(template: PodTemplateSpec, owner: KubeObject): Pod {
@@ -35,7 +38,10 @@ export class PodControl {
 
   async createPod(template: PodTemplateSpec, owner: KubeObject): Promise<void> {
     try {
-      const pod = await this.client.create<Pod>({ resource: 'pods', namespace: owner.metadata.namespace }, PodControl.podFromTemplate(template, owner));
+      const pod = await this.client.create<Pod>(
+        { resource: 'pods', namespace: owner.metadata.namespace },
+        PodControl.podFromTemplate(template, owner),
+      );
       this.events.normal(owner, 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
     } catch (e) {
       this.events.warning(owner, 'FailedCreate', `Error creating: ${(e as Error).message}`);
@@ -58,14 +64,18 @@ export class PodControl {
   /** Adopts an orphan (upstream AdoptPod: patch in the controllerRef, guarded by the pod's uid). */
   async adopt(pod: Pod, owner: KubeObject): Promise<void> {
     const refs = [...(pod.metadata.ownerReferences ?? []), controllerRef(owner)];
-    await this.client.patch({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, 'merge', { metadata: { ownerReferences: refs, uid: pod.metadata.uid } });
+    await this.client.patch({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, 'merge', {
+      metadata: { ownerReferences: refs, uid: pod.metadata.uid },
+    });
   }
 
   /** Releases a pod that no longer matches (upstream ReleasePod: patch out the owner's reference). */
   async release(pod: Pod, owner: KubeObject): Promise<void> {
     const refs = (pod.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata.uid);
     try {
-      await this.client.patch({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, 'merge', { metadata: { ownerReferences: refs.length ? refs : null, uid: pod.metadata.uid } });
+      await this.client.patch({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, 'merge', {
+        metadata: { ownerReferences: refs.length ? refs : null, uid: pod.metadata.uid },
+      });
     } catch (e) {
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Invalid')) throw e;
     }
@@ -77,7 +87,12 @@ export class PodControl {
  * pods it owns that still match, adopts matching orphans (unless it is being deleted),
  * releases owned pods that stopped matching; pods of another controller are never touched.
  */
-export async function claimPods(pods: readonly Pod[], owner: KubeObject, matches: (pod: Pod) => boolean, control: PodControl): Promise<Pod[]> {
+export async function claimPods(
+  pods: readonly Pod[],
+  owner: KubeObject,
+  matches: (pod: Pod) => boolean,
+  control: PodControl,
+): Promise<Pod[]> {
   const claimed: Pod[] = [];
   const deleting = owner.metadata.deletionTimestamp !== undefined;
   for (const pod of pods) {
@@ -104,7 +119,14 @@ export async function claimPods(pods: readonly Pod[], owner: KubeObject, matches
  * lagging cache never creates twice (upstream manageReplicas / manageJob); creations that
  * failed are no longer expected. Returns how many were made; throws the first error.
  */
-export async function createExpectedPods(control: PodControl, expectations: Expectations, key: string, n: number, template: PodTemplateSpec, owner: KubeObject): Promise<number> {
+export async function createExpectedPods(
+  control: PodControl,
+  expectations: Expectations,
+  key: string,
+  n: number,
+  template: PodTemplateSpec,
+  owner: KubeObject,
+): Promise<number> {
   expectations.expect(key, n, 0);
   const { successes, error } = await slowStartBatch(n, 1, () => control.createPod(template, owner));
   if (successes < n) expectations.lowerExpectations(key, n - successes, 0);

@@ -25,9 +25,15 @@ export interface CleanResult {
  * Deletes the labelled objects `selector` picks (a label selector) for which `pick` holds;
  * nodes last, after their server-side kubelet is removed.
  */
-export async function removeLabelled(api: KubeconfigClient, selector: string, pick: (o: KubeObject) => boolean = () => true): Promise<CleanResult> {
+export async function removeLabelled(
+  api: KubeconfigClient,
+  selector: string,
+  pick: (o: KubeObject) => boolean = () => true,
+): Promise<CleanResult> {
   const removed: Record<string, number> = {};
-  const count = (r: string) => { removed[r] = (removed[r] ?? 0) + 1; };
+  const count = (r: string) => {
+    removed[r] = (removed[r] ?? 0) + 1;
+  };
   const scoped = registry.all().filter((rt) => !rt.namespaced && rt.resource !== 'nodes');
   for (const rt of [...scoped, registry.get('nodes')!]) {
     const resource = rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
@@ -41,10 +47,17 @@ export async function removeLabelled(api: KubeconfigClient, selector: string, pi
     for (const o of items.filter(pick)) {
       const name = o.metadata.name!;
       if (rt.resource === 'nodes') {
-        await api.request('DELETE', `/kubespec/v1/kubelets/${encodeURIComponent(name)}`).catch((e) => { if (!absent(e)) throw e; });
+        await api.request('DELETE', `/kubespec/v1/kubelets/${encodeURIComponent(name)}`).catch((e) => {
+          if (!absent(e)) throw e;
+        });
       }
       if (rt.resource === 'namespaces' && o.metadata.deletionTimestamp) continue;
-      await api.delete({ resource }, name, { gracePeriodSeconds: 0 }).then(() => count(resource), (e) => { if (!absent(e) && !isStatusError(e, 'Conflict')) throw e; });
+      await api.delete({ resource }, name, { gracePeriodSeconds: 0 }).then(
+        () => count(resource),
+        (e) => {
+          if (!absent(e) && !isStatusError(e, 'Conflict')) throw e;
+        },
+      );
     }
   }
   return { removed };

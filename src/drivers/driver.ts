@@ -58,10 +58,33 @@ export interface Capabilities {
 }
 
 /** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
-export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = ['virtualTime', 'configurableFlags', 'hollowKubelets', 'cloudProvider', 'audit', 'exactEventTimes', 'schedulerDecisions', 'http', 'kubeletApi', 'dedicatedCluster', 'apiServerDefaults', 'durableStorage'];
+export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = [
+  'virtualTime',
+  'configurableFlags',
+  'hollowKubelets',
+  'cloudProvider',
+  'audit',
+  'exactEventTimes',
+  'schedulerDecisions',
+  'http',
+  'kubeletApi',
+  'dedicatedCluster',
+  'apiServerDefaults',
+  'durableStorage',
+];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
-export type Credentials = { admin: true } | { user: string; groups: string[]; /** a certificate no CA of the cluster issued (kubelet requests) */ untrustedCA?: boolean } | { token: string } | { basic: { username: string; password: string } } | { anonymous: true } | { insecurePort: true };
+export type Credentials =
+  | { admin: true }
+  | {
+      user: string;
+      groups: string[] /** a certificate no CA of the cluster issued (kubelet requests) */;
+      untrustedCA?: boolean;
+    }
+  | { token: string }
+  | { basic: { username: string; password: string } }
+  | { anonymous: true }
+  | { insecurePort: true };
 
 /** The API server over HTTP(S), as kubectl sees it. */
 export interface HttpAccess {
@@ -75,17 +98,24 @@ export interface HttpAccess {
    * One request straight to a hollow kubelet's HTTPS API (not through the API server), with
    * these credentials: for the kubelet API's own authentication and authorization.
    */
-  kubelet?(node: string, credentials: Credentials, method: string, path: string): Promise<{ status: number; body: string }>;
+  kubelet?(
+    node: string,
+    credentials: Credentials,
+    method: string,
+    path: string,
+  ): Promise<{ status: number; body: string }>;
 }
 
 /** Credentials as a caller of a kubelet: a client certificate's user and groups, a bearer token, or nothing. */
-export function kubeletCaller(c: Credentials): { user: string; groups: string[]; untrustedCA?: boolean } | { token: string } | { anonymous: true } {
+export function kubeletCaller(
+  c: Credentials,
+): { user: string; groups: string[]; untrustedCA?: boolean } | { token: string } | { anonymous: true } {
   if ('admin' in c) return { user: 'kubernetes-admin', groups: ['system:masters'] };
   if ('user' in c) return { user: c.user, groups: c.groups, ...(c.untrustedCA ? { untrustedCA: true } : {}) };
   if ('token' in c) return { token: c.token };
   if ('anonymous' in c) return { anonymous: true };
   if ('basic' in c) throw new NotApplicableError('kubelets take no HTTP basic auth');
-  throw new NotApplicableError('the insecure port is the API server\'s, not a kubelet\'s');
+  throw new NotApplicableError("the insecure port is the API server's, not a kubelet's");
 }
 
 export interface HttpEndpoint {
@@ -147,7 +177,9 @@ export interface ClusterDriver {
    */
   route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined>;
   /** The cloud's load balancers (needs the cloudProvider capability). */
-  loadBalancers(): Promise<{ name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]>;
+  loadBalancers(): Promise<
+    { name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]
+  >;
   /** Who the API server takes a bearer token for (a TokenReview), or undefined if it refuses it. */
   authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined>;
   /** The HTTP(S) face of the API server (capability http). */

@@ -60,7 +60,7 @@ export function loadDriverModule(file: string): DriverModule {
   } catch (e) {
     throw new Error(`cannot load driver module ${file}: ${(e as Error).message}`);
   }
-  const m = mod.createDriver ? mod : mod.default ?? {};
+  const m = mod.createDriver ? mod : (mod.default ?? {});
   if (typeof m.createDriver !== 'function' || typeof m.target !== 'string') {
     throw new Error(`driver module ${file} must export "target" (a name) and "createDriver(profile)"`);
   }
@@ -88,7 +88,11 @@ export function createDriver(target: string, profileName: string, options: Targe
     case 'k3s': {
       if (!options.kubeconfig) throw new Error(`target ${target} needs a kubeconfig (--kubeconfig FILE)`);
       const declaration = loadTargetDeclaration(options.targetConfig ?? target);
-      const driver = new KubeDriver(profile, declaration, KubeconfigClient.fromFile(options.kubeconfig, coreRegistry(), options.context));
+      const driver = new KubeDriver(
+        profile,
+        declaration,
+        KubeconfigClient.fromFile(options.kubeconfig, coreRegistry(), options.context),
+      );
       // A cluster that outlives the run: names, namespace and clean-up of the scenario's own.
       if (!declaration.shared) return driver;
       return new ScopedDriver(driver, declaration.maxScenarioTimeMs * 2 + 10 * 60_000);

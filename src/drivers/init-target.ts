@@ -7,11 +7,22 @@ import type { KubeObject } from '../api/meta';
 import { loadProfile, type Profile } from '../profile/profile';
 
 /** The profiles by Kubernetes minor release; the newest one older than a cluster stands in for it. */
-const PROFILES_BY_MINOR: [number, string][] = [[12, 'seed'], [32, 'kubernetes-1.32']];
+const PROFILES_BY_MINOR: [number, string][] = [
+  [12, 'seed'],
+  [32, 'kubernetes-1.32'],
+];
 
 /** The node-controller flags a declaration states: the ones the node features judge. */
-const JUDGED_FLAGS = ['node-monitor-period', 'node-monitor-grace-period', 'node-startup-grace-period', 'pod-eviction-timeout',
-  'node-eviction-rate', 'secondary-node-eviction-rate', 'large-cluster-size-threshold', 'unhealthy-zone-threshold'];
+const JUDGED_FLAGS = [
+  'node-monitor-period',
+  'node-monitor-grace-period',
+  'node-startup-grace-period',
+  'pod-eviction-timeout',
+  'node-eviction-rate',
+  'secondary-node-eviction-rate',
+  'large-cluster-size-threshold',
+  'unhealthy-zone-threshold',
+];
 
 export interface ClusterFacts {
   gitVersion: string;
@@ -26,17 +37,27 @@ export interface ClusterFacts {
   flagSource: string;
 }
 
-interface VersionInfo { gitVersion?: string; major?: string; minor?: string }
-interface PodLike extends KubeObject { spec?: { containers?: { command?: string[]; args?: string[] }[] } }
+interface VersionInfo {
+  gitVersion?: string;
+  major?: string;
+  minor?: string;
+}
+interface PodLike extends KubeObject {
+  spec?: { containers?: { command?: string[]; args?: string[] }[] };
+}
 
 export function profileForVersion(gitVersion: string): { profile: string; note?: string } {
   const m = /^v?(\d+)\.(\d+)/.exec(gitVersion);
-  if (!m || m[1] !== '1') return { profile: 'kubernetes-1.32', note: `version "${gitVersion}" is not 1.x: kubernetes-1.32 assumed` };
+  if (m?.[1] !== '1')
+    return { profile: 'kubernetes-1.32', note: `version "${gitVersion}" is not 1.x: kubernetes-1.32 assumed` };
   const minor = Number(m[2]);
   const exact = PROFILES_BY_MINOR.find(([v]) => v === minor);
   if (exact) return { profile: exact[1] };
   const older = PROFILES_BY_MINOR.filter(([v]) => v < minor).pop() ?? PROFILES_BY_MINOR[0];
-  return { profile: older[1], note: `no profile for v1.${minor}; ${older[1]} (v1.${older[0]}) is the nearest older release: check the scenarios of releases in between` };
+  return {
+    profile: older[1],
+    note: `no profile for v1.${minor}; ${older[1]} (v1.${older[0]}) is the nearest older release: check the scenarios of releases in between`,
+  };
 }
 
 /** Flags of a command line (--name=value or --name value) that the declaration states. */
@@ -50,14 +71,18 @@ export function judgedFlags(commandLine: string[]): Record<string, string> {
   return out;
 }
 
-export async function discover(client: Client & { request<T>(method: string, path: string): Promise<T> }): Promise<ClusterFacts> {
+export async function discover(
+  client: Client & { request<T>(method: string, path: string): Promise<T> },
+): Promise<ClusterFacts> {
   const version = await client.request<VersionInfo>('GET', '/version');
   const gitVersion = version.gitVersion ?? `v${version.major}.${version.minor}`;
   const { profile, note } = profileForVersion(gitVersion);
   const nodes = await client.list<KubeObject>({ resource: 'nodes' });
-  const zoneOf = (n: KubeObject) => n.metadata.labels?.['topology.kubernetes.io/zone'] ?? n.metadata.labels?.['failure-domain.beta.kubernetes.io/zone'];
+  const zoneOf = (n: KubeObject) =>
+    n.metadata.labels?.['topology.kubernetes.io/zone'] ?? n.metadata.labels?.['failure-domain.beta.kubernetes.io/zone'];
   let seenFlags: Record<string, string> = {};
-  let flagSource = 'no kube-controller-manager pod in kube-system (a managed or k3s control plane): every flag is the profile default';
+  let flagSource =
+    'no kube-controller-manager pod in kube-system (a managed or k3s control plane): every flag is the profile default';
   try {
     const pods = await client.list<PodLike>({ resource: 'pods', namespace: 'kube-system' });
     const kcm = pods.items.find((p) => p.metadata.name?.startsWith('kube-controller-manager'));
@@ -70,15 +95,22 @@ export async function discover(client: Client & { request<T>(method: string, pat
     flagSource = `kube-system pods not readable (${(err as Error).message}): every flag is the profile default`;
   }
   return {
-    gitVersion, profile, ...(note ? { profileNote: note } : {}),
+    gitVersion,
+    profile,
+    ...(note ? { profileNote: note } : {}),
     nodes: nodes.items.map((n) => n.metadata.name ?? ''),
     zones: [...new Set(nodes.items.map(zoneOf).filter((z): z is string => !!z))],
-    seenFlags, flagSource,
+    seenFlags,
+    flagSource,
   };
 }
 
 /** The declaration as YAML text, commented: what was seen, what is assumed, what to confirm. */
-export function declarationYaml(name: string, facts: ClusterFacts, profile: Profile = loadProfile(facts.profile)): string {
+export function declarationYaml(
+  name: string,
+  facts: ClusterFacts,
+  profile: Profile = loadProfile(facts.profile),
+): string {
   const defaults = profile.flags['kube-controller-manager'] ?? {};
   const flagLines = JUDGED_FLAGS.filter((f) => f in facts.seenFlags || f in defaults).map((f) => {
     const seen = facts.seenFlags[f];

@@ -6,7 +6,9 @@ export const K3S_IMAGE = 'rancher/k3s:v1.32.4-k3s1';
 
 export class NoContainerRuntimeError extends Error {
   constructor(reason: string) {
-    super(`no container runtime reachable: ${reason}; use --target kube --kubeconfig <file> to judge a cluster you started yourself`);
+    super(
+      `no container runtime reachable: ${reason}; use --target kube --kubeconfig <file> to judge a cluster you started yourself`,
+    );
   }
 }
 
@@ -34,14 +36,21 @@ export type K3sStarter = (image: string) => Promise<RunningK3s>;
 
 const defaultStarter: K3sStarter = async (image) => {
   const started = await new K3sContainer(image).start();
-  return { kubeconfig: started.getKubeConfig(), stop: async () => { await started.stop(); } };
+  return {
+    kubeconfig: started.getKubeConfig(),
+    stop: async () => {
+      await started.stop();
+    },
+  };
 };
 
 /**
  * The k3s target: checks for a container engine, starts k3s, and hands its kubeconfig to
  * the kube target. The caller stops it when the run is over.
  */
-export async function startK3s(options: { image?: string; probe?: RuntimeProbe; starter?: K3sStarter } = {}): Promise<RunningK3s> {
+export async function startK3s(
+  options: { image?: string; probe?: RuntimeProbe; starter?: K3sStarter } = {},
+): Promise<RunningK3s> {
   await requireContainerRuntime(options.probe);
   return (options.starter ?? defaultStarter)(options.image ?? K3S_IMAGE);
 }

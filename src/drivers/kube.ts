@@ -53,17 +53,26 @@ export class KubeDriver implements ClusterDriver {
     return this.api;
   }
 
-  constructor(readonly profile: Profile, readonly declaration: TargetDeclaration, api?: KubeconfigClient) {
+  constructor(
+    readonly profile: Profile,
+    readonly declaration: TargetDeclaration,
+    api?: KubeconfigClient,
+  ) {
     if (api) this.api = api;
     this.target = declaration.name;
     // As declared until start() asks the server itself (a clock endpoint means virtual time).
     this.capabilities = { ...declaration.capabilities, configurableFlags: declaration.configurableFlags, http: false };
     // Records what is created (for clean-up) and lets a virtual clock settle after each write.
-    this.tracking = withWriteHooks(() => this.timedClient(), () => this.settle(), (ref, made) => this.created.push({ ref, name: made.metadata.name! }));
+    this.tracking = withWriteHooks(
+      () => this.timedClient(),
+      () => this.settle(),
+      (ref, made) => this.created.push({ ref, name: made.metadata.name! }),
+    );
   }
 
   configure(flags: Flags): void {
-    if (this.declaration.configurableFlags) throw new Error(`target ${this.target} declares configurable flags, but the kube driver cannot set them`);
+    if (this.declaration.configurableFlags)
+      throw new Error(`target ${this.target} declares configurable flags, but the kube driver cannot set them`);
     // A flag the scenario does not state is the profile's default: a target declared with
     // another value (a real clock's 4 s grace period) cannot run a scenario that assumes it.
     const assumed: Flags = {};
@@ -98,7 +107,12 @@ export class KubeDriver implements ClusterDriver {
       const timed = new TimedWatches(this.api);
       if (await timed.available()) this.timedWatches = timed;
     }
-    this.capabilities = { ...this.capabilities, virtualTime: this.clockMode === 'virtual', exactEventTimes: this.clockMode === 'real' || this.timedWatches !== undefined, ...(this.kubespecServer ? { schedulerDecisions: true } : {}) };
+    this.capabilities = {
+      ...this.capabilities,
+      virtualTime: this.clockMode === 'virtual',
+      exactEventTimes: this.clockMode === 'real' || this.timedWatches !== undefined,
+      ...(this.kubespecServer ? { schedulerDecisions: true } : {}),
+    };
     // On a shared kubespec serve the scenarios take turns, on either clock: the scheduler and
     // the node controller are the cluster's, so a pod of one scenario could land on another's
     // node (real clock), and time one scenario moves would break another's timing (virtual).
@@ -118,10 +132,15 @@ export class KubeDriver implements ClusterDriver {
   /** The scheduler's decisions for a pod, from a kubespec serve's /kubespec/v1/scheduler/decisions. */
   async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
     const [namespace, name] = pod.split('/');
-    const r = await this.api.request<{ items: SchedulingDecision[] }>('GET', '/kubespec/v1/scheduler/decisions', { query: { pod: `${namespace}/${name}` } }).catch((e) => {
-      if (isStatusError(e) && (e.code === 404 || e.code === 403)) throw new NotApplicableError(`target ${this.target} does not expose the scheduler's decisions`);
-      throw e;
-    });
+    const r = await this.api
+      .request<{ items: SchedulingDecision[] }>('GET', '/kubespec/v1/scheduler/decisions', {
+        query: { pod: `${namespace}/${name}` },
+      })
+      .catch((e) => {
+        if (isStatusError(e) && (e.code === 404 || e.code === 403))
+          throw new NotApplicableError(`target ${this.target} does not expose the scheduler's decisions`);
+        throw e;
+      });
     return r.items;
   }
 
@@ -150,7 +169,10 @@ export class KubeDriver implements ClusterDriver {
         // server broke; taking the lock again with the same holder is harmless.
         const proxyHiccup = isStatusError(e) && e.code >= 500 && /\bEOF\b/.test(e.message);
         if (!isStatusError(e, 'Conflict') && !proxyHiccup) throw e;
-        if (Date.now() > deadline) throw new Error(`the lock of ${this.target} (its scenarios take turns) stayed held by another scenario (${e.message})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `the lock of ${this.target} (its scenarios take turns) stayed held by another scenario (${e.message})`,
+          );
         await new Promise<void>((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -158,10 +180,17 @@ export class KubeDriver implements ClusterDriver {
     // A failed renewal is told, and retried on the next tick (the lock lives 120 s, renewed
     // every 30 s). A Conflict means another holder has it: this scenario's timing is no
     // longer its own, which stop() then reports as the scenario's failure.
-    this.clockRenewal = setInterval(() => void take().catch((e) => {
-      if (isStatusError(e, 'Conflict')) this.clockLost ??= new Error(`the lock of ${this.target} (its scenarios take turns) was taken by another scenario while this one held it (${e.message})`);
-      reportTo(`kube driver: renewing the clock lock of ${this.target}`)(e);
-    }), 30_000);
+    this.clockRenewal = setInterval(
+      () =>
+        void take().catch((e) => {
+          if (isStatusError(e, 'Conflict'))
+            this.clockLost ??= new Error(
+              `the lock of ${this.target} (its scenarios take turns) was taken by another scenario while this one held it (${e.message})`,
+            );
+          reportTo(`kube driver: renewing the clock lock of ${this.target}`)(e);
+        }),
+      30_000,
+    );
     this.clockRenewal.unref();
   }
 
@@ -192,7 +221,9 @@ export class KubeDriver implements ClusterDriver {
     if (!this.api || !this.cleanupOnStop) return;
     // Remove what the scenario made, newest first; hollow kubelets the server hosts go for
     // good (else they would re-register their nodes); nodes last.
-    const gone = (e: unknown) => { if (!isStatusError(e) || (e.code !== 404 && e.code !== 409)) throw e; };
+    const gone = (e: unknown) => {
+      if (!isStatusError(e) || (e.code !== 404 && e.code !== 409)) throw e;
+    };
     for (const { ref, name } of [...this.created].reverse()) {
       await this.api.delete(ref, name, { gracePeriodSeconds: 0 }).catch(gone);
     }
@@ -241,14 +272,17 @@ export class KubeDriver implements ClusterDriver {
   now(): number {
     const at = this.timedWatches?.eventTime;
     if (at !== undefined) return at;
-    return this.clockMode === 'virtual' ? this.serverNow ?? Date.now() : Date.now();
+    return this.clockMode === 'virtual' ? (this.serverNow ?? Date.now()) : Date.now();
   }
 
   /** On a virtual clock: advance by nothing, which returns once every component has settled. */
   private async settle(): Promise<void> {
     if (this.clockMode !== 'virtual') {
       // A kubespec serve on the real clock still says when its components have reacted.
-      if (this.kubespecServer) await this.api.request('POST', '/kubespec/v1/settle', { body: {} }).catch((e) => { if (!isStatusError(e) || e.code !== 404) throw e; });
+      if (this.kubespecServer)
+        await this.api.request('POST', '/kubespec/v1/settle', { body: {} }).catch((e) => {
+          if (!isStatusError(e) || e.code !== 404) throw e;
+        });
       return;
     }
     const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: 0 } });
@@ -264,14 +298,18 @@ export class KubeDriver implements ClusterDriver {
 
   async advance(ms: number): Promise<void> {
     if (this.clockMode === 'virtual') {
-      const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', { body: { advanceSeconds: ms / 1000 } });
+      const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', {
+        body: { advanceSeconds: ms / 1000 },
+      });
       this.serverNow = Date.parse(r.now);
       await this.timedWatches?.sync();
       return;
     }
     this.waitedMs += ms;
     if (this.waitedMs > this.declaration.maxScenarioTimeMs) {
-      throw new NotApplicableError(`needs more than the ${this.declaration.maxScenarioTimeMs / 1000} s of real time a scenario may take on ${this.target} (--max-scenario-time)`);
+      throw new NotApplicableError(
+        `needs more than the ${this.declaration.maxScenarioTimeMs / 1000} s of real time a scenario may take on ${this.target} (--max-scenario-time)`,
+      );
     }
     await new Promise<void>((resolve) => this.realClock.setTimeout(resolve, ms));
   }
@@ -281,7 +319,8 @@ export class KubeDriver implements ClusterDriver {
     const deadline = this.now() + timeoutMs;
     if (this.clockMode === 'virtual') {
       while (!(await check())) {
-        if (this.now() >= deadline) throw new Error(`timed out after ${timeoutMs / 1000}s of cluster time waiting for ${description}`);
+        if (this.now() >= deadline)
+          throw new Error(`timed out after ${timeoutMs / 1000}s of cluster time waiting for ${description}`);
         await this.advance(Math.min(1000, Math.max(1, deadline - this.now())));
       }
       return;
@@ -291,8 +330,22 @@ export class KubeDriver implements ClusterDriver {
     const onChange = { onEvent: () => wake() };
     // The watches only wake the loop early; without one it still re-checks every second, so a
     // watch that fails to start or breaks is told (not thrown) and the wait goes on.
-    const wakeUp = (resource: string) => this.api.watch({ resource }, {}, { ...onChange, onClose: (e) => { if (e) reportTo(`kube driver: the ${resource} watch waking "${description}"`)(e); } })
-      .catch((e) => { reportTo(`kube driver: starting the ${resource} watch waking "${description}"`)(e); return undefined; });
+    const wakeUp = (resource: string) =>
+      this.api
+        .watch(
+          { resource },
+          {},
+          {
+            ...onChange,
+            onClose: (e) => {
+              if (e) reportTo(`kube driver: the ${resource} watch waking "${description}"`)(e);
+            },
+          },
+        )
+        .catch((e) => {
+          reportTo(`kube driver: starting the ${resource} watch waking "${description}"`)(e);
+          return undefined;
+        });
     const watches = await Promise.all([wakeUp('nodes'), wakeUp('pods')]);
     try {
       while (!(await check())) {
@@ -300,7 +353,10 @@ export class KubeDriver implements ClusterDriver {
         if (left <= 0) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${description}`);
         await new Promise<void>((resolve) => {
           const timer = this.realClock.setTimeout(resolve, Math.min(1000, left));
-          wake = () => { this.realClock.clear(timer); resolve(); };
+          wake = () => {
+            this.realClock.clear(timer);
+            resolve();
+          };
         });
       }
     } finally {
@@ -325,7 +381,11 @@ export class KubeDriver implements ClusterDriver {
 
   async stopKubelet(name: string): Promise<number> {
     if (this.remoteKubelets.has(name)) {
-      const r = await this.api.request<{ lastHeartbeat?: string }>('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/stop`, { body: {} });
+      const r = await this.api.request<{ lastHeartbeat?: string }>(
+        'POST',
+        `/kubespec/v1/kubelets/${encodeURIComponent(name)}/stop`,
+        { body: {} },
+      );
       await this.refreshServerTime();
       return r.lastHeartbeat ? Date.parse(r.lastHeartbeat) : this.now();
     }
@@ -350,11 +410,20 @@ export class KubeDriver implements ClusterDriver {
   }
 
   /** A kubespec endpoint, or NotApplicableError when the server does not offer it (any other cluster). */
-  private async kubespec<T>(method: string, path: string, why: string, options: { query?: Record<string, string> } = {}): Promise<T> {
+  private async kubespec<T>(
+    method: string,
+    path: string,
+    why: string,
+    options: { query?: Record<string, string> } = {},
+  ): Promise<T> {
     try {
       return await this.api.request<T>(method, path, options);
     } catch (e) {
-      if (isStatusError(e) && (e.code === 404 || e.code === 405 || e.code === 403) && (e.status.details?.kind === 'kubespec' || !e.status.details?.kind || e.code !== 404)) {
+      if (
+        isStatusError(e) &&
+        (e.code === 404 || e.code === 405 || e.code === 403) &&
+        (e.status.details?.kind === 'kubespec' || !e.status.details?.kind || e.code !== 404)
+      ) {
         throw new NotApplicableError(`target ${this.target} ${why}`);
       }
       throw e;
@@ -363,7 +432,11 @@ export class KubeDriver implements ClusterDriver {
 
   async deleteMachine(name: string): Promise<void> {
     try {
-      await this.kubespec('DELETE', `/kubespec/v1/cloud/machines/${encodeURIComponent(name)}`, `has no cloud provider the suite can reach to delete machine "${name}"`);
+      await this.kubespec(
+        'DELETE',
+        `/kubespec/v1/cloud/machines/${encodeURIComponent(name)}`,
+        `has no cloud provider the suite can reach to delete machine "${name}"`,
+      );
     } catch (e) {
       if (isStatusError(e, 'Conflict')) throw new NotApplicableError(e.message); // a server without a cloud provider
       if (isStatusError(e, 'NotFound')) throw new Error(`the cloud has no machine "${name}"`);
@@ -375,8 +448,12 @@ export class KubeDriver implements ClusterDriver {
 
   async route(node: string, clusterIP: string, port: number): Promise<{ ip: string; port: number } | undefined> {
     try {
-      const r = await this.kubespec<{ backend: { ip: string; port: number } | null }>('GET', `/kubespec/v1/proxies/${encodeURIComponent(node)}/route`,
-        `offers no way to send a connection to ${clusterIP}:${port} through the kube-proxy of node "${node}"`, { query: { ip: clusterIP, port: String(port) } });
+      const r = await this.kubespec<{ backend: { ip: string; port: number } | null }>(
+        'GET',
+        `/kubespec/v1/proxies/${encodeURIComponent(node)}/route`,
+        `offers no way to send a connection to ${clusterIP}:${port} through the kube-proxy of node "${node}"`,
+        { query: { ip: clusterIP, port: String(port) } },
+      );
       return r.backend ?? undefined;
     } catch (e) {
       if (isStatusError(e, 'NotFound')) throw new Error(`no kube-proxy runs on node "${node}"`);
@@ -384,9 +461,12 @@ export class KubeDriver implements ClusterDriver {
     }
   }
 
-  async loadBalancers(): Promise<{ name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]> {
-    const r = await this.kubespec<{ items: { name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[] }>(
-      'GET', '/kubespec/v1/cloud/loadbalancers', 'has no cloud provider the suite can inspect for load balancers');
+  async loadBalancers(): Promise<
+    { name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[]
+  > {
+    const r = await this.kubespec<{
+      items: { name: string; service: string; nodes: string[]; ingress: { ip?: string; hostname?: string }[] }[];
+    }>('GET', '/kubespec/v1/cloud/loadbalancers', 'has no cloud provider the suite can inspect for load balancers');
     return r.items;
   }
 
@@ -402,20 +482,32 @@ export class KubeDriver implements ClusterDriver {
 
   /** Asks the API server through a TokenReview, as any component checking a token would. */
   async authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined> {
-    const review = await this.api.request<{ status?: { authenticated?: boolean; user?: { username?: string; groups?: string[] } } }>(
-      'POST', '/apis/authentication.k8s.io/v1/tokenreviews',
-      { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } },
-    ).catch((e) => {
-      if (isStatusError(e) && e.code === 404) throw new NotApplicableError(`target ${this.target} serves no TokenReview API`);
-      throw e;
-    });
+    const review = await this.api
+      .request<{ status?: { authenticated?: boolean; user?: { username?: string; groups?: string[] } } }>(
+        'POST',
+        '/apis/authentication.k8s.io/v1/tokenreviews',
+        { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } },
+      )
+      .catch((e) => {
+        if (isStatusError(e) && e.code === 404)
+          throw new NotApplicableError(`target ${this.target} serves no TokenReview API`);
+        throw e;
+      });
     if (!review.status?.authenticated) return undefined;
     return { username: review.status.user?.username ?? '', groups: review.status.user?.groups ?? [] };
   }
 
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
-    const fields = [filter.involvedName ? `involvedObject.name=${filter.involvedName}` : '', filter.reason ? `reason=${filter.reason}` : ''].filter(Boolean).join(',');
-    const list = await this.api.list<Event>({ resource: 'events', namespace: filter.namespace }, fields ? { fieldSelector: fields } : {});
+    const fields = [
+      filter.involvedName ? `involvedObject.name=${filter.involvedName}` : '',
+      filter.reason ? `reason=${filter.reason}` : '',
+    ]
+      .filter(Boolean)
+      .join(',');
+    const list = await this.api.list<Event>(
+      { resource: 'events', namespace: filter.namespace },
+      fields ? { fieldSelector: fields } : {},
+    );
     return list.items;
   }
 }

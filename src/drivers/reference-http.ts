@@ -43,13 +43,19 @@ export class ReferenceHttp implements HttpAccess {
       text = kubeconfigYaml(`http://${e.insecure.host}:${e.insecure.port}`, 'insecure', {});
     } else if ('user' in credentials) text = this.server!.kubeconfigFor(e.server, credentials.user, credentials.groups);
     else if ('token' in credentials) text = this.server!.kubeconfigWithToken(e.server, credentials.token);
-    else if ('basic' in credentials) text = this.server!.kubeconfigWithBasicAuth(e.server, credentials.basic.username, credentials.basic.password);
+    else if ('basic' in credentials)
+      text = this.server!.kubeconfigWithBasicAuth(e.server, credentials.basic.username, credentials.basic.password);
     else text = this.server!.kubeconfigWithToken(e.server, undefined);
     fs.writeFileSync(file, text, { mode: 0o600 });
     return file;
   }
 
-  async kubelet(node: string, credentials: Credentials, method: string, p: string): Promise<{ status: number; body: string }> {
+  async kubelet(
+    node: string,
+    credentials: Credentials,
+    method: string,
+    p: string,
+  ): Promise<{ status: number; body: string }> {
     await this.serve();
     return this.server!.kubeletRequest(node, kubeletCaller(credentials), method, p);
   }

@@ -15,8 +15,23 @@ import { ReferenceHttp } from './reference-http';
  */
 export class ReferenceDriver implements ClusterDriver {
   readonly target: string = 'reference';
-  readonly capabilities: Capabilities = { virtualTime: true, configurableFlags: true, hollowKubelets: true, cloudProvider: true, schedulerDecisions: true, http: true, audit: true, exactEventTimes: true, kubeletApi: true, dedicatedCluster: true, apiServerDefaults: true };
-  readonly http = new ReferenceHttp(async () => { await this.start(); return this.cluster; });
+  readonly capabilities: Capabilities = {
+    virtualTime: true,
+    configurableFlags: true,
+    hollowKubelets: true,
+    cloudProvider: true,
+    schedulerDecisions: true,
+    http: true,
+    audit: true,
+    exactEventTimes: true,
+    kubeletApi: true,
+    dedicatedCluster: true,
+    apiServerDefaults: true,
+  };
+  readonly http = new ReferenceHttp(async () => {
+    await this.start();
+    return this.cluster;
+  });
   private flags: Flags = {};
   private instance?: Cluster;
   private settling?: Client;
@@ -24,7 +39,10 @@ export class ReferenceDriver implements ClusterDriver {
   constructor(readonly profile: Profile) {}
 
   configure(flags: Flags): void {
-    if (this.instance) throw new Error('control-plane flags must be set before the cluster starts (put the Given steps that set them first)');
+    if (this.instance)
+      throw new Error(
+        'control-plane flags must be set before the cluster starts (put the Given steps that set them first)',
+      );
     this.flags = mergeFlags(this.flags, flags);
   }
 
@@ -53,7 +71,10 @@ export class ReferenceDriver implements ClusterDriver {
   get client(): Client {
     if (!this.settling) {
       const admin = this.cluster.clientFor('kubernetes-admin', ['system:masters', 'system:authenticated']);
-      this.settling = withWriteHooks(() => admin, () => this.cluster.settle());
+      this.settling = withWriteHooks(
+        () => admin,
+        () => this.cluster.settle(),
+      );
     }
     return this.settling;
   }
@@ -71,7 +92,8 @@ export class ReferenceDriver implements ClusterDriver {
     const deadline = this.now() + timeoutMs;
     await this.cluster.settle();
     while (!(await check())) {
-      if (this.now() >= deadline) throw new Error(`timed out after ${timeoutMs / 1000}s of cluster time waiting for ${description}`);
+      if (this.now() >= deadline)
+        throw new Error(`timed out after ${timeoutMs / 1000}s of cluster time waiting for ${description}`);
       await this.cluster.advance(Math.min(1000, deadline - this.now()));
     }
   }
@@ -122,6 +144,10 @@ export class ReferenceDriver implements ClusterDriver {
 
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
     const list = await this.client.list<Event>({ resource: 'events', namespace: filter.namespace });
-    return list.items.filter((e) => (!filter.involvedName || e.involvedObject.name === filter.involvedName) && (!filter.reason || e.reason === filter.reason));
+    return list.items.filter(
+      (e) =>
+        (!filter.involvedName || e.involvedObject.name === filter.involvedName) &&
+        (!filter.reason || e.reason === filter.reason),
+    );
   }
 }

@@ -33,11 +33,18 @@ const SYSTEM_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-leas
 /** Label keys whose values name a node, zone or region (scoped like names). */
 const SCOPED_LABEL_KEYS = new Set([
   'kubernetes.io/hostname',
-  'failure-domain.beta.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/region',
-  'topology.kubernetes.io/zone', 'topology.kubernetes.io/region',
+  'failure-domain.beta.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/region',
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
 ]);
 /** Field selectors whose values name something scoped. */
-const SCOPED_FIELDS = new Set(['spec.nodeName', 'metadata.namespace', 'involvedObject.name', 'involvedObject.namespace']);
+const SCOPED_FIELDS = new Set([
+  'spec.nodeName',
+  'metadata.namespace',
+  'involvedObject.name',
+  'involvedObject.namespace',
+]);
 
 const registry = coreRegistry();
 const RUN_ID = randomBytes(4).toString('hex');
@@ -94,15 +101,26 @@ export class Names {
       for (const [k, x] of Object.entries(o)) {
         if (k === 'nodeName' && typeof x === 'string' && x) out[k] = this.name(x);
         else if (k === 'namespace' && typeof x === 'string') out[k] = this.namespace(x);
-        else if ((k === 'labels' || k === 'nodeSelector' || k === 'matchLabels') && x && typeof x === 'object' && !Array.isArray(x)) out[k] = this.labels(x as Record<string, string>);
+        else if (
+          (k === 'labels' || k === 'nodeSelector' || k === 'matchLabels') &&
+          x &&
+          typeof x === 'object' &&
+          !Array.isArray(x)
+        )
+          out[k] = this.labels(x as Record<string, string>);
         else out[k] = walk(x, k);
       }
       // A selector requirement on a scoped label or on the node's name.
-      if (typeof o.key === 'string' && Array.isArray(o.values) && (SCOPED_LABEL_KEYS.has(o.key) || o.key === 'metadata.name')) {
+      if (
+        typeof o.key === 'string' &&
+        Array.isArray(o.values) &&
+        (SCOPED_LABEL_KEYS.has(o.key) || o.key === 'metadata.name')
+      ) {
         out.values = (o.values as unknown[]).map((x) => (typeof x === 'string' ? this.name(x) : x));
       }
       // An owner or involved object that is a node.
-      if (o.kind === 'Node' && typeof o.name === 'string' && ('uid' in o || 'apiVersion' in o) && !('metadata' in o)) out.name = this.name(o.name);
+      if (o.kind === 'Node' && typeof o.name === 'string' && ('uid' in o || 'apiVersion' in o) && !('metadata' in o))
+        out.name = this.name(o.name);
       return out;
     };
     return walk(value) as T;
@@ -123,18 +141,30 @@ export class Names {
 
   fieldSelector(s: string | undefined): string | undefined {
     if (!s) return s;
-    return s.split(',').map((term) => {
-      const m = /^([^!=]+)(!=|==|=)(.*)$/.exec(term.trim());
-      if (!m || !SCOPED_FIELDS.has(m[1])) return term;
-      return `${m[1]}${m[2]}${m[1].endsWith('namespace') ? this.namespace(m[3]) : this.name(m[3])}`;
-    }).join(',');
+    return s
+      .split(',')
+      .map((term) => {
+        const m = /^([^!=]+)(!=|==|=)(.*)$/.exec(term.trim());
+        if (!m || !SCOPED_FIELDS.has(m[1])) return term;
+        return `${m[1]}${m[2]}${m[1].endsWith('namespace') ? this.namespace(m[3]) : this.name(m[3])}`;
+      })
+      .join(',');
   }
 
   labelSelector(s: string | undefined): string | undefined {
     if (!s) return s;
-    let out = s.replace(/([A-Za-z0-9./-]+)\s*(!=|==|=)\s*([A-Za-z0-9._-]+)/g, (all, k: string, op: string, v: string) => (SCOPED_LABEL_KEYS.has(k) ? `${k}${op}${this.name(v)}` : all));
+    let out = s.replace(
+      /([A-Za-z0-9./-]+)\s*(!=|==|=)\s*([A-Za-z0-9._-]+)/g,
+      (all, k: string, op: string, v: string) => (SCOPED_LABEL_KEYS.has(k) ? `${k}${op}${this.name(v)}` : all),
+    );
     out = out.replace(/([A-Za-z0-9./-]+)\s+(in|notin)\s+\(([^)]*)\)/g, (all, k: string, op: string, vs: string) =>
-      (SCOPED_LABEL_KEYS.has(k) ? `${k} ${op} (${vs.split(',').map((v) => this.name(v.trim())).join(',')})` : all));
+      SCOPED_LABEL_KEYS.has(k)
+        ? `${k} ${op} (${vs
+            .split(',')
+            .map((v) => this.name(v.trim()))
+            .join(',')})`
+        : all,
+    );
     return out;
   }
 
@@ -189,7 +219,11 @@ function randomToken(): string {
 
 /** The labels every object a scenario creates carries. */
 export function runLabels(names: Names, ttlMs: number): Record<string, string> {
-  return { [LABEL_RUN]: RUN_ID, [LABEL_SCENARIO]: names.token, [LABEL_EXPIRES]: String(Math.ceil((Date.now() + ttlMs) / 1000)) };
+  return {
+    [LABEL_RUN]: RUN_ID,
+    [LABEL_SCENARIO]: names.token,
+    [LABEL_EXPIRES]: String(Math.ceil((Date.now() + ttlMs) / 1000)),
+  };
 }
 
 /** A Client that maps names out and back and shows only the scenario's own objects. */
@@ -204,25 +238,54 @@ export function scopedClient(inner: () => Client, names: Names, labels: () => Re
   const body = <T extends KubeObject>(ref: ResourceRef, obj: T, label: boolean): T => {
     const o = names.fields(obj);
     const meta = { ...o.metadata };
-    if (meta.name) meta.name = names.objectName({ ...ref, namespace: ref.namespace ?? obj.metadata?.namespace }, meta.name);
-    if (label && (clusterScoped(ref.resource) || ref.resource === 'namespaces')) meta.labels = { ...meta.labels, ...labels() };
+    if (meta.name)
+      meta.name = names.objectName({ ...ref, namespace: ref.namespace ?? obj.metadata?.namespace }, meta.name);
+    if (label && (clusterScoped(ref.resource) || ref.resource === 'namespaces'))
+      meta.labels = { ...meta.labels, ...labels() };
     return { ...o, metadata: meta };
   };
   return {
     create: (ref, obj, o) => call(() => inner().create(names.ref(ref), body(ref, obj, true), o)),
     get: (ref, name, o) => call(() => inner().get(names.ref(ref), names.objectName(ref, name), o)),
-    list: <T extends KubeObject>(ref: ResourceRef, o: { labelSelector?: string; fieldSelector?: string } = {}) => call(async () => {
-      const list = await inner().list<T>(names.ref(ref), { labelSelector: names.labelSelector(o.labelSelector), fieldSelector: names.fieldSelector(o.fieldSelector) });
-      return { ...list, items: list.items.filter((x) => names.owns(ref, x)) } as KubeList<T>;
-    }),
+    list: <T extends KubeObject>(ref: ResourceRef, o: { labelSelector?: string; fieldSelector?: string } = {}) =>
+      call(async () => {
+        const list = await inner().list<T>(names.ref(ref), {
+          labelSelector: names.labelSelector(o.labelSelector),
+          fieldSelector: names.fieldSelector(o.fieldSelector),
+        });
+        return { ...list, items: list.items.filter((x) => names.owns(ref, x)) } as KubeList<T>;
+      }),
     update: (ref, obj, o) => call(() => inner().update(names.ref(ref), body(ref, obj, false), o)),
-    patch: (ref, name, type, patch, o) => call(() => inner().patch(names.ref(ref), names.objectName(ref, name), type, type === 'json' && Array.isArray(patch) ? names.jsonPatch(patch) : names.fields(patch), o)),
+    patch: (ref, name, type, patch, o) =>
+      call(() =>
+        inner().patch(
+          names.ref(ref),
+          names.objectName(ref, name),
+          type,
+          type === 'json' && Array.isArray(patch) ? names.jsonPatch(patch) : names.fields(patch),
+          o,
+        ),
+      ),
     delete: (ref, name, o) => call(() => inner().delete(names.ref(ref), names.objectName(ref, name), o)),
-    createSubresource: (ref, name, sub, b) => call(() => inner().createSubresource(names.ref(ref), names.objectName(ref, name), sub, names.fields(b))),
-    watch: <T extends KubeObject>(ref: ResourceRef, o: WatchOptions, h: WatchHandlers<T>) => call(() => inner().watch<T>(names.ref(ref), { ...o, labelSelector: names.labelSelector(o.labelSelector), fieldSelector: names.fieldSelector(o.fieldSelector) }, {
-      onEvent: (ev) => { if (names.owns(ref, ev.object)) h.onEvent(names.back(ev)); },
-      onClose: (err) => h.onClose?.(err ? (names.error(err) as Error) : undefined),
-    })),
+    createSubresource: (ref, name, sub, b) =>
+      call(() => inner().createSubresource(names.ref(ref), names.objectName(ref, name), sub, names.fields(b))),
+    watch: <T extends KubeObject>(ref: ResourceRef, o: WatchOptions, h: WatchHandlers<T>) =>
+      call(() =>
+        inner().watch<T>(
+          names.ref(ref),
+          {
+            ...o,
+            labelSelector: names.labelSelector(o.labelSelector),
+            fieldSelector: names.fieldSelector(o.fieldSelector),
+          },
+          {
+            onEvent: (ev) => {
+              if (names.owns(ref, ev.object)) h.onEvent(names.back(ev));
+            },
+            onClose: (err) => h.onClose?.(err ? (names.error(err) as Error) : undefined),
+          },
+        ),
+      ),
   };
 }
 
@@ -245,8 +308,15 @@ export class ScopedDriver implements ClusterDriver {
   readonly client: Client;
   private swept = false;
 
-  constructor(private readonly inner: ClusterDriver & SharedClusterHooks, private readonly ttlMs: number) {
-    this.client = scopedClient(() => inner.client, this.names, () => this.labels());
+  constructor(
+    private readonly inner: ClusterDriver & SharedClusterHooks,
+    private readonly ttlMs: number,
+  ) {
+    this.client = scopedClient(
+      () => inner.client,
+      this.names,
+      () => this.labels(),
+    );
     inner.removeAlsoLabelled(`${LABEL_SCENARIO}=${this.names.token}`);
   }
 
@@ -254,12 +324,22 @@ export class ScopedDriver implements ClusterDriver {
     return runLabels(this.names, this.ttlMs);
   }
 
-  get target(): string { return this.inner.target; }
-  get profile() { return this.inner.profile; }
-  get capabilities(): Capabilities { return { ...this.inner.capabilities, dedicatedCluster: false }; }
-  get http() { return this.inner.http; }
+  get target(): string {
+    return this.inner.target;
+  }
+  get profile() {
+    return this.inner.profile;
+  }
+  get capabilities(): Capabilities {
+    return { ...this.inner.capabilities, dedicatedCluster: false };
+  }
+  get http() {
+    return this.inner.http;
+  }
 
-  configure(flags: Flags): void { this.inner.configure(flags); }
+  configure(flags: Flags): void {
+    this.inner.configure(flags);
+  }
 
   private async mapped<T>(f: () => Promise<T>): Promise<T> {
     try {
@@ -279,19 +359,26 @@ export class ScopedDriver implements ClusterDriver {
     // The scenario's "default" namespace, with its default service account before any pod.
     const ns = 'default';
     try {
-      await this.client.create({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      await this.client.create(
+        { resource: 'namespaces' },
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+      );
     } catch (e) {
       if (!(e instanceof StatusError && e.code === 409)) throw e;
     }
-    await this.inner.waitFor('the scenario namespace\'s default service account', async () => {
-      try {
-        await this.client.get({ resource: 'serviceaccounts', namespace: ns }, 'default');
-        return true;
-      } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return false;
-        throw e;
-      }
-    }, 60_000);
+    await this.inner.waitFor(
+      "the scenario namespace's default service account",
+      async () => {
+        try {
+          await this.client.get({ resource: 'serviceaccounts', namespace: ns }, 'default');
+          return true;
+        } catch (e) {
+          if (e instanceof StatusError && e.code === 404) return false;
+          throw e;
+        }
+      },
+      60_000,
+    );
   }
 
   private static sweptInProcess = false;
@@ -300,25 +387,37 @@ export class ScopedDriver implements ClusterDriver {
     await this.inner.stop();
   }
 
-  now(): number { return this.inner.now(); }
-  advance(ms: number): Promise<void> { return this.inner.advance(ms); }
+  now(): number {
+    return this.inner.now();
+  }
+  advance(ms: number): Promise<void> {
+    return this.inner.advance(ms);
+  }
   waitFor(description: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
     return this.mapped(() => this.inner.waitFor(description, check, timeoutMs));
   }
 
   addKubelet(spec: KubeletSpec): Promise<void> {
     const labels = { ...this.names.labels(spec.labels ?? {}), ...this.labels() };
-    return this.mapped(() => this.inner.addKubelet({
-      ...spec,
-      name: this.names.name(spec.name),
-      labels,
-      ...(spec.hostnameOverride ? { hostnameOverride: this.names.name(spec.hostnameOverride) } : {}),
-    }));
+    return this.mapped(() =>
+      this.inner.addKubelet({
+        ...spec,
+        name: this.names.name(spec.name),
+        labels,
+        ...(spec.hostnameOverride ? { hostnameOverride: this.names.name(spec.hostnameOverride) } : {}),
+      }),
+    );
   }
 
-  stopKubelet(name: string): Promise<number> { return this.mapped(() => this.inner.stopKubelet(this.names.name(name))); }
-  startKubelet(name: string): Promise<void> { return this.mapped(() => this.inner.startKubelet(this.names.name(name))); }
-  deleteMachine(name: string): Promise<void> { return this.mapped(() => this.inner.deleteMachine(this.names.name(name))); }
+  stopKubelet(name: string): Promise<number> {
+    return this.mapped(() => this.inner.stopKubelet(this.names.name(name)));
+  }
+  startKubelet(name: string): Promise<void> {
+    return this.mapped(() => this.inner.startKubelet(this.names.name(name)));
+  }
+  deleteMachine(name: string): Promise<void> {
+    return this.mapped(() => this.inner.deleteMachine(this.names.name(name)));
+  }
 
   events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {
     // Node events live in the cluster's own "default"; the scenario's are found by name.
@@ -328,8 +427,18 @@ export class ScopedDriver implements ClusterDriver {
         const involved = e.involvedObject.name ?? '';
         const mine = involved.endsWith(this.names.suffix) || (e.metadata.namespace ?? '').endsWith(this.names.suffix);
         if (!mine) return false;
-        if (filter.involvedName && involved !== this.names.name(filter.involvedName) && involved !== filter.involvedName) return false;
-        if (filter.namespace && e.metadata.namespace !== this.names.namespace(filter.namespace) && !(filter.namespace === 'default' && e.involvedObject.kind === 'Node')) return false;
+        if (
+          filter.involvedName &&
+          involved !== this.names.name(filter.involvedName) &&
+          involved !== filter.involvedName
+        )
+          return false;
+        if (
+          filter.namespace &&
+          e.metadata.namespace !== this.names.namespace(filter.namespace) &&
+          !(filter.namespace === 'default' && e.involvedObject.kind === 'Node')
+        )
+          return false;
         return true;
       });
     });
@@ -341,14 +450,20 @@ export class ScopedDriver implements ClusterDriver {
     return this.mapped(() => this.inner.schedulerDecisions!(`${this.names.namespace(ns)}/${name}`));
   }
 
-  route(node: string, clusterIP: string, port: number) { return this.mapped(() => this.inner.route(this.names.name(node), clusterIP, port)); }
+  route(node: string, clusterIP: string, port: number) {
+    return this.mapped(() => this.inner.route(this.names.name(node), clusterIP, port));
+  }
 
   async loadBalancers() {
     const all = await this.inner.loadBalancers();
-    return this.names.back(all.filter((lb) => lb.service.includes(this.names.suffix) || lb.nodes.some((n) => n.endsWith(this.names.suffix))));
+    return this.names.back(
+      all.filter((lb) => lb.service.includes(this.names.suffix) || lb.nodes.some((n) => n.endsWith(this.names.suffix))),
+    );
   }
 
-  authenticate(token: string) { return this.mapped(() => this.inner.authenticate(token)); }
+  authenticate(token: string) {
+    return this.mapped(() => this.inner.authenticate(token));
+  }
 
   get apiAudit() {
     const inner = this.inner.apiAudit;

@@ -8,7 +8,13 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { KubeDriver } from './kube';
 import { Capabilities, Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableError } from './driver';
 import { CertificateAuthority } from '../apiserver/auth/pki';
-import { basicAuthKubeconfig, clientCertKubeconfig, DEFAULT_AUTHORIZATION_MODE, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
+import {
+  basicAuthKubeconfig,
+  clientCertKubeconfig,
+  DEFAULT_AUTHORIZATION_MODE,
+  kubeconfigYaml,
+  tokenKubeconfig,
+} from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
 import { WatchedProcess } from '../util/process';
@@ -16,7 +22,9 @@ import { freePort } from '../util/ports';
 
 // Compiled, the driver starts the compiled CLI itself (the run already chose dist/ as current);
 // from the sources, bin/kubespec chooses (dist/ when it is up to date, else ts-node).
-const BIN = __filename.endsWith('.js') ? path.resolve(__dirname, '../cli/entry.js') : path.resolve(__dirname, '../../bin/kubespec');
+const BIN = __filename.endsWith('.js')
+  ? path.resolve(__dirname, '../cli/entry.js')
+  : path.resolve(__dirname, '../../bin/kubespec');
 /** Generous: on a loaded machine (CI, parallel runs) a server's start took over two minutes. */
 const START_TIMEOUT_MS = 300_000;
 /** How long a scenario waits for the secure port it must have (6443, or the one it names). */
@@ -46,7 +54,10 @@ function portFree(port: number, host: string): Promise<boolean> {
 export async function waitForPort(port: number, host: string, deadline: number): Promise<void> {
   const since = Date.now();
   while (!(await portFree(port, host))) {
-    if (Date.now() > deadline) throw new Error(`port ${port} on ${host}, which the scenario must have, stayed in use for ${Math.round((Date.now() - since) / 1000)} s: another process on this machine holds it`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `port ${port} on ${host}, which the scenario must have, stayed in use for ${Math.round((Date.now() - since) / 1000)} s: another process on this machine holds it`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -57,7 +68,10 @@ function runEtcd(): Promise<EtcdServer> {
   if (!sharedEtcd) {
     const etcd = new EtcdServer();
     // It lives as long as the run: unref'd so the run can end, killed when it does.
-    sharedEtcd = etcd.start().then(() => { etcd.unref(); return etcd; });
+    sharedEtcd = etcd.start().then(() => {
+      etcd.unref();
+      return etcd;
+    });
     process.once('exit', () => etcd.killNow());
   }
   return sharedEtcd;
@@ -77,12 +91,24 @@ export class ServeDriver extends KubeDriver {
   private kubeconfigs = 0;
   protected override cleanupOnStop = false;
 
-  constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: ServeOptions) {
+  constructor(
+    profile: Profile,
+    declaration: TargetDeclaration,
+    private readonly options: ServeOptions,
+  ) {
     super(profile, declaration);
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
     // On its virtual clock the server hosts the kubelets and their HTTPS API.
     // It is a kubespec serve: the API audit is /kubespec/v1/audit.
-    this.capabilities = { ...this.capabilities, http: true, kubeletApi: options.clock === 'virtual', dedicatedCluster: true, audit: true, durableStorage: declaration.store !== 'memory', apiServerDefaults: true };
+    this.capabilities = {
+      ...this.capabilities,
+      http: true,
+      kubeletApi: options.clock === 'virtual',
+      dedicatedCluster: true,
+      audit: true,
+      durableStorage: declaration.store !== 'memory',
+      apiServerDefaults: true,
+    };
     this.http = this.httpAccess();
   }
 
@@ -106,9 +132,13 @@ export class ServeDriver extends KubeDriver {
           if (!e.insecure) throw new NotApplicableError('the insecure port is off (--insecure-port 0)');
           text = kubeconfigYaml(`http://${e.insecure.host}:${e.insecure.port}`, 'insecure', {});
         } else if ('user' in credentials) {
-          const ca = CertificateAuthority.load({ certPem: caPem, keyPem: fs.readFileSync(path.join(path.dirname(e.caFile), 'ca.key'), 'utf8') });
+          const ca = CertificateAuthority.load({
+            certPem: caPem,
+            keyPem: fs.readFileSync(path.join(path.dirname(e.caFile), 'ca.key'), 'utf8'),
+          });
           text = clientCertKubeconfig(ca, e.server, credentials.user, credentials.groups);
-        } else if ('basic' in credentials) text = basicAuthKubeconfig(caPem, e.server, credentials.basic.username, credentials.basic.password);
+        } else if ('basic' in credentials)
+          text = basicAuthKubeconfig(caPem, e.server, credentials.basic.username, credentials.basic.password);
         else text = tokenKubeconfig(caPem, e.server, 'token' in credentials ? credentials.token : undefined);
         const file = `${this.kubeconfigCopy}-${++this.kubeconfigs}`;
         fs.writeFileSync(file, text, { mode: 0o600 });
@@ -116,7 +146,11 @@ export class ServeDriver extends KubeDriver {
       },
       kubelet: async (node, credentials, method, p) => {
         await access.serve();
-        return this.api.request<{ status: number; body: string }>('POST', `/kubespec/v1/kubelets/${encodeURIComponent(node)}/request`, { body: { method, path: p, caller: kubeletCaller(credentials) } });
+        return this.api.request<{ status: number; body: string }>(
+          'POST',
+          `/kubespec/v1/kubelets/${encodeURIComponent(node)}/request`,
+          { body: { method, path: p, caller: kubeletCaller(credentials) } },
+        );
       },
     };
     return access;
@@ -148,7 +182,8 @@ export class ServeDriver extends KubeDriver {
   private wantedPort(): number | undefined {
     const asked = mergeFlags(this.flags, this.options.forcedFlags ?? {})['kube-apiserver']?.['secure-port'];
     if (asked && asked !== '0') return Number(asked);
-    if (this.judgesDefaults) return Number(this.profile.flags['kube-apiserver']?.['secure-port'] ?? DEFAULT_SECURE_PORT);
+    if (this.judgesDefaults)
+      return Number(this.profile.flags['kube-apiserver']?.['secure-port'] ?? DEFAULT_SECURE_PORT);
     return undefined;
   }
 
@@ -161,14 +196,15 @@ export class ServeDriver extends KubeDriver {
     const deadline = Date.now() + PORT_WAIT_MS;
     for (;;) {
       const wanted = this.port ?? this.wantedPort();
-      const port = wanted ?? await freePort();
+      const port = wanted ?? (await freePort());
       if (wanted !== undefined) await waitForPort(wanted, this.bindAddress(), deadline);
       try {
         await this.launch(port);
         return;
       } catch (e) {
         if (!/address already in use/.test((e as Error).message)) throw e;
-        if (Date.now() > deadline) throw new Error(`port ${port} stayed in use for ${PORT_WAIT_MS / 1000} s: ${(e as Error).message}`);
+        if (Date.now() > deadline)
+          throw new Error(`port ${port} stayed in use for ${PORT_WAIT_MS / 1000} s: ${(e as Error).message}`);
         this.proc = undefined;
         if (wanted === undefined) this.port = undefined;
       }
@@ -187,15 +223,38 @@ export class ServeDriver extends KubeDriver {
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
     // kube-apiserver's default where the scenario states no mode (`kubespec serve` alone
     // defaults to RBAC, a safer default for a server people start by hand).
-    const authz = flags['kube-apiserver']?.['authorization-mode'] ? [] : ['--authorization-mode', DEFAULT_AUTHORIZATION_MODE];
+    const authz = flags['kube-apiserver']?.['authorization-mode']
+      ? []
+      : ['--authorization-mode', DEFAULT_AUTHORIZATION_MODE];
     // The data dir is shared by the run's servers (for the PKI): each keeps its objects in
     // a store of its own, or every scenario would start with the previous one's objects.
-    const args = [BIN, 'serve', '--profile', this.options.profileArg, '--clock', this.options.clock, '--data-dir', dataDir, ...this.storeArgs, '--secure-port', String(port), ...authz];
-    for (const values of Object.values(flags)) for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
-    const proc = new WatchedProcess('kubespec serve', process.execPath, args, { env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
+    const args = [
+      BIN,
+      'serve',
+      '--profile',
+      this.options.profileArg,
+      '--clock',
+      this.options.clock,
+      '--data-dir',
+      dataDir,
+      ...this.storeArgs,
+      '--secure-port',
+      String(port),
+      ...authz,
+    ];
+    for (const values of Object.values(flags))
+      for (const [k, v] of Object.entries(values ?? {})) args.push(`--${k}`, v);
+    const proc = new WatchedProcess('kubespec serve', process.execPath, args, {
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+    });
     this.proc = proc;
     const kubeconfigLine = () => /^kubeconfig: (.+)$/m.exec(proc.output());
-    await proc.waitUntil('kubespec serve to print its kubeconfig', () => kubeconfigLine() !== null, START_TIMEOUT_MS, 50);
+    await proc.waitUntil(
+      'kubespec serve to print its kubeconfig',
+      () => kubeconfigLine() !== null,
+      START_TIMEOUT_MS,
+      50,
+    );
     const kubeconfig = kubeconfigLine()![1].trim();
     const output = proc.output();
     const insecure = /^insecure port: http:\/\/([^:]+):(\d+)/m.exec(output);
@@ -228,7 +287,12 @@ export class ServeDriver extends KubeDriver {
         return ['--store', `sqlite:${this.storeFile}`];
       case 'etcd': {
         const etcd = await runEtcd();
-        return ['--store', etcd.endpoint.replace(/^http:/, 'etcd:'), '--store-key-prefix', `/kubespec-${process.pid}-${port}`];
+        return [
+          '--store',
+          etcd.endpoint.replace(/^http:/, 'etcd:'),
+          '--store-key-prefix',
+          `/kubespec-${process.pid}-${port}`,
+        ];
       }
       default:
         return ['--store', 'memory'];
@@ -237,7 +301,10 @@ export class ServeDriver extends KubeDriver {
 
   /** SIGKILL, then the same server again: same port, data dir and store. */
   async restartControlPlane(): Promise<void> {
-    if (this.declaration.store === 'memory') throw new NotApplicableError('this serve target keeps its objects in memory (its declaration says store: memory)');
+    if (this.declaration.store === 'memory')
+      throw new NotApplicableError(
+        'this serve target keeps its objects in memory (its declaration says store: memory)',
+      );
     await this.start();
     if (this.startError) throw this.startError;
     await this.proc!.kill();
@@ -248,7 +315,8 @@ export class ServeDriver extends KubeDriver {
   override async stop(): Promise<void> {
     await super.stop();
     if (this.kubeconfigCopy) {
-      for (let i = 0; i <= this.kubeconfigs; i++) fs.rmSync(i === 0 ? this.kubeconfigCopy : `${this.kubeconfigCopy}-${i}`, { force: true });
+      for (let i = 0; i <= this.kubeconfigs; i++)
+        fs.rmSync(i === 0 ? this.kubeconfigCopy : `${this.kubeconfigCopy}-${i}`, { force: true });
     }
     if (this.proc) await this.proc.stop();
     if (this.storeFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(this.storeFile + suffix, { force: true });

@@ -34,13 +34,16 @@ export function loadTargetDeclaration(nameOrPath: string): TargetDeclaration {
   if (!fs.existsSync(file)) throw new Error(`no target declaration ${file}`);
   const doc = yaml.load(fs.readFileSync(file, 'utf8')) as Record<string, unknown> | undefined;
   const where = path.relative(process.cwd(), file) || file;
-  const need = (cond: unknown, what: string) => { if (!cond) throw new Error(`${where}: ${what}`); };
+  const need = (cond: unknown, what: string) => {
+    if (!cond) throw new Error(`${where}: ${what}`);
+  };
   need(doc && typeof doc === 'object', 'not a YAML mapping');
   need(typeof doc!.name === 'string', 'missing "name"');
   need(typeof doc!.profile === 'string', 'missing "profile"');
   need(typeof doc!.configurableFlags === 'boolean', '"configurableFlags" must be true or false');
   const caps = (doc!.capabilities ?? {}) as Record<string, unknown>;
-  for (const k of ['virtualTime', 'hollowKubelets', 'cloudProvider']) need(typeof caps[k] === 'boolean', `capabilities.${k} must be true or false`);
+  for (const k of ['virtualTime', 'hollowKubelets', 'cloudProvider'])
+    need(typeof caps[k] === 'boolean', `capabilities.${k} must be true or false`);
   need(doc!.shared === undefined || typeof doc!.shared === 'boolean', '"shared" must be true or false');
   const flags: Flags = {};
   for (const [c, f] of Object.entries((doc!.flags ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -48,7 +51,10 @@ export function loadTargetDeclaration(nameOrPath: string): TargetDeclaration {
     flags[c as Component] = Object.fromEntries(Object.entries(f ?? {}).map(([k, v]) => [k, String(v)]));
   }
   parseFlags(flags); // unknown names and bad values fail here, not mid-run
-  need(doc!.store === undefined || ['memory', 'sqlite', 'etcd'].includes(doc!.store as string), '"store" must be memory, sqlite or etcd');
+  need(
+    doc!.store === undefined || ['memory', 'sqlite', 'etcd'].includes(doc!.store as string),
+    '"store" must be memory, sqlite or etcd',
+  );
   return {
     name: doc!.name as string,
     profile: doc!.profile as string,

@@ -50,7 +50,11 @@ export class TimedWatches {
   }
 
   private async fetchRevisions(): Promise<void> {
-    const r = await this.api.request<{ revision: number; items: [number, number, string][] }>('GET', '/kubespec/v1/revisions', { query: { after: String(this.knownRevision) } });
+    const r = await this.api.request<{ revision: number; items: [number, number, string][] }>(
+      'GET',
+      '/kubespec/v1/revisions',
+      { query: { after: String(this.knownRevision) } },
+    );
     for (const [rev, at, key] of r.items) {
       this.revisionAt.set(rev, at);
       this.revisionKeys.push([rev, key]);
@@ -62,21 +66,43 @@ export class TimedWatches {
   client(): Client {
     if (this.timed) return this.timed;
     const api = this.api;
-    const watch = async <T extends KubeObject>(ref: ResourceRef, options: WatchOptions, handlers: WatchHandlers<T>): Promise<Watch> => {
+    const watch = async <T extends KubeObject>(
+      ref: ResourceRef,
+      options: WatchOptions,
+      handlers: WatchHandlers<T>,
+    ): Promise<Watch> => {
       const rt = registry.get(ref.resource);
       const filtered = !!(options.labelSelector || options.fieldSelector);
       const w: TimedWatch = {
-        prefix: rt && !filtered ? `/registry/${rt.storagePrefix}/${rt.namespaced && ref.namespace ? `${ref.namespace}/` : ''}` : undefined,
-        delivered: 0, since: 0, queue: [], pumping: false, handle: (ev) => handlers.onEvent(ev as ApiWatchEvent<T>),
+        prefix:
+          rt && !filtered
+            ? `/registry/${rt.storagePrefix}/${rt.namespaced && ref.namespace ? `${ref.namespace}/` : ''}`
+            : undefined,
+        delivered: 0,
+        since: 0,
+        queue: [],
+        pumping: false,
+        handle: (ev) => handlers.onEvent(ev as ApiWatchEvent<T>),
       };
       const inner = await api.watch<T>(ref, options, {
-        onEvent: (ev) => { w.queue.push(ev as ApiWatchEvent); void this.pump(w, handlers.onClose); },
-        onClose: (err) => { this.watches.delete(w); handlers.onClose?.(err); },
+        onEvent: (ev) => {
+          w.queue.push(ev as ApiWatchEvent);
+          void this.pump(w, handlers.onClose);
+        },
+        onClose: (err) => {
+          this.watches.delete(w);
+          handlers.onClose?.(err);
+        },
       });
       await this.fetchRevisions();
       w.since = this.knownRevision;
       this.watches.add(w);
-      return { stop: () => { this.watches.delete(w); inner.stop(); } };
+      return {
+        stop: () => {
+          this.watches.delete(w);
+          inner.stop();
+        },
+      };
     };
     this.timed = Object.assign(Object.create(api) as Client, { watch });
     return this.timed;
@@ -118,10 +144,16 @@ export class TimedWatches {
       if (!w.prefix) continue;
       let target = 0;
       for (let i = this.revisionKeys.length - 1; i >= 0 && this.revisionKeys[i][0] > w.since; i--) {
-        if (this.revisionKeys[i][1].startsWith(w.prefix)) { target = this.revisionKeys[i][0]; break; }
+        if (this.revisionKeys[i][1].startsWith(w.prefix)) {
+          target = this.revisionKeys[i][0];
+          break;
+        }
       }
       while ((w.delivered < target || w.queue.length > 0 || w.pumping) && this.watches.has(w)) {
-        if (Date.now() > deadline) throw new Error(`a watch on ${w.prefix} did not deliver revision ${target} within 15 s (last ${w.delivered})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `a watch on ${w.prefix} did not deliver revision ${target} within 15 s (last ${w.delivered})`,
+          );
         await new Promise<void>((resolve) => setTimeout(resolve, 2));
       }
     }

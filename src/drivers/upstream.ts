@@ -45,7 +45,11 @@ export class UpstreamDriver extends KubeDriver {
   protected override cleanupOnStop = false;
   readonly http: HttpAccess;
 
-  constructor(profile: Profile, declaration: TargetDeclaration, private readonly options: UpstreamOptions = {}) {
+  constructor(
+    profile: Profile,
+    declaration: TargetDeclaration,
+    private readonly options: UpstreamOptions = {},
+  ) {
     // Its own copy: configure() records the scenario's flags in it, which the kube driver's
     // hollow kubelets read (their heartbeat frequencies, lease duration).
     super(profile, { ...declaration, flags: { ...declaration.flags } });
@@ -66,10 +70,21 @@ export class UpstreamDriver extends KubeDriver {
         const e = await access.serve();
         let text: string;
         if ('admin' in credentials) text = this.pki().kubeconfig(e.server, 'kubespec-admin', ['system:masters']);
-        else if ('insecurePort' in credentials) throw new NotApplicableError('kube-apiserver v1.32 has no insecure port (--insecure-port was removed in v1.24)');
+        else if ('insecurePort' in credentials)
+          throw new NotApplicableError(
+            'kube-apiserver v1.32 has no insecure port (--insecure-port was removed in v1.24)',
+          );
         else if ('user' in credentials) text = this.pki().kubeconfig(e.server, credentials.user, credentials.groups);
-        else if ('basic' in credentials) throw new NotApplicableError('kube-apiserver v1.32 has no HTTP basic auth (--basic-auth-file was removed in v1.19)');
-        else text = tokenKubeconfig(this.pki().ca.certPem, e.server, 'token' in credentials ? credentials.token : undefined);
+        else if ('basic' in credentials)
+          throw new NotApplicableError(
+            'kube-apiserver v1.32 has no HTTP basic auth (--basic-auth-file was removed in v1.19)',
+          );
+        else
+          text = tokenKubeconfig(
+            this.pki().ca.certPem,
+            e.server,
+            'token' in credentials ? credentials.token : undefined,
+          );
         const file = path.join(this.workDir!, `kubeconfig-${++this.kubeconfigs}`);
         fs.writeFileSync(file, text, { mode: 0o600 });
         return file;
@@ -105,7 +120,10 @@ export class UpstreamDriver extends KubeDriver {
     try {
       await this.launch();
     } catch (e) {
-      this.startError = e instanceof NotApplicableError ? e : new Error(`upstream control plane did not start: ${(e as Error).message}`);
+      this.startError =
+        e instanceof NotApplicableError
+          ? e
+          : new Error(`upstream control plane did not start: ${(e as Error).message}`);
       await this.stopProcesses();
       if (e instanceof NotApplicableError) throw e;
     }
@@ -152,27 +170,41 @@ export class UpstreamDriver extends KubeDriver {
     const work = this.workDir!;
     const schedConfig = this.kubeconfig('kube-scheduler', 'system:kube-scheduler');
     const configFile = path.join(work, 'kube-scheduler.yaml');
-    fs.writeFileSync(configFile, [
-      'apiVersion: kubescheduler.config.k8s.io/v1',
-      'kind: KubeSchedulerConfiguration',
-      `clientConnection: { kubeconfig: ${JSON.stringify(schedConfig)}${qps ? `, qps: ${qps}, burst: ${qps}` : ''} }`,
-      'leaderElection: { leaderElect: false }',
-      ...(schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(schedulerName)} } ]`] : []),
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      configFile,
+      [
+        'apiVersion: kubescheduler.config.k8s.io/v1',
+        'kind: KubeSchedulerConfiguration',
+        `clientConnection: { kubeconfig: ${JSON.stringify(schedConfig)}${qps ? `, qps: ${qps}, burst: ${qps}` : ''} }`,
+        'leaderElection: { leaderElect: false }',
+        ...(schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(schedulerName)} } ]`] : []),
+        '',
+      ].join('\n'),
+    );
     await this.onFreePort(async (schedPort) => {
       const scheduler = this.spawn('kube-scheduler', [
-        `--config=${configFile}`, `--authentication-kubeconfig=${schedConfig}`, `--authorization-kubeconfig=${schedConfig}`,
-        '--bind-address=127.0.0.1', `--secure-port=${schedPort}`, `--cert-dir=${path.join(work, 'scheduler-certs')}`,
+        `--config=${configFile}`,
+        `--authentication-kubeconfig=${schedConfig}`,
+        `--authorization-kubeconfig=${schedConfig}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${schedPort}`,
+        `--cert-dir=${path.join(work, 'scheduler-certs')}`,
       ]);
-      await scheduler.waitUntil('kube-scheduler /healthz', () => answers200(`https://127.0.0.1:${schedPort}/healthz`, { rejectUnauthorized: false }), START_TIMEOUT_MS);
+      await scheduler.waitUntil(
+        'kube-scheduler /healthz',
+        () => answers200(`https://127.0.0.1:${schedPort}/healthz`, { rejectUnauthorized: false }),
+        START_TIMEOUT_MS,
+      );
     });
   }
 
   private async launch(): Promise<void> {
     const cmd = this.translate(mergeFlags(this.profile.flags, this.flags));
     const missing = missingBinaries(this.binDir);
-    if (missing.length) throw new Error(`the upstream binaries are not built (no ${missing.join(', ')} in ${this.binDir}): run \`npm run upstream:build\``);
+    if (missing.length)
+      throw new Error(
+        `the upstream binaries are not built (no ${missing.join(', ')} in ${this.binDir}): run \`npm run upstream:build\``,
+      );
     const pki = this.pki();
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-upstream-'));
     const work = this.workDir;
@@ -186,7 +218,10 @@ export class UpstreamDriver extends KubeDriver {
     const claim = async (): Promise<number> => {
       // Another scenario of this run may hold it for a while: wait for it, never settle for another.
       while (!(await portFree(wanted))) {
-        if (Date.now() > deadline) throw new Error(`--secure-port=${wanted}, which the scenario names, stayed in use for ${START_TIMEOUT_MS / 1000} s (another process on this machine holds it)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `--secure-port=${wanted}, which the scenario names, stayed in use for ${START_TIMEOUT_MS / 1000} s (another process on this machine holds it)`,
+          );
         await new Promise((r) => setTimeout(r, 500));
       }
       return wanted;
@@ -195,10 +230,15 @@ export class UpstreamDriver extends KubeDriver {
 
     // etcd: one member, no fsync (a scratch store per scenario).
     const etcd = this.spawn('etcd', [
-      '--name=kubespec', `--data-dir=${path.join(work, 'etcd')}`,
-      `--listen-client-urls=http://127.0.0.1:${etcdClient}`, `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
-      `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`, `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
-      `--initial-cluster=kubespec=http://127.0.0.1:${etcdPeer}`, '--unsafe-no-fsync', '--log-level=warn',
+      '--name=kubespec',
+      `--data-dir=${path.join(work, 'etcd')}`,
+      `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
+      `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
+      `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+      `--initial-cluster=kubespec=http://127.0.0.1:${etcdPeer}`,
+      '--unsafe-no-fsync',
+      '--log-level=warn',
     ]);
     await etcd.waitUntil('etcd', () => answers200(`http://127.0.0.1:${etcdClient}/health`), START_TIMEOUT_MS);
 
@@ -206,11 +246,14 @@ export class UpstreamDriver extends KubeDriver {
       const server = `https://127.0.0.1:${apiPort}`;
       const apiserver = this.spawn('kube-apiserver', [
         `--etcd-servers=http://127.0.0.1:${etcdClient}`,
-        '--bind-address=127.0.0.1', `--secure-port=${apiPort}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${apiPort}`,
         `--cert-dir=${path.join(work, 'apiserver-certs')}`,
-        `--tls-cert-file=${pki.file('apiserver.crt')}`, `--tls-private-key-file=${pki.file('apiserver.key')}`,
+        `--tls-cert-file=${pki.file('apiserver.crt')}`,
+        `--tls-private-key-file=${pki.file('apiserver.key')}`,
         `--client-ca-file=${pki.file('ca.crt')}`,
-        `--service-account-key-file=${pki.file('sa.pub')}`, `--service-account-signing-key-file=${pki.file('sa.key')}`,
+        `--service-account-key-file=${pki.file('sa.pub')}`,
+        `--service-account-signing-key-file=${pki.file('sa.key')}`,
         '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
         '--allow-privileged=true',
         // Node,RBAC unless the scenario names its modes (a list flag: repeating it appends).
@@ -240,34 +283,50 @@ export class UpstreamDriver extends KubeDriver {
     fs.writeFileSync(adminFile, pki.kubeconfig(server, 'kubespec-admin', ['system:masters']), { mode: 0o600 });
     this.api = KubeconfigClient.fromFile(adminFile, coreRegistry());
     this.endpoint = { server, secure: { host: '127.0.0.1', port: apiPort }, caFile: pki.file('ca.crt') };
-    if (this.options.apiServerOnly) { await super.start(); return; }
+    if (this.options.apiServerOnly) {
+      await super.start();
+      return;
+    }
     const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
     const kcm = await this.onFreePort(async (kcmPort) => {
       const proc = this.spawn('kube-controller-manager', [
-        `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
+        `--kubeconfig=${kcmConfig}`,
+        `--authentication-kubeconfig=${kcmConfig}`,
+        `--authorization-kubeconfig=${kcmConfig}`,
         ...(cmd.kcm.some((a) => a.startsWith('--leader-elect=')) ? [] : ['--leader-elect=false']),
-        '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${kcmPort}`,
         `--cert-dir=${path.join(work, 'kcm-certs')}`,
-        '--use-service-account-credentials=true', `--service-account-private-key-file=${pki.file('sa.key')}`,
+        '--use-service-account-credentials=true',
+        `--service-account-private-key-file=${pki.file('sa.key')}`,
         `--root-ca-file=${pki.file('ca.crt')}`,
-        `--cluster-signing-cert-file=${pki.file('ca.crt')}`, `--cluster-signing-key-file=${pki.file('ca.key')}`,
+        `--cluster-signing-cert-file=${pki.file('ca.crt')}`,
+        `--cluster-signing-key-file=${pki.file('ca.key')}`,
         ...cmd.kcm,
       ]);
       // /healthz is always allowed; their serving certificates are self-signed.
-      await proc.waitUntil('kube-controller-manager /healthz', () => answers200(`https://127.0.0.1:${kcmPort}/healthz`, { rejectUnauthorized: false }), START_TIMEOUT_MS);
+      await proc.waitUntil(
+        'kube-controller-manager /healthz',
+        () => answers200(`https://127.0.0.1:${kcmPort}/healthz`, { rejectUnauthorized: false }),
+        START_TIMEOUT_MS,
+      );
       return proc;
     });
     await this.startScheduler(cmd.schedulerName);
 
     // The controllers run once the service-account controller has made the default account.
-    await kcm.waitUntil('the controller manager (default/default ServiceAccount)', async () => {
-      try {
-        await this.api.get({ resource: 'serviceaccounts', namespace: 'default' }, 'default');
-        return true;
-      } catch (e) {
-        return (e as Error).message; // not made yet
-      }
-    }, START_TIMEOUT_MS);
+    await kcm.waitUntil(
+      'the controller manager (default/default ServiceAccount)',
+      async () => {
+        try {
+          await this.api.get({ resource: 'serviceaccounts', namespace: 'default' }, 'default');
+          return true;
+        } catch (e) {
+          return (e as Error).message; // not made yet
+        }
+      },
+      START_TIMEOUT_MS,
+    );
     await super.start();
   }
 
@@ -309,7 +368,8 @@ export class UpstreamDriver extends KubeDriver {
       await super.stop();
     } finally {
       await this.stopProcesses();
-      if (this.workDir && !process.env.KUBESPEC_UPSTREAM_KEEP) fs.rmSync(this.workDir, { recursive: true, force: true });
+      if (this.workDir && !process.env.KUBESPEC_UPSTREAM_KEEP)
+        fs.rmSync(this.workDir, { recursive: true, force: true });
     }
     if (tail && !this.startError) throw new Error(tail);
   }

@@ -29,9 +29,12 @@ export function admitPod(pod: Pod, node: Node | undefined, running: readonly Pod
     storage += r.ephemeralStorage;
     for (const [k, v] of r.scalar) scalar.set(k, (scalar.get(k) ?? 0) + v);
   }
-  if (want.milliCPU > 0 && alloc.milliCPU < want.milliCPU + cpu) return reject('cpu', want.milliCPU, cpu, alloc.milliCPU);
-  if (want.memory > 0 && alloc.memory < want.memory + memory) return reject('memory', want.memory, memory, alloc.memory);
-  if (want.ephemeralStorage > 0 && alloc.ephemeralStorage < want.ephemeralStorage + storage) return reject('ephemeral-storage', want.ephemeralStorage, storage, alloc.ephemeralStorage);
+  if (want.milliCPU > 0 && alloc.milliCPU < want.milliCPU + cpu)
+    return reject('cpu', want.milliCPU, cpu, alloc.milliCPU);
+  if (want.memory > 0 && alloc.memory < want.memory + memory)
+    return reject('memory', want.memory, memory, alloc.memory);
+  if (want.ephemeralStorage > 0 && alloc.ephemeralStorage < want.ephemeralStorage + storage)
+    return reject('ephemeral-storage', want.ephemeralStorage, storage, alloc.ephemeralStorage);
   for (const [name, v] of want.scalar) {
     const used = scalar.get(name) ?? 0;
     const cap = alloc.scalar.get(name) ?? 0;
@@ -41,5 +44,8 @@ export function admitPod(pod: Pod, node: Node | undefined, running: readonly Pod
 }
 
 function reject(resource: string, requested: number, used: number, capacity: number): Rejection {
-  return { reason: `OutOf${resource}`, message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}` };
+  return {
+    reason: `OutOf${resource}`,
+    message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}`,
+  };
 }

@@ -28,9 +28,25 @@ export interface KubeletReviews {
 
 export type GuardDecision = { allowed: true; user: UserInfo } | { allowed: false; code: number; message: string };
 
-const DEBUGGING_PATHS = ['/run/', '/exec/', '/attach/', '/portForward/', '/containerLogs/', '/runningpods/', '/debug/pprof/', '/logs/'];
+const DEBUGGING_PATHS = [
+  '/run/',
+  '/exec/',
+  '/attach/',
+  '/portForward/',
+  '/containerLogs/',
+  '/runningpods/',
+  '/debug/pprof/',
+  '/logs/',
+];
 
-const VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+const VERBS: Record<string, string> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
 
 function isSubpath(path: string, prefix: string): boolean {
   const p = prefix.replace(/\/$/, '');
@@ -52,7 +68,11 @@ function minor(version: string): number {
   return Number(/^v\d+\.(\d+)/.exec(version)?.[1] ?? 0);
 }
 
-export async function guard(req: IncomingMessage, config: KubeletConfig, reviews: KubeletReviews | undefined): Promise<GuardDecision> {
+export async function guard(
+  req: IncomingMessage,
+  config: KubeletConfig,
+  reviews: KubeletReviews | undefined,
+): Promise<GuardDecision> {
   const unauthorized: GuardDecision = { allowed: false, code: 401, message: 'Unauthorized' };
   const socket = req.socket as TLSSocket;
   let user: UserInfo | undefined;
@@ -62,7 +82,11 @@ export async function guard(req: IncomingMessage, config: KubeletConfig, reviews
     const subject = cert.subject as unknown as Record<string, string | string[]> | undefined;
     const cn = subject?.CN;
     const o = subject?.O;
-    if (cn) user = { username: Array.isArray(cn) ? cn[0] : cn, groups: [...(o === undefined ? [] : Array.isArray(o) ? o : [o]), 'system:authenticated'] };
+    if (cn)
+      user = {
+        username: Array.isArray(cn) ? cn[0] : cn,
+        groups: [...(o === undefined ? [] : Array.isArray(o) ? o : [o]), 'system:authenticated'],
+      };
   }
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!user && bearer && config.authenticationTokenWebhook) {
@@ -77,11 +101,23 @@ export async function guard(req: IncomingMessage, config: KubeletConfig, reviews
   if (config.authorizationMode === 'AlwaysAllow') return { allowed: true, user };
   const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
   const attrs: AuthorizationAttributes = {
-    user, verb: VERBS[req.method ?? 'GET'] ?? '', isResourceRequest: true, path, apiGroup: '', resource: 'nodes',
-    subresource: subresourceOf(path), namespace: '', name: config.nodeName,
+    user,
+    verb: VERBS[req.method ?? 'GET'] ?? '',
+    isResourceRequest: true,
+    path,
+    apiGroup: '',
+    resource: 'nodes',
+    subresource: subresourceOf(path),
+    namespace: '',
+    name: config.nodeName,
   };
-  if (reviews && await reviews.review(attrs)) return { allowed: true, user };
+  if (reviews && (await reviews.review(attrs))) return { allowed: true, user };
   // v1.32 reports the list of subresources it tried (KubeletFineGrainedAuthz); older kubelets the one.
-  const sub = minor(config.machine.version) >= 32 ? `subresource(s)=[${attrs.subresource}]` : `subresource=${attrs.subresource}`;
-  return { allowed: false, code: 403, message: `Forbidden (user=${user.username}, verb=${attrs.verb}, resource=nodes, ${sub})\n` };
+  const sub =
+    minor(config.machine.version) >= 32 ? `subresource(s)=[${attrs.subresource}]` : `subresource=${attrs.subresource}`;
+  return {
+    allowed: false,
+    code: 403,
+    message: `Forbidden (user=${user.username}, verb=${attrs.verb}, resource=nodes, ${sub})\n`,
+  };
 }

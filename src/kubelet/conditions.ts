@@ -2,8 +2,16 @@ import { NodeCondition } from '../api/core';
 
 /** The healthy condition each kubelet reports, with upstream's reasons and messages. */
 const HEALTHY: Record<string, Omit<NodeCondition, 'type' | 'lastHeartbeatTime' | 'lastTransitionTime'>> = {
-  OutOfDisk: { status: 'False', reason: 'KubeletHasSufficientDisk', message: 'kubelet has sufficient disk space available' },
-  MemoryPressure: { status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
+  OutOfDisk: {
+    status: 'False',
+    reason: 'KubeletHasSufficientDisk',
+    message: 'kubelet has sufficient disk space available',
+  },
+  MemoryPressure: {
+    status: 'False',
+    reason: 'KubeletHasSufficientMemory',
+    message: 'kubelet has sufficient memory available',
+  },
   DiskPressure: { status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
   PIDPressure: { status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
   Ready: { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
@@ -22,7 +30,12 @@ export const HEALTHY_EVENT: Record<string, string> = {
  * The kubelet's view of its conditions at `now`: heartbeat always now, transition time
  * kept while the status is unchanged (upstream setNodeReadyCondition and friends).
  */
-export function kubeletConditions(types: string[], previous: NodeCondition[] | undefined, now: string, overrides: Record<string, Partial<NodeCondition>> = {}): NodeCondition[] {
+export function kubeletConditions(
+  types: string[],
+  previous: NodeCondition[] | undefined,
+  now: string,
+  overrides: Record<string, Partial<NodeCondition>> = {},
+): NodeCondition[] {
   const out: NodeCondition[] = [];
   for (const type of types) {
     const want = { ...HEALTHY[type], ...overrides[type] };

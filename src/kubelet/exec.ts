@@ -61,8 +61,16 @@ function shell(ctx: ExecContext, script: string, stdin: string): ExecResult {
   let and = false;
   for (let i = 0; i < script.length; i++) {
     const ch = script[i];
-    if (quote) { if (ch === quote) quote = undefined; cur += ch; continue; }
-    if (ch === '"' || ch === "'") { quote = ch; cur += ch; continue; }
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      cur += ch;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      quote = ch;
+      cur += ch;
+      continue;
+    }
     if (ch === ';' || (ch === '&' && script[i + 1] === '&')) {
       statements.push({ text: cur, and });
       and = ch === '&';
@@ -100,12 +108,20 @@ export function runCommand(ctx: ExecContext, argv: string[], stdin = ''): ExecRe
     case 'hostname':
       return ok(`${hostname(ctx.pod)}\n`);
     case 'env':
-      return ok(environment(ctx).map(([k, v]) => `${k}=${v}\n`).join(''));
+      return ok(
+        environment(ctx)
+          .map(([k, v]) => `${k}=${v}\n`)
+          .join(''),
+      );
     case 'printenv': {
       const env = environment(ctx);
       if (args.length === 0) return ok(env.map(([k, v]) => `${k}=${v}\n`).join(''));
       const hits = args.map((a) => env.find(([k]) => k === a)).filter((x): x is [string, string] => !!x);
-      return { stdout: hits.map(([, v]) => `${v}\n`).join(''), stderr: '', exitCode: hits.length === args.length ? 0 : 1 };
+      return {
+        stdout: hits.map(([, v]) => `${v}\n`).join(''),
+        stderr: '',
+        exitCode: hits.length === args.length ? 0 : 1,
+      };
     }
     case 'cat': {
       if (args.length === 0) return ok(stdin);

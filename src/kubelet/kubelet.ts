@@ -38,7 +38,11 @@ export class HollowKubelet {
   readonly pods: PodRunner;
   private nodeUID?: string;
 
-  constructor(readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock) {
+  constructor(
+    readonly config: KubeletConfig,
+    private readonly client: Client,
+    private readonly clock: Clock,
+  ) {
     this.events = new EventRecorder(client, clock, { component: 'kubelet', host: config.nodeName });
     this.pods = new PodRunner(config, client, clock, this.events);
   }
@@ -58,8 +62,13 @@ export class HollowKubelet {
     if (this.config.registerNode) await this.register();
     // Without a Node to update (--register-node=false and nobody made one) the kubelet
     // keeps trying on its period, as upstream's does.
-    await this.syncNodeStatus(true).catch((e) => { if (!isStatusError(e, 'NotFound')) throw e; });
-    this.statusTimer = this.clock.setInterval(() => void this.syncNodeStatus(false).catch(reportTo('kubelet')), this.config.nodeStatusUpdateFrequency);
+    await this.syncNodeStatus(true).catch((e) => {
+      if (!isStatusError(e, 'NotFound')) throw e;
+    });
+    this.statusTimer = this.clock.setInterval(
+      () => void this.syncNodeStatus(false).catch(reportTo('kubelet')),
+      this.config.nodeStatusUpdateFrequency,
+    );
     if (this.config.useLease) {
       await this.renewLease();
       const interval = (this.config.nodeLeaseDurationSeconds * 1000) / 4;
@@ -114,7 +123,8 @@ export class HollowKubelet {
 
   private machineInfo(): NodeSystemInfo {
     const id = createHash('md5').update(this.config.nodeName).digest('hex');
-    const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`.toUpperCase();
+    const uuid =
+      `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`.toUpperCase();
     const boot = createHash('md5').update(`${this.config.nodeName}/boot`).digest('hex');
     const m = this.config.machine;
     return {
@@ -174,7 +184,12 @@ export class HollowKubelet {
       this.events.normal(created, 'Starting', 'Starting kubelet.');
       this.events.normal(created, 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
       for (const c of this.config.machine.conditions) {
-        if (HEALTHY_EVENT[c]) this.events.normal(created, HEALTHY_EVENT[c], `Node ${created.metadata.name} status is now: ${HEALTHY_EVENT[c]}`);
+        if (HEALTHY_EVENT[c])
+          this.events.normal(
+            created,
+            HEALTHY_EVENT[c],
+            `Node ${created.metadata.name} status is now: ${HEALTHY_EVENT[c]}`,
+          );
       }
     } catch (e) {
       // A Node made by hand (or by an earlier run of this kubelet) is adopted, as upstream's
@@ -203,7 +218,8 @@ export class HollowKubelet {
         throw e;
       }
       this.nodeUID = node.metadata.uid;
-      if (!force && node === this.lastSeenNode && nowMs - this.lastReported < this.config.nodeStatusReportFrequency) return;
+      if (!force && node === this.lastSeenNode && nowMs - this.lastReported < this.config.nodeStatusReportFrequency)
+        return;
       // A new status over the (frozen) node: nothing is copied unless it is posted.
       const previous = node.status?.conditions;
       const status: NonNullable<Node['status']> = {
@@ -226,7 +242,8 @@ export class HollowKubelet {
         this.lastReported = nowMs;
         this.lastReportedStatus = status;
         const wasReady = previous?.find((c) => c.type === 'Ready')?.status;
-        if (wasReady !== undefined && wasReady !== 'True') this.events.normal(next, 'NodeReady', `Node ${next.metadata.name} status is now: NodeReady`);
+        if (wasReady !== undefined && wasReady !== 'True')
+          this.events.normal(next, 'NodeReady', `Node ${next.metadata.name} status is now: NodeReady`);
         return;
       } catch (e) {
         if (!isStatusError(e, 'Conflict')) throw e;
@@ -248,7 +265,15 @@ export class HollowKubelet {
       let lease = this.latestLease;
       for (let attempt = 1; ; attempt++) {
         lease ??= await this.client.get<Lease>(ref, this.config.nodeName);
-        const next: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime } };
+        const next: Lease = {
+          ...lease,
+          spec: {
+            ...lease.spec,
+            holderIdentity: this.config.nodeName,
+            leaseDurationSeconds: this.config.nodeLeaseDurationSeconds,
+            renewTime,
+          },
+        };
         try {
           this.latestLease = await this.client.update<Lease>(ref, next);
           break;
@@ -265,9 +290,15 @@ export class HollowKubelet {
         metadata: {
           name: this.config.nodeName,
           namespace: NODE_LEASE_NAMESPACE,
-          ...(this.nodeUID ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.config.nodeName, uid: this.nodeUID }] } : {}),
+          ...(this.nodeUID
+            ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.config.nodeName, uid: this.nodeUID }] }
+            : {}),
         },
-        spec: { holderIdentity: this.config.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds, renewTime },
+        spec: {
+          holderIdentity: this.config.nodeName,
+          leaseDurationSeconds: this.config.nodeLeaseDurationSeconds,
+          renewTime,
+        },
       };
       this.latestLease = await this.client.create(ref, lease);
     }
@@ -281,8 +312,10 @@ const HEARTBEAT = ['lastHeartbeatTime'];
 function sameStatusButHeartbeats(a: NonNullable<Node['status']>, b: NonNullable<Node['status']>): boolean {
   const ca = a.conditions ?? [];
   const cb = b.conditions ?? [];
-  return ca.length === cb.length
-    && Object.keys(a).indexOf('conditions') === Object.keys(b).indexOf('conditions')
-    && jsonEqual(a, b, CONDITIONS)
-    && ca.every((c, i) => jsonEqual(c, cb[i], HEARTBEAT));
+  return (
+    ca.length === cb.length &&
+    Object.keys(a).indexOf('conditions') === Object.keys(b).indexOf('conditions') &&
+    jsonEqual(a, b, CONDITIONS) &&
+    ca.every((c, i) => jsonEqual(c, cb[i], HEARTBEAT))
+  );
 }

@@ -32,16 +32,33 @@ export function exitedStatus(pod: Pod, now: string): { status: NonNullable<Pod['
   const policy = pod.spec.restartPolicy ?? 'Always';
   const ended = policy === 'Never' || (policy === 'OnFailure' && code === 0);
   const status = clone(pod.status ?? {});
-  const terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt: status.startTime, finishedAt: now };
+  const terminated = {
+    exitCode: code,
+    reason: code === 0 ? 'Completed' : 'Error',
+    startedAt: status.startTime,
+    finishedAt: now,
+  };
   if (!ended) {
-    status.containerStatuses = (status.containerStatuses ?? []).map((c) => ({ ...c, restartCount: c.restartCount + 1, lastState: { terminated }, state: { running: { startedAt: now } } }));
+    status.containerStatuses = (status.containerStatuses ?? []).map((c) => ({
+      ...c,
+      restartCount: c.restartCount + 1,
+      lastState: { terminated },
+      state: { running: { startedAt: now } },
+    }));
     return { status, ended };
   }
   status.phase = code === 0 ? 'Succeeded' : 'Failed';
   const notReady = (c: PodCondition): PodCondition =>
-    c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False', reason: 'PodCompleted', lastTransitionTime: now } : c;
+    c.type === 'Ready' || c.type === 'ContainersReady'
+      ? { ...c, status: 'False', reason: 'PodCompleted', lastTransitionTime: now }
+      : c;
   status.conditions = (status.conditions ?? []).map(notReady);
-  status.containerStatuses = (status.containerStatuses ?? []).map((c) => ({ ...c, ready: false, started: false, state: { terminated } }));
+  status.containerStatuses = (status.containerStatuses ?? []).map((c) => ({
+    ...c,
+    ready: false,
+    started: false,
+    state: { terminated },
+  }));
   return { status, ended };
 }
 
@@ -52,17 +69,24 @@ export function exitedStatus(pod: Pod, now: string): { status: NonNullable<Pod['
 export class PodLifecycle {
   private readonly timers = new Map<string, TimerHandle>();
 
-  constructor(private readonly client: Client, private readonly clock: Clock, private readonly current: (uid: string) => Pod | undefined) {}
+  constructor(
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly current: (uid: string) => Pod | undefined,
+  ) {}
 
   /** Called once a pod runs: schedules its containers' exit if the pod asks for one. */
   started(pod: Pod): void {
     const seconds = runSeconds(pod);
     const uid = pod.metadata.uid!;
     if (seconds === undefined || this.timers.has(uid)) return;
-    this.timers.set(uid, this.clock.setTimeout(() => {
-      this.timers.delete(uid);
-      void this.exit(uid).catch(reportTo('kubelet'));
-    }, seconds * 1000));
+    this.timers.set(
+      uid,
+      this.clock.setTimeout(() => {
+        this.timers.delete(uid);
+        void this.exit(uid).catch(reportTo('kubelet'));
+      }, seconds * 1000),
+    );
   }
 
   forget(uid: string): void {
@@ -83,7 +107,9 @@ export class PodLifecycle {
     const next = clone(pod);
     next.status = status;
     try {
-      const written = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, { subresource: 'status' });
+      const written = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, {
+        subresource: 'status',
+      });
       if (!ended) this.started(written);
     } catch (e) {
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;

@@ -24,19 +24,36 @@ export class PodRunner {
   private readonly admitted = new Map<string, Pod>();
   private readonly lifecycle: PodLifecycle;
 
-  constructor(private readonly config: KubeletConfig, private readonly client: Client, private readonly clock: Clock, private readonly events: EventRecorder) {
+  constructor(
+    private readonly config: KubeletConfig,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly events: EventRecorder,
+  ) {
     this.lifecycle = new PodLifecycle(client, clock, (uid) => this.running().find((p) => p.metadata.uid === uid));
   }
 
   async start(): Promise<void> {
     this.active = true;
-    this.nodeInformer = new Informer<Node>(this.client, { resource: 'nodes' }, { fieldSelector: `metadata.name=${this.config.nodeName}` });
+    this.nodeInformer = new Informer<Node>(
+      this.client,
+      { resource: 'nodes' },
+      { fieldSelector: `metadata.name=${this.config.nodeName}` },
+    );
     await this.nodeInformer.run();
-    this.informer = new Informer<Pod>(this.client, { resource: 'pods' }, { fieldSelector: `spec.nodeName=${this.config.nodeName}` });
+    this.informer = new Informer<Pod>(
+      this.client,
+      { resource: 'pods' },
+      { fieldSelector: `spec.nodeName=${this.config.nodeName}` },
+    );
     this.informer.addEventHandler({
       onAdd: (pod) => void this.sync(pod).catch(reportTo('kubelet')),
       onUpdate: (_old, pod) => void this.sync(pod).catch(reportTo('kubelet')),
-      onDelete: (pod) => { this.ips?.release(pod.metadata.uid ?? ''); this.admitted.delete(pod.metadata.uid ?? ''); this.lifecycle.forget(pod.metadata.uid ?? ''); },
+      onDelete: (pod) => {
+        this.ips?.release(pod.metadata.uid ?? '');
+        this.admitted.delete(pod.metadata.uid ?? '');
+        this.lifecycle.forget(pod.metadata.uid ?? '');
+      },
     });
     await this.informer.run();
   }
@@ -57,7 +74,9 @@ export class PodRunner {
     const next = clone(pod);
     next.status = { ...next.status, phase: 'Failed', reason, message };
     try {
-      const updated = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, { subresource: 'status' });
+      const updated = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, {
+        subresource: 'status',
+      });
       this.events.warning(updated, reason, message);
     } catch (e) {
       if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
@@ -78,15 +97,25 @@ export class PodRunner {
     if (pod.metadata.deletionTimestamp) {
       // Containers stop at once in a hollow node; then the kubelet confirms the deletion.
       try {
-        await this.client.delete(ref, pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+        await this.client.delete(ref, pod.metadata.name!, {
+          gracePeriodSeconds: 0,
+          preconditions: { uid: pod.metadata.uid },
+        });
       } catch (e) {
         if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
       }
       return;
     }
     const phase = pod.status?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') { this.admitted.delete(pod.metadata.uid ?? ''); return; }
-    if (phase === 'Running') { this.admitted.set(pod.metadata.uid ?? '', pod); this.lifecycle.started(pod); return; }
+    if (phase === 'Succeeded' || phase === 'Failed') {
+      this.admitted.delete(pod.metadata.uid ?? '');
+      return;
+    }
+    if (phase === 'Running') {
+      this.admitted.set(pod.metadata.uid ?? '', pod);
+      this.lifecycle.started(pod);
+      return;
+    }
     const now = isoTime(this.clock.now());
     const node = this.nodeInformer?.getByName(this.config.nodeName);
     const uid = pod.metadata.uid ?? '';
@@ -100,7 +129,12 @@ export class PodRunner {
     const hostIP = node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? this.config.nodeIP;
     const podIP = pod.spec.hostNetwork ? hostIP : this.allocator()?.allocate(pod.metadata.uid ?? pod.metadata.name!);
     const next = clone(pod);
-    const cond = (type: string): PodCondition => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now });
+    const cond = (type: string): PodCondition => ({
+      type,
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: now,
+    });
     const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled') ?? cond('PodScheduled');
     next.status = {
       ...next.status,

@@ -34,11 +34,19 @@ export function containerLog(pod: Pod, container: string): { time: string; line:
   const started = (status?.state as { running?: { startedAt?: string } } | undefined)?.running?.startedAt;
   if (!started) return [];
   const spec = pod.spec.containers.find((c) => c.name === container);
-  return [{ time: started, line: `hollow container ${container} (image ${spec?.image ?? ''}) of pod ${pod.metadata.namespace}/${pod.metadata.name} started on node ${pod.spec.nodeName}` }];
+  return [
+    {
+      time: started,
+      line: `hollow container ${container} (image ${spec?.image ?? ''}) of pod ${pod.metadata.namespace}/${pod.metadata.name} started on node ${pod.spec.nodeName}`,
+    },
+  ];
 }
 
 function nanoTime(iso: string): string {
-  return iso.replace(/(\.\d+)?Z$/, (_, frac: string | undefined) => `.${((frac ?? '.').slice(1) + '000000000').slice(0, 9)}Z`);
+  return iso.replace(
+    /(\.\d+)?Z$/,
+    (_, frac: string | undefined) => `.${(`${(frac ?? '.').slice(1)}000000000`).slice(0, 9)}Z`,
+  );
 }
 
 export class KubeletServer {
@@ -46,7 +54,11 @@ export class KubeletServer {
   port = 0;
   private readonly streaming: KubeletStreaming;
 
-  constructor(private readonly kubelet: HollowKubelet, private readonly clock: Clock, private readonly tls: KubeletServing) {
+  constructor(
+    private readonly kubelet: HollowKubelet,
+    private readonly clock: Clock,
+    private readonly tls: KubeletServing,
+  ) {
     this.streaming = new KubeletStreaming({
       nodeName: kubelet.name,
       pod: (ns, name) => this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name),
@@ -55,13 +67,29 @@ export class KubeletServer {
 
   async start(host = '127.0.0.1'): Promise<number> {
     // Client certificates are asked for, not required: tokens and anonymous requests connect too.
-    this.server = https.createServer({ cert: this.tls.certPem, key: this.tls.keyPem, ca: this.tls.clientCA, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      void this.guarded(req, res).catch((e) => { if (!res.headersSent) { res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }); } res.end(`Authorization error: ${(e as Error).message}`); });
-    });
+    this.server = https.createServer(
+      {
+        cert: this.tls.certPem,
+        key: this.tls.keyPem,
+        ca: this.tls.clientCA,
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      (req, res) => {
+        void this.guarded(req, res).catch((e) => {
+          if (!res.headersSent) {
+            res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+          }
+          res.end(`Authorization error: ${(e as Error).message}`);
+        });
+      },
+    );
     // exec, attach and port-forward arrive as upgrade requests (WebSocket or SPDY/3.1).
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
-      void this.guardedUpgrade(req, socket, head).catch((e) => refuseUpgrade(socket, 500, `Authorization error: ${(e as Error).message}`));
+      void this.guardedUpgrade(req, socket, head).catch((e) =>
+        refuseUpgrade(socket, 500, `Authorization error: ${(e as Error).message}`),
+      );
     });
     await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(0, host, () => resolve()));
     this.port = (this.server.address() as AddressInfo).port;
@@ -97,7 +125,8 @@ export class KubeletServer {
 
   private async guardedUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
-    if (debuggingDisabled(this.kubelet.config, path)) return refuseUpgrade(socket, 405, 'Debug endpoints are disabled.\n');
+    if (debuggingDisabled(this.kubelet.config, path))
+      return refuseUpgrade(socket, 405, 'Debug endpoints are disabled.\n');
     const d = await guard(req, this.kubelet.config, this.tls.reviews);
     if (!d.allowed) return refuseUpgrade(socket, d.code, d.message);
     this.streaming.upgrade(req, socket, head);
@@ -105,15 +134,31 @@ export class KubeletServer {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'https://kubelet');
-    const json = (code: number, body: unknown) => { res.writeHead(code, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(body)); };
-    const text = (code: number, body: string) => { res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' }); res.end(body); };
+    const json = (code: number, body: unknown) => {
+      res.writeHead(code, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const text = (code: number, body: string) => {
+      res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(body);
+    };
     const p = url.pathname;
     if (p === '/healthz') return text(200, 'ok');
-    if (p === '/pods' || p === '/pods/') return json(200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: this.pods() });
+    if (p === '/pods' || p === '/pods/')
+      return json(200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: this.pods() });
     if (p === '/stats/summary') {
       return json(200, {
-        node: { nodeName: this.kubelet.name, startTime: isoTime(this.clock.now()), cpu: { time: isoTime(this.clock.now()), usageNanoCores: 0 }, memory: { time: isoTime(this.clock.now()), workingSetBytes: 0 } },
-        pods: this.pods().map((pod) => ({ podRef: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid }, startTime: pod.status?.startTime, containers: pod.spec.containers.map((c) => ({ name: c.name })) })),
+        node: {
+          nodeName: this.kubelet.name,
+          startTime: isoTime(this.clock.now()),
+          cpu: { time: isoTime(this.clock.now()), usageNanoCores: 0 },
+          memory: { time: isoTime(this.clock.now()), workingSetBytes: 0 },
+        },
+        pods: this.pods().map((pod) => ({
+          podRef: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
+          startTime: pod.status?.startTime,
+          containers: pod.spec.containers.map((c) => ({ name: c.name })),
+        })),
       });
     }
     const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(p);
@@ -121,7 +166,8 @@ export class KubeletServer {
       const [, ns, name, container] = logs.map(decodeURIComponent);
       const pod = this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name);
       if (!pod) return text(404, `pod ${ns}/${name} not found`);
-      if (!pod.spec.containers.some((c) => c.name === container)) return text(404, `container ${container} is not valid for pod ${name}`);
+      if (!pod.spec.containers.some((c) => c.name === container))
+        return text(404, `container ${container} is not valid for pod ${name}`);
       let lines = containerLog(pod, container);
       const tail = url.searchParams.get('tailLines');
       if (tail !== null) lines = lines.slice(Math.max(0, lines.length - Number(tail)));
@@ -138,13 +184,29 @@ export class KubeletServer {
       if (!pod) return text(404, `pod ${ns}/${name} not found`);
       if (portText !== undefined) {
         const port = Number(portText);
-        const declared = pod.spec.containers.some((c) => (c.ports ?? []).some((p) => p.containerPort === port && (p.protocol ?? 'TCP') === 'TCP'));
+        const declared = pod.spec.containers.some((c) =>
+          (c.ports ?? []).some((p) => p.containerPort === port && (p.protocol ?? 'TCP') === 'TCP'),
+        );
         if (!declared) {
-          return json(503, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `error trying to reach service: dial tcp ${pod.status?.podIP ?? ''}:${port}: connect: connection refused`, reason: 'ServiceUnavailable', code: 503 });
+          return json(503, {
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Failure',
+            message: `error trying to reach service: dial tcp ${pod.status?.podIP ?? ''}:${port}: connect: connection refused`,
+            reason: 'ServiceUnavailable',
+            code: 503,
+          });
         }
-        return text(200, `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) port ${port} answered ${req.method} ${hollow[3] ?? '/'}\n`);
+        return text(
+          200,
+          `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) port ${port} answered ${req.method} ${hollow[3] ?? '/'}\n`,
+        );
       }
-      return text(200, `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) answered ${req.method} ${hollow[3] ?? '/'}\n`);
+      return text(
+        200,
+        `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) answered ${req.method} ${hollow[3] ?? '/'}\n`,
+      );
     }
     return text(404, '404 page not found\n');
   }

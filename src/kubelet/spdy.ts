@@ -18,27 +18,99 @@ import * as zlib from 'node:zlib';
 
 /** The SPDY/3 header dictionary (SPDY protocol draft 3 §2.6.10.1): length-prefixed words, then a tail. */
 const DICTIONARY_WORDS = [
-  'options', 'head', 'post', 'put', 'delete', 'trace', 'accept', 'accept-charset', 'accept-encoding', 'accept-language',
-  'accept-ranges', 'age', 'allow', 'authorization', 'cache-control', 'connection', 'content-base', 'content-encoding',
-  'content-language', 'content-length', 'content-location', 'content-md5', 'content-range', 'content-type', 'date', 'etag',
-  'expect', 'expires', 'from', 'host', 'if-match', 'if-modified-since', 'if-none-match', 'if-range', 'if-unmodified-since',
-  'last-modified', 'location', 'max-forwards', 'pragma', 'proxy-authenticate', 'proxy-authorization', 'range', 'referer',
-  'retry-after', 'server', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'user-agent', 'vary', 'via', 'warning',
-  'www-authenticate', 'method', 'get', 'status', '200 OK', 'version', 'HTTP/1.1', 'url', 'public', 'set-cookie', 'keep-alive', 'origin',
+  'options',
+  'head',
+  'post',
+  'put',
+  'delete',
+  'trace',
+  'accept',
+  'accept-charset',
+  'accept-encoding',
+  'accept-language',
+  'accept-ranges',
+  'age',
+  'allow',
+  'authorization',
+  'cache-control',
+  'connection',
+  'content-base',
+  'content-encoding',
+  'content-language',
+  'content-length',
+  'content-location',
+  'content-md5',
+  'content-range',
+  'content-type',
+  'date',
+  'etag',
+  'expect',
+  'expires',
+  'from',
+  'host',
+  'if-match',
+  'if-modified-since',
+  'if-none-match',
+  'if-range',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'pragma',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'range',
+  'referer',
+  'retry-after',
+  'server',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'user-agent',
+  'vary',
+  'via',
+  'warning',
+  'www-authenticate',
+  'method',
+  'get',
+  'status',
+  '200 OK',
+  'version',
+  'HTTP/1.1',
+  'url',
+  'public',
+  'set-cookie',
+  'keep-alive',
+  'origin',
 ];
-const DICTIONARY_TAIL = '100101201202205206300302303304305306307402405406407408409410411412413414415416417502504505203 Non-Authoritative Information'
-  + '204 No Content301 Moved Permanently400 Bad Request401 Unauthorized403 Forbidden404 Not Found500 Internal Server Error'
-  + '501 Not Implemented503 Service UnavailableJan Feb Mar Apr May Jun Jul Aug Sept Oct Nov Dec 00:00:00 Mon, Tue, Wed, Thu, '
-  + 'Fri, Sat, Sun, GMTchunked,text/html,image/png,image/jpg,image/gif,application/xml,application/xhtml+xml,text/plain,'
-  + 'text/javascript,publicprivatemax-age=gzip,deflate,sdchcharset=utf-8charset=iso-8859-1,utf-,*,enq=0.';
+const DICTIONARY_TAIL =
+  '100101201202205206300302303304305306307402405406407408409410411412413414415416417502504505203 Non-Authoritative Information' +
+  '204 No Content301 Moved Permanently400 Bad Request401 Unauthorized403 Forbidden404 Not Found500 Internal Server Error' +
+  '501 Not Implemented503 Service UnavailableJan Feb Mar Apr May Jun Jul Aug Sept Oct Nov Dec 00:00:00 Mon, Tue, Wed, Thu, ' +
+  'Fri, Sat, Sun, GMTchunked,text/html,image/png,image/jpg,image/gif,application/xml,application/xhtml+xml,text/plain,' +
+  'text/javascript,publicprivatemax-age=gzip,deflate,sdchcharset=utf-8charset=iso-8859-1,utf-,*,enq=0.';
 
 export const SPDY_DICTIONARY: Buffer = Buffer.concat([
-  ...DICTIONARY_WORDS.flatMap((w) => { const len = Buffer.alloc(4); len.writeUInt32BE(w.length); return [len, Buffer.from(w, 'latin1')]; }),
+  ...DICTIONARY_WORDS.flatMap((w) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(w.length);
+    return [len, Buffer.from(w, 'latin1')];
+  }),
   Buffer.from(DICTIONARY_TAIL, 'latin1'),
 ]);
 
 const VERSION = 3;
-const enum Type { SynStream = 1, SynReply = 2, RstStream = 3, Settings = 4, Ping = 6, GoAway = 7, Headers = 8, WindowUpdate = 9 }
+enum Type {
+  SynStream = 1,
+  SynReply = 2,
+  RstStream = 3,
+  Settings = 4,
+  Ping = 6,
+  GoAway = 7,
+  Headers = 8,
+  WindowUpdate = 9,
+}
 const FLAG_FIN = 0x01;
 /** RST_STREAM status code used here. */
 export const RST_CANCEL = 5;
@@ -47,7 +119,11 @@ export type Headers = Record<string, string>;
 
 function encodeHeaders(h: Headers): Buffer {
   const parts: Buffer[] = [];
-  const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(n);
+    return b;
+  };
   const entries = Object.entries(h);
   parts.push(u32(entries.length));
   for (const [k, v] of entries) {
@@ -61,8 +137,19 @@ function encodeHeaders(h: Headers): Buffer {
 function decodeHeaders(b: Buffer): Headers {
   const out: Headers = {};
   let at = 0;
-  const u32 = () => { if (at + 4 > b.length) throw new Error('truncated header block'); const n = b.readUInt32BE(at); at += 4; return n; };
-  const str = () => { const n = u32(); if (at + n > b.length) throw new Error('truncated header block'); const s = b.subarray(at, at + n).toString(); at += n; return s; };
+  const u32 = () => {
+    if (at + 4 > b.length) throw new Error('truncated header block');
+    const n = b.readUInt32BE(at);
+    at += 4;
+    return n;
+  };
+  const str = () => {
+    const n = u32();
+    if (at + n > b.length) throw new Error('truncated header block');
+    const s = b.subarray(at, at + n).toString();
+    at += n;
+    return s;
+  };
   const count = u32();
   for (let i = 0; i < count; i++) {
     const k = str();
@@ -106,7 +193,10 @@ class HeaderReader {
 
   block(b: Buffer): Headers {
     this.compressed.push(b);
-    const all = zlib.inflateSync(Buffer.concat(this.compressed), { dictionary: SPDY_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const all = zlib.inflateSync(Buffer.concat(this.compressed), {
+      dictionary: SPDY_DICTIONARY,
+      finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    });
     const mine = all.subarray(this.consumed);
     this.consumed = all.length;
     return decodeHeaders(mine);
@@ -123,7 +213,11 @@ export class SpdyStream {
   /** We will send nothing more. */
   localClosed = false;
 
-  constructor(private readonly session: SpdySession, readonly id: number, readonly headers: Headers) {}
+  constructor(
+    private readonly session: SpdySession,
+    readonly id: number,
+    readonly headers: Headers,
+  ) {}
 
   /** Data from the peer; what arrived before a handler was set is delivered to it first. */
   onData(cb: (b: Buffer) => void): void {
@@ -195,7 +289,11 @@ export class SpdySession {
    * @param onStream called for each stream the peer opens (reply to accept it)
    * @param onError  a protocol error: the session is unusable and should be closed
    */
-  constructor(private readonly send: (b: Buffer) => void, private readonly onStream: (s: SpdyStream) => void, private readonly onError: (e: Error) => void) {}
+  constructor(
+    private readonly send: (b: Buffer) => void,
+    private readonly onStream: (s: SpdyStream) => void,
+    private readonly onError: (e: Error) => void,
+  ) {}
 
   /** Bytes from the peer, in any chunking. */
   feed(chunk: Buffer): void {
@@ -218,7 +316,10 @@ export class SpdySession {
   /** The transport is gone: every stream ends. */
   close(): void {
     this.closed = true;
-    for (const s of this.streams.values()) { s.localClosed = true; s.finish(); }
+    for (const s of this.streams.values()) {
+      s.localClosed = true;
+      s.finish();
+    }
   }
 
   private frame(f: Buffer): void {
@@ -250,7 +351,10 @@ export class SpdySession {
         return;
       case Type.RstStream: {
         const s = this.streams.get(body.readUInt32BE(0) & 0x7fffffff);
-        if (s) { s.localClosed = true; s.finish(); }
+        if (s) {
+          s.localClosed = true;
+          s.finish();
+        }
         return;
       }
       case Type.Ping:

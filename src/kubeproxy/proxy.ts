@@ -16,14 +16,20 @@ export class HollowProxy {
   private table = new Map<string, ServiceEntry>();
   private readonly next = new Map<string, number>();
 
-  constructor(readonly nodeName: string, client: Client) {
+  constructor(
+    readonly nodeName: string,
+    client: Client,
+  ) {
     this.services = new Informer<Service>(client, { resource: 'services' });
     this.endpoints = new Informer<Endpoints>(client, { resource: 'endpoints' });
   }
 
   async start(): Promise<void> {
-    const rebuild = () => { this.table = buildTable(this.services.list(), (ns, name) => this.endpoints.getByName(name, ns)); };
-    for (const inf of [this.services, this.endpoints] as Informer[]) inf.addEventHandler({ onAdd: rebuild, onUpdate: rebuild, onDelete: rebuild });
+    const rebuild = () => {
+      this.table = buildTable(this.services.list(), (ns, name) => this.endpoints.getByName(name, ns));
+    };
+    for (const inf of [this.services, this.endpoints] as Informer[])
+      inf.addEventHandler({ onAdd: rebuild, onUpdate: rebuild, onDelete: rebuild });
     await this.services.run();
     await this.endpoints.run();
     rebuild();

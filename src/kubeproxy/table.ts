@@ -20,7 +20,10 @@ export interface ServiceEntry {
  * cluster IP, each of its ports maps ClusterIP:port to the ready addresses of the
  * Endpoints subset port of the same name. Sorted, so the table is deterministic.
  */
-export function buildTable(services: readonly Service[], endpoints: (namespace: string, name: string) => Endpoints | undefined): Map<string, ServiceEntry> {
+export function buildTable(
+  services: readonly Service[],
+  endpoints: (namespace: string, name: string) => Endpoints | undefined,
+): Map<string, ServiceEntry> {
   const table = new Map<string, ServiceEntry>();
   for (const svc of services) {
     const ip = svc.spec.clusterIP;
@@ -30,12 +33,20 @@ export function buildTable(services: readonly Service[], endpoints: (namespace: 
       const protocol = sp.protocol ?? 'TCP';
       const backends: Backend[] = [];
       for (const subset of ep?.subsets ?? []) {
-        const port = (subset.ports ?? []).find((p) => (p.name ?? '') === (sp.name ?? '') && (p.protocol ?? 'TCP') === protocol);
+        const port = (subset.ports ?? []).find(
+          (p) => (p.name ?? '') === (sp.name ?? '') && (p.protocol ?? 'TCP') === protocol,
+        );
         if (!port) continue;
         for (const a of subset.addresses ?? []) backends.push({ ip: a.ip, port: port.port });
       }
       backends.sort((a, b) => (a.ip === b.ip ? a.port - b.port : a.ip < b.ip ? -1 : 1));
-      table.set(entryKey(ip, sp.port, protocol), { servicePort: `${svc.metadata.namespace}/${svc.metadata.name}:${sp.name ?? ''}`, clusterIP: ip, port: sp.port, protocol, backends });
+      table.set(entryKey(ip, sp.port, protocol), {
+        servicePort: `${svc.metadata.namespace}/${svc.metadata.name}:${sp.name ?? ''}`,
+        clusterIP: ip,
+        port: sp.port,
+        protocol,
+        backends,
+      });
     }
   }
   return table;

@@ -4,11 +4,16 @@ import { Component, Flags } from './profile';
 type Parser<T> = (value: string, flag: string) => T;
 
 const duration: Parser<number> = (v, flag) => {
-  try { return parseDuration(v); } catch { throw new Error(`invalid value "${v}" for flag --${flag}: parse error (want a duration such as 40s or 5m0s)`); }
+  try {
+    return parseDuration(v);
+  } catch {
+    throw new Error(`invalid value "${v}" for flag --${flag}: parse error (want a duration such as 40s or 5m0s)`);
+  }
 };
 const float: Parser<number> = (v, flag) => {
   const n = Number(v);
-  if (v.trim() === '' || Number.isNaN(n)) throw new Error(`invalid value "${v}" for flag --${flag}: parse error (want a number)`);
+  if (v.trim() === '' || Number.isNaN(n))
+    throw new Error(`invalid value "${v}" for flag --${flag}: parse error (want a number)`);
   return n;
 };
 const int: Parser<number> = (v, flag) => {
@@ -59,7 +64,7 @@ const FLAG_TABLE = {
     'node-cidr-mask-size': int,
     'enable-taint-manager': bool,
     'cloud-provider': str,
-    'controllers': str,
+    controllers: str,
     'resource-quota-sync-period': duration,
     'cluster-name': str,
     'leader-elect': bool,

@@ -70,14 +70,20 @@ export interface Profile {
 export const PROFILE_DIR = path.resolve(__dirname, '../../profiles');
 
 export function profileNames(): string[] {
-  return fs.readdirSync(PROFILE_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort();
+  return fs
+    .readdirSync(PROFILE_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''))
+    .sort();
 }
 
 /** Loads profiles/<name>.yaml (or a path), checking its shape so a typo fails loudly. */
 export function loadProfile(nameOrPath: string): Profile {
   const file = nameOrPath.endsWith('.yaml') ? nameOrPath : path.join(PROFILE_DIR, `${nameOrPath}.yaml`);
   if (!fs.existsSync(file)) {
-    throw new Error(`unknown profile "${nameOrPath}": choose one of ${profileNames().join(', ')} or give a path to a profile YAML`);
+    throw new Error(
+      `unknown profile "${nameOrPath}": choose one of ${profileNames().join(', ')} or give a path to a profile YAML`,
+    );
   }
   const doc = yaml.load(fs.readFileSync(file, 'utf8')) as Partial<Profile> | undefined;
   const where = path.relative(process.cwd(), file) || file;
@@ -87,21 +93,43 @@ export function loadProfile(nameOrPath: string): Profile {
   need(doc && typeof doc === 'object', 'not a YAML mapping');
   need(typeof doc!.name === 'string', 'missing "name"');
   need(typeof doc!.kubernetesVersion === 'string', 'missing "kubernetesVersion"');
-  need(doc!.features && ['nodeLease', 'taintBasedEvictions', 'taintNodesByCondition'].every((k) => typeof (doc!.features as Record<string, unknown>)[k] === 'boolean'),
-    '"features" needs booleans nodeLease, taintBasedEvictions, taintNodesByCondition');
+  need(
+    doc!.features &&
+      ['nodeLease', 'taintBasedEvictions', 'taintNodesByCondition'].every(
+        (k) => typeof (doc!.features as Record<string, unknown>)[k] === 'boolean',
+      ),
+    '"features" needs booleans nodeLease, taintBasedEvictions, taintNodesByCondition',
+  );
   need(doc!.flags && typeof doc!.flags === 'object', 'missing "flags"');
-  for (const c of Object.keys(doc!.flags!)) need(COMPONENTS.includes(c as Component), `flags: unknown component "${c}" (one of ${COMPONENTS.join(', ')})`);
+  for (const c of Object.keys(doc!.flags!))
+    need(COMPONENTS.includes(c as Component), `flags: unknown component "${c}" (one of ${COMPONENTS.join(', ')})`);
   need(doc!.kubelet && typeof doc!.kubelet === 'object', 'missing "kubelet"');
-  for (const k of ['version', 'osImage', 'kernelVersion', 'containerRuntimeVersion', 'operatingSystem', 'architecture']) {
+  for (const k of [
+    'version',
+    'osImage',
+    'kernelVersion',
+    'containerRuntimeVersion',
+    'operatingSystem',
+    'architecture',
+  ]) {
     need(typeof (doc!.kubelet as unknown as Record<string, unknown>)[k] === 'string', `kubelet.${k} must be a string`);
   }
   need(Array.isArray(doc!.kubelet!.conditions), 'kubelet.conditions must be a list');
   const older = doc!.olderApiVersions ?? {};
-  need(typeof older === 'object' && Object.values(older).every((r) => Array.isArray(r) && r.every((x) => typeof x === 'string')),
-    'olderApiVersions must map group/version to a list of resource names');
+  need(
+    typeof older === 'object' &&
+      Object.values(older).every((r) => Array.isArray(r) && r.every((x) => typeof x === 'string')),
+    'olderApiVersions must map group/version to a list of resource names',
+  );
   const flags: Flags = {};
-  for (const [c, f] of Object.entries(doc!.flags!)) flags[c as Component] = Object.fromEntries(Object.entries(f ?? {}).map(([k, v]) => [k, String(v)]));
-  return { description: '', ...doc, flags, kubelet: { ...doc!.kubelet!, reserved: doc!.kubelet!.reserved ?? {}, capacity: doc!.kubelet!.capacity ?? {} } } as Profile;
+  for (const [c, f] of Object.entries(doc!.flags!))
+    flags[c as Component] = Object.fromEntries(Object.entries(f ?? {}).map(([k, v]) => [k, String(v)]));
+  return {
+    description: '',
+    ...doc,
+    flags,
+    kubelet: { ...doc!.kubelet!, reserved: doc!.kubelet!.reserved ?? {}, capacity: doc!.kubelet!.capacity ?? {} },
+  } as Profile;
 }
 
 /** Profile flags with overrides applied (later wins). */

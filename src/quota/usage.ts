@@ -11,7 +11,17 @@ export type Usage = Map<string, Quantity>;
 const ONE = () => Quantity.fromValue(1);
 
 /** Compute names a quota on pods may track (upstream podResources). */
-const POD_COMPUTE = ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory', 'ephemeral-storage', 'requests.ephemeral-storage', 'limits.ephemeral-storage'];
+const POD_COMPUTE = [
+  'cpu',
+  'memory',
+  'requests.cpu',
+  'requests.memory',
+  'limits.cpu',
+  'limits.memory',
+  'ephemeral-storage',
+  'requests.ephemeral-storage',
+  'limits.ephemeral-storage',
+];
 /** Names whose tracking obliges every container to state the value (upstream validationSet). */
 const VALIDATION_SET = ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory'];
 /** Object counts with a legacy short name (upstream's evaluators for these kinds). */
@@ -35,7 +45,10 @@ function computeUsage(requests: Usage, limits: Usage): Usage {
   const out: Usage = new Map();
   for (const r of ['cpu', 'memory', 'ephemeral-storage']) {
     const req = requests.get(r);
-    if (req) { out.set(r, req); out.set(`requests.${r}`, req); }
+    if (req) {
+      out.set(r, req);
+      out.set(`requests.${r}`, req);
+    }
     const lim = limits.get(r);
     if (lim) out.set(`limits.${r}`, lim);
   }
@@ -53,15 +66,24 @@ function addInto(sum: Usage, more: Usage): void {
 }
 
 function maxInto(acc: Usage, other: Usage): void {
-  for (const [k, q] of other) { const cur = acc.get(k); if (!cur || q.cmp(cur) > 0) acc.set(k, q); }
+  for (const [k, q] of other) {
+    const cur = acc.get(k);
+    if (!cur || q.cmp(cur) > 0) acc.set(k, q);
+  }
 }
 
 /** A pod's requests and limits: sum over containers, then the max with each init container (upstream PodRequests). */
 export function podRequestsAndLimits(pod: Pod): { requests: Usage; limits: Usage } {
   const requests: Usage = new Map();
   const limits: Usage = new Map();
-  for (const c of pod.spec.containers ?? []) { addInto(requests, parse(c.resources?.requests)); addInto(limits, parse(c.resources?.limits)); }
-  for (const c of pod.spec.initContainers ?? []) { maxInto(requests, parse(c.resources?.requests)); maxInto(limits, parse(c.resources?.limits)); }
+  for (const c of pod.spec.containers ?? []) {
+    addInto(requests, parse(c.resources?.requests));
+    addInto(limits, parse(c.resources?.limits));
+  }
+  for (const c of pod.spec.initContainers ?? []) {
+    maxInto(requests, parse(c.resources?.requests));
+    maxInto(limits, parse(c.resources?.limits));
+  }
   return { requests, limits };
 }
 
@@ -93,7 +115,8 @@ export function usageOf(rt: Pick<ResourceType, 'resource' | 'group'>, obj: KubeO
   if (legacy) out.set(legacy, ONE());
   if (rt.resource === 'services' && rt.group === '') {
     const svc = obj as Service;
-    const nodePorts = svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer' ? (svc.spec.ports ?? []).length : 0;
+    const nodePorts =
+      svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer' ? (svc.spec.ports ?? []).length : 0;
     out.set('services.nodeports', Quantity.fromValue(nodePorts));
     out.set('services.loadbalancers', Quantity.fromValue(svc.spec.type === 'LoadBalancer' ? 1 : 0));
   }
@@ -110,17 +133,26 @@ export function handledNames(rt: Pick<ResourceType, 'resource' | 'group'>): stri
 }
 
 /** Upstream podMatchesScopeFunc. Scopes apply to pods only; other objects match no scoped quota. */
-export function matchesScopes(rt: Pick<ResourceType, 'resource' | 'group'>, obj: KubeObject, scopes: readonly QuotaScope[] | undefined): boolean {
+export function matchesScopes(
+  rt: Pick<ResourceType, 'resource' | 'group'>,
+  obj: KubeObject,
+  scopes: readonly QuotaScope[] | undefined,
+): boolean {
   if (!scopes || scopes.length === 0) return true;
   if (rt.resource !== 'pods' || rt.group !== '') return false;
   const pod = obj as Pod;
   return scopes.every((s) => {
     switch (s) {
-      case 'Terminating': return pod.spec.activeDeadlineSeconds !== undefined && pod.spec.activeDeadlineSeconds >= 0;
-      case 'NotTerminating': return pod.spec.activeDeadlineSeconds === undefined;
-      case 'BestEffort': return qosClass(pod.spec) === 'BestEffort';
-      case 'NotBestEffort': return qosClass(pod.spec) !== 'BestEffort';
-      default: return false;
+      case 'Terminating':
+        return pod.spec.activeDeadlineSeconds !== undefined && pod.spec.activeDeadlineSeconds >= 0;
+      case 'NotTerminating':
+        return pod.spec.activeDeadlineSeconds === undefined;
+      case 'BestEffort':
+        return qosClass(pod.spec) === 'BestEffort';
+      case 'NotBestEffort':
+        return qosClass(pod.spec) !== 'BestEffort';
+      default:
+        return false;
     }
   });
 }
@@ -142,7 +174,12 @@ export function missingConstraints(pod: Pod, hard: readonly string[]): Map<strin
 }
 
 /** Total usage of objects, masked to the quota's hard names (upstream CalculateUsage + Mask). */
-export function totalUsage(items: { rt: Pick<ResourceType, 'resource' | 'group'>; obj: KubeObject }[], hard: readonly string[], scopes: readonly QuotaScope[] | undefined, now: number): Usage {
+export function totalUsage(
+  items: { rt: Pick<ResourceType, 'resource' | 'group'>; obj: KubeObject }[],
+  hard: readonly string[],
+  scopes: readonly QuotaScope[] | undefined,
+  now: number,
+): Usage {
   const out: Usage = new Map(hard.map((h) => [h, Quantity.zero()]));
   for (const { rt, obj } of items) {
     if (!matchesScopes(rt, obj, scopes)) continue;
@@ -153,5 +190,8 @@ export function totalUsage(items: { rt: Pick<ResourceType, 'resource' | 'group'>
 
 /** name=quantity pairs sorted by name, joined by "," (upstream prettyPrint). */
 export function prettyPrint(usage: Usage): string {
-  return [...usage].sort(([a], [b]) => a.localeCompare(b)).map(([k, q]) => `${k}=${q.toString()}`).join(',');
+  return [...usage]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, q]) => `${k}=${q.toString()}`)
+    .join(',');
 }

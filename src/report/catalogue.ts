@@ -20,7 +20,8 @@ export interface SeedCitation {
 export const SOURCES: Readonly<Record<string, { title: string; covers: string }>> = {
   '000': {
     title: 'Kubernetes 架构（容器相关 · 基础篇）',
-    covers: 'the Node object, node management, the node controller, master ⇄ node communication, the controller pattern',
+    covers:
+      'the Node object, node management, the node controller, master ⇄ node communication, the controller pattern',
   },
   '002': {
     title: 'Kubernetes 的总架构图和各组件的详细总结',

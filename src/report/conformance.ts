@@ -13,7 +13,19 @@ import type { ScenarioResult, ScenarioStatus } from './messages';
 import { isEmbeddableSvg, renderConformanceHtml } from './html';
 import type { MutationReport } from './mutation';
 import type { SchedulingDecision } from '../scheduler/decision';
-import { BEHAVIOUR_STATUSES, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, SCENARIO_STATUSES, ScenarioEntry, DECISION_MEDIA_TYPE } from './model';
+import {
+  BEHAVIOUR_STATUSES,
+  BehaviourRow,
+  BehaviourRunResult,
+  BehaviourStatus,
+  ConformanceReport,
+  RunResult,
+  RunSummary,
+  RunTotals,
+  SCENARIO_STATUSES,
+  ScenarioEntry,
+  DECISION_MEDIA_TYPE,
+} from './model';
 
 export { isEmbeddableSvg };
 
@@ -23,7 +35,11 @@ export interface BuildOptions {
   mutation?: MutationReport;
 }
 
-export function buildConformance(catalogue: Behaviour[], runs: RunResult[], options: BuildOptions = {}): ConformanceReport {
+export function buildConformance(
+  catalogue: Behaviour[],
+  runs: RunResult[],
+  options: BuildOptions = {},
+): ConformanceReport {
   const known = new Set(catalogue.map((b) => b.id));
   const rows: BehaviourRow[] = catalogue.map((b) => {
     const row: BehaviourRow = {
@@ -32,13 +48,23 @@ export function buildConformance(catalogue: Behaviour[], runs: RunResult[], opti
       area: b.area,
       seed: b.seed.map((s) => ({ ...s })),
       informative: b.informative,
-      results: runs.map((run) => behaviourResult(b, run.scenarios.filter((s) => s.behaviourIds.includes(b.id)))),
+      results: runs.map((run) =>
+        behaviourResult(
+          b,
+          run.scenarios.filter((s) => s.behaviourIds.includes(b.id)),
+        ),
+      ),
     };
     if (b.upstream !== undefined) row.upstream = b.upstream;
     if (options.mutation) {
       const judged = options.mutation.mutants.filter((m) => m.behaviours.includes(b.id));
       const survivors = judged.filter((m) => m.status !== 'killed').map((m) => m.id);
-      row.mutants = { total: judged.length, killed: judged.length - survivors.length, allKilled: judged.length > 0 && survivors.length === 0, survivors };
+      row.mutants = {
+        total: judged.length,
+        killed: judged.length - survivors.length,
+        allKilled: judged.length > 0 && survivors.length === 0,
+        survivors,
+      };
     }
     return row;
   });
@@ -64,7 +90,10 @@ export function buildConformance(catalogue: Behaviour[], runs: RunResult[], opti
         label: run.label,
         target: run.target,
         profile: run.profile,
-        totals: totalsFor(rows.map((r) => r.results[i] as BehaviourRunResult), run.scenarios),
+        totals: totalsFor(
+          rows.map((r) => r.results[i] as BehaviourRunResult),
+          run.scenarios,
+        ),
         untagged: run.scenarios.filter((s) => s.behaviourIds.length === 0).map(locationOf),
       };
       if (run.meta) summary.meta = run.meta;
@@ -74,14 +103,16 @@ export function buildConformance(catalogue: Behaviour[], runs: RunResult[], opti
     unknownTags: [...unknown.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([id, locations]) => ({ id, locations: [...locations] })),
-    ...(options.mutation ? {
-      mutation: {
-        generatedAt: options.mutation.generatedAt,
-        selection: options.mutation.selection,
-        mutants: options.mutation.totals.mutants,
-        killed: options.mutation.totals.killed,
-      },
-    } : {}),
+    ...(options.mutation
+      ? {
+          mutation: {
+            generatedAt: options.mutation.generatedAt,
+            selection: options.mutation.selection,
+            mutants: options.mutation.totals.mutants,
+            killed: options.mutation.totals.killed,
+          },
+        }
+      : {}),
   };
 }
 
@@ -113,15 +144,19 @@ function toEntry(s: ScenarioResult): ScenarioEntry {
     status: s.status,
     durationMs: s.durationMs,
     attempts: s.attempts,
-    timelines: s.attachments.filter((a) => a.mediaType === 'image/svg+xml' && a.encoding === 'identity')
+    timelines: s.attachments
+      .filter((a) => a.mediaType === 'image/svg+xml' && a.encoding === 'identity')
       .map((a) => a.body.trim())
       .filter(isEmbeddableSvg),
   };
-  const decisions = s.attachments.filter((a) => a.mediaType === DECISION_MEDIA_TYPE).flatMap((a) => parseDecision(a.body));
+  const decisions = s.attachments
+    .filter((a) => a.mediaType === DECISION_MEDIA_TYPE)
+    .flatMap((a) => parseDecision(a.body));
   if (decisions.length > 0) entry.decisions = decisions;
-  const culprit = s.status === 'passed' || s.status === 'not-applicable'
-    ? undefined
-    : s.steps.find((st) => st.status !== 'passed' && st.status !== 'skipped' && st.status !== 'unknown');
+  const culprit =
+    s.status === 'passed' || s.status === 'not-applicable'
+      ? undefined
+      : s.steps.find((st) => st.status !== 'passed' && st.status !== 'skipped' && st.status !== 'unknown');
   if (culprit) entry.failedStep = culprit.keyword ? `${culprit.keyword} ${culprit.text}` : culprit.text;
   if (s.error !== undefined) entry.error = s.error;
   if (s.notApplicableReason !== undefined) entry.reason = s.notApplicableReason;
@@ -156,8 +191,11 @@ export function formatSummary(report: ConformanceReport): string {
     return `${run.label}: ${t.covered}/${t.behaviours} behaviours covered${failing} — ${t.scenarios.total} ${plural}: ${parts.join(', ')}`;
   });
   if (report.unknownTags.length > 0) {
-    lines.push(`unknown behaviour tags (not in the catalogue): ${report.unknownTags
-      .map((u) => `@${u.id} (${u.locations.join(', ')})`).join('; ')}`);
+    lines.push(
+      `unknown behaviour tags (not in the catalogue): ${report.unknownTags
+        .map((u) => `@${u.id} (${u.locations.join(', ')})`)
+        .join('; ')}`,
+    );
   }
   return lines.join('\n');
 }

@@ -26,11 +26,13 @@ function anchor(id: string): string {
 }
 
 function tagList(tags: string[], known: Set<string>): string {
-  return tags.map((t) => {
-    const id = BEHAVIOUR_TAG.exec(t)?.[1];
-    if (id && known.has(id)) return `<a class="tag id" href="#${anchor(id)}">${esc(id)}</a>`;
-    return `<span class="tag">${esc(t.replace(/^@/, ''))}</span>`;
-  }).join(' ');
+  return tags
+    .map((t) => {
+      const id = BEHAVIOUR_TAG.exec(t)?.[1];
+      if (id && known.has(id)) return `<a class="tag id" href="#${anchor(id)}">${esc(id)}</a>`;
+      return `<span class="tag">${esc(t.replace(/^@/, ''))}</span>`;
+    })
+    .join(' ');
 }
 
 function table(rows: string[][], header: boolean): string {
@@ -39,19 +41,35 @@ function table(rows: string[][], header: boolean): string {
 }
 
 function step(s: StepDoc): string {
-  const text = esc(s.text).replace(/&quot;([^&]*)&quot;/g, '<q>$1</q>').replace(/&lt;([a-z]+)&gt;/g, '<var>&lt;$1&gt;</var>');
+  const text = esc(s.text)
+    .replace(/&quot;([^&]*)&quot;/g, '<q>$1</q>')
+    .replace(/&lt;([a-z]+)&gt;/g, '<var>&lt;$1&gt;</var>');
   return `<li><b>${esc(s.keyword)}</b> ${text}${s.table ? table(s.table, false) : ''}${s.docString !== undefined ? `<pre>${esc(s.docString)}</pre>` : ''}</li>`;
 }
 
 function paragraphs(text: string): string {
-  return text.split(/\n\s*\n/).filter((p) => p.trim()).map((p) => `<p>${inlineMarkdown(p.replace(/\s*\n\s*/g, ' '))}</p>`).join('');
+  return text
+    .split(/\n\s*\n/)
+    .filter((p) => p.trim())
+    .map((p) => `<p>${inlineMarkdown(p.replace(/\s*\n\s*/g, ' '))}</p>`)
+    .join('');
 }
 
 function scenario(f: FeatureDoc, s: ScenarioDoc, known: Set<string>, results: ScenarioResults): string {
-  const statuses = s.examples.length > 0
-    ? [...results.entries()].filter(([loc]) => loc.startsWith(`${f.uri}:`)).map(([, st]) => st)
-    : [results.get(`${f.uri}:${s.line}`)].filter((x): x is string => !!x);
-  const status = results.size === 0 ? '' : statuses.length === 0 ? 'not run' : statuses.every((x) => x === 'passed') ? 'passed' : statuses.includes('failed') ? 'failed' : statuses[0];
+  const statuses =
+    s.examples.length > 0
+      ? [...results.entries()].filter(([loc]) => loc.startsWith(`${f.uri}:`)).map(([, st]) => st)
+      : [results.get(`${f.uri}:${s.line}`)].filter((x): x is string => !!x);
+  const status =
+    results.size === 0
+      ? ''
+      : statuses.length === 0
+        ? 'not run'
+        : statuses.every((x) => x === 'passed')
+          ? 'passed'
+          : statuses.includes('failed')
+            ? 'failed'
+            : statuses[0];
   return `<section class="scenario">
 <h4>${esc(s.keyword)}: ${esc(s.name)} ${status ? `<span class="st st-${esc(status.replace(/\s/g, '-'))}">${esc(status)}</span>` : ''}</h4>
 <div class="tags">${tagList(s.tags, known)}</div>
@@ -79,23 +97,45 @@ export function renderDocs(catalogue: Behaviour[], features: FeatureDoc[], repor
     groups.set(g, [...(groups.get(g) ?? []), f]);
   }
   const featureId = (f: FeatureDoc) => `f-${f.uri.replace(/[^a-z0-9]+/gi, '-')}`;
-  const toc = [...groups].map(([g, fs]) => `<li><b>${esc(g)}</b><ul>${fs.map((f) => `<li><a href="#${featureId(f)}">${esc(f.name)}</a></li>`).join('')}</ul></li>`).join('');
-  const featureHtml = [...groups].map(([g, fs]) => `<h2>${esc(g)}</h2>${fs.map((f) => `<article id="${featureId(f)}">
+  const toc = [...groups]
+    .map(
+      ([g, fs]) =>
+        `<li><b>${esc(g)}</b><ul>${fs.map((f) => `<li><a href="#${featureId(f)}">${esc(f.name)}</a></li>`).join('')}</ul></li>`,
+    )
+    .join('');
+  const featureHtml = [...groups]
+    .map(
+      ([g, fs]) =>
+        `<h2>${esc(g)}</h2>${fs
+          .map(
+            (f) => `<article id="${featureId(f)}">
 <h3>${esc(f.name)}</h3>
 <div class="tags">${tagList(f.tags, known)} <span class="uri">${esc(f.uri)}</span></div>
 ${paragraphs(f.description)}
 ${f.background ? `<section class="background"><h4>Background</h4><ul class="steps">${f.background.steps.map(step).join('')}</ul></section>` : ''}
 ${f.scenarios.map((s) => scenario(f, s, known, results)).join('\n')}
-</article>`).join('\n')}`).join('\n');
+</article>`,
+          )
+          .join('\n')}`,
+    )
+    .join('\n');
   const areas = [...new Set(catalogue.map((b) => b.area))];
-  const catalogueHtml = areas.map((area) => `<h3>${esc(area)}</h3><dl>${catalogue.filter((b) => b.area === area).map((b) => {
-    const specs = byId.get(b.id) ?? [];
-    return `<dt id="${anchor(b.id)}">${esc(b.id)}</dt><dd>${inlineMarkdown(b.title)}
+  const catalogueHtml = areas
+    .map(
+      (area) =>
+        `<h3>${esc(area)}</h3><dl>${catalogue
+          .filter((b) => b.area === area)
+          .map((b) => {
+            const specs = byId.get(b.id) ?? [];
+            return `<dt id="${anchor(b.id)}">${esc(b.id)}</dt><dd>${inlineMarkdown(b.title)}
 <div class="cite">Source: ${b.seed.map((c) => esc(citationText(c))).join(' · ')}</div>
 ${b.upstream ? `<div class="upstream">${inlineMarkdown(b.upstream)}</div>` : ''}
 ${b.informative ? `<div class="upstream">Informative: ${inlineMarkdown(b.notApplicableReason ?? '')}</div>` : ''}
 <div class="specs">${specs.length === 0 ? '<i>no scenario yet</i>' : specs.map(({ feature, scenario: s }) => `<a href="#${featureId(feature)}">${esc(feature.name)} › ${esc(s.name)}</a>`).join('<br>')}</div></dd>`;
-  }).join('')}</dl>`).join('');
+          })
+          .join('')}</dl>`,
+    )
+    .join('');
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>kubespec — the Kubernetes control plane, specified</title>

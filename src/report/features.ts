@@ -52,7 +52,9 @@ function scenarioDoc(sc: messages.Scenario | messages.Background, tags: readonly
     examples: examples.map((e) => ({
       name: e.name,
       tags: e.tags.map((t) => t.name),
-      table: [e.tableHeader, ...e.tableBody].filter((r): r is messages.TableRow => !!r).map((r) => r.cells.map((c) => c.value)),
+      table: [e.tableHeader, ...e.tableBody]
+        .filter((r): r is messages.TableRow => !!r)
+        .map((r) => r.cells.map((c) => c.value)),
     })),
   };
 }
@@ -70,7 +72,14 @@ export function parseFeature(file: string, root: string): FeatureDoc {
     if (child.background) background = scenarioDoc(child.background);
     if (child.scenario) scenarios.push(scenarioDoc(child.scenario, child.scenario.tags));
   }
-  return { uri, name: f.name, description: f.description.trim().replace(/^ +/gm, ''), tags: f.tags.map((t) => t.name), background, scenarios };
+  return {
+    uri,
+    name: f.name,
+    description: f.description.trim().replace(/^ +/gm, ''),
+    tags: f.tags.map((t) => t.name),
+    background,
+    scenarios,
+  };
 }
 
 /** Every feature under dir, in path order. */

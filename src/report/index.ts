@@ -11,18 +11,42 @@ import { readMessages } from './messages';
 import { readMutationReport, type MutationReport } from './mutation';
 
 export {
-  BEHAVIOUR_ID, BEHAVIOUR_TAG, behaviourIdFromTag, CatalogueError, DEFAULT_CATALOGUE_PATH, loadCatalogue, parseCatalogue,
+  BEHAVIOUR_ID,
+  BEHAVIOUR_TAG,
+  behaviourIdFromTag,
+  CatalogueError,
+  DEFAULT_CATALOGUE_PATH,
+  loadCatalogue,
+  parseCatalogue,
 } from './catalogue';
 export type { Behaviour, SeedCitation } from './catalogue';
 export { DECISION_MEDIA_TYPE } from './model';
 export { NOT_APPLICABLE_MEDIA_TYPE, parseMessages, readMessages } from './messages';
 export type {
-  ParsedMessages, RunMetadata, RunMetaInfo, ScenarioAttachment, ScenarioResult, ScenarioStatus, StepResult, StepStatus,
+  ParsedMessages,
+  RunMetadata,
+  RunMetaInfo,
+  ScenarioAttachment,
+  ScenarioResult,
+  ScenarioStatus,
+  StepResult,
+  StepStatus,
 } from './messages';
 export { buildConformance, formatSummary, isEmbeddableSvg, writeConformanceReports } from './conformance';
 export { mergeMutationReports, readMutationReport, summarise } from './mutation';
 export type { BehaviourMutation, MutantResult, MutantStatus, MutationReport } from './mutation';
-export type { BehaviourMutants, BehaviourRow, BehaviourRunResult, BehaviourStatus, ConformanceReport, RunResult, RunSummary, RunTotals, ScenarioEntry, UnknownTag } from './model';
+export type {
+  BehaviourMutants,
+  BehaviourRow,
+  BehaviourRunResult,
+  BehaviourStatus,
+  ConformanceReport,
+  RunResult,
+  RunSummary,
+  RunTotals,
+  ScenarioEntry,
+  UnknownTag,
+} from './model';
 export type { WrittenReports } from './conformance';
 
 export const MESSAGES_FILE = 'messages.ndjson';
@@ -39,17 +63,29 @@ export interface RunInfo {
 /** Reads one run's message stream into a RunResult. */
 export function reportFromMessages(messagesPath: string, info: RunInfo): RunResult {
   const { scenarios, run, defined } = readMessages(messagesPath);
-  return { label: info.label ?? defaultLabel(info), target: info.target, profile: info.profile, scenarios, meta: run, defined };
+  return {
+    label: info.label ?? defaultLabel(info),
+    target: info.target,
+    profile: info.profile,
+    scenarios,
+    meta: run,
+    defined,
+  };
 }
 
 /** Reads a report directory: dir/messages.ndjson, and dir/run.json when present. */
 export function loadRun(dir: string): RunResult {
   const messages = path.join(dir, MESSAGES_FILE);
   if (!fs.existsSync(messages)) {
-    throw new Error(`${dir}: no ${MESSAGES_FILE} (expected the output of a kubespec run, or of cucumber --format message:${MESSAGES_FILE})`);
+    throw new Error(
+      `${dir}: no ${MESSAGES_FILE} (expected the output of a kubespec run, or of cucumber --format message:${MESSAGES_FILE})`,
+    );
   }
   const info = readRunInfo(dir);
-  return reportFromMessages(messages, info ?? { target: 'unknown', profile: 'unknown', label: path.basename(path.resolve(dir)) });
+  return reportFromMessages(
+    messages,
+    info ?? { target: 'unknown', profile: 'unknown', label: path.basename(path.resolve(dir)) },
+  );
 }
 
 /** Writes dir/run.json so that `loadRun(dir)` knows the target and profile later. */
@@ -85,11 +121,16 @@ export function findMutationReport(outDir: string): MutationReport | undefined {
 
 /** Builds the conformance matrix of the runs and writes conformance.json and conformance.html into outDir. */
 export function writeReports(
-  runs: RunResult[], outDir: string, options: WriteReportsOptions = {},
+  runs: RunResult[],
+  outDir: string,
+  options: WriteReportsOptions = {},
 ): { report: ConformanceReport; files: WrittenReports } {
   const catalogue = options.catalogue ?? loadCatalogue();
-  const mutation = options.mutation === null ? undefined : options.mutation ?? findMutationReport(outDir);
-  const report = buildConformance(catalogue, runs, { ...(options.generatedAt ? { generatedAt: options.generatedAt } : {}), ...(mutation ? { mutation } : {}) });
+  const mutation = options.mutation === null ? undefined : (options.mutation ?? findMutationReport(outDir));
+  const report = buildConformance(catalogue, runs, {
+    ...(options.generatedAt ? { generatedAt: options.generatedAt } : {}),
+    ...(mutation ? { mutation } : {}),
+  });
   return { report, files: writeConformanceReports(report, outDir) };
 }
 
@@ -102,7 +143,8 @@ function readRunInfo(dir: string): RunInfo | undefined {
   } catch (err) {
     throw new Error(`${file}: not valid JSON: ${(err as Error).message}`);
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new Error(`${file}: expected { "target", "profile" }`);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new Error(`${file}: expected { "target", "profile" }`);
   const o = doc as Record<string, unknown>;
   for (const key of ['target', 'profile'] as const) {
     if (typeof o[key] !== 'string' || o[key] === '') throw new Error(`${file}: missing "${key}" (a string)`);
@@ -128,10 +170,17 @@ export function mergeShards(runs: RunResult[]): RunResult[] {
   const byLabel = new Map<string, RunResult>();
   for (const run of runs) {
     const have = byLabel.get(run.label);
-    if (!have) { byLabel.set(run.label, run); continue; }
+    if (!have) {
+      byLabel.set(run.label, run);
+      continue;
+    }
     const again = new Set(run.scenarios.flatMap((s) => [`${s.uri}:${s.line}`, `${s.uri}\u0000${s.name}`]));
-    const kept = have.scenarios.filter((s) => !again.has(`${s.uri}:${s.line}`) && !again.has(`${s.uri}\u0000${s.name}`)
-      && !(run.defined?.has(s.uri) && !run.defined.get(s.uri)!.has(s.name)));
+    const kept = have.scenarios.filter(
+      (s) =>
+        !again.has(`${s.uri}:${s.line}`) &&
+        !again.has(`${s.uri}\u0000${s.name}`) &&
+        !(run.defined?.has(s.uri) && !run.defined.get(s.uri)!.has(s.name)),
+    );
     byLabel.set(run.label, { ...have, scenarios: [...kept, ...run.scenarios] });
   }
   return [...byLabel.values()];
@@ -140,5 +189,9 @@ export function mergeShards(runs: RunResult[]): RunResult[] {
 /** Locations (uri:line) of the scenarios that did not pass in a previous run's messages. */
 export function failedLocations(messagesPath: string): string[] {
   const { scenarios } = readMessages(messagesPath);
-  return [...new Set(scenarios.filter((s) => s.status !== 'passed' && s.status !== 'not-applicable').map((s) => `${s.uri}:${s.line}`))];
+  return [
+    ...new Set(
+      scenarios.filter((s) => s.status !== 'passed' && s.status !== 'not-applicable').map((s) => `${s.uri}:${s.line}`),
+    ),
+  ];
 }

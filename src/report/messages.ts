@@ -68,7 +68,12 @@ export interface RunMetaInfo {
   runtime?: Product;
   os?: Product;
   cpu?: Product;
-  ci?: { name: string; url?: string; buildNumber?: string; git?: { remote: string; revision: string; branch?: string; tag?: string } };
+  ci?: {
+    name: string;
+    url?: string;
+    buildNumber?: string;
+    git?: { remote: string; revision: string; branch?: string; tag?: string };
+  };
 }
 
 export interface RunMetadata {
@@ -98,21 +103,63 @@ export function readMessages(file: string): ParsedMessages {
 
 // ── the subset of @cucumber/messages that is read ───────────────────────────────────────────
 
-interface Timestamp { seconds: number; nanos: number }
-interface Location { line: number }
-interface TestStepResult { status: string; duration?: Timestamp; message?: string; exception?: { type?: string; message?: string } }
-interface PickleMsg {
-  id: string; uri: string; name: string; location?: Location; astNodeIds?: string[];
-  tags?: Array<{ name: string }>; steps?: Array<{ id: string; text: string; astNodeIds?: string[] }>;
+interface Timestamp {
+  seconds: number;
+  nanos: number;
 }
-interface TestCaseMsg { id: string; pickleId: string; testSteps?: Array<{ id: string; pickleStepId?: string; hookId?: string }> }
-interface HookMsg { id: string; name?: string; type?: string }
-interface AttemptMsg { id: string; testCaseId: string; attempt?: number; timestamp?: Timestamp }
-interface AttachmentMsg { body?: string; contentEncoding?: string; mediaType?: string; fileName?: string; testCaseStartedId?: string; testStepId?: string }
+interface Location {
+  line: number;
+}
+interface TestStepResult {
+  status: string;
+  duration?: Timestamp;
+  message?: string;
+  exception?: { type?: string; message?: string };
+}
+interface PickleMsg {
+  id: string;
+  uri: string;
+  name: string;
+  location?: Location;
+  astNodeIds?: string[];
+  tags?: Array<{ name: string }>;
+  steps?: Array<{ id: string; text: string; astNodeIds?: string[] }>;
+}
+interface TestCaseMsg {
+  id: string;
+  pickleId: string;
+  testSteps?: Array<{ id: string; pickleStepId?: string; hookId?: string }>;
+}
+interface HookMsg {
+  id: string;
+  name?: string;
+  type?: string;
+}
+interface AttemptMsg {
+  id: string;
+  testCaseId: string;
+  attempt?: number;
+  timestamp?: Timestamp;
+}
+interface AttachmentMsg {
+  body?: string;
+  contentEncoding?: string;
+  mediaType?: string;
+  fileName?: string;
+  testCaseStartedId?: string;
+  testStepId?: string;
+}
 interface GherkinNode {
-  id?: string; location?: Location; keyword?: string;
-  steps?: GherkinNode[]; examples?: GherkinNode[]; tableBody?: GherkinNode[]; children?: GherkinChild[];
-  scenario?: GherkinNode; background?: GherkinNode; rule?: GherkinNode;
+  id?: string;
+  location?: Location;
+  keyword?: string;
+  steps?: GherkinNode[];
+  examples?: GherkinNode[];
+  tableBody?: GherkinNode[];
+  children?: GherkinChild[];
+  scenario?: GherkinNode;
+  background?: GherkinNode;
+  rule?: GherkinNode;
 }
 type GherkinChild = { scenario?: GherkinNode; background?: GherkinNode; rule?: GherkinNode };
 
@@ -183,7 +230,12 @@ export function parseMessages(ndjson: string, source = 'messages'): ParsedMessag
       const ts = toMs(e.testRunStarted.timestamp);
       if (ts !== undefined && (startedMs === undefined || ts < startedMs)) startedMs = ts;
     } else if (isRecord(e.testRunFinished)) {
-      const f = e.testRunFinished as { timestamp?: Timestamp; success?: boolean; message?: string; exception?: { message?: string } };
+      const f = e.testRunFinished as {
+        timestamp?: Timestamp;
+        success?: boolean;
+        message?: string;
+        exception?: { message?: string };
+      };
       const ts = toMs(f.timestamp);
       if (ts !== undefined && (finishedMs === undefined || ts > finishedMs)) finishedMs = ts;
       run.success = run.success === false ? false : f.success;
@@ -204,14 +256,17 @@ export function parseMessages(ndjson: string, source = 'messages'): ParsedMessag
   if (startedMs !== undefined) run.startedAt = new Date(startedMs).toISOString();
   if (finishedMs !== undefined) run.finishedAt = new Date(finishedMs).toISOString();
   if (startedMs !== undefined && finishedMs !== undefined) run.durationMs = finishedMs - startedMs;
-  if (startedMs !== undefined && finishedMs === undefined) run.problems.push('the run did not finish (no testRunFinished message)');
+  if (startedMs !== undefined && finishedMs === undefined)
+    run.problems.push('the run did not finish (no testRunFinished message)');
 
   // the last attempt of each test case
   const lastAttempt = new Map<string, { attempt: Attempt; count: number }>();
   for (const a of attempts.values()) {
     const prev = lastAttempt.get(a.started.testCaseId);
     const count = (prev?.count ?? 0) + 1;
-    const newer = !prev || (a.started.attempt ?? 0) > (prev.attempt.started.attempt ?? 0) ||
+    const newer =
+      !prev ||
+      (a.started.attempt ?? 0) > (prev.attempt.started.attempt ?? 0) ||
       ((a.started.attempt ?? 0) === (prev.attempt.started.attempt ?? 0) && a.order > prev.attempt.order);
     lastAttempt.set(a.started.testCaseId, { attempt: newer ? a : prev.attempt, count });
   }
@@ -230,8 +285,13 @@ export function parseMessages(ndjson: string, source = 'messages'): ParsedMessag
 }
 
 function buildScenario(
-  pickle: PickleMsg, testCase: TestCaseMsg, attempt: Attempt | undefined, attempts: number,
-  hooks: Map<string, HookMsg>, keywords: Map<string, string>, locations: Map<string, number>,
+  pickle: PickleMsg,
+  testCase: TestCaseMsg,
+  attempt: Attempt | undefined,
+  attempts: number,
+  hooks: Map<string, HookMsg>,
+  keywords: Map<string, string>,
+  locations: Map<string, number>,
 ): ScenarioResult {
   const tags = unique((pickle.tags ?? []).map((t) => t.name));
   const behaviourIds = unique(tags.map(behaviourIdFromTag).filter((id): id is string => id !== undefined));
@@ -243,9 +303,10 @@ function buildScenario(
   const steps: StepResult[] = (testCase.testSteps ?? []).map((ts) => {
     const result = attempt?.steps.get(ts.id);
     const status = result ? stepStatus(result.status) : attempt ? 'unknown' : 'skipped';
-    const step: StepResult = ts.hookId !== undefined
-      ? { text: hookText(hooks.get(ts.hookId)), hook: true, status, durationMs: 0 }
-      : stepFromPickle(pickleSteps.get(ts.pickleStepId ?? ''), keywords, status);
+    const step: StepResult =
+      ts.hookId !== undefined
+        ? { text: hookText(hooks.get(ts.hookId)), hook: true, status, durationMs: 0 }
+        : stepFromPickle(pickleSteps.get(ts.pickleStepId ?? ''), keywords, status);
     step.durationMs = result ? durationMs(result.duration) : 0;
     const error = result ? errorOf(result) : undefined;
     if (error !== undefined && status !== 'passed') step.error = error;
@@ -278,7 +339,10 @@ function buildScenario(
     scenario.error = 'the scenario did not finish (the run stopped while it was running)';
     return scenario;
   }
-  const worst = steps.reduce<StepStatus>((w, s) => (WORST_ORDER.indexOf(s.status) > WORST_ORDER.indexOf(w) ? s.status : w), 'unknown');
+  const worst = steps.reduce<StepStatus>(
+    (w, s) => (WORST_ORDER.indexOf(s.status) > WORST_ORDER.indexOf(w) ? s.status : w),
+    'unknown',
+  );
   const culprit = steps.find((s) => s.status === worst);
   const label = culprit ? `"${culprit.keyword ? `${culprit.keyword} ${culprit.text}` : culprit.text}"` : '';
   switch (worst) {
@@ -289,7 +353,12 @@ function buildScenario(
       scenario.error = steps.length === 0 ? 'the scenario has no steps' : 'no step reported a result';
       break;
     case 'skipped': {
-      const reasons = unique(attachments.filter((a) => a.mediaType === NOT_APPLICABLE_MEDIA_TYPE).map((a) => a.body.trim()).filter((r) => r !== ''));
+      const reasons = unique(
+        attachments
+          .filter((a) => a.mediaType === NOT_APPLICABLE_MEDIA_TYPE)
+          .map((a) => a.body.trim())
+          .filter((r) => r !== ''),
+      );
       if (reasons.length > 0) {
         scenario.status = 'not-applicable';
         scenario.notApplicableReason = reasons.join('; ');
@@ -320,7 +389,9 @@ function buildScenario(
 }
 
 function stepFromPickle(
-  step: { id: string; text: string; astNodeIds?: string[] } | undefined, keywords: Map<string, string>, status: StepStatus,
+  step: { id: string; text: string; astNodeIds?: string[] } | undefined,
+  keywords: Map<string, string>,
+  status: StepStatus,
 ): StepResult {
   if (!step) return { text: '(unknown step)', status, durationMs: 0 };
   const keyword = keywords.get(step.astNodeIds?.[0] ?? '');
@@ -328,7 +399,8 @@ function stepFromPickle(
 }
 
 function hookText(hook: HookMsg | undefined): string {
-  const kind = hook?.type === 'AFTER_TEST_CASE' ? 'After hook' : hook?.type === 'BEFORE_TEST_CASE' ? 'Before hook' : 'Hook';
+  const kind =
+    hook?.type === 'AFTER_TEST_CASE' ? 'After hook' : hook?.type === 'BEFORE_TEST_CASE' ? 'Before hook' : 'Hook';
   return hook?.name ? `${kind}: ${hook.name}` : kind;
 }
 
@@ -349,7 +421,11 @@ function toAttachment(a: AttachmentMsg, stepText: Map<string, string>): Scenario
   return out;
 }
 
-function indexGherkin(doc: { feature?: GherkinNode }, keywords: Map<string, string>, locations: Map<string, number>): void {
+function indexGherkin(
+  doc: { feature?: GherkinNode },
+  keywords: Map<string, string>,
+  locations: Map<string, number>,
+): void {
   const visitScenario = (node: GherkinNode): void => {
     if (node.id && node.location) locations.set(node.id, node.location.line);
     for (const s of node.steps ?? []) if (s.id && s.keyword) keywords.set(s.id, s.keyword.trim());

@@ -10,7 +10,13 @@ export type BehaviourStatus = 'pass' | 'fail' | 'not-applicable' | 'not-covered'
 
 export const BEHAVIOUR_STATUSES: readonly BehaviourStatus[] = ['pass', 'fail', 'not-applicable', 'not-covered'];
 export const SCENARIO_STATUSES: readonly ScenarioStatus[] = [
-  'passed', 'failed', 'not-applicable', 'undefined', 'pending', 'skipped', 'ambiguous',
+  'passed',
+  'failed',
+  'not-applicable',
+  'undefined',
+  'pending',
+  'skipped',
+  'ambiguous',
 ];
 
 /** One run's scenarios and what it ran against. */

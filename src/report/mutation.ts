@@ -60,7 +60,13 @@ export interface MutationReport {
   behaviours: Record<string, BehaviourMutation>;
   /** catalogued behaviour IDs no mutant in the catalogue names */
   withoutMutants: string[];
-  totals: { mutants: number; killed: number; survived: number; error: number; byProfile: Record<string, { killed: number; survived: number; error: number }> };
+  totals: {
+    mutants: number;
+    killed: number;
+    survived: number;
+    error: number;
+    byProfile: Record<string, { killed: number; survived: number; error: number }>;
+  };
 }
 
 /** Per-behaviour figures and totals of a list of judged mutants. */
@@ -92,7 +98,9 @@ export function summarise(mutants: MutantResult[], profiles: string[]): Pick<Mut
 
 /** Reads reports/mutants.json (or merges several shard files); undefined when none exists. */
 export function readMutationReport(...files: string[]): MutationReport | undefined {
-  const reports = files.filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as MutationReport);
+  const reports = files
+    .filter((f) => fs.existsSync(f))
+    .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as MutationReport);
   if (reports.length === 0) return undefined;
   if (reports.length === 1) return reports[0];
   return mergeMutationReports(reports);
@@ -105,7 +113,10 @@ export function mergeMutationReports(reports: MutationReport[]): MutationReport 
   const profiles = [...new Set(reports.flatMap((r) => r.profiles))];
   const mutants = [...byId.values()];
   return {
-    generatedAt: reports.map((r) => r.generatedAt).sort().at(-1)!,
+    generatedAt: reports
+      .map((r) => r.generatedAt)
+      .sort()
+      .at(-1)!,
     durationMs: reports.reduce((s, r) => s + r.durationMs, 0),
     selection: reports.map((r) => r.selection).join(' + '),
     catalogueSize: Math.max(...reports.map((r) => r.catalogueSize)),

@@ -65,9 +65,12 @@ export class TimelineRecorder {
     }
     const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? 'none';
     if (t.ready.length === 0 || t.ready[t.ready.length - 1][1] !== ready) t.ready.push([at, ready]);
-    const now = new Set((node.spec?.taints ?? []).map((x) => `${x.key.replace('node.kubernetes.io/', '')}:${x.effect}`));
+    const now = new Set(
+      (node.spec?.taints ?? []).map((x) => `${x.key.replace('node.kubernetes.io/', '')}:${x.effect}`),
+    );
     for (const x of t.taints) if (x.to === undefined && !now.has(x.taint)) x.to = at;
-    for (const taint of now) if (!t.taints.some((x) => x.taint === taint && x.to === undefined)) t.taints.push({ taint, from: at });
+    for (const taint of now)
+      if (!t.taints.some((x) => x.taint === taint && x.to === undefined)) t.taints.push({ taint, from: at });
   }
 
   private onPod(type: string, pod: Pod): void {
@@ -87,7 +90,14 @@ export class TimelineRecorder {
   }
 
   data(): TimelineData {
-    return { start: this.start, end: this.now(), nodes: [...this.tracks.values()].sort((a, b) => (a.zone ?? '').localeCompare(b.zone ?? '') || a.name.localeCompare(b.name, undefined, { numeric: true })) };
+    return {
+      start: this.start,
+      end: this.now(),
+      nodes: [...this.tracks.values()].sort(
+        (a, b) =>
+          (a.zone ?? '').localeCompare(b.zone ?? '') || a.name.localeCompare(b.name, undefined, { numeric: true }),
+      ),
+    };
   }
 }
 
@@ -99,36 +109,52 @@ const READY_COLOUR: Record<string, string> = { True: '#4caf50', False: '#e53935'
  * each pod deletion; the x axis is cluster time since the recording started.
  */
 export function renderTimeline(d: TimelineData, title = 'Node timeline'): string {
-  const label = 150, right = 20, top = 40, row = 34, width = 900;
+  const label = 150,
+    right = 20,
+    top = 40,
+    row = 34,
+    width = 900;
   const span = Math.max(1, d.end - d.start);
   const x = (t: number) => label + ((t - d.start) / span) * (width - label - right);
   const height = top + d.nodes.length * row + 40;
-  const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`];
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
+  ];
   out.push(`<text x="8" y="16" font-size="13" font-weight="bold">${esc(title)}</text>`);
-  out.push(`<text x="8" y="30" fill="#555">Ready: <tspan fill="${READY_COLOUR.True}">■ True</tspan> <tspan fill="${READY_COLOUR.Unknown}">■ Unknown</tspan> <tspan fill="${READY_COLOUR.False}">■ False</tspan>; taints: <tspan fill="#6a1b9a">▬ NoExecute</tspan> <tspan fill="#90a4ae">▬ NoSchedule</tspan>; ▼ pod marked for deletion</text>`);
+  out.push(
+    `<text x="8" y="30" fill="#555">Ready: <tspan fill="${READY_COLOUR.True}">■ True</tspan> <tspan fill="${READY_COLOUR.Unknown}">■ Unknown</tspan> <tspan fill="${READY_COLOUR.False}">■ False</tspan>; taints: <tspan fill="#6a1b9a">▬ NoExecute</tspan> <tspan fill="#90a4ae">▬ NoSchedule</tspan>; ▼ pod marked for deletion</text>`,
+  );
   d.nodes.forEach((n, i) => {
     const y = top + i * row;
     out.push(`<text x="8" y="${y + 13}">${esc(n.zone ? `${n.zone} · ${n.name}` : n.name)}</text>`);
     const end = n.deletedAt ?? d.end;
     n.ready.forEach(([at, status], j) => {
       const until = j + 1 < n.ready.length ? n.ready[j + 1][0] : end;
-      out.push(`<rect x="${x(at).toFixed(1)}" y="${y + 4}" width="${Math.max(0.5, x(until) - x(at)).toFixed(1)}" height="12" fill="${READY_COLOUR[status] ?? '#bdbdbd'}"><title>Ready=${status} from ${((at - d.start) / 1000).toFixed(1)} s</title></rect>`);
+      out.push(
+        `<rect x="${x(at).toFixed(1)}" y="${y + 4}" width="${Math.max(0.5, x(until) - x(at)).toFixed(1)}" height="12" fill="${READY_COLOUR[status] ?? '#bdbdbd'}"><title>Ready=${status} from ${((at - d.start) / 1000).toFixed(1)} s</title></rect>`,
+      );
     });
     for (const t of n.taints) {
       const noExecute = t.taint.endsWith(':NoExecute');
       const ty = y + (noExecute ? 19 : 24);
-      out.push(`<rect x="${x(t.from).toFixed(1)}" y="${ty}" width="${Math.max(0.5, x(t.to ?? end) - x(t.from)).toFixed(1)}" height="4" fill="${noExecute ? '#6a1b9a' : '#90a4ae'}"><title>${esc(t.taint)} from ${((t.from - d.start) / 1000).toFixed(1)} s</title></rect>`);
+      out.push(
+        `<rect x="${x(t.from).toFixed(1)}" y="${ty}" width="${Math.max(0.5, x(t.to ?? end) - x(t.from)).toFixed(1)}" height="4" fill="${noExecute ? '#6a1b9a' : '#90a4ae'}"><title>${esc(t.taint)} from ${((t.from - d.start) / 1000).toFixed(1)} s</title></rect>`,
+      );
     }
     for (const p of n.podDeletions) {
       const px = x(p.at);
-      out.push(`<path d="M${(px - 4).toFixed(1)} ${y} L${(px + 4).toFixed(1)} ${y} L${px.toFixed(1)} ${y + 6} Z" fill="#000"><title>${esc(p.pod)} at ${((p.at - d.start) / 1000).toFixed(1)} s</title></path>`);
+      out.push(
+        `<path d="M${(px - 4).toFixed(1)} ${y} L${(px + 4).toFixed(1)} ${y} L${px.toFixed(1)} ${y + 6} Z" fill="#000"><title>${esc(p.pod)} at ${((p.at - d.start) / 1000).toFixed(1)} s</title></path>`,
+      );
     }
   });
   const axisY = top + d.nodes.length * row + 10;
   out.push(`<line x1="${label}" y1="${axisY}" x2="${width - right}" y2="${axisY}" stroke="#333"/>`);
   const step = niceStep(span / 1000 / 8);
   for (let s = 0; s <= span / 1000; s += step) {
-    out.push(`<line x1="${x(d.start + s * 1000).toFixed(1)}" y1="${axisY}" x2="${x(d.start + s * 1000).toFixed(1)}" y2="${axisY + 4}" stroke="#333"/><text x="${x(d.start + s * 1000).toFixed(1)}" y="${axisY + 16}" text-anchor="middle">${s} s</text>`);
+    out.push(
+      `<line x1="${x(d.start + s * 1000).toFixed(1)}" y1="${axisY}" x2="${x(d.start + s * 1000).toFixed(1)}" y2="${axisY + 4}" stroke="#333"/><text x="${x(d.start + s * 1000).toFixed(1)}" y="${axisY + 16}" text-anchor="middle">${s} s</text>`,
+    );
   }
   out.push('</svg>');
   return out.join('\n');

@@ -41,7 +41,10 @@ export class HostSelector {
   private lastNodeIndex = 0;
   private readonly random: () => number;
 
-  constructor(readonly era: Algorithm['era'], seed = 1) {
+  constructor(
+    readonly era: Algorithm['era'],
+    seed = 1,
+  ) {
     this.random = seededRandom(seed);
   }
 
@@ -50,7 +53,10 @@ export class HostSelector {
       let max = -Infinity;
       const maxIdx: number[] = [];
       for (let i = 0; i < totals.length; i++) {
-        if (totals[i] > max) { max = totals[i]; maxIdx.length = 0; }
+        if (totals[i] > max) {
+          max = totals[i];
+          maxIdx.length = 0;
+        }
         if (totals[i] === max) maxIdx.push(i);
       }
       const ix = this.lastNodeIndex % maxIdx.length;
@@ -60,8 +66,10 @@ export class HostSelector {
     let selected = 0;
     let count = 1;
     for (let i = 1; i < totals.length; i++) {
-      if (totals[i] > totals[selected]) { selected = i; count = 1; }
-      else if (totals[i] === totals[selected]) {
+      if (totals[i] > totals[selected]) {
+        selected = i;
+        count = 1;
+      } else if (totals[i] === totals[selected]) {
         count++;
         if (Math.floor(this.random() * count) === 0) selected = i;
       }
@@ -86,7 +94,11 @@ export class GenericScheduler {
   private readonly selector: HostSelector;
   private nextStartNodeIndex = 0;
 
-  constructor(readonly algorithm: Algorithm, private readonly cache: SchedulerCache, private readonly options: GenericSchedulerOptions) {
+  constructor(
+    readonly algorithm: Algorithm,
+    private readonly cache: SchedulerCache,
+    private readonly options: GenericSchedulerOptions,
+  ) {
     this.selector = new HostSelector(algorithm.era, options.seed ?? 1);
   }
 
@@ -110,21 +122,41 @@ export class GenericScheduler {
         continue;
       }
       failures.set(name, failed.reasons);
-      if (record) verdicts.push({ node: name, failedPredicate: failed.predicate, reasons: failed.reasons.map((r) => reasonText(r, era)) });
+      if (record)
+        verdicts.push({
+          node: name,
+          failedPredicate: failed.predicate,
+          reasons: failed.reasons.map((r) => reasonText(r, era)),
+        });
     }
     if (order && all > 0) this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % all;
     const decision: SchedulingDecision | undefined = record
-      ? { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, at: isoTime(now), provider: this.algorithm.provider, numAllNodes: all, evaluated: processed,
-        feasible: feasible.length, weights: Object.fromEntries(this.algorithm.priorities.map((p) => [p.name, p.weight])), nodes: verdicts }
+      ? {
+          pod: `${pod.metadata.namespace}/${pod.metadata.name}`,
+          at: isoTime(now),
+          provider: this.algorithm.provider,
+          numAllNodes: all,
+          evaluated: processed,
+          feasible: feasible.length,
+          weights: Object.fromEntries(this.algorithm.priorities.map((p) => [p.name, p.weight])),
+          nodes: verdicts,
+        }
       : undefined;
     if (feasible.length === 0) {
-      const message = era === 'framework' ? frameworkFitErrorMessage(all, failures)
-        : all === 0 ? 'no nodes available to schedule pods' : fitErrorMessage(all, failures, era);
+      const message =
+        era === 'framework'
+          ? frameworkFitErrorMessage(all, failures)
+          : all === 0
+            ? 'no nodes available to schedule pods'
+            : fitErrorMessage(all, failures, era);
       if (decision) decision.message = message;
       return { message, decision };
     }
     if (feasible.length === 1) {
-      if (decision) { decision.nodes.push({ node: feasible[0].name }); decision.chosen = feasible[0].name; }
+      if (decision) {
+        decision.nodes.push({ node: feasible[0].name });
+        decision.chosen = feasible[0].name;
+      }
       return { node: feasible[0].name, decision };
     }
     const totals = new Array<number>(feasible.length).fill(0);
@@ -157,7 +189,10 @@ export class GenericScheduler {
     for (const p of this.algorithm.predicates) {
       const r = p.fn(pod, meta, info);
       if (r.length === 0) continue;
-      if (!first) { first = p.name; reasons = [...r]; } else reasons!.push(...r);
+      if (!first) {
+        first = p.name;
+        reasons = [...r];
+      } else reasons!.push(...r);
       if (!this.options.alwaysCheckAllPredicates) break;
     }
     return first ? { predicate: first, reasons: reasons! } : undefined;

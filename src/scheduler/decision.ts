@@ -29,11 +29,20 @@ export interface SchedulingDecision {
 
 /** The decision as a few lines of text, for reports. */
 export function formatDecision(d: SchedulingDecision): string {
-  const lines = [`pod ${d.pod} at ${d.at} (${d.provider}): ${d.chosen ? `bound to ${d.chosen}` : d.message}`,
-    `  ${d.numAllNodes} nodes, ${d.evaluated} evaluated, ${d.feasible} feasible; weights ${Object.entries(d.weights).map(([k, v]) => `${k}=${v}`).join(' ')}`];
+  const lines = [
+    `pod ${d.pod} at ${d.at} (${d.provider}): ${d.chosen ? `bound to ${d.chosen}` : d.message}`,
+    `  ${d.numAllNodes} nodes, ${d.evaluated} evaluated, ${d.feasible} feasible; weights ${Object.entries(d.weights)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  ];
   for (const n of d.nodes) {
     if (n.failedPredicate) lines.push(`  ${n.node}: ✗ ${n.failedPredicate}: ${(n.reasons ?? []).join(', ')}`);
-    else if (n.scores) lines.push(`  ${n.node}: ${Object.entries(n.scores).map(([k, v]) => `${k}=${v}`).join(' ')} → ${n.total}`);
+    else if (n.scores)
+      lines.push(
+        `  ${n.node}: ${Object.entries(n.scores)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')} → ${n.total}`,
+      );
     else lines.push(`  ${n.node}: fits (only feasible node: priorities not run)`);
   }
   return lines.join('\n');

@@ -38,7 +38,10 @@ export class PodMeta {
   private terms?: { value: CompiledTerm[] | undefined };
   private memo = new Map<string, unknown>();
 
-  constructor(readonly pod: Pod, readonly cluster: ClusterView) {
+  constructor(
+    readonly pod: Pod,
+    readonly cluster: ClusterView,
+  ) {
     this.request = podRequest(pod);
     this.nonZero = podNonZeroRequest(pod);
     this.ports = podHostPorts(pod);

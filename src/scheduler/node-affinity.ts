@@ -18,7 +18,12 @@ interface NodeAffinity {
 }
 
 const OPERATORS: Record<NodeSelectorRequirement['operator'], Operator> = {
-  In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt',
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+  Gt: 'gt',
+  Lt: 'lt',
 };
 
 /** A compiled term: undefined when it can never match (empty, or a requirement that does not parse). */
@@ -29,7 +34,8 @@ function compile(reqs: NodeSelectorRequirement[] | undefined, fields: boolean): 
   for (const r of reqs ?? []) {
     try {
       // Field requirements: only metadata.name with In/NotIn (NodeSelectorRequirementsAsFieldSelector).
-      if (fields && (r.key !== 'metadata.name' || !['In', 'NotIn'].includes(r.operator) || r.values?.length !== 1)) return undefined;
+      if (fields && (r.key !== 'metadata.name' || !['In', 'NotIn'].includes(r.operator) || r.values?.length !== 1))
+        return undefined;
       out.push(newRequirement(r.key, OPERATORS[r.operator], r.values ?? []));
     } catch {
       return undefined;
@@ -74,5 +80,8 @@ export function requiredTerms(pod: Pod): CompiledTerm[] | undefined {
 }
 
 export function preferredTerms(pod: Pod): { weight: number; term: CompiledTerm }[] {
-  return (affinityOf(pod)?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p) => ({ weight: p.weight, term: compileTerm(p.preference) }));
+  return (affinityOf(pod)?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p) => ({
+    weight: p.weight,
+    term: compileTerm(p.preference),
+  }));
 }

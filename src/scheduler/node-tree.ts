@@ -62,9 +62,13 @@ export class NodeTree<T extends { name: string } = { name: string }> {
     if (this.listed) return this.listed;
     const out: T[] = [];
     const cursors = this.zones.map((z) => ({ nodes: this.tree.get(z)!.nodes, i: 0 }));
-    for (let added = true; added;) {
+    for (let added = true; added; ) {
       added = false;
-      for (const c of cursors) if (c.i < c.nodes.length) { out.push(c.nodes[c.i++]); added = true; }
+      for (const c of cursors)
+        if (c.i < c.nodes.length) {
+          out.push(c.nodes[c.i++]);
+          added = true;
+        }
     }
     this.listed = out;
     return out;

@@ -46,7 +46,10 @@ export class NodeInfo {
   /** "protocol/port" → hostIP → how many pods use it. */
   private readonly ports = new Map<string, Map<string, number>>();
 
-  constructor(readonly name: string, node?: Node) {
+  constructor(
+    readonly name: string,
+    node?: Node,
+  ) {
     if (node) this.setNode(node);
   }
 
@@ -77,7 +80,12 @@ export class NodeInfo {
 
   addPod(pod: Pod, key = objectKey(pod)): void {
     if (this.entries.has(key)) this.removePod(key);
-    const entry: PodEntry = { pod, request: podRequest(pod), nonZero: podNonZeroRequest(pod), ports: podHostPorts(pod) };
+    const entry: PodEntry = {
+      pod,
+      request: podRequest(pod),
+      nonZero: podNonZeroRequest(pod),
+      ports: podHostPorts(pod),
+    };
     this.entries.set(key, entry);
     this.apply(entry, 1);
   }

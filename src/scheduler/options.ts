@@ -17,14 +17,34 @@ export function schedulerOptions(c: ClusterConfig): SchedulerOptions {
   const name = f['scheduler-name'] ?? 'default-scheduler';
   if (framework) {
     if (f['policy-config-file'] || f['algorithm-provider']) {
-      throw new Error(`kube-scheduler ${c.profile.kubernetesVersion} has no --policy-config-file or --algorithm-provider (removed in v1.23 and v1.22)`);
+      throw new Error(
+        `kube-scheduler ${c.profile.kubernetesVersion} has no --policy-config-file or --algorithm-provider (removed in v1.23 and v1.22)`,
+      );
     }
-    return { schedulerName: name, algorithm: frameworkPlugins(), percentageOfNodesToScore: 0, alwaysCheckAllPredicates: false, recordDecisions: true };
+    return {
+      schedulerName: name,
+      algorithm: frameworkPlugins(),
+      percentageOfNodesToScore: 0,
+      alwaysCheckAllPredicates: false,
+      recordDecisions: true,
+    };
   }
   const file = f['policy-config-file'];
   if (file) {
     const policy = parsePolicy(fs.readFileSync(file, 'utf8'));
-    return { schedulerName: name, algorithm: algorithmFromPolicy(policy), percentageOfNodesToScore: 50, alwaysCheckAllPredicates: policy.alwaysCheckAllPredicates ?? false, recordDecisions: true };
+    return {
+      schedulerName: name,
+      algorithm: algorithmFromPolicy(policy),
+      percentageOfNodesToScore: 50,
+      alwaysCheckAllPredicates: policy.alwaysCheckAllPredicates ?? false,
+      recordDecisions: true,
+    };
   }
-  return { schedulerName: name, algorithm: legacyProvider(f['algorithm-provider'] ?? 'DefaultProvider'), percentageOfNodesToScore: 50, alwaysCheckAllPredicates: false, recordDecisions: true };
+  return {
+    schedulerName: name,
+    algorithm: legacyProvider(f['algorithm-provider'] ?? 'DefaultProvider'),
+    percentageOfNodesToScore: 50,
+    alwaysCheckAllPredicates: false,
+    recordDecisions: true,
+  };
 }

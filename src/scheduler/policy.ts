@@ -1,5 +1,12 @@
 import * as yaml from 'js-yaml';
-import { Algorithm, LEGACY_PROVIDERS, legacyPredicates, legacyPriority, PredicateConfig, PriorityConfig } from './providers';
+import {
+  Algorithm,
+  LEGACY_PROVIDERS,
+  legacyPredicates,
+  legacyPriority,
+  PredicateConfig,
+  PriorityConfig,
+} from './providers';
 import { nodeLabelPresence } from './predicates/label-presence';
 import { serviceAffinity } from './predicates/service-affinity';
 import { nodeLabelPriority } from './priorities/node-label';
@@ -32,7 +39,8 @@ const MAX_WEIGHT = Math.floor(Number.MAX_SAFE_INTEGER / 10);
 export function validatePolicy(policy: Policy): string[] {
   const errs: string[] = [];
   for (const p of policy.priorities ?? []) {
-    if (!(p.weight > 0) || p.weight >= MAX_WEIGHT) errs.push(`Priority ${p.name} should have a positive weight applied to it or it has overflown`);
+    if (!(p.weight > 0) || p.weight >= MAX_WEIGHT)
+      errs.push(`Priority ${p.name} should have a positive weight applied to it or it has overflown`);
   }
   return errs;
 }
@@ -42,22 +50,32 @@ export function parsePolicy(text: string): Policy {
   const doc = yaml.load(text);
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('invalid policy: not an object');
   const policy = doc as Policy;
-  if (policy.kind !== undefined && policy.kind !== 'Policy') throw new Error(`invalid policy: kind "${policy.kind}", want "Policy"`);
+  if (policy.kind !== undefined && policy.kind !== 'Policy')
+    throw new Error(`invalid policy: kind "${policy.kind}", want "Policy"`);
   const errs = validatePolicy(policy);
   if (errs.length) throw new Error(`invalid policy: ${errs.join('; ')}`);
-  if (policy.extenders?.length) throw new Error('invalid policy: scheduler extenders are not supported by the reference scheduler');
+  if (policy.extenders?.length)
+    throw new Error('invalid policy: scheduler extenders are not supported by the reference scheduler');
   return policy;
 }
 
 function customPredicate(name: string, arg: PredicateArgument): PredicateConfig {
-  if (arg.serviceAffinity) return { name, kind: 'CheckServiceAffinity', fn: serviceAffinity(arg.serviceAffinity.labels ?? []) };
-  if (arg.labelsPresence) return { name, kind: 'CheckNodeLabelPresence', fn: nodeLabelPresence(arg.labelsPresence.labels ?? [], !!arg.labelsPresence.presence) };
+  if (arg.serviceAffinity)
+    return { name, kind: 'CheckServiceAffinity', fn: serviceAffinity(arg.serviceAffinity.labels ?? []) };
+  if (arg.labelsPresence)
+    return {
+      name,
+      kind: 'CheckNodeLabelPresence',
+      fn: nodeLabelPresence(arg.labelsPresence.labels ?? [], !!arg.labelsPresence.presence),
+    };
   throw new Error(`Invalid configuration: Predicate type not found for ${name}`);
 }
 
 function customPriority(name: string, weight: number, arg: PriorityArgument): PriorityConfig {
-  if (arg.labelPreference) return { name, weight, fn: nodeLabelPriority(arg.labelPreference.label, !!arg.labelPreference.presence, 10) };
-  if (arg.serviceAntiAffinity) return { name, weight, fn: serviceAntiAffinityPriority(arg.serviceAntiAffinity.label, 10) };
+  if (arg.labelPreference)
+    return { name, weight, fn: nodeLabelPriority(arg.labelPreference.label, !!arg.labelPreference.presence, 10) };
+  if (arg.serviceAntiAffinity)
+    return { name, weight, fn: serviceAntiAffinityPriority(arg.serviceAntiAffinity.label, 10) };
   throw new Error(`Invalid configuration: Priority type not found for ${name}`);
 }
 
@@ -73,12 +91,16 @@ export function algorithmFromPolicy(policy: Policy): Algorithm {
   const named: string[] = [];
   const custom: PredicateConfig[] = [];
   if (policy.predicates == null) named.push(...defaults.predicates);
-  else for (const p of policy.predicates) {
-    if (p.argument) custom.push(customPredicate(p.name, p.argument));
-    else named.push(p.name);
-  }
-  const priorities: PriorityConfig[] = policy.priorities == null
-    ? defaults.priorities.map((n) => legacyPriority(n))
-    : policy.priorities.map((p) => (p.argument ? customPriority(p.name, p.weight, p.argument) : legacyPriority(p.name, p.weight)));
+  else
+    for (const p of policy.predicates) {
+      if (p.argument) custom.push(customPredicate(p.name, p.argument));
+      else named.push(p.name);
+    }
+  const priorities: PriorityConfig[] =
+    policy.priorities == null
+      ? defaults.priorities.map((n) => legacyPriority(n))
+      : policy.priorities.map((p) =>
+          p.argument ? customPriority(p.name, p.weight, p.argument) : legacyPriority(p.name, p.weight),
+        );
   return { era: 'legacy', provider: 'policy', predicates: legacyPredicates(named, custom), priorities };
 }

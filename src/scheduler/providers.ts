@@ -46,9 +46,18 @@ export interface Algorithm {
  * Custom predicates from a policy run at the place of their kind.
  */
 export const PREDICATE_ORDER = [
-  'CheckNodeCondition', 'CheckNodeUnschedulable', 'GeneralPredicates', 'HostName', 'PodFitsHostPorts',
-  'MatchNodeSelector', 'PodFitsResources', 'NoDiskConflict', 'PodToleratesNodeTaints',
-  'PodToleratesNodeNoExecuteTaints', 'CheckNodeLabelPresence', 'CheckServiceAffinity',
+  'CheckNodeCondition',
+  'CheckNodeUnschedulable',
+  'GeneralPredicates',
+  'HostName',
+  'PodFitsHostPorts',
+  'MatchNodeSelector',
+  'PodFitsResources',
+  'NoDiskConflict',
+  'PodToleratesNodeTaints',
+  'PodToleratesNodeNoExecuteTaints',
+  'CheckNodeLabelPresence',
+  'CheckServiceAffinity',
 ];
 
 /** Predicates registered by name in v1.12 (algorithmprovider/defaults), as this control plane implements them. */
@@ -99,11 +108,25 @@ export const MANDATORY_PREDICATES = ['CheckNodeUnschedulable', 'PodToleratesNode
 export const LEGACY_PROVIDERS: Record<string, { predicates: string[]; priorities: string[] }> = {
   DefaultProvider: {
     predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
-    priorities: ['SelectorSpreadPriority', 'LeastRequestedPriority', 'BalancedResourceAllocation', 'NodePreferAvoidPodsPriority', 'NodeAffinityPriority', 'TaintTolerationPriority'],
+    priorities: [
+      'SelectorSpreadPriority',
+      'LeastRequestedPriority',
+      'BalancedResourceAllocation',
+      'NodePreferAvoidPodsPriority',
+      'NodeAffinityPriority',
+      'TaintTolerationPriority',
+    ],
   },
   ClusterAutoscalerProvider: {
     predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
-    priorities: ['SelectorSpreadPriority', 'MostRequestedPriority', 'BalancedResourceAllocation', 'NodePreferAvoidPodsPriority', 'NodeAffinityPriority', 'TaintTolerationPriority'],
+    priorities: [
+      'SelectorSpreadPriority',
+      'MostRequestedPriority',
+      'BalancedResourceAllocation',
+      'NodePreferAvoidPodsPriority',
+      'NodeAffinityPriority',
+      'TaintTolerationPriority',
+    ],
   },
 };
 
@@ -112,7 +135,10 @@ export function orderPredicates(configs: PredicateConfig[]): PredicateConfig[] {
     const i = PREDICATE_ORDER.indexOf(k);
     return i < 0 ? PREDICATE_ORDER.length : i;
   };
-  return configs.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c.kind) - rank(b.c.kind) || a.i - b.i).map((x) => x.c);
+  return configs
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c.kind) - rank(b.c.kind) || a.i - b.i)
+    .map((x) => x.c);
 }
 
 function legacyPredicate(name: string): PredicateConfig {
@@ -143,8 +169,16 @@ export function legacyPredicates(names: string[], custom: PredicateConfig[] = []
 /** --algorithm-provider: a legacy provider by name. */
 export function legacyProvider(name: string): Algorithm {
   const p = LEGACY_PROVIDERS[name];
-  if (!p) throw new Error(`failed to create scheduler: plugin "${name}" has not been registered (known providers: ${Object.keys(LEGACY_PROVIDERS).join(', ')})`);
-  return { era: 'legacy', provider: name, predicates: legacyPredicates(p.predicates), priorities: p.priorities.map((n) => legacyPriority(n)) };
+  if (!p)
+    throw new Error(
+      `failed to create scheduler: plugin "${name}" has not been registered (known providers: ${Object.keys(LEGACY_PROVIDERS).join(', ')})`,
+    );
+  return {
+    era: 'legacy',
+    provider: name,
+    predicates: legacyPredicates(p.predicates),
+    priorities: p.priorities.map((n) => legacyPriority(n)),
+  };
 }
 
 /**

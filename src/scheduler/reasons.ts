@@ -62,7 +62,11 @@ export function reasonText(r: FailureReason, era: Era): string {
  * reason, sorted as strings, joined by ", ", and a final "." (v1.8+ generic_scheduler.go).
  * Every reason of every node counts once per node.
  */
-export function fitErrorMessage(numAllNodes: number, failures: ReadonlyMap<string, readonly FailureReason[]>, era: Era): string {
+export function fitErrorMessage(
+  numAllNodes: number,
+  failures: ReadonlyMap<string, readonly FailureReason[]>,
+  era: Era,
+): string {
   return `0/${numAllNodes} nodes are available: ${reasonHistogram(failures, era).join(', ')}.`;
 }
 
@@ -90,12 +94,20 @@ function resolvable(r: FailureReason): boolean {
  * is appended after a space, nothing more: the doubled ".." of earlier releases was gone
  * by v1.30 (found by running upstream v1.32.13; FitError.Error in framework/types.go).
  */
-export function frameworkFitErrorMessage(numAllNodes: number, failures: ReadonlyMap<string, readonly FailureReason[]>): string {
+export function frameworkFitErrorMessage(
+  numAllNodes: number,
+  failures: ReadonlyMap<string, readonly FailureReason[]>,
+): string {
   const counts = new Map<string, number>();
   for (const reasons of failures.values()) {
-    const t = reasons.some((r) => !resolvable(r)) ? 'Preemption is not helpful for scheduling' : 'No preemption victims found for incoming pod';
+    const t = reasons.some((r) => !resolvable(r))
+      ? 'Preemption is not helpful for scheduling'
+      : 'No preemption victims found for incoming pod';
     counts.set(t, (counts.get(t) ?? 0) + 1);
   }
-  const preemption = `0/${numAllNodes} nodes are available: ${[...counts].map(([t, n]) => `${n} ${t}`).sort().join(', ')}.`;
+  const preemption = `0/${numAllNodes} nodes are available: ${[...counts]
+    .map(([t, n]) => `${n} ${t}`)
+    .sort()
+    .join(', ')}.`;
   return `${fitErrorMessage(numAllNodes, failures, 'framework')} preemption: ${preemption}`;
 }

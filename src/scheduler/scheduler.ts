@@ -30,13 +30,27 @@ function isTerminal(pod: Pod): boolean {
 
 /** isPodUpdated (v1.12 scheduling_queue.go): a change other than resourceVersion, generation or status. */
 function changedBeyondStatus(a: Pod, b: Pod): boolean {
-  const strip = (p: Pod) => JSON.stringify({ ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined, spec: p.spec });
+  const strip = (p: Pod) =>
+    JSON.stringify({
+      ...p.metadata,
+      resourceVersion: undefined,
+      generation: undefined,
+      managedFields: undefined,
+      spec: p.spec,
+    });
   return strip(a) !== strip(b);
 }
 
 /** nodeSchedulingPropertiesChanged (v1.12 factory.go): what in a Node update may let waiting pods fit. */
 function schedulingPropertiesChanged(a: Node, b: Node): boolean {
-  const props = (n: Node) => JSON.stringify([n.spec?.unschedulable ?? false, n.status?.allocatable, n.metadata.labels, n.spec?.taints ?? [], (n.status?.conditions ?? []).map((c) => [c.type, c.status])]);
+  const props = (n: Node) =>
+    JSON.stringify([
+      n.spec?.unschedulable ?? false,
+      n.status?.allocatable,
+      n.metadata.labels,
+      n.spec?.taints ?? [],
+      (n.status?.conditions ?? []).map((c) => [c.type, c.status]),
+    ]);
   return props(a) !== props(b);
 }
 
@@ -66,7 +80,13 @@ export class Scheduler {
   bound = 0;
   onBound?: (pod: string) => void;
 
-  constructor(private readonly informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, private readonly quiescence: Quiescence, readonly options: SchedulerOptions) {
+  constructor(
+    private readonly informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly quiescence: Quiescence,
+    readonly options: SchedulerOptions,
+  ) {
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.services = informers.informer<KubeObject & ServiceLike>({ resource: 'services' });
@@ -75,7 +95,10 @@ export class Scheduler {
     this.rss = informers.informer<KubeObject & LabelSelected>({ resource: 'replicasets' });
     this.sss = informers.informer<KubeObject & LabelSelected>({ resource: 'statefulsets' });
     this.events = new EventRecorder(client, clock, { component: options.schedulerName });
-    this.algorithm = new GenericScheduler(options.algorithm, this.cache, { percentageOfNodesToScore: options.percentageOfNodesToScore, alwaysCheckAllPredicates: options.alwaysCheckAllPredicates });
+    this.algorithm = new GenericScheduler(options.algorithm, this.cache, {
+      percentageOfNodesToScore: options.percentageOfNodesToScore,
+      alwaysCheckAllPredicates: options.alwaysCheckAllPredicates,
+    });
   }
 
   /** Registers the handlers, then lists and watches (the handlers see every existing object). */
@@ -87,13 +110,22 @@ export class Scheduler {
   run(): void {
     this.stopped = false;
     this.nodes.addEventHandler({
-      onAdd: (n) => { this.cache.setNode(n); this.moveAll(); },
-      onUpdate: (old, n) => { this.cache.setNode(n); if (schedulingPropertiesChanged(old, n)) this.moveAll(); },
+      onAdd: (n) => {
+        this.cache.setNode(n);
+        this.moveAll();
+      },
+      onUpdate: (old, n) => {
+        this.cache.setNode(n);
+        if (schedulingPropertiesChanged(old, n)) this.moveAll();
+      },
       onDelete: (n) => this.cache.removeNode(n),
     });
     // A service change moves the unschedulable pods (v1.12 factory's service handlers); a
     // controller change only refreshes what spreading reads, as upstream's listers do.
-    const servicesChanged = () => { this.cache.setSpreadSources({ services: this.services.list() }); this.moveAll(); };
+    const servicesChanged = () => {
+      this.cache.setSpreadSources({ services: this.services.list() });
+      this.moveAll();
+    };
     this.services.addEventHandler({ onAdd: servicesChanged, onUpdate: servicesChanged, onDelete: servicesChanged });
     const watch = <T extends KubeObject>(inf: Informer<T>, set: (items: T[]) => void) => {
       const h = () => set(inf.list());
@@ -121,14 +153,18 @@ export class Scheduler {
   private podAdded(pod: Pod): void {
     if (isTerminal(pod)) return;
     if (pod.spec.nodeName) this.cache.addPod(pod);
-    else if (this.responsible(pod) && !pod.metadata.deletionTimestamp) this.enqueue(() => this.queue.add(objectKey(pod), pod));
+    else if (this.responsible(pod) && !pod.metadata.deletionTimestamp)
+      this.enqueue(() => this.queue.add(objectKey(pod), pod));
   }
 
   private podUpdated(old: Pod, pod: Pod): void {
     const key = objectKey(pod);
     if (isTerminal(pod)) {
       this.queue.delete(key);
-      if (this.cache.hasPod(key)) { this.cache.removePod(key); this.moveAll(); }
+      if (this.cache.hasPod(key)) {
+        this.cache.removePod(key);
+        this.moveAll();
+      }
       return;
     }
     if (pod.spec.nodeName) {
@@ -136,7 +172,10 @@ export class Scheduler {
       this.cache.addPod(pod);
       return;
     }
-    if (!this.responsible(pod) || pod.metadata.deletionTimestamp) { this.queue.delete(key); return; }
+    if (!this.responsible(pod) || pod.metadata.deletionTimestamp) {
+      this.queue.delete(key);
+      return;
+    }
     if (changedBeyondStatus(old, pod)) this.enqueue(() => this.queue.update(key, pod));
   }
 
@@ -161,7 +200,12 @@ export class Scheduler {
     this.quiescence.begin();
     // Next macrotask: informer deliveries of the same instant land first, as they would upstream.
     setImmediate(() => {
-      try { this.drain(); } finally { this.looping = false; this.quiescence.end(); }
+      try {
+        this.drain();
+      } finally {
+        this.looping = false;
+        this.quiescence.end();
+      }
     });
   }
 
@@ -172,7 +216,8 @@ export class Scheduler {
 
   scheduleOne(key: string): void {
     const pod = this.pods.get(key);
-    if (!pod || pod.spec.nodeName || pod.metadata.deletionTimestamp || isTerminal(pod) || this.cache.isAssumed(key)) return;
+    if (!pod || pod.spec.nodeName || pod.metadata.deletionTimestamp || isTerminal(pod) || this.cache.isAssumed(key))
+      return;
     const result = this.algorithm.schedule(pod, this.clock.now(), this.options.recordDecisions);
     this.scheduled++;
     if (result.decision) this.decisions.push(result.decision);
@@ -189,7 +234,10 @@ export class Scheduler {
     const { name, namespace, uid } = pod.metadata;
     try {
       await this.client.createSubresource({ resource: 'pods', namespace }, name!, 'binding', {
-        apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { apiVersion: 'v1', kind: 'Node', name: node },
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name, namespace, uid },
+        target: { apiVersion: 'v1', kind: 'Node', name: node },
       });
       this.bound++;
       this.onBound?.(key);
@@ -210,12 +258,22 @@ export class Scheduler {
     if (old && old.status === 'False' && old.reason === 'Unschedulable' && old.message === message) return;
     const now = isoTime(this.clock.now());
     const condition: PodCondition = {
-      type: 'PodScheduled', status: 'False', lastProbeTime: null,
+      type: 'PodScheduled',
+      status: 'False',
+      lastProbeTime: null,
       lastTransitionTime: old && old.status === 'False' ? old.lastTransitionTime : now,
-      reason: 'Unschedulable', message,
+      reason: 'Unschedulable',
+      message,
     };
     const next = [...conditions.filter((c) => c.type !== 'PodScheduled'), condition];
-    void this.client.patch({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, 'merge', { status: { conditions: next } }, { subresource: 'status' })
+    void this.client
+      .patch(
+        { resource: 'pods', namespace: pod.metadata.namespace },
+        pod.metadata.name!,
+        'merge',
+        { status: { conditions: next } },
+        { subresource: 'status' },
+      )
       .catch(reportTo('scheduler'));
   }
 }

@@ -26,7 +26,10 @@ const ns = (o: { metadata: { namespace?: string } }) => o.metadata.namespace ?? 
 /** GetPodServices: services of the pod's namespace; a nil selector selects nothing, an empty one every pod. */
 export function podServices<T extends MapSelected>(pod: Pod, services: readonly T[]): T[] {
   const namespace = ns(pod);
-  return services.filter((s) => ns(s) === namespace && s.spec?.selector != null && selectorFromSet(s.spec.selector).matches(pod.metadata.labels));
+  return services.filter(
+    (s) =>
+      ns(s) === namespace && s.spec?.selector != null && selectorFromSet(s.spec.selector).matches(pod.metadata.labels),
+  );
 }
 
 function labelSelectorOrUndefined(ls: LabelSelector | null | undefined): Selector | undefined {

@@ -8,4 +8,3 @@ export function zoneKey(node: Node | undefined): string {
   if (region === '' && zone === '') return '';
   return `${region}:\u0000:${zone}`;
 }
-

@@ -37,7 +37,10 @@ export class TokenSigner {
   sign(claims: object): string {
     const header = b64url(JSON.stringify({ alg: 'ES256', kid: '' }));
     const payload = b64url(JSON.stringify(claims));
-    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), { key: this.privateKey, dsaEncoding: 'ieee-p1363' });
+    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), {
+      key: this.privateKey,
+      dsaEncoding: 'ieee-p1363',
+    });
     return `${header}.${payload}.${b64url(signature)}`;
   }
 
@@ -48,7 +51,12 @@ export class TokenSigner {
     try {
       const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string };
       if (header.alg !== 'ES256') return undefined;
-      const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(parts[2], 'base64url'));
+      const ok = verify(
+        'sha256',
+        Buffer.from(`${parts[0]}.${parts[1]}`),
+        { key: this.publicKey, dsaEncoding: 'ieee-p1363' },
+        Buffer.from(parts[2], 'base64url'),
+      );
       return ok ? (JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as T) : undefined;
     } catch {
       return undefined;
@@ -56,7 +64,12 @@ export class TokenSigner {
   }
 }
 
-export function legacyClaims(namespace: string, account: string, accountUID: string, secretName: string): ServiceAccountClaims {
+export function legacyClaims(
+  namespace: string,
+  account: string,
+  accountUID: string,
+  secretName: string,
+): ServiceAccountClaims {
   return {
     iss: LEGACY_ISSUER,
     sub: `system:serviceaccount:${namespace}:${account}`,

@@ -18,6 +18,8 @@ export function loadOrCreateServiceAccountKey(pkiDir: string): string {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, pem, { mode: 0o600 });
   fs.renameSync(tmp, file);
-  fs.writeFileSync(path.join(pkiDir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }).toString(), { mode: 0o644 });
+  fs.writeFileSync(path.join(pkiDir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }).toString(), {
+    mode: 0o644,
+  });
   return pem;
 }

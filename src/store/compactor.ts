@@ -27,7 +27,9 @@ export class Compactor {
   start(): void {
     if (this.intervalMs <= 0 || this.timer) return;
     this.last = this.store.revision();
-    this.timer = this.clock.setInterval(() => { void this.track(this.tick()); }, this.intervalMs);
+    this.timer = this.clock.setInterval(() => {
+      void this.track(this.tick());
+    }, this.intervalMs);
   }
 
   /** One pass: compact to what the previous pass saw, remember what this one sees. */

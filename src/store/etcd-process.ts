@@ -13,14 +13,19 @@ export { freePort };
  * upstream:build` is used when that is missing; KUBESPEC_ETCD names another binary.
  */
 export function etcdBinary(): string | undefined {
-  const candidates = [process.env.KUBESPEC_ETCD, ...((process.env.PATH ?? '').split(':').map((d) => path.join(d, 'etcd'))), path.join(os.homedir(), '.cache/kubespec-upstream/bin/etcd')];
+  const candidates = [
+    process.env.KUBESPEC_ETCD,
+    ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'etcd')),
+    path.join(os.homedir(), '.cache/kubespec-upstream/bin/etcd'),
+  ];
   return candidates.find((c): c is string => !!c && fs.existsSync(c));
 }
 
 /** Why the etcd tests cannot run here, or undefined; CI (KUBESPEC_REQUIRE_ETCD=1) turns a skip into a failure. */
 export function etcdMissing(): string | undefined {
   if (etcdBinary()) return undefined;
-  if (process.env.KUBESPEC_REQUIRE_ETCD === '1') throw new Error('no etcd binary (apt-get install etcd-server) and KUBESPEC_REQUIRE_ETCD=1');
+  if (process.env.KUBESPEC_REQUIRE_ETCD === '1')
+    throw new Error('no etcd binary (apt-get install etcd-server) and KUBESPEC_REQUIRE_ETCD=1');
   return 'no etcd binary: apt-get install etcd-server';
 }
 
@@ -42,31 +47,42 @@ export class EtcdServer {
   async start(clientPort?: number): Promise<string> {
     const bin = etcdBinary();
     if (!bin) throw new Error('no etcd binary');
-    const client = clientPort ?? await freePort();
+    const client = clientPort ?? (await freePort());
     const peer = (this.peerPort ??= await freePort());
     this.endpoint = `http://127.0.0.1:${client}`;
     const args = [
-      '--name=kubespec-test', `--data-dir=${path.join(this.dir, 'data')}`,
-      `--listen-client-urls=${this.endpoint}`, `--advertise-client-urls=${this.endpoint}`,
-      `--listen-peer-urls=http://127.0.0.1:${peer}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
-      `--initial-cluster=kubespec-test=http://127.0.0.1:${peer}`, '--log-level=error', '--logger=zap',
+      '--name=kubespec-test',
+      `--data-dir=${path.join(this.dir, 'data')}`,
+      `--listen-client-urls=${this.endpoint}`,
+      `--advertise-client-urls=${this.endpoint}`,
+      `--listen-peer-urls=http://127.0.0.1:${peer}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
+      `--initial-cluster=kubespec-test=http://127.0.0.1:${peer}`,
+      '--log-level=error',
+      '--logger=zap',
     ];
     const proc = new WatchedProcess('etcd', bin, args);
     this.proc = proc;
-    await proc.waitUntil('etcd /health', async () => {
-      try {
-        return (await fetch(`${this.endpoint}/health`)).ok;
-      } catch (e) {
-        return (e as Error).message; // not listening yet
-      }
-    }, 30_000, 100);
+    await proc.waitUntil(
+      'etcd /health',
+      async () => {
+        try {
+          return (await fetch(`${this.endpoint}/health`)).ok;
+        } catch (e) {
+          return (e as Error).message; // not listening yet
+        }
+      },
+      30_000,
+      100,
+    );
     return this.endpoint;
   }
 
   /** Lets this process exit while etcd runs (then an exit handler calls killNow). */
   unref(): void {
     this.proc?.child.unref();
-    for (const s of [this.proc?.child.stdout, this.proc?.child.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+    for (const s of [this.proc?.child.stdout, this.proc?.child.stderr])
+      (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
   }
 
   /** SIGKILL, keeping the data dir (start() again brings the same data back). */

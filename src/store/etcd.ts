@@ -59,12 +59,20 @@ export class EtcdStore implements Store {
   private readonly own = new Set<Watcher>();
   private closed = false;
 
-  private constructor(private readonly client: Etcd3, private readonly options: EtcdOptions, private readonly quiescence: Quiescence) {
+  private constructor(
+    private readonly client: Etcd3,
+    private readonly options: EtcdOptions,
+    private readonly quiescence: Quiescence,
+  ) {
     this.fanout = new Fanout(quiescence);
   }
 
   static async open(options: EtcdOptions, quiescence = new Quiescence()): Promise<EtcdStore> {
-    const client = new Etcd3({ hosts: options.endpoints, dialTimeout: options.dialTimeoutMs ?? 5000, grpcOptions: ETCD_GRPC_OPTIONS });
+    const client = new Etcd3({
+      hosts: options.endpoints,
+      dialTimeout: options.dialTimeoutMs ?? 5000,
+      grpcOptions: ETCD_GRPC_OPTIONS,
+    });
     const store = new EtcdStore(client, options, quiescence);
     try {
       await store.start();
@@ -84,7 +92,7 @@ export class EtcdStore implements Store {
   }
 
   private async start(): Promise<void> {
-    const res = await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), count_only: true });
+    const res = await this.client.kv.range({ key: Buffer.from(`${this.prefix}/`), count_only: true });
     this.rev = this.fed = this.windowStart = Number(res.header.revision);
     await this.readCompaction();
     await this.startFeed(this.rev);
@@ -92,7 +100,12 @@ export class EtcdStore implements Store {
 
   /** The one etcd watch on the key space, from after `from`. */
   private async startFeed(from: number): Promise<void> {
-    const feed = await this.client.watch().prefix(this.prefix + '/').startRevision(String(from + 1)).withPreviousKV().create();
+    const feed = await this.client
+      .watch()
+      .prefix(`${this.prefix}/`)
+      .startRevision(String(from + 1))
+      .withPreviousKV()
+      .create();
     this.feed = feed;
     feed.on('data', (res) => this.onFeed(res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv))));
     // The client reconnects and resumes from the last revision by itself (a 'disconnected'
@@ -110,10 +123,19 @@ export class EtcdStore implements Store {
    */
   private feedLost(feed: Watcher, e: Error): void {
     if (this.closed || feed !== this.feed) return;
-    console.error(`etcd store: etcd cancelled the watch feed (${e.message}); ending every watch it fed and following etcd again`);
+    console.error(
+      `etcd store: etcd cancelled the watch feed (${e.message}); ending every watch it fed and following etcd again`,
+    );
     this.feed = undefined;
     this.feedLosses++;
-    this.fanout.end(new StoreError('Compacted', '/', `the watch feed was cancelled by etcd (${e.message}): list again`, this.compacted));
+    this.fanout.end(
+      new StoreError(
+        'Compacted',
+        '/',
+        `the watch feed was cancelled by etcd (${e.message}): list again`,
+        this.compacted,
+      ),
+    );
     this.history = [];
     // Until the new feed runs, a watch gets its own etcd watch (windowStart above any revision).
     this.windowStart = Number.MAX_SAFE_INTEGER;
@@ -146,7 +168,7 @@ export class EtcdStore implements Store {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), count_only: true });
+    const res = await this.client.kv.range({ key: Buffer.from(`${this.prefix}/`), count_only: true });
     this.seen(Number(res.header.revision));
     return this.rev;
   }
@@ -158,15 +180,26 @@ export class EtcdStore implements Store {
   }
 
   async range<V>(prefix: string, options: RangeOptions = {}): Promise<RangeResult<V>> {
-    const from = options.startAfter !== undefined && options.startAfter >= prefix ? this.k(options.startAfter + '\0') : this.k(prefix);
-    const res = await this.client.kv.range({ key: from, range_end: rangeEnd(this.k(prefix)), limit: options.limit ?? 0 });
+    const from =
+      options.startAfter !== undefined && options.startAfter >= prefix
+        ? this.k(`${options.startAfter}\0`)
+        : this.k(prefix);
+    const res = await this.client.kv.range({
+      key: from,
+      range_end: rangeEnd(this.k(prefix)),
+      limit: options.limit ?? 0,
+    });
     const revision = Number(res.header.revision);
     this.seen(revision);
     return { items: res.kvs.map((kv) => this.toKv<V>(kv)), revision, more: res.more };
   }
 
   async count(prefix: string): Promise<number> {
-    const res = await this.client.kv.range({ key: this.k(prefix), range_end: rangeEnd(this.k(prefix)), count_only: true });
+    const res = await this.client.kv.range({
+      key: this.k(prefix),
+      range_end: rangeEnd(this.k(prefix)),
+      count_only: true,
+    });
     return Number(res.count);
   }
 
@@ -191,7 +224,13 @@ export class EtcdStore implements Store {
     if (!res.succeeded) this.refused(key, expectedModRevision, res.responses[0]?.response_range?.kvs[0]);
     const rev = this.wrote(key, Number(res.header.revision));
     const prev = res.responses[0].response_put.prev_kv!;
-    return { key, value, createRevision: Number(prev.create_revision), modRevision: rev, version: Number(prev.version) + 1 };
+    return {
+      key,
+      value,
+      createRevision: Number(prev.create_revision),
+      modRevision: rev,
+      version: Number(prev.version) + 1,
+    };
   }
 
   async delete<V>(key: string, expectedModRevision?: number): Promise<KeyValue<V>> {
@@ -210,22 +249,43 @@ export class EtcdStore implements Store {
     const after = options.afterRevision ?? this.rev;
     if (after < this.compacted) throw this.compactedError(prefix, after, this.compacted);
     if (after > this.rev && after > (await this.currentRevision())) {
-      throw new StoreError('FutureRevision', prefix, `required revision ${after} is a future revision (current ${this.rev})`, this.rev);
+      throw new StoreError(
+        'FutureRevision',
+        prefix,
+        `required revision ${after} is a future revision (current ${this.rev})`,
+        this.rev,
+      );
     }
     if (after >= this.windowStart) {
       // Inside the feed's window: the events it has delivered after `after`, then the rest.
-      return this.fanout.add(prefix, this.history.filter((e) => e.kv.modRevision > after), onEvent, after, options.onEnd);
+      return this.fanout.add(
+        prefix,
+        this.history.filter((e) => e.kv.modRevision > after),
+        onEvent,
+        after,
+        options.onEnd,
+      );
     }
     return this.watchEtcd(prefix, after, onEvent as (events: WatchEvent[]) => void, options.onEnd);
   }
 
   /** A watch of its own that etcd replays from after+1: ordered, no gap, no duplicate. */
-  private async watchEtcd(prefix: string, after: number, onEvent: (events: WatchEvent[]) => void, onEnd?: (error: StoreError) => void): Promise<Watch> {
+  private async watchEtcd(
+    prefix: string,
+    after: number,
+    onEvent: (events: WatchEvent[]) => void,
+    onEnd?: (error: StoreError) => void,
+  ): Promise<Watch> {
     // Another API server may have compacted since this one last looked.
     if (after < (await this.readCompaction())) throw this.compactedError(prefix, after, this.compacted);
     let watcher: Watcher;
     try {
-      watcher = await this.client.watch().prefix(this.k(prefix)).startRevision(String(after + 1)).withPreviousKV().create();
+      watcher = await this.client
+        .watch()
+        .prefix(this.k(prefix))
+        .startRevision(String(after + 1))
+        .withPreviousKV()
+        .create();
     } catch (e) {
       const compactedTo = await this.compactionOf(after);
       if (compactedTo !== undefined) throw this.compactedError(prefix, after, compactedTo);
@@ -235,7 +295,10 @@ export class EtcdStore implements Store {
     this.own.add(watcher);
     watcher.on('data', (res) => {
       const events = res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv));
-      if (events.length > 0) this.quiescence.defer(() => { if (!stopped) onEvent(events); });
+      if (events.length > 0)
+        this.quiescence.defer(() => {
+          if (!stopped) onEvent(events);
+        });
     });
     // etcd cancelled it (compacted while disconnected): it ends, and its watcher re-lists.
     watcher.on('error', (e) => {
@@ -243,7 +306,16 @@ export class EtcdStore implements Store {
       console.error(`etcd store: etcd cancelled a watch on ${prefix}: ${e.message}`);
       stopped = true;
       this.own.delete(watcher);
-      this.quiescence.defer(() => onEnd?.(new StoreError('Compacted', prefix, `the watch was cancelled by etcd (${e.message}): list again`, this.compacted)));
+      this.quiescence.defer(() =>
+        onEnd?.(
+          new StoreError(
+            'Compacted',
+            prefix,
+            `the watch was cancelled by etcd (${e.message}): list again`,
+            this.compacted,
+          ),
+        ),
+      );
     });
     return {
       stop: () => {
@@ -257,15 +329,21 @@ export class EtcdStore implements Store {
   /** The revision etcd compacted to when reading at after+1 is refused as compacted, else undefined. */
   private async compactionOf(after: number): Promise<number | undefined> {
     try {
-      await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), revision: after + 1, count_only: true });
+      await this.client.kv.range({ key: Buffer.from(`${this.prefix}/`), revision: after + 1, count_only: true });
       return undefined;
     } catch (e) {
       if (!/compacted/.test((e as Error).message)) return undefined;
       // etcd does not say where it compacted to; find the oldest revision it still reads.
-      let lo = after + 1, hi = await this.currentRevision();
+      let lo = after + 1,
+        hi = await this.currentRevision();
       while (lo < hi) {
         const mid = Math.floor((lo + hi) / 2);
-        try { await this.client.kv.range({ key: Buffer.from(this.prefix + '/'), revision: mid, count_only: true }); hi = mid; } catch { lo = mid + 1; }
+        try {
+          await this.client.kv.range({ key: Buffer.from(`${this.prefix}/`), revision: mid, count_only: true });
+          hi = mid;
+        } catch {
+          lo = mid + 1;
+        }
       }
       this.compacted = Math.max(this.compacted, lo);
       return lo;
@@ -273,7 +351,8 @@ export class EtcdStore implements Store {
   }
 
   async compact(revision: number): Promise<void> {
-    if (revision > this.rev && revision > (await this.currentRevision())) throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
+    if (revision > this.rev && revision > (await this.currentRevision()))
+      throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
     if (revision <= this.compacted) return;
     // As upstream's compactor: the compacted revision is kept in compact_rev_key, where every
     // API server on this etcd (and this one after a restart) reads it. etcd itself still
@@ -365,7 +444,12 @@ export class EtcdStore implements Store {
   }
 
   private compactedError(prefix: string, after: number, compacted: number): StoreError {
-    return new StoreError('Compacted', prefix, `required revision ${after} has been compacted (oldest available ${compacted})`, compacted);
+    return new StoreError(
+      'Compacted',
+      prefix,
+      `required revision ${after} has been compacted (oldest available ${compacted})`,
+      compacted,
+    );
   }
 
   private k(key: string): Buffer {

@@ -23,8 +23,20 @@ export class Fanout {
   constructor(private readonly quiescence: Quiescence) {}
 
   /** Registers a watcher after handing it the events it missed (already filtered by the caller's revision). */
-  add<V>(prefix: string, backlog: WatchEvent[], onEvent: (events: WatchEvent<V>[]) => void, after = 0, onEnd?: (error: StoreError) => void): Watch {
-    const watcher: Watcher = { prefix, after, onEvent: onEvent as (events: WatchEvent[]) => void, onEnd, stopped: false };
+  add<V>(
+    prefix: string,
+    backlog: WatchEvent[],
+    onEvent: (events: WatchEvent<V>[]) => void,
+    after = 0,
+    onEnd?: (error: StoreError) => void,
+  ): Watch {
+    const watcher: Watcher = {
+      prefix,
+      after,
+      onEvent: onEvent as (events: WatchEvent[]) => void,
+      onEnd,
+      stopped: false,
+    };
     const mine = backlog.filter((e) => e.kv.key.startsWith(prefix) && e.kv.modRevision > after);
     if (mine.length > 0) this.deliver(watcher, mine);
     this.watchers.add(watcher);

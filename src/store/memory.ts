@@ -17,7 +17,10 @@ export class MemoryStore implements Store {
   private readonly history: { revision: number; event: WatchEvent }[] = [];
   private readonly fanout: Fanout;
   /** History kept for watches that start in the past; older entries are compacted away. */
-  constructor(quiescence = new Quiescence(), private readonly historyLimit = 100_000) {
+  constructor(
+    quiescence = new Quiescence(),
+    private readonly historyLimit = 100_000,
+  ) {
     this.fanout = new Fanout(quiescence);
   }
 
@@ -62,10 +65,20 @@ export class MemoryStore implements Store {
     const prev = this.data.get(key);
     if (!prev) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
     if (expectedModRevision !== undefined && prev.modRevision !== expectedModRevision) {
-      throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${prev.modRevision}, not ${expectedModRevision}`);
+      throw new StoreError(
+        'RevisionMismatch',
+        key,
+        `key ${key} is at revision ${prev.modRevision}, not ${expectedModRevision}`,
+      );
     }
     const revision = ++this.rev;
-    const kv: KeyValue<V> = { key, value, createRevision: prev.createRevision, modRevision: revision, version: prev.version + 1 };
+    const kv: KeyValue<V> = {
+      key,
+      value,
+      createRevision: prev.createRevision,
+      modRevision: revision,
+      version: prev.version + 1,
+    };
     this.data.set(key, kv);
     this.emit({ type: 'PUT', kv, prevKv: prev, created: false });
     return kv;
@@ -75,7 +88,11 @@ export class MemoryStore implements Store {
     const prev = this.data.get(key);
     if (!prev) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
     if (expectedModRevision !== undefined && prev.modRevision !== expectedModRevision) {
-      throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${prev.modRevision}, not ${expectedModRevision}`);
+      throw new StoreError(
+        'RevisionMismatch',
+        key,
+        `key ${key} is at revision ${prev.modRevision}, not ${expectedModRevision}`,
+      );
     }
     const revision = ++this.rev;
     this.data.delete(key);
@@ -88,17 +105,28 @@ export class MemoryStore implements Store {
   async watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Promise<Watch> {
     const after = options.afterRevision ?? this.rev;
     if (after < this.compacted) {
-      throw new StoreError('Compacted', prefix, `required revision ${after} has been compacted (oldest available ${this.compacted})`, this.compacted);
+      throw new StoreError(
+        'Compacted',
+        prefix,
+        `required revision ${after} has been compacted (oldest available ${this.compacted})`,
+        this.compacted,
+      );
     }
     if (after > this.rev) {
-      throw new StoreError('FutureRevision', prefix, `required revision ${after} is a future revision (current ${this.rev})`, this.rev);
+      throw new StoreError(
+        'FutureRevision',
+        prefix,
+        `required revision ${after} is a future revision (current ${this.rev})`,
+        this.rev,
+      );
     }
     const backlog = this.history.filter((h) => h.revision > after).map((h) => h.event);
     return this.fanout.add(prefix, backlog, onEvent);
   }
 
   async compact(revision: number): Promise<void> {
-    if (revision > this.rev) throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
+    if (revision > this.rev)
+      throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
     if (revision <= this.compacted) return;
     this.compacted = revision;
     let drop = 0;

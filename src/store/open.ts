@@ -9,7 +9,7 @@ export const DEFAULT_SQLITE_FILE = 'kubespec.db';
 export type StoreSpec =
   | { kind: 'memory' }
   | { kind: 'sqlite'; file: string }
-  | { kind: 'etcd'; endpoints: string[]; /** Before every key (several clusters on one etcd). */ keyPrefix?: string };
+  | { kind: 'etcd'; endpoints: string[] /** Before every key (several clusters on one etcd). */; keyPrefix?: string };
 
 /**
  * Reads a --store value: `memory`; `sqlite` (the data dir's kubespec.db) or `sqlite:FILE`
@@ -25,11 +25,20 @@ export function parseStoreSpec(value: string, dataDir: string): StoreSpec {
     return { kind: 'sqlite', file: path.resolve(file) };
   }
   if (/^(etcd|https?):\/\//.test(value)) {
-    const endpoints = value.replace(/^etcd:\/\//, '').split(',').map((e) => e.trim()).filter(Boolean).map((e) => e.replace(/^etcd:\/\//, ''))
+    const endpoints = value
+      .replace(/^etcd:\/\//, '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)
+      .map((e) => e.replace(/^etcd:\/\//, ''))
       .map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`));
     for (const e of endpoints) {
       let url: URL;
-      try { url = new URL(e); } catch { throw new Error(`--store ${value}: "${e}" is not host:port`); }
+      try {
+        url = new URL(e);
+      } catch {
+        throw new Error(`--store ${value}: "${e}" is not host:port`);
+      }
       if (!url.hostname || !url.port) throw new Error(`--store ${value}: "${e}" needs a host and a port`);
     }
     if (endpoints.length === 0) throw new Error(`--store ${value}: no endpoint`);
@@ -55,5 +64,9 @@ export async function openStore(spec: StoreSpec, quiescence: Quiescence): Promis
 }
 
 export function describeStore(spec: StoreSpec): string {
-  return spec.kind === 'memory' ? 'memory' : spec.kind === 'sqlite' ? `sqlite ${spec.file}` : `etcd ${spec.endpoints.join(',')}${spec.keyPrefix ? ` (keys under ${spec.keyPrefix})` : ''}`;
+  return spec.kind === 'memory'
+    ? 'memory'
+    : spec.kind === 'sqlite'
+      ? `sqlite ${spec.file}`
+      : `etcd ${spec.endpoints.join(',')}${spec.keyPrefix ? ` (keys under ${spec.keyPrefix})` : ''}`;
 }

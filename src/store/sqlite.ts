@@ -56,7 +56,11 @@ export class SqliteStore implements Store {
   private closed = false;
   private readonly stmt: ReturnType<SqliteStore['prepare']>;
 
-  constructor(readonly file: string, quiescence = new Quiescence(), options: SqliteOptions = {}) {
+  constructor(
+    readonly file: string,
+    quiescence = new Quiescence(),
+    options: SqliteOptions = {},
+  ) {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
     try {
@@ -72,7 +76,8 @@ export class SqliteStore implements Store {
       `);
     } catch (e) {
       this.db.close();
-      if ((e as { code?: string }).code === 'SQLITE_BUSY') throw new Error(`the store ${file} is in use by another process (one server per SQLite file)`);
+      if ((e as { code?: string }).code === 'SQLITE_BUSY')
+        throw new Error(`the store ${file} is in use by another process (one server per SQLite file)`);
       throw e;
     }
     this.stmt = this.prepare();
@@ -94,7 +99,9 @@ export class SqliteStore implements Store {
       insert: db.prepare('INSERT INTO kv (key, value, create_rev, mod_rev, version) VALUES (?, ?, ?, ?, ?)'),
       replace: db.prepare('UPDATE kv SET value = ?, mod_rev = ?, version = ? WHERE key = ?'),
       remove: db.prepare('DELETE FROM kv WHERE key = ?'),
-      log: db.prepare('INSERT INTO log (rev, key, deleted, value, create_rev, version, prev_value, prev_mod_rev, prev_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      log: db.prepare(
+        'INSERT INTO log (rev, key, deleted, value, create_rev, version, prev_value, prev_mod_rev, prev_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       history: db.prepare('SELECT * FROM log WHERE rev > ? ORDER BY rev'),
       forget: db.prepare('DELETE FROM log WHERE rev <= ?'),
     };
@@ -117,10 +124,12 @@ export class SqliteStore implements Store {
   async range<V>(prefix: string, options: RangeOptions = {}): Promise<RangeResult<V>> {
     this.open();
     const end = prefixEnd(prefix);
-    const from = options.startAfter !== undefined && options.startAfter >= prefix ? options.startAfter + '\0' : prefix;
+    const from = options.startAfter !== undefined && options.startAfter >= prefix ? `${options.startAfter}\0` : prefix;
     const limit = options.limit && options.limit > 0 ? options.limit + 1 : -1;
     // Synchronous: no write comes between the rows and the revision they were read at.
-    const rows = (end === undefined ? this.stmt.rangeAll.all(from, limit) : this.stmt.rangeTo.all(from, end, limit)) as Row[];
+    const rows = (
+      end === undefined ? this.stmt.rangeAll.all(from, limit) : this.stmt.rangeTo.all(from, end, limit)
+    ) as Row[];
     const more = options.limit !== undefined && options.limit > 0 && rows.length > options.limit;
     if (more) rows.pop();
     return { items: rows.map((r) => toKv<V>(r)), revision: this.rev, more };
@@ -139,7 +148,11 @@ export class SqliteStore implements Store {
       const json = JSON.stringify(value);
       this.stmt.insert.run(key, json, rev, rev, 1);
       this.stmt.log.run(rev, key, 0, json, rev, 1, null, null, null);
-      return { type: 'PUT', kv: { key, value, createRevision: rev, modRevision: rev, version: 1 }, created: true } as WatchEvent<V>;
+      return {
+        type: 'PUT',
+        kv: { key, value, createRevision: rev, modRevision: rev, version: 1 },
+        created: true,
+      } as WatchEvent<V>;
     });
     return event.kv;
   }
@@ -151,7 +164,13 @@ export class SqliteStore implements Store {
       const json = JSON.stringify(value);
       this.stmt.replace.run(json, rev, prev.version + 1, key);
       this.stmt.log.run(rev, key, 0, json, prev.create_rev, prev.version + 1, prev.value, prev.mod_rev, prev.version);
-      const kv: KeyValue<V> = { key, value, createRevision: prev.create_rev, modRevision: rev, version: prev.version + 1 };
+      const kv: KeyValue<V> = {
+        key,
+        value,
+        createRevision: prev.create_rev,
+        modRevision: rev,
+        version: prev.version + 1,
+      };
       return { type: 'PUT', kv, prevKv: toKv<V>(prev), created: false } as WatchEvent<V>;
     });
     return event.kv;
@@ -173,19 +192,33 @@ export class SqliteStore implements Store {
     this.open();
     const after = options.afterRevision ?? this.rev;
     if (after < this.compacted) {
-      throw new StoreError('Compacted', prefix, `required revision ${after} has been compacted (oldest available ${this.compacted})`, this.compacted);
+      throw new StoreError(
+        'Compacted',
+        prefix,
+        `required revision ${after} has been compacted (oldest available ${this.compacted})`,
+        this.compacted,
+      );
     }
     if (after > this.rev) {
-      throw new StoreError('FutureRevision', prefix, `required revision ${after} is a future revision (current ${this.rev})`, this.rev);
+      throw new StoreError(
+        'FutureRevision',
+        prefix,
+        `required revision ${after} is a future revision (current ${this.rev})`,
+        this.rev,
+      );
     }
     // Synchronous from the read of the backlog to the registration: no write can come between.
-    const backlog = after < this.rev ? (this.stmt.history.all(after) as LogRow[]).filter((r) => r.key.startsWith(prefix)).map(toEvent) : [];
+    const backlog =
+      after < this.rev
+        ? (this.stmt.history.all(after) as LogRow[]).filter((r) => r.key.startsWith(prefix)).map(toEvent)
+        : [];
     return this.fanout.add(prefix, backlog, onEvent);
   }
 
   async compact(revision: number): Promise<void> {
     this.open();
-    if (revision > this.rev) throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
+    if (revision > this.rev)
+      throw new StoreError('FutureRevision', '', `cannot compact to future revision ${revision}`);
     if (revision <= this.compacted) return;
     this.db.transaction(() => {
       this.stmt.forget.run(revision);
@@ -208,11 +241,13 @@ export class SqliteStore implements Store {
   /** Runs one write in a transaction at the next revision; publishes its event once committed. */
   private write<V>(body: () => WatchEvent<V>): WatchEvent<V> {
     this.open();
-    const event = this.db.transaction(() => {
-      const e = body();
-      this.stmt.setMeta.run(e.kv.modRevision, 'revision');
-      return e;
-    }).immediate();
+    const event = this.db
+      .transaction(() => {
+        const e = body();
+        this.stmt.setMeta.run(e.kv.modRevision, 'revision');
+        return e;
+      })
+      .immediate();
     this.rev = event.kv.modRevision;
     this.fanout.publish([event as WatchEvent]);
     return event;
@@ -222,7 +257,11 @@ export class SqliteStore implements Store {
     const prev = this.stmt.get.get(key) as Row | undefined;
     if (!prev) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
     if (expectedModRevision !== undefined && prev.mod_rev !== expectedModRevision) {
-      throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${prev.mod_rev}, not ${expectedModRevision}`);
+      throw new StoreError(
+        'RevisionMismatch',
+        key,
+        `key ${key} is at revision ${prev.mod_rev}, not ${expectedModRevision}`,
+      );
     }
     return prev;
   }
@@ -233,12 +272,33 @@ export class SqliteStore implements Store {
 }
 
 function toKv<V>(r: Row): KeyValue<V> {
-  return { key: r.key, value: JSON.parse(r.value) as V, createRevision: r.create_rev, modRevision: r.mod_rev, version: r.version };
+  return {
+    key: r.key,
+    value: JSON.parse(r.value) as V,
+    createRevision: r.create_rev,
+    modRevision: r.mod_rev,
+    version: r.version,
+  };
 }
 
 function toEvent(r: LogRow): WatchEvent {
-  const prevKv = r.prev_value === null ? undefined : { key: r.key, value: JSON.parse(r.prev_value), createRevision: r.create_rev, modRevision: r.prev_mod_rev!, version: r.prev_version! };
-  const kv = { key: r.key, value: JSON.parse(r.value), createRevision: r.create_rev, modRevision: r.rev, version: r.version };
+  const prevKv =
+    r.prev_value === null
+      ? undefined
+      : {
+          key: r.key,
+          value: JSON.parse(r.prev_value),
+          createRevision: r.create_rev,
+          modRevision: r.prev_mod_rev!,
+          version: r.prev_version!,
+        };
+  const kv = {
+    key: r.key,
+    value: JSON.parse(r.value),
+    createRevision: r.create_rev,
+    modRevision: r.rev,
+    version: r.version,
+  };
   return { type: r.deleted ? 'DELETE' : 'PUT', kv, prevKv, created: !r.deleted && prevKv === undefined };
 }
 

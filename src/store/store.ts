@@ -58,7 +58,12 @@ export interface WatchOptions {
 export type StoreErrorCode = 'KeyExists' | 'KeyNotFound' | 'RevisionMismatch' | 'Compacted' | 'FutureRevision';
 
 export class StoreError extends Error {
-  constructor(readonly code: StoreErrorCode, readonly key: string, message: string, readonly revision?: number) {
+  constructor(
+    readonly code: StoreErrorCode,
+    readonly key: string,
+    message: string,
+    readonly revision?: number,
+  ) {
     super(message);
   }
 }

@@ -11,12 +11,17 @@ export async function terminate(child: ChildProcess, graceMs = 5000, group = fal
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     signal(child, 'SIGTERM', group);
-    setTimeout(() => { if (child.exitCode === null) signal(child, 'SIGKILL', group); }, graceMs).unref();
+    setTimeout(() => {
+      if (child.exitCode === null) signal(child, 'SIGKILL', group);
+    }, graceMs).unref();
   });
 }
 
 function signal(child: ChildProcess, sig: NodeJS.Signals, group: boolean): void {
-  if (!group) { child.kill(sig); return; }
+  if (!group) {
+    child.kill(sig);
+    return;
+  }
   try {
     process.kill(-child.pid!, sig);
   } catch (e) {
@@ -41,8 +46,15 @@ function trackGroup(child: ChildProcess): void {
   if (exitHooked) return;
   exitHooked = true;
   process.once('exit', killLiveGroups);
-  for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
-    process.once(sig, () => { killLiveGroups(); process.exit(128 + n); });
+  for (const [sig, n] of [
+    ['SIGINT', 2],
+    ['SIGTERM', 15],
+    ['SIGHUP', 1],
+  ] as const) {
+    process.once(sig, () => {
+      killLiveGroups();
+      process.exit(128 + n);
+    });
   }
 }
 
@@ -71,14 +83,24 @@ export class WatchedProcess {
   private stopping = false;
   private memory = '';
 
-  constructor(readonly name: string, bin: string, args: readonly string[], private readonly options: WatchedOptions = {}) {
+  constructor(
+    readonly name: string,
+    bin: string,
+    args: readonly string[],
+    private readonly options: WatchedOptions = {},
+  ) {
     const fd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
     const stdio: StdioOptions = fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd];
     this.child = spawn(bin, args, { stdio, detached: options.group ?? false, env: options.env ?? process.env });
     if (fd !== undefined) fs.closeSync(fd);
-    for (const s of [this.child.stdout, this.child.stderr]) s?.on('data', (c: Buffer) => { this.memory += c.toString('utf8'); });
+    for (const s of [this.child.stdout, this.child.stderr])
+      s?.on('data', (c: Buffer) => {
+        this.memory += c.toString('utf8');
+      });
     if (options.group) trackGroup(this.child);
-    this.child.once('error', (e) => { this.exited ??= `${name} could not be started (${e.message})`; });
+    this.child.once('error', (e) => {
+      this.exited ??= `${name} could not be started (${e.message})`;
+    });
     this.child.once('exit', (code, sig) => {
       if (this.stopping || options.exitIsDesign?.(this.output())) return;
       this.exited = `${name} exited unexpectedly (${sig ?? `code ${code}`})`;
@@ -105,7 +127,12 @@ export class WatchedProcess {
    * Polls `ready` until it answers true; fails as soon as the process has ended, or after
    * timeoutMs, with the tail of its output (and `ready`'s last answer when it gave a string).
    */
-  async waitUntil(what: string, ready: () => Promise<boolean | string> | boolean | string, timeoutMs: number, pollMs = 250): Promise<void> {
+  async waitUntil(
+    what: string,
+    ready: () => Promise<boolean | string> | boolean | string,
+    timeoutMs: number,
+    pollMs = 250,
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let last: boolean | string = false;
     for (;;) {
@@ -130,6 +157,9 @@ export class WatchedProcess {
   async kill(): Promise<void> {
     this.stopping = true;
     if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
-    await new Promise<void>((resolve) => { this.child.once('exit', () => resolve()); signal(this.child, 'SIGKILL', this.options.group ?? false); });
+    await new Promise<void>((resolve) => {
+      this.child.once('exit', () => resolve());
+      signal(this.child, 'SIGKILL', this.options.group ?? false);
+    });
   }
 }

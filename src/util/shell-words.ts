@@ -13,9 +13,14 @@ export function splitShellWords(line: string, options: { closeUnterminated?: boo
     if (quote) {
       if (ch === quote) quote = undefined;
       else cur += ch;
-    } else if (ch === '"' || ch === "'") { quote = ch; any = true; }
-    else if (/\s/.test(ch)) { if (cur || any) out.push(cur); cur = ''; any = false; }
-    else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      any = true;
+    } else if (/\s/.test(ch)) {
+      if (cur || any) out.push(cur);
+      cur = '';
+      any = false;
+    } else cur += ch;
   }
   if (quote && !options.closeUnterminated) throw new Error(`unbalanced quote in: ${line}`);
   if (cur || any) out.push(cur);

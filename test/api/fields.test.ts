@@ -2,8 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  escapeFieldValue, everythingFields, fieldSelectorFromSet, FieldSelectorParseError, oneTermEqualSelector,
-  parseFieldSelector, unescapeFieldValue, type Fields,
+  escapeFieldValue,
+  everythingFields,
+  fieldSelectorFromSet,
+  FieldSelectorParseError,
+  oneTermEqualSelector,
+  parseFieldSelector,
+  unescapeFieldValue,
+  type Fields,
 } from '../../src/api/fields';
 
 test('escaping (TestEscapeValue)', () => {
@@ -20,9 +26,14 @@ test('escaping (TestEscapeValue)', () => {
     assert.equal(unescapeFieldValue(escaped), raw);
   }
   for (const bad of ['\\', '\\\\\\', '\\a']) {
-    assert.throws(() => unescapeFieldValue(bad), (e: unknown) => e instanceof FieldSelectorParseError && /invalid escape sequence/.test(e.message));
+    assert.throws(
+      () => unescapeFieldValue(bad),
+      (e: unknown) => e instanceof FieldSelectorParseError && /invalid escape sequence/.test(e.message),
+    );
   }
-  assert.throws(() => unescapeFieldValue('a=b'), { message: 'invalid field selector: unescaped character in value: 61' });
+  assert.throws(() => unescapeFieldValue('a=b'), {
+    message: 'invalid field selector: unescaped character in value: 61',
+  });
 });
 
 test('parse and restring (TestSelectorParse)', () => {
@@ -42,7 +53,15 @@ test('terms keep the sorted order of their text; == reads as =', () => {
   ]);
   // empty terms are skipped, escaped commas are data
   assert.equal(parseFieldSelector(',a=1,').toString(), 'a=1');
-  assert.deepEqual(parseFieldSelector('k=\\,,k2=v2').requirements().map((r) => [r.field, r.value]), [['k2', 'v2'], ['k', ',']]);
+  assert.deepEqual(
+    parseFieldSelector('k=\\,,k2=v2')
+      .requirements()
+      .map((r) => [r.field, r.value]),
+    [
+      ['k2', 'v2'],
+      ['k', ','],
+    ],
+  );
 });
 
 test('matching (TestSelectorMatches)', () => {
@@ -95,17 +114,24 @@ test('requiresExactMatch (TestRequiresExactMatch)', () => {
   assert.equal(oneTermEqualSelector('test', '').requiresExactMatch('test'), '');
   assert.equal(parseFieldSelector('test!=b').requiresExactMatch('test'), undefined);
   assert.equal(parseFieldSelector('a=1,test=b').requiresExactMatch('test'), 'b');
-  assert.equal(parseFieldSelector('spec.nodeName=node-1,status.phase!=Failed').requiresExactMatch('spec.nodeName'), 'node-1');
+  assert.equal(
+    parseFieldSelector('spec.nodeName=node-1,status.phase!=Failed').requiresExactMatch('spec.nodeName'),
+    'node-1',
+  );
 });
 
 test('transform rewrites fields and values', () => {
-  const sel = parseFieldSelector('spec.host=n1,metadata.name=p', (f, v) => [f === 'spec.host' ? 'spec.nodeName' : f, v]);
+  const sel = parseFieldSelector('spec.host=n1,metadata.name=p', (f, v) => [
+    f === 'spec.host' ? 'spec.nodeName' : f,
+    v,
+  ]);
   assert.equal(sel.toString(), 'metadata.name=p,spec.nodeName=n1');
   assert.equal(sel.requiresExactMatch('spec.nodeName'), 'n1');
   assert.throws(
-    () => parseFieldSelector('bogus=1').transform(() => {
-      throw new FieldSelectorParseError('field label not supported: bogus');
-    }),
+    () =>
+      parseFieldSelector('bogus=1').transform(() => {
+        throw new FieldSelectorParseError('field label not supported: bogus');
+      }),
     FieldSelectorParseError,
   );
 });

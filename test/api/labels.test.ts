@@ -2,10 +2,27 @@
 // meta/v1 helpers (LabelSelectorAsSelector), plus key/value validation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { everything, nothing, matchesNothing, newRequirement, selectorFromLabelSelector, selectorFromSet, validatedSelectorFromSet, SelectorParseError, Requirement, type Labels, type Operator } from '../../src/api/labels/selector';
+import {
+  everything,
+  nothing,
+  matchesNothing,
+  newRequirement,
+  selectorFromLabelSelector,
+  selectorFromSet,
+  validatedSelectorFromSet,
+  SelectorParseError,
+  Requirement,
+  type Labels,
+  type Operator,
+} from '../../src/api/labels/selector';
 import { parseSelector } from '../../src/api/labels/parser';
 import { validateLabels, validateLabelSelector } from '../../src/api/validation/labels';
-import { isQualifiedName, isValidLabelValue, qualifiedNameErrors, labelValueErrors } from '../../src/api/validation/names';
+import {
+  isQualifiedName,
+  isValidLabelValue,
+  qualifiedNameErrors,
+  labelValueErrors,
+} from '../../src/api/validation/names';
 
 test('parse and restring (TestSelectorParse)', () => {
   const good = ['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5'];
@@ -65,7 +82,10 @@ test('set-based grammar (TestSetSelectorParser)', () => {
     ['', ''],
     ['\rx', 'x'],
     ['this-is-a-dns.domain.com/key-with-dash', 'this-is-a-dns.domain.com/key-with-dash'],
-    ['this-is-another-dns.domain.com/key-with-dash in (so,what)', 'this-is-another-dns.domain.com/key-with-dash in (so,what)'],
+    [
+      'this-is-another-dns.domain.com/key-with-dash in (so,what)',
+      'this-is-another-dns.domain.com/key-with-dash in (so,what)',
+    ],
     ['0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)', '0.1.2.domain/99 notin (10.10.100.1,tick.tack.clock)'],
     ['foo  in\t (abc)', 'foo in (abc)'],
     ['x notin\n (abc)', 'x notin (abc)'],
@@ -88,13 +108,29 @@ test('set-based grammar (TestSetSelectorParser)', () => {
     ['x in (b,a,b)', 'x in (a,b)'],
   ];
   for (const [s, out] of parsed) assert.equal(parseSelector(s).toString(), out, JSON.stringify(s));
-  const invalid = ['x=a||y=b', 'x,,y', ',x,y', 'x nott in (y)', 'a in (xyz),', 'a in (xyz)b notin ()', 'a in (xyz abc)', 'a notin(', 'a (', '('];
+  const invalid = [
+    'x=a||y=b',
+    'x,,y',
+    ',x,y',
+    'x nott in (y)',
+    'a in (xyz),',
+    'a in (xyz)b notin ()',
+    'a in (xyz abc)',
+    'a notin(',
+    'a (',
+    '(',
+  ];
   for (const s of invalid) assert.throws(() => parseSelector(s), SelectorParseError, JSON.stringify(s));
 
   const sel = parseSelector('x notin (abc,,def),bar,z in (),w');
   assert.deepEqual(
     sel.requirements().map((r) => [r.key, r.operator, [...r.values]]),
-    [['bar', 'exists', []], ['w', 'exists', []], ['x', 'notin', ['', 'abc', 'def']], ['z', 'in', ['']]],
+    [
+      ['bar', 'exists', []],
+      ['w', 'exists', []],
+      ['x', 'notin', ['', 'abc', 'def']],
+      ['z', 'in', ['']],
+    ],
   );
 });
 
@@ -111,10 +147,19 @@ test('error messages read like upstream', () => {
   assert.equal(msg(',x'), "found ',', expected: !, identifier, or 'end of string'");
   assert.equal(msg('x,'), "found '', expected: identifier after ','");
   assert.equal(msg('x<a'), "unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer");
-  assert.equal(msg('x nott in (y)'), "unable to parse requirement: found 'nott', expected: in, notin, =, ==, !=, gt, lt");
+  assert.equal(
+    msg('x nott in (y)'),
+    "unable to parse requirement: found 'nott', expected: in, notin, =, ==, !=, gt, lt",
+  );
   assert.equal(msg('a notin('), "unable to parse requirement: found '', expected: ',', ')' or identifier");
-  assert.match(msg('Bad_Key_=x'), /^unable to parse requirement: invalid label key "Bad_Key_": name part must consist of alphanumeric characters/);
-  assert.match(msg('k=v@l'), /^unable to parse requirement: invalid label value: "v@l": at key: "k": a valid label must be an empty string/);
+  assert.match(
+    msg('Bad_Key_=x'),
+    /^unable to parse requirement: invalid label key "Bad_Key_": name part must consist of alphanumeric characters/,
+  );
+  assert.match(
+    msg('k=v@l'),
+    /^unable to parse requirement: invalid label value: "v@l": at key: "k": a valid label must be an empty string/,
+  );
 });
 
 test('requirements (TestRequirementConstructor, TestToString)', () => {
@@ -139,9 +184,16 @@ test('requirements (TestRequirementConstructor, TestToString)', () => {
     if (ok) assert.doesNotThrow(() => newRequirement(k, op, vals), `${k} ${op} ${vals}`);
     else assert.throws(() => newRequirement(k, op, vals), SelectorParseError, `${k} ${op} ${vals}`);
   }
-  const str = (reqs: Requirement[]): string => everything().add(...reqs).toString();
+  const str = (reqs: Requirement[]): string =>
+    everything()
+      .add(...reqs)
+      .toString();
   assert.equal(
-    str([newRequirement('x', 'in', ['abc', 'def']), newRequirement('y', 'notin', ['jkl']), newRequirement('z', 'exists')]),
+    str([
+      newRequirement('x', 'in', ['abc', 'def']),
+      newRequirement('y', 'notin', ['jkl']),
+      newRequirement('z', 'exists'),
+    ]),
     'x in (abc,def),y notin (jkl),z',
   );
   assert.equal(
@@ -149,14 +201,25 @@ test('requirements (TestRequirementConstructor, TestToString)', () => {
     'x notin (abc,def),y!=jkl,!z',
   );
   assert.equal(
-    str([newRequirement('x', '=', ['abc']), newRequirement('y', '==', ['jkl']), newRequirement('z', '!=', ['a']), newRequirement('z', 'exists')]),
+    str([
+      newRequirement('x', '=', ['abc']),
+      newRequirement('y', '==', ['jkl']),
+      newRequirement('z', '!=', ['a']),
+      newRequirement('z', 'exists'),
+    ]),
     'x=abc,y==jkl,z!=a,z',
   );
-  assert.equal(str([newRequirement('x', 'gt', ['2']), newRequirement('y', 'lt', ['8']), newRequirement('z', 'exists')]), 'x>2,y<8,z');
+  assert.equal(
+    str([newRequirement('x', 'gt', ['2']), newRequirement('y', 'lt', ['8']), newRequirement('z', 'exists')]),
+    'x>2,y<8,z',
+  );
 });
 
 test('requirement matching (TestRequirementSelectorMatching)', () => {
-  const m = (l: Labels, ...reqs: Requirement[]): boolean => everything().add(...reqs).matches(l);
+  const m = (l: Labels, ...reqs: Requirement[]): boolean =>
+    everything()
+      .add(...reqs)
+      .matches(l);
   assert.ok(m({ x: 'foo', y: 'baz' }, newRequirement('x', 'in', ['foo']), newRequirement('y', 'notin', ['alpha'])));
   assert.ok(!m({ x: 'foo', y: 'baz' }, newRequirement('x', 'in', ['foo']), newRequirement('y', 'in', ['alpha'])));
   assert.ok(m({ y: '' }, newRequirement('x', 'notin', ['']), newRequirement('y', 'exists')));
@@ -226,15 +289,42 @@ test('LabelSelectorAsSelector', () => {
     () => selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' as 'In', values: ['1'] }] }),
     { message: '"Gt" is not a valid label selector operator' },
   );
-  assert.throws(() => selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }), SelectorParseError);
+  assert.throws(
+    () => selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }),
+    SelectorParseError,
+  );
   assert.throws(() => selectorFromLabelSelector({ matchLabels: { a: 'b c' } }), SelectorParseError);
 });
 
 test('label key and value syntax', () => {
-  for (const k of ['a', 'A', 'a-b', 'a_b', 'a.b', '1', 'example.com/a', 'k8s.io/a.b_c-d', 'a'.repeat(63), `${'a'.repeat(253)}/b`]) {
+  for (const k of [
+    'a',
+    'A',
+    'a-b',
+    'a_b',
+    'a.b',
+    '1',
+    'example.com/a',
+    'k8s.io/a.b_c-d',
+    'a'.repeat(63),
+    `${'a'.repeat(253)}/b`,
+  ]) {
     assert.ok(isQualifiedName(k), k);
   }
-  for (const k of ['', '-a', 'a-', '_a', 'a/b/c', '/a', 'a/', 'Example.com/a', 'a'.repeat(64), `${'a'.repeat(254)}/b`, 'a b', 'a@b']) {
+  for (const k of [
+    '',
+    '-a',
+    'a-',
+    '_a',
+    'a/b/c',
+    '/a',
+    'a/',
+    'Example.com/a',
+    'a'.repeat(64),
+    `${'a'.repeat(254)}/b`,
+    'a b',
+    'a@b',
+  ]) {
     assert.ok(!isQualifiedName(k), JSON.stringify(k));
   }
   for (const v of ['', 'a', 'A-b_c.d', '1', 'a'.repeat(63)]) assert.ok(isValidLabelValue(v), v);
@@ -260,7 +350,13 @@ test('validateLabels and validateLabelSelector', () => {
   assert.match(errs[0], /^Invalid value: "bad key": name part must consist of/);
   assert.match(errs[1], /^Invalid value: "bad value": a valid label must be an empty string/);
 
-  assert.deepEqual(validateLabelSelector({ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'c', operator: 'Exists' }] }, 'spec.selector'), []);
+  assert.deepEqual(
+    validateLabelSelector(
+      { matchLabels: { a: 'b' }, matchExpressions: [{ key: 'c', operator: 'Exists' }] },
+      'spec.selector',
+    ),
+    [],
+  );
   const selErrs = validateLabelSelector(
     {
       matchLabels: { a: '-' },
@@ -274,7 +370,12 @@ test('validateLabels and validateLabelSelector', () => {
   );
   assert.deepEqual(
     selErrs.map((e) => e.field),
-    ['spec.selector.matchExpressions[0].values', 'spec.selector.matchExpressions[1].values', 'spec.selector.matchExpressions[2].operator', 'spec.selector.matchLabels'],
+    [
+      'spec.selector.matchExpressions[0].values',
+      'spec.selector.matchExpressions[1].values',
+      'spec.selector.matchExpressions[2].operator',
+      'spec.selector.matchLabels',
+    ],
   );
   assert.equal(selErrs[0].message, "Required value: must be specified when `operator` is 'In' or 'NotIn'");
   assert.equal(selErrs[2].message, 'Invalid value: "Bogus": not a valid selector operator');

@@ -35,8 +35,15 @@ test('clone is a JSON round trip without the string', () => {
 test('jsonEqual agrees with comparing JSON serializations, member order included', () => {
   for (const a of samples) {
     for (const b of samples) {
-      assert.equal(jsonEqual(a, b), JSON.stringify(a) === JSON.stringify(b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-      const strip = (o: unknown) => { const { metadata: _m, status: _s, ...rest } = o as Record<string, unknown>; return JSON.stringify(rest); };
+      assert.equal(
+        jsonEqual(a, b),
+        JSON.stringify(a) === JSON.stringify(b),
+        `${JSON.stringify(a)} vs ${JSON.stringify(b)}`,
+      );
+      const strip = (o: unknown) => {
+        const { metadata: _m, status: _s, ...rest } = o as Record<string, unknown>;
+        return JSON.stringify(rest);
+      };
       assert.equal(jsonEqual(a, b, ['metadata', 'status']), strip(a) === strip(b));
     }
   }

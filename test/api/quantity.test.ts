@@ -3,8 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Quantity, QuantityParseError, ERR_FORMAT_WRONG, ERR_SUFFIX, parseResourceList, formatResourceList,
-  addResourceLists, subtractResourceLists, type QuantityFormat,
+  Quantity,
+  QuantityParseError,
+  ERR_FORMAT_WRONG,
+  ERR_SUFFIX,
+  parseResourceList,
+  formatResourceList,
+  addResourceLists,
+  subtractResourceLists,
+  type QuantityFormat,
 } from '../../src/api/quantity';
 
 const q = (s: string): Quantity => Quantity.parse(s);
@@ -201,9 +208,22 @@ test('canonical strings of constructed quantities (TestNewSet, TestMilliNewSet, 
   assert.equal(Quantity.fromMilli(500, 'BinarySI').toString(), '500m');
 
   const scaled: [number, number, string][] = [
-    [1, -9, '1n'], [1000, -9, '1u'], [1, -6, '1u'], [1000, -6, '1m'], [1, -3, '1m'], [1000, -3, '1'],
-    [1, 0, '1'], [0, -9, '0'], [1, 9, '1G'], [1000, 6, '1G'], [1234567, 6, '1234567M'], [3, 3, '3k'],
-    [80, -9, '80n'], [108, -8, '1080n'], [10800, -10, '1080n'], [80, -6, '80u'],
+    [1, -9, '1n'],
+    [1000, -9, '1u'],
+    [1, -6, '1u'],
+    [1000, -6, '1m'],
+    [1, -3, '1m'],
+    [1000, -3, '1'],
+    [1, 0, '1'],
+    [0, -9, '0'],
+    [1, 9, '1G'],
+    [1000, 6, '1G'],
+    [1234567, 6, '1234567M'],
+    [3, 3, '3k'],
+    [80, -9, '80n'],
+    [108, -8, '1080n'],
+    [10800, -10, '1080n'],
+    [80, -6, '80u'],
   ];
   for (const [v, s, out] of scaled) assert.equal(Quantity.fromScaled(v, s).toString(), out, `${v}e${s}`);
 
@@ -239,10 +259,23 @@ test('milliValue and value round up like MilliValue/Value', () => {
   assert.equal(q('0').milliValue(), 0);
   // TestScaledValue
   const pairs: [number, number, number][] = [
-    [-9, -9, 1], [-9, -6, 1], [-9, -3, 1], [-9, 0, 1], [-6, -9, 1000], [-6, 0, 1], [-3, -9, 1000000],
-    [-3, -6, 1000], [-3, 0, 1], [0, -9, 1e9], [0, -6, 1e6], [0, -3, 1000], [0, 0, 1], [2, -2, 10000],
+    [-9, -9, 1],
+    [-9, -6, 1],
+    [-9, -3, 1],
+    [-9, 0, 1],
+    [-6, -9, 1000],
+    [-6, 0, 1],
+    [-3, -9, 1000000],
+    [-3, -6, 1000],
+    [-3, 0, 1],
+    [0, -9, 1e9],
+    [0, -6, 1e6],
+    [0, -3, 1000],
+    [0, 0, 1],
+    [2, -2, 10000],
   ];
-  for (const [from, to, want] of pairs) assert.equal(Quantity.fromScaled(1, from).scaledValue(to), want, `${from}→${to}`);
+  for (const [from, to, want] of pairs)
+    assert.equal(Quantity.fromScaled(1, from).scaledValue(to), want, `${from}→${to}`);
   // saturates at the int64 range instead of overflowing
   assert.equal(q('1e30').value(), Number((1n << 63n) - 1n)); // int64's maximum, as a number holds it
   assert.equal(q('1e30').scaledValueBigInt(0), 10n ** 30n);
@@ -300,5 +333,8 @@ test('resource lists', () => {
     'nvidia.com/gpu': '-1',
   });
   assert.equal(parseResourceList(undefined).size, 0);
-  assert.throws(() => parseResourceList({ cpu: 'lots' }), (e: unknown) => e instanceof QuantityParseError && e.message.startsWith('cpu: '));
+  assert.throws(
+    () => parseResourceList({ cpu: 'lots' }),
+    (e: unknown) => e instanceof QuantityParseError && e.message.startsWith('cpu: '),
+  );
 });

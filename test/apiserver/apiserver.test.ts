@@ -14,7 +14,9 @@ async function cluster(): Promise<Cluster> {
 }
 
 const pod = (name: string, extra: Partial<Pod['spec']> = {}): Pod => ({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'web' } },
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default', labels: { app: 'web' } },
   spec: { containers: [{ name: 'c', image: 'nginx:1.25' }], ...extra },
 });
 
@@ -34,7 +36,10 @@ test('create fills server fields and defaults; get returns it with a resourceVer
   assert.equal(created.status?.qosClass, 'BestEffort');
   const got = await c.client.get<Pod>({ resource: 'pods', namespace: 'default' }, 'a');
   assert.equal(got.metadata.resourceVersion, created.metadata.resourceVersion);
-  await assert.rejects(c.client.create({ resource: 'pods', namespace: 'default' }, pod('a')), (e) => statusOf(e).code === 409 && statusOf(e).reason === 'AlreadyExists');
+  await assert.rejects(
+    c.client.create({ resource: 'pods', namespace: 'default' }, pod('a')),
+    (e) => statusOf(e).code === 409 && statusOf(e).reason === 'AlreadyExists',
+  );
 });
 
 test('a stale resourceVersion is a 409 Conflict; a no-op update keeps the resourceVersion', async () => {
@@ -45,39 +50,66 @@ test('a stale resourceVersion is a 409 Conflict; a no-op update keeps the resour
   assert.equal(same.metadata.resourceVersion, created.metadata.resourceVersion);
   const changed = await c.client.update(ref, { ...created, metadata: { ...created.metadata, labels: { app: 'db' } } });
   assert.notEqual(changed.metadata.resourceVersion, created.metadata.resourceVersion);
-  await assert.rejects(c.client.update(ref, { ...created, metadata: { ...created.metadata, labels: { app: 'x' } } }), (e) => {
-    const s = statusOf(e);
-    return s.code === 409 && s.reason === 'Conflict' && /the object has been modified/.test(s.message!);
-  });
+  await assert.rejects(
+    c.client.update(ref, { ...created, metadata: { ...created.metadata, labels: { app: 'x' } } }),
+    (e) => {
+      const s = statusOf(e);
+      return s.code === 409 && s.reason === 'Conflict' && /the object has been modified/.test(s.message!);
+    },
+  );
 });
 
 test('invalid objects are 422 Invalid with causes naming the fields', async () => {
   const c = await cluster();
-  await assert.rejects(c.client.create({ resource: 'pods', namespace: 'default' }, pod('Bad_Name', { restartPolicy: 'Sometimes' as never })), (e) => {
-    assert.ok(e instanceof StatusError);
-    assert.equal(e.status.code, 422);
-    assert.equal(e.status.reason, 'Invalid');
-    const fields = e.status.details!.causes!.map((x) => x.field);
-    assert.ok(fields.includes('metadata.name'));
-    assert.ok(fields.includes('spec.restartPolicy'));
-    assert.match(e.status.message!, /^Pod "Bad_Name" is invalid: /);
-    return true;
-  });
+  await assert.rejects(
+    c.client.create(
+      { resource: 'pods', namespace: 'default' },
+      pod('Bad_Name', { restartPolicy: 'Sometimes' as never }),
+    ),
+    (e) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.status.code, 422);
+      assert.equal(e.status.reason, 'Invalid');
+      const fields = e.status.details!.causes!.map((x) => x.field);
+      assert.ok(fields.includes('metadata.name'));
+      assert.ok(fields.includes('spec.restartPolicy'));
+      assert.match(e.status.message!, /^Pod "Bad_Name" is invalid: /);
+      return true;
+    },
+  );
 });
 
 test('objects in a missing namespace are refused; the system namespaces cannot be deleted', async () => {
   const c = await cluster();
-  await assert.rejects(c.client.create({ resource: 'pods', namespace: 'nope' }, { ...pod('a'), metadata: { name: 'a', namespace: 'nope' } }), (e) => statusOf(e).code === 404);
-  await assert.rejects(c.client.delete({ resource: 'namespaces' }, 'kube-system'), (e) => statusOf(e).code === 403 && /may not be deleted/.test(statusOf(e).message!));
+  await assert.rejects(
+    c.client.create(
+      { resource: 'pods', namespace: 'nope' },
+      { ...pod('a'), metadata: { name: 'a', namespace: 'nope' } },
+    ),
+    (e) => statusOf(e).code === 404,
+  );
+  await assert.rejects(
+    c.client.delete({ resource: 'namespaces' }, 'kube-system'),
+    (e) => statusOf(e).code === 403 && /may not be deleted/.test(statusOf(e).message!),
+  );
 });
 
 test('status is changed only through the status subresource', async () => {
   const c = await cluster();
   const ref = { resource: 'nodes' };
-  const n = await c.client.create<Node>(ref, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { capacity: { cpu: '1' } } });
+  const n = await c.client.create<Node>(ref, {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'n1' },
+    status: { capacity: { cpu: '1' } },
+  });
   const viaMain = await c.client.update<Node>(ref, { ...n, status: { capacity: { cpu: '8' } } });
   assert.equal(viaMain.status?.capacity?.cpu, '1');
-  const viaStatus = await c.client.update<Node>(ref, { ...viaMain, metadata: { ...viaMain.metadata, labels: { x: 'y' } }, status: { capacity: { cpu: '8' } } }, { subresource: 'status' });
+  const viaStatus = await c.client.update<Node>(
+    ref,
+    { ...viaMain, metadata: { ...viaMain.metadata, labels: { x: 'y' } }, status: { capacity: { cpu: '8' } } },
+    { subresource: 'status' },
+  );
   assert.equal(viaStatus.status?.capacity?.cpu, '8');
   assert.equal(viaStatus.metadata.labels?.x, undefined);
 });
@@ -87,11 +119,18 @@ test('watch from a resourceVersion streams ADDED, MODIFIED, DELETED in order, fi
   const ref = { resource: 'pods', namespace: 'default' };
   const list = await c.client.list(ref);
   const seen: string[] = [];
-  const w = await c.client.watch<Pod>(ref, { resourceVersion: list.metadata.resourceVersion, labelSelector: 'app=web' }, {
-    onEvent: (e: ApiWatchEvent<Pod>) => seen.push(`${e.type} ${e.object.metadata.name}`),
-  });
+  const w = await c.client.watch<Pod>(
+    ref,
+    { resourceVersion: list.metadata.resourceVersion, labelSelector: 'app=web' },
+    {
+      onEvent: (e: ApiWatchEvent<Pod>) => seen.push(`${e.type} ${e.object.metadata.name}`),
+    },
+  );
   await c.client.create(ref, pod('a'));
-  await c.client.create(ref, { ...pod('other'), metadata: { name: 'other', namespace: 'default', labels: { app: 'db' } } });
+  await c.client.create(ref, {
+    ...pod('other'),
+    metadata: { name: 'other', namespace: 'default', labels: { app: 'db' } },
+  });
   await c.client.patch(ref, 'a', 'merge', { metadata: { annotations: { x: '1' } } });
   await c.client.patch(ref, 'a', 'merge', { metadata: { labels: { app: 'db' } } });
   await c.settle();
@@ -104,8 +143,16 @@ test('binding assigns a node once; a bound pod is deleted gracefully and its kub
   await c.addKubelet({ name: 'n1' });
   const ref = { resource: 'pods', namespace: 'default' };
   await c.client.create(ref, pod('a'));
-  await c.client.createSubresource(ref, 'a', 'binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'a' }, target: { kind: 'Node', name: 'n1' } });
-  await assert.rejects(c.client.createSubresource(ref, 'a', 'binding', { metadata: { name: 'a' }, target: { name: 'n2' } }), (e) => statusOf(e).code === 409);
+  await c.client.createSubresource(ref, 'a', 'binding', {
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name: 'a' },
+    target: { kind: 'Node', name: 'n1' },
+  });
+  await assert.rejects(
+    c.client.createSubresource(ref, 'a', 'binding', { metadata: { name: 'a' }, target: { name: 'n2' } }),
+    (e) => statusOf(e).code === 409,
+  );
   await c.settle();
   const running = await c.client.get<Pod>(ref, 'a');
   assert.equal(running.spec.nodeName, 'n1');
@@ -114,19 +161,25 @@ test('binding assigns a node once; a bound pod is deleted gracefully and its kub
   const deleting = await c.client.delete<Pod>(ref, 'a');
   assert.ok((deleting as Pod).metadata.deletionTimestamp, 'a bound pod waits for its kubelet');
   await c.advance(60_000);
-  assert.ok((await c.client.get<Pod>(ref, 'a')).metadata.deletionTimestamp, 'with the kubelet gone it stays Terminating');
+  assert.ok(
+    (await c.client.get<Pod>(ref, 'a')).metadata.deletionTimestamp,
+    'with the kubelet gone it stays Terminating',
+  );
   await c.kubelet('n1').start();
   await c.settle();
   await assert.rejects(c.client.get(ref, 'a'), (e) => statusOf(e).code === 404);
 });
 
-test('reads are counted per caller (API-CACHE); the API server\'s own reads, with no caller, are not', async () => {
+test("reads are counted per caller (API-CACHE); the API server's own reads, with no caller, are not", async () => {
   const c = await cluster();
   try {
     const reader = c.clientFor('test:reader');
     await reader.list({ resource: 'pods', namespace: 'default' });
     await reader.list({ resource: 'nodes' });
-    await assert.rejects(reader.get({ resource: 'pods', namespace: 'default' }, 'nope'), (e) => statusOf(e).code === 404);
+    await assert.rejects(
+      reader.get({ resource: 'pods', namespace: 'default' }, 'nope'),
+      (e) => statusOf(e).code === 404,
+    );
     const w = await reader.watch({ resource: 'pods', namespace: 'default' }, {}, { onEvent: () => undefined });
     w.stop();
     await c.api.list({ resource: 'pods' }); // no caller: the API server itself

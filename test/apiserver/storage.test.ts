@@ -14,16 +14,25 @@ function storage() {
   return api.storage<Secret>({ resource: 'secrets' });
 }
 
-const cm = (): Secret => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'c', namespace: 'default' }, data: {} });
+const cm = (): Secret => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'c', namespace: 'default' },
+  data: {},
+});
 
 test('concurrent updates that race are retried: every change lands', async () => {
   const s = storage();
   await s.create(cm());
   // Each mutate yields before returning, so all read the same revision and all but one lose.
-  await Promise.all(['a', 'b', 'c', 'd'].map((k) => s.guaranteedUpdate('default', 'c', async (cur) => {
-    await new Promise((r) => setImmediate(r));
-    return { ...cur, data: { ...cur.data, [k]: 'MQ==' } };
-  })));
+  await Promise.all(
+    ['a', 'b', 'c', 'd'].map((k) =>
+      s.guaranteedUpdate('default', 'c', async (cur) => {
+        await new Promise((r) => setImmediate(r));
+        return { ...cur, data: { ...cur.data, [k]: 'MQ==' } };
+      }),
+    ),
+  );
   assert.deepEqual(Object.keys((await s.get('default', 'c')).data ?? {}).sort(), ['a', 'b', 'c', 'd']);
 });
 
@@ -32,7 +41,9 @@ test('a write pinned to a resourceVersion that moved is a 409, not retried', asy
   const created = await s.create(cm());
   await s.guaranteedUpdate('default', 'c', (cur) => ({ ...cur, data: { x: 'MQ==' } }));
   await assert.rejects(
-    s.guaranteedUpdate('default', 'c', (cur) => ({ ...cur, data: { y: 'MQ==' } }), { expectedResourceVersion: created.metadata.resourceVersion }),
+    s.guaranteedUpdate('default', 'c', (cur) => ({ ...cur, data: { y: 'MQ==' } }), {
+      expectedResourceVersion: created.metadata.resourceVersion,
+    }),
     (e) => e instanceof StatusError && e.status.code === 409,
   );
 });
@@ -45,7 +56,9 @@ test('a delete whose guarded write loses the race reads again and deletes; past 
       return super.delete<V>(key, expectedModRevision);
     }
   }
-  const s = new ApiServer(coreRegistry(), new RacingStore(), new VirtualClock(0)).storage<Secret>({ resource: 'secrets' });
+  const s = new ApiServer(coreRegistry(), new RacingStore(), new VirtualClock(0)).storage<Secret>({
+    resource: 'secrets',
+  });
   await s.create(cm());
   failures = 3;
   assert.equal((await s.delete('default', 'c')).deleted, true);

@@ -30,7 +30,10 @@ test('a timer cleared by another due at the same instant does not fire', async (
   const clock = new VirtualClock(0);
   const fired: string[] = [];
   let victim = { id: -1 };
-  clock.setTimeout(() => { fired.push('clearer'); clock.clear(victim); }, 10);
+  clock.setTimeout(() => {
+    fired.push('clearer');
+    clock.clear(victim);
+  }, 10);
   victim = clock.setTimeout(() => fired.push('victim'), 10);
   await clock.advance(10);
   assert.deepEqual(fired, ['clearer']);
@@ -41,10 +44,12 @@ test('advance settles work triggered by a timer before firing the next one', asy
   const clock = new VirtualClock(0, q);
   const log: string[] = [];
   clock.setTimeout(() => {
-    void q.track((async () => {
-      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-      log.push('async work of t=10 done');
-    })());
+    void q.track(
+      (async () => {
+        for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+        log.push('async work of t=10 done');
+      })(),
+    );
   }, 10);
   clock.setTimeout(() => log.push('t=11'), 11);
   await clock.advance(20);

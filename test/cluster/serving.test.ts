@@ -18,14 +18,32 @@ import { waitForPort } from '../../src/drivers/serve';
 
 /** The served API from clients that are not kubectl: our KubeconfigClient and @kubernetes/client-node 1.x. */
 
-async function served(): Promise<{ cluster: Cluster; server: ClusterServer; kubeconfig: string; client: KubeconfigClient; stop: () => Promise<void> }> {
-  const cluster = new Cluster({ config: clusterConfig(loadProfile('kubernetes-1.32'), { 'kube-apiserver': { 'authorization-mode': 'RBAC' } }) });
+async function served(): Promise<{
+  cluster: Cluster;
+  server: ClusterServer;
+  kubeconfig: string;
+  client: KubeconfigClient;
+  stop: () => Promise<void>;
+}> {
+  const cluster = new Cluster({
+    config: clusterConfig(loadProfile('kubernetes-1.32'), { 'kube-apiserver': { 'authorization-mode': 'RBAC' } }),
+  });
   await cluster.start();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-serve-test-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
   const client = KubeconfigClient.fromFile(e.kubeconfig, coreRegistry());
-  return { cluster, server, kubeconfig: e.kubeconfig, client, stop: async () => { await server.stop(); await cluster.stop(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    cluster,
+    server,
+    kubeconfig: e.kubeconfig,
+    client,
+    stop: async () => {
+      await server.stop();
+      await cluster.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const until = async (what: string, check: () => boolean, ms = 4000) => {
@@ -38,11 +56,20 @@ test('HttpClient: CRUD, Status errors and an informer (list + watch) over HTTPS'
   try {
     await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
     const list = await s.client.list<Node>({ resource: 'nodes' });
-    assert.deepEqual(list.items.map((n) => n.metadata.name), ['n1']);
-    await assert.rejects(s.client.get({ resource: 'nodes' }, 'nope'), (e) => isStatusError(e, 'NotFound') && e.message === 'nodes "nope" not found');
+    assert.deepEqual(
+      list.items.map((n) => n.metadata.name),
+      ['n1'],
+    );
+    await assert.rejects(
+      s.client.get({ resource: 'nodes' }, 'nope'),
+      (e) => isStatusError(e, 'NotFound') && e.message === 'nodes "nope" not found',
+    );
     const informer = new Informer<Node>(s.client, { resource: 'nodes' });
     const seen: string[] = [];
-    informer.addEventHandler({ onAdd: (n) => seen.push(`add ${n.metadata.name}`), onDelete: (n) => seen.push(`delete ${n.metadata.name}`) });
+    informer.addEventHandler({
+      onAdd: (n) => seen.push(`add ${n.metadata.name}`),
+      onDelete: (n) => seen.push(`delete ${n.metadata.name}`),
+    });
     await informer.run();
     await s.client.create({ resource: 'nodes' }, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } });
     await until('n2 added', () => seen.includes('add n2'));
@@ -65,7 +92,10 @@ test('@kubernetes/client-node 1.x: list, read errors, patch, watch and informer'
     kc.loadFromFile(s.kubeconfig);
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const nodes = await core.listNode();
-    assert.deepEqual(nodes.items.map((n) => n.metadata?.name), ['n1']);
+    assert.deepEqual(
+      nodes.items.map((n) => n.metadata?.name),
+      ['n1'],
+    );
     assert.ok(nodes.items[0].metadata?.creationTimestamp instanceof Date);
     await assert.rejects(core.readNode({ name: 'nope' }), (e: { code?: number }) => e.code === 404);
     await core.patchNode({ name: 'n1', body: [{ op: 'add', path: '/metadata/labels/tier', value: 'gold' }] });
@@ -73,7 +103,12 @@ test('@kubernetes/client-node 1.x: list, read errors, patch, watch and informer'
 
     const events: string[] = [];
     const watch = new k8s.Watch(kc);
-    const req = await watch.watch('/api/v1/nodes', { resourceVersion: nodes.metadata?.resourceVersion }, (type: string, obj: { metadata: { name: string } }) => events.push(`${type} ${obj.metadata.name}`), () => undefined);
+    const req = await watch.watch(
+      '/api/v1/nodes',
+      { resourceVersion: nodes.metadata?.resourceVersion },
+      (type: string, obj: { metadata: { name: string } }) => events.push(`${type} ${obj.metadata.name}`),
+      () => undefined,
+    );
     const informer = k8s.makeInformer(kc, '/api/v1/nodes', () => core.listNode());
     const cached: string[] = [];
     informer.on('add', (n) => cached.push(`add ${n.metadata?.name}`));
@@ -82,7 +117,10 @@ test('@kubernetes/client-node 1.x: list, read errors, patch, watch and informer'
     await s.client.create({ resource: 'nodes' }, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } });
     await s.client.delete({ resource: 'nodes' }, 'n2');
     await until('watch events', () => events.includes('DELETED n2') && cached.includes('delete n2'));
-    assert.deepEqual(events.filter((e) => e.endsWith('n2')), ['ADDED n2', 'DELETED n2']);
+    assert.deepEqual(
+      events.filter((e) => e.endsWith('n2')),
+      ['ADDED n2', 'DELETED n2'],
+    );
     assert.deepEqual(cached, ['add n1', 'add n2', 'delete n2']);
     await informer.stop();
     req.abort();
@@ -100,11 +138,20 @@ function freePort(): Promise<number> {
   });
 }
 
-test('kubespec serve: prints its kubeconfig; kubectl and the /kubespec/v1 endpoints work against it', { skip: spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status !== 0 ? 'kubectl is not installed' : false }, async () => {
+test('kubespec serve: prints its kubeconfig; kubectl and the /kubespec/v1 endpoints work against it', {
+  skip:
+    spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status !== 0
+      ? 'kubectl is not installed'
+      : false,
+}, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-cli-'));
   const port = await freePort();
   const bin = path.join(__dirname, '..', '..', 'bin', 'kubespec');
-  const child = spawn(process.execPath, [bin, 'serve', '--data-dir', dir, '--secure-port', String(port), '--bind-address', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--data-dir', dir, '--secure-port', String(port), '--bind-address', '127.0.0.1'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -120,19 +167,31 @@ test('kubespec serve: prints its kubeconfig; kubectl and the /kubespec/v1 endpoi
         throw e;
       }
     };
-    assert.deepEqual((await post('/kubespec/v1/kubelets', { nodeName: 'n1', nodeIP: '10.1.0.1' })).body, { nodeName: 'n1', running: true });
+    assert.deepEqual((await post('/kubespec/v1/kubelets', { nodeName: 'n1', nodeIP: '10.1.0.1' })).body, {
+      nodeName: 'n1',
+      running: true,
+    });
     assert.equal((await post('/kubespec/v1/kubelets/nope/stop', {})).code, 404);
     const stopped = await post('/kubespec/v1/kubelets/n1/stop', {});
     assert.equal(stopped.code, 200);
     assert.equal(stopped.body.running, false);
     assert.match(String(stopped.body.lastHeartbeat), /^\d{4}-\d\d-\d\dT/);
     assert.deepEqual((await post('/kubespec/v1/kubelets/n1/start', {})).body, { nodeName: 'n1', running: true });
-    assert.deepEqual(await post('/kubespec/v1/clock', { advanceSeconds: 3600 }), { code: 200, body: { now: '2025-01-01T01:00:00.000Z', mode: 'virtual' } });
+    assert.deepEqual(await post('/kubespec/v1/clock', { advanceSeconds: 3600 }), {
+      code: 200,
+      body: { now: '2025-01-01T01:00:00.000Z', mode: 'virtual' },
+    });
     const home = path.join(dir, 'home');
     fs.mkdirSync(home);
-    const r = spawnSync('kubectl', ['get', 'nodes', '-o', 'wide'], { env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(dir, 'cache') }, encoding: 'utf8' });
+    const r = spawnSync('kubectl', ['get', 'nodes', '-o', 'wide'], {
+      env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(dir, 'cache') },
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\s+INTERNAL-IP\s+EXTERNAL-IP\s+OS-IMAGE\s+KERNEL-VERSION\s+CONTAINER-RUNTIME\n/);
+    assert.match(
+      r.stdout,
+      /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\s+INTERNAL-IP\s+EXTERNAL-IP\s+OS-IMAGE\s+KERNEL-VERSION\s+CONTAINER-RUNTIME\n/,
+    );
     assert.match(r.stdout, /\nn1\s+Ready\s+<none>\s+60m\s+v1\.12\.10\s+10\.1\.0\.1\s+<none>\s+CentOS Linux 7 \(Core\)/);
   } finally {
     child.kill('SIGTERM');
@@ -141,13 +200,15 @@ test('kubespec serve: prints its kubeconfig; kubectl and the /kubespec/v1 endpoi
   }
 });
 
-
 test('the serve target waits for a port a scenario must have, and names it when it stays taken', async () => {
   const holder = net.createServer();
   await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
   const port = (holder.address() as net.AddressInfo).port;
   try {
-    await assert.rejects(waitForPort(port, '127.0.0.1', Date.now() + 300), new RegExp(`^Error: port ${port} on 127\\.0\\.0\\.1, which the scenario must have, stayed in use`));
+    await assert.rejects(
+      waitForPort(port, '127.0.0.1', Date.now() + 300),
+      new RegExp(`^Error: port ${port} on 127\\.0\\.0\\.1, which the scenario must have, stayed in use`),
+    );
     const waited = waitForPort(port, '127.0.0.1', Date.now() + 10_000);
     setTimeout(() => holder.close(), 400);
     const t0 = Date.now();

@@ -20,14 +20,30 @@ import { Names } from '../../src/drivers/scoped';
 async function served() {
   const tokens = path.join(os.tmpdir(), `kubespec-tokens-${process.pid}.csv`);
   fs.writeFileSync(tokens, 'tok-1,carol,7,"team-a,team-b"\n');
-  const cluster = new Cluster({ config: clusterConfig(loadProfile('seed'), { 'kube-apiserver': { 'authorization-mode': 'RBAC', 'token-auth-file': tokens }, 'kube-controller-manager': { 'cloud-provider': 'simulated' } }) });
+  const cluster = new Cluster({
+    config: clusterConfig(loadProfile('seed'), {
+      'kube-apiserver': { 'authorization-mode': 'RBAC', 'token-auth-file': tokens },
+      'kube-controller-manager': { 'cloud-provider': 'simulated' },
+    }),
+  });
   await cluster.start();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-endpoints-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
   const api = KubeconfigClient.fromFile(e.kubeconfig, coreRegistry());
   const driver = new KubeDriver(loadProfile('seed'), { ...loadTargetDeclaration('serve'), shared: false }, api);
-  return { cluster, api, driver, stop: async () => { await driver.stop(); await server.stop(); await cluster.stop(); fs.rmSync(dir, { recursive: true, force: true }); fs.rmSync(tokens, { force: true }); } };
+  return {
+    cluster,
+    api,
+    driver,
+    stop: async () => {
+      await driver.stop();
+      await server.stop();
+      await cluster.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(tokens, { force: true });
+    },
+  };
 }
 
 test('TokenReview, scheduler decisions, cloud, kube-proxy route, audit and compaction over HTTP', async () => {
@@ -36,19 +52,36 @@ test('TokenReview, scheduler decisions, cloud, kube-proxy route, audit and compa
     await s.driver.start();
     // TokenReview: upstream's API, 400 without a token; the answer carries system:authenticated,
     // since upstream reviews through the whole request authenticator (group adder included).
-    assert.deepEqual(await s.driver.authenticate('tok-1'), { username: 'carol', groups: ['team-a', 'team-b', 'system:authenticated'] });
+    assert.deepEqual(await s.driver.authenticate('tok-1'), {
+      username: 'carol',
+      groups: ['team-a', 'team-b', 'system:authenticated'],
+    });
     assert.equal(await s.driver.authenticate('nope'), undefined);
-    await assert.rejects(s.api.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: { spec: {} } }), (e) => isStatusError(e) && e.code === 400);
+    await assert.rejects(
+      s.api.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: { spec: {} } }),
+      (e) => isStatusError(e) && e.code === 400,
+    );
 
     await s.driver.addKubelet({ name: 'n1' });
-    await s.driver.client.create({ resource: 'pods', namespace: 'default' }, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    await s.driver.client.create(
+      { resource: 'pods', namespace: 'default' },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p1', namespace: 'default' },
+        spec: { containers: [{ name: 'c', image: 'x' }] },
+      },
+    );
     const decisions = await s.driver.schedulerDecisions('default/p1');
     assert.equal(decisions.length, 1);
     assert.equal(decisions[0].chosen, 'n1');
 
     // The kube-proxy of n1: no such service → refused; a bad port → 400.
     assert.equal(await s.driver.route('n1', '10.96.0.77', 80), undefined);
-    await assert.rejects(s.api.request('GET', '/kubespec/v1/proxies/n1/route', { query: { ip: '10.96.0.1', port: '0' } }), (e) => isStatusError(e) && e.code === 400);
+    await assert.rejects(
+      s.api.request('GET', '/kubespec/v1/proxies/n1/route', { query: { ip: '10.96.0.1', port: '0' } }),
+      (e) => isStatusError(e) && e.code === 400,
+    );
     await assert.rejects(s.driver.route('nope', '10.96.0.1', 443), /no kube-proxy runs on node "nope"/);
 
     // Audit: the admin's writes, and storage moved only by the API server.
@@ -77,7 +110,11 @@ test('exact event times on a virtual clock over HTTP: a watch sees each change a
     await s.driver.start();
     assert.equal(s.driver.capabilities.exactEventTimes, true);
     const seen: [string, number][] = [];
-    const w = await s.driver.client.watch({ resource: 'nodes' }, {}, { onEvent: (ev) => seen.push([`${ev.type} ${ev.object.metadata.name}`, s.driver.now()]) });
+    const w = await s.driver.client.watch(
+      { resource: 'nodes' },
+      {},
+      { onEvent: (ev) => seen.push([`${ev.type} ${ev.object.metadata.name}`, s.driver.now()]) },
+    );
     const t0 = s.driver.now();
     await s.driver.addKubelet({ name: 'n1' });
     await s.driver.stopKubelet('n1');
@@ -87,7 +124,10 @@ test('exact event times on a virtual clock over HTTP: a watch sees each change a
     void unknownAt;
     // Every event was handed over with the time its revision was written, never the end of the advance.
     const times = seen.map(([, t]) => t);
-    assert.ok(times.every((t) => t >= t0 && t < t0 + 120_000), JSON.stringify(seen));
+    assert.ok(
+      times.every((t) => t >= t0 && t < t0 + 120_000),
+      JSON.stringify(seen),
+    );
     assert.ok(new Set(times).size > 1, `changes at different instants: ${JSON.stringify(seen)}`);
   } finally {
     await s.stop();
@@ -100,7 +140,10 @@ test('a kube cluster without kubespec endpoints: those observations are not appl
     // An endpoint the server does not offer answers 404 without a kind: not applicable.
     await assert.rejects(s.api.request('GET', '/kubespec/v1/none'), (e) => isStatusError(e) && e.code === 404);
     const d = s.driver as unknown as { kubespec(m: string, p: string, why: string): Promise<unknown> };
-    await assert.rejects(d.kubespec('GET', '/kubespec/v1/none', 'offers nothing'), (e) => e instanceof NotApplicableError);
+    await assert.rejects(
+      d.kubespec('GET', '/kubespec/v1/none', 'offers nothing'),
+      (e) => e instanceof NotApplicableError,
+    );
   } finally {
     await s.stop();
   }
@@ -113,16 +156,112 @@ test('names: out to the cluster and back, selectors, JSON patches, errors', () =
   assert.equal(n.namespace('kube-system'), 'kube-system');
   assert.equal(n.objectName({ resource: 'nodes' }, 'n1'), 'n1-abcdefgh');
   assert.equal(n.objectName({ resource: 'pods', namespace: 'default' }, 'p1'), 'p1');
-  assert.equal(n.objectName({ resource: 'leases.coordination.k8s.io', namespace: 'kube-node-lease' }, 'n1'), 'n1-abcdefgh');
-  const pod = n.fields({ metadata: { namespace: 'default', labels: { app: 'x', 'topology.kubernetes.io/zone': 'z1' } }, spec: { nodeName: 'n1', nodeSelector: { 'kubernetes.io/hostname': 'n2' }, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'failure-domain.beta.kubernetes.io/zone', operator: 'In', values: ['z1', 'z2'] }], matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n3'] }] }] } } } } });
-  assert.deepEqual(pod, { metadata: { namespace: 'default-abcdefgh', labels: { app: 'x', 'topology.kubernetes.io/zone': 'z1-abcdefgh' } }, spec: { nodeName: 'n1-abcdefgh', nodeSelector: { 'kubernetes.io/hostname': 'n2-abcdefgh' }, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'failure-domain.beta.kubernetes.io/zone', operator: 'In', values: ['z1-abcdefgh', 'z2-abcdefgh'] }], matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n3-abcdefgh'] }] }] } } } } });
-  assert.deepEqual(n.back(pod), { metadata: { namespace: 'default', labels: { app: 'x', 'topology.kubernetes.io/zone': 'z1' } }, spec: { nodeName: 'n1', nodeSelector: { 'kubernetes.io/hostname': 'n2' }, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'failure-domain.beta.kubernetes.io/zone', operator: 'In', values: ['z1', 'z2'] }], matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n3'] }] }] } } } } });
-  assert.equal(n.fieldSelector('spec.nodeName=n1,status.phase=Running'), 'spec.nodeName=n1-abcdefgh,status.phase=Running');
-  assert.equal(n.labelSelector('app=x,topology.kubernetes.io/zone=z1'), 'app=x,topology.kubernetes.io/zone=z1-abcdefgh');
-  assert.equal(n.labelSelector('topology.kubernetes.io/zone in (z1, z2)'), 'topology.kubernetes.io/zone in (z1-abcdefgh,z2-abcdefgh)');
-  assert.deepEqual(n.jsonPatch([{ op: 'replace', path: '/spec/nodeName', value: 'n1' }, { op: 'add', path: '/metadata/labels/topology.kubernetes.io~1zone', value: 'z9' }, { op: 'add', path: '/metadata/labels/app', value: 'n1' }]),
-    [{ op: 'replace', path: '/spec/nodeName', value: 'n1-abcdefgh' }, { op: 'add', path: '/metadata/labels/topology.kubernetes.io~1zone', value: 'z9-abcdefgh' }, { op: 'add', path: '/metadata/labels/app', value: 'n1' }]);
-  const err = n.error(new (require('../../src/api/errors').StatusError)({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'nodes "n1-abcdefgh" not found' }));
+  assert.equal(
+    n.objectName({ resource: 'leases.coordination.k8s.io', namespace: 'kube-node-lease' }, 'n1'),
+    'n1-abcdefgh',
+  );
+  const pod = n.fields({
+    metadata: { namespace: 'default', labels: { app: 'x', 'topology.kubernetes.io/zone': 'z1' } },
+    spec: {
+      nodeName: 'n1',
+      nodeSelector: { 'kubernetes.io/hostname': 'n2' },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'failure-domain.beta.kubernetes.io/zone', operator: 'In', values: ['z1', 'z2'] },
+                ],
+                matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n3'] }],
+              },
+            ],
+          },
+        },
+      },
+    },
+  });
+  assert.deepEqual(pod, {
+    metadata: { namespace: 'default-abcdefgh', labels: { app: 'x', 'topology.kubernetes.io/zone': 'z1-abcdefgh' } },
+    spec: {
+      nodeName: 'n1-abcdefgh',
+      nodeSelector: { 'kubernetes.io/hostname': 'n2-abcdefgh' },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  {
+                    key: 'failure-domain.beta.kubernetes.io/zone',
+                    operator: 'In',
+                    values: ['z1-abcdefgh', 'z2-abcdefgh'],
+                  },
+                ],
+                matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n3-abcdefgh'] }],
+              },
+            ],
+          },
+        },
+      },
+    },
+  });
+  assert.deepEqual(n.back(pod), {
+    metadata: { namespace: 'default', labels: { app: 'x', 'topology.kubernetes.io/zone': 'z1' } },
+    spec: {
+      nodeName: 'n1',
+      nodeSelector: { 'kubernetes.io/hostname': 'n2' },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'failure-domain.beta.kubernetes.io/zone', operator: 'In', values: ['z1', 'z2'] },
+                ],
+                matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n3'] }],
+              },
+            ],
+          },
+        },
+      },
+    },
+  });
+  assert.equal(
+    n.fieldSelector('spec.nodeName=n1,status.phase=Running'),
+    'spec.nodeName=n1-abcdefgh,status.phase=Running',
+  );
+  assert.equal(
+    n.labelSelector('app=x,topology.kubernetes.io/zone=z1'),
+    'app=x,topology.kubernetes.io/zone=z1-abcdefgh',
+  );
+  assert.equal(
+    n.labelSelector('topology.kubernetes.io/zone in (z1, z2)'),
+    'topology.kubernetes.io/zone in (z1-abcdefgh,z2-abcdefgh)',
+  );
+  assert.deepEqual(
+    n.jsonPatch([
+      { op: 'replace', path: '/spec/nodeName', value: 'n1' },
+      { op: 'add', path: '/metadata/labels/topology.kubernetes.io~1zone', value: 'z9' },
+      { op: 'add', path: '/metadata/labels/app', value: 'n1' },
+    ]),
+    [
+      { op: 'replace', path: '/spec/nodeName', value: 'n1-abcdefgh' },
+      { op: 'add', path: '/metadata/labels/topology.kubernetes.io~1zone', value: 'z9-abcdefgh' },
+      { op: 'add', path: '/metadata/labels/app', value: 'n1' },
+    ],
+  );
+  const err = n.error(
+    new (require('../../src/api/errors').StatusError)({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 404,
+      reason: 'NotFound',
+      message: 'nodes "n1-abcdefgh" not found',
+    }),
+  );
   assert.ok(isStatusError(err, 'NotFound'));
   assert.equal((err as Error).message, 'nodes "n1" not found');
 });
@@ -136,18 +275,38 @@ test('a shared cluster: the scenario works under its own names, and what a kille
     const scoped = new ScopedDriver(inner, 60_000);
     await scoped.start();
     await scoped.addKubelet({ name: 'n1', labels: { 'topology.kubernetes.io/zone': 'z1' } });
-    await scoped.client.create({ resource: 'pods', namespace: 'default' }, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] } });
+    await scoped.client.create(
+      { resource: 'pods', namespace: 'default' },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p1', namespace: 'default' },
+        spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] },
+      },
+    );
     // Steps see the feature's names; the cluster holds the scenario's own.
     const seen = await scoped.client.list<import('../../src/api/core').Node>({ resource: 'nodes' });
-    assert.deepEqual(seen.items.map((n) => [n.metadata.name, n.metadata.labels?.['topology.kubernetes.io/zone']]), [['n1', 'z1']]);
-    const pod = await scoped.client.get<import('../../src/api/core').Pod>({ resource: 'pods', namespace: 'default' }, 'p1');
+    assert.deepEqual(
+      seen.items.map((n) => [n.metadata.name, n.metadata.labels?.['topology.kubernetes.io/zone']]),
+      [['n1', 'z1']],
+    );
+    const pod = await scoped.client.get<import('../../src/api/core').Pod>(
+      { resource: 'pods', namespace: 'default' },
+      'p1',
+    );
     assert.equal(pod.spec.nodeName, 'n1');
     assert.equal(pod.metadata.namespace, 'default');
     const onCluster = (await s.api.list({ resource: 'nodes' })).items.map((n) => n.metadata.name!);
     assert.deepEqual(onCluster, [`n1-${scoped.names.token}`]);
-    await assert.rejects(scoped.client.get({ resource: 'nodes' }, 'n9'), (e) => isStatusError(e, 'NotFound') && (e as Error).message === 'nodes "n9" not found');
+    await assert.rejects(
+      scoped.client.get({ resource: 'nodes' }, 'n9'),
+      (e) => isStatusError(e, 'NotFound') && (e as Error).message === 'nodes "n9" not found',
+    );
     // Another scenario at the same time does not see n1.
-    const other = new ScopedDriver(new KubeDriver(loadProfile('seed'), { ...loadTargetDeclaration('serve'), shared: true }, s.api), 60_000);
+    const other = new ScopedDriver(
+      new KubeDriver(loadProfile('seed'), { ...loadTargetDeclaration('serve'), shared: true }, s.api),
+      60_000,
+    );
     assert.deepEqual((await other.client.list({ resource: 'nodes' })).items, []);
 
     // The run is killed (no stop): its labelled node, namespace and hollow kubelet stay…

@@ -17,12 +17,21 @@ test('a target declared with the profile defaults runs a scenario that states no
   const d = driver('targets/kubespec-serve-seed.yaml');
   d.configure({});
   d.configure({ 'kube-controller-manager': { 'node-monitor-grace-period': '0m40s' } });
-  assert.throws(() => d.configure({ 'kube-controller-manager': { 'node-monitor-grace-period': '20s' } }), (e: unknown) => e instanceof NotApplicableError && /node-monitor-grace-period=20s \(it runs with 40s\)/.test((e as Error).message));
+  assert.throws(
+    () => d.configure({ 'kube-controller-manager': { 'node-monitor-grace-period': '20s' } }),
+    (e: unknown) =>
+      e instanceof NotApplicableError &&
+      /node-monitor-grace-period=20s \(it runs with 40s\)/.test((e as Error).message),
+  );
 });
 
 test('a target declared with another value than the profile default cannot run a scenario assuming the default', () => {
   const d = driver('targets/kubespec-serve-real.yaml');
-  assert.throws(() => d.configure({}), (e: unknown) => e instanceof NotApplicableError && /node-monitor-grace-period=40s \(it runs with 4s\)/.test((e as Error).message));
+  assert.throws(
+    () => d.configure({}),
+    (e: unknown) =>
+      e instanceof NotApplicableError && /node-monitor-grace-period=40s \(it runs with 4s\)/.test((e as Error).message),
+  );
   // Only the flag that differs: stating it is enough.
   d.configure({ 'kube-controller-manager': { 'node-monitor-grace-period': '4s' } });
   driver('targets/kubespec-serve-real-defaults.yaml').configure({});

@@ -19,13 +19,30 @@ import { isStatusError } from '../../src/api/errors';
  */
 
 async function served(flags: Flags['kube-apiserver']) {
-  const cluster = new Cluster({ config: clusterConfig(loadProfile('seed'), { 'kube-apiserver': { 'authorization-mode': 'RBAC', ...flags } }) });
+  const cluster = new Cluster({
+    config: clusterConfig(loadProfile('seed'), { 'kube-apiserver': { 'authorization-mode': 'RBAC', ...flags } }),
+  });
   await cluster.start();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-anycluster-'));
   const server = new ClusterServer(cluster, { dir, fastKeys: true, anyFreePort: true });
   const e = await server.start();
-  const write = (name: string, text: string) => { const f = path.join(dir, name); fs.writeFileSync(f, text, { mode: 0o600 }); return f; };
-  return { cluster, server, e, dir, write, stop: async () => { await server.stop(); await cluster.stop(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  const write = (name: string, text: string) => {
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, text, { mode: 0o600 });
+    return f;
+  };
+  return {
+    cluster,
+    server,
+    e,
+    dir,
+    write,
+    stop: async () => {
+      await server.stop();
+      await cluster.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const client = (file: string) => KubeconfigClient.fromFile(file, coreRegistry());
@@ -34,20 +51,29 @@ test('a plain-HTTP kubeconfig (insecure port) works with @kubernetes/client-node
   const s = await served({ 'insecure-port': '8080' });
   try {
     assert.ok(s.e.insecure, 'the insecure port listens');
-    const http = client(s.write('http.kubeconfig', kubeconfigYaml(`http://127.0.0.1:${s.e.insecure!.port}`, 'nobody', {})));
+    const http = client(
+      s.write('http.kubeconfig', kubeconfigYaml(`http://127.0.0.1:${s.e.insecure!.port}`, 'nobody', {})),
+    );
     const ns = await http.list({ resource: 'namespaces' });
     assert.ok(ns.items.some((n) => n.metadata.name === 'kube-system'));
     // Watches go through the same agent.
     const seen: string[] = [];
-    const w = await http.watch({ resource: 'namespaces' }, {}, { onEvent: (ev) => seen.push(`${ev.type} ${ev.object.metadata.name}`) });
-    await http.create({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'over-http' } });
+    const w = await http.watch(
+      { resource: 'namespaces' },
+      {},
+      { onEvent: (ev) => seen.push(`${ev.type} ${ev.object.metadata.name}`) },
+    );
+    await http.create(
+      { resource: 'namespaces' },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'over-http' } },
+    );
     for (let i = 0; i < 400 && !seen.includes('ADDED over-http'); i++) await new Promise((r) => setTimeout(r, 10));
     w.stop();
     assert.ok(seen.includes('ADDED over-http'), seen.join(', '));
     // An https server keeps its CA check: a kubeconfig without the CA is refused.
     const noCA = client(s.write('noca.kubeconfig', kubeconfigYaml(s.e.server, 'nobody', {})));
     await assert.rejects(noCA.list({ resource: 'namespaces' }), /certificate|self.signed|verify/i);
-    assert.equal((noCA.kubeConfig.getCurrentCluster()!).skipTLSVerify, false);
+    assert.equal(noCA.kubeConfig.getCurrentCluster()!.skipTLSVerify, false);
   } finally {
     await s.stop();
   }
@@ -63,18 +89,32 @@ test('token, client-certificate and exec-plugin kubeconfigs authenticate as thei
     const viaCert = await admin.list({ resource: 'nodes' });
     assert.deepEqual(viaCert.items, []);
     const ca = fs.readFileSync(s.e.caFile, 'utf8');
-    const viaToken = client(s.write('token.kubeconfig', kubeconfigYaml(s.e.server, 'alice', { token: 'tok-admin' }, ca)));
+    const viaToken = client(
+      s.write('token.kubeconfig', kubeconfigYaml(s.e.server, 'alice', { token: 'tok-admin' }, ca)),
+    );
     assert.deepEqual((await viaToken.list({ resource: 'nodes' })).items, []);
     const wrong = client(s.write('wrong.kubeconfig', kubeconfigYaml(s.e.server, 'mallory', { token: 'nope' }, ca)));
     await assert.rejects(wrong.list({ resource: 'nodes' }), (e) => isStatusError(e) && e.code === 401);
     // An exec plugin (client.authentication.k8s.io/v1) that prints an ExecCredential.
     const plugin = path.join(dir, 'plugin.sh');
-    fs.writeFileSync(plugin, '#!/bin/sh\necho \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok-exec"}}\'\n', { mode: 0o755 });
+    fs.writeFileSync(
+      plugin,
+      '#!/bin/sh\necho \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok-exec"}}\'\n',
+      { mode: 0o755 },
+    );
     const doc = yaml.load(kubeconfigYaml(s.e.server, 'bob', {}, ca)) as { users: { user: unknown }[] };
-    doc.users[0].user = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' } };
+    doc.users[0].user = {
+      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' },
+    };
     const viaExec = client(s.write('exec.kubeconfig', yaml.dump(doc)));
-    await viaExec.create({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'made-by-bob' } });
-    assert.ok([...s.cluster.api.audit.writesByUser.keys()].includes('bob'), `writers: ${[...s.cluster.api.audit.writesByUser.keys()].join(', ')}`);
+    await viaExec.create(
+      { resource: 'namespaces' },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'made-by-bob' } },
+    );
+    assert.ok(
+      [...s.cluster.api.audit.writesByUser.keys()].includes('bob'),
+      `writers: ${[...s.cluster.api.audit.writesByUser.keys()].join(', ')}`,
+    );
   } finally {
     await s.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -88,8 +128,12 @@ test('--secure-port 0: the API serves on the insecure port and publishes no `kub
     assert.match(off.e.server, /^http:\/\/127\.0\.0\.1:\d+$/);
     const c = client(off.e.kubeconfig);
     await off.cluster.advance(30_000); // several reconcile intervals
-    await assert.rejects(c.get({ resource: 'services', namespace: 'default' }, 'kubernetes'), (e) => isStatusError(e, 'NotFound'));
-    await assert.rejects(c.get({ resource: 'endpoints', namespace: 'default' }, 'kubernetes'), (e) => isStatusError(e, 'NotFound'));
+    await assert.rejects(c.get({ resource: 'services', namespace: 'default' }, 'kubernetes'), (e) =>
+      isStatusError(e, 'NotFound'),
+    );
+    await assert.rejects(c.get({ resource: 'endpoints', namespace: 'default' }, 'kubernetes'), (e) =>
+      isStatusError(e, 'NotFound'),
+    );
     assert.ok((await c.list({ resource: 'namespaces' })).items.some((n) => n.metadata.name === 'default'));
   } finally {
     await off.stop();
@@ -97,7 +141,9 @@ test('--secure-port 0: the API serves on the insecure port and publishes no `kub
   // With the secure port on, the service targets it.
   const on = await served({ 'secure-port': '6443' });
   try {
-    const svc = await client(on.e.kubeconfig).get<{ spec: { ports: { targetPort: number }[] } } & import('../../src/api/meta').KubeObject>({ resource: 'services', namespace: 'default' }, 'kubernetes');
+    const svc = await client(on.e.kubeconfig).get<
+      { spec: { ports: { targetPort: number }[] } } & import('../../src/api/meta').KubeObject
+    >({ resource: 'services', namespace: 'default' }, 'kubernetes');
     assert.equal(svc.spec.ports[0].targetPort, 6443);
   } finally {
     await on.stop();

@@ -10,10 +10,20 @@ const ROOT = path.resolve(__dirname, '../..');
 
 test('a third-party driver loads by path, and a broken one fails exactly the behaviours it breaks', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-driver-'));
-  const r = spawnSync(process.execPath, [
-    path.join(ROOT, 'bin/kubespec'), 'run', '--driver', path.join(ROOT, 'examples/drivers/short-grace.js'),
-    '--report-dir', dir, '--quiet-summary', path.join(ROOT, 'features/node'),
-  ], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'bin/kubespec'),
+      'run',
+      '--driver',
+      path.join(ROOT, 'examples/drivers/short-grace.js'),
+      '--report-dir',
+      dir,
+      '--quiet-summary',
+      path.join(ROOT, 'features/node'),
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 1, `exit code (stdout: ${r.stdout.slice(-500)}, stderr: ${r.stderr.slice(-500)})`);
   const run = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
   assert.equal(run.target, 'short-grace-example');
@@ -28,7 +38,11 @@ test('a third-party driver loads by path, and a broken one fails exactly the beh
 });
 
 test('a module that is not a driver is refused with a clear message', () => {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/kubespec'), 'run', '--driver', path.join(ROOT, 'package.json')], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'bin/kubespec'), 'run', '--driver', path.join(ROOT, 'package.json')],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 2);
   assert.match(r.stderr, /must export "target" \(a name\) and "createDriver\(profile\)"/);
 });

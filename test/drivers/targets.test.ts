@@ -14,6 +14,10 @@ test('the shipped target declarations load and name known profiles and flags', (
 test('a flag a fixed target runs with is met by any spelling of the same value', () => {
   const declared = { 'kube-controller-manager': { 'node-monitor-grace-period': '50s', 'node-monitor-period': '5s' } };
   assert.deepEqual(unmetFlags(declared, { 'kube-controller-manager': { 'node-monitor-grace-period': '0m50s' } }), []);
-  assert.deepEqual(unmetFlags(declared, { 'kube-controller-manager': { 'node-monitor-grace-period': '40s' } }), ['--node-monitor-grace-period=40s (it runs with 50s)']);
-  assert.deepEqual(unmetFlags(declared, { 'kube-controller-manager': { 'pod-eviction-timeout': '5m' } }), ['--pod-eviction-timeout=5m (the target does not declare its value)']);
+  assert.deepEqual(unmetFlags(declared, { 'kube-controller-manager': { 'node-monitor-grace-period': '40s' } }), [
+    '--node-monitor-grace-period=40s (it runs with 50s)',
+  ]);
+  assert.deepEqual(unmetFlags(declared, { 'kube-controller-manager': { 'pod-eviction-timeout': '5m' } }), [
+    '--pod-eviction-timeout=5m (the target does not declare its value)',
+  ]);
 });

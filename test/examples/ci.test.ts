@@ -13,10 +13,27 @@ const ROOT = path.resolve(__dirname, '../..');
 test('examples/ci/judge.sh judges a cluster from its kubeconfig: a declaration written, a report with JUnit', async () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-examples-ci-'));
   const port = await freePort();
-  const server = await startProcess(process.execPath, [path.join(ROOT, 'bin/kubespec'), 'serve', '--profile', 'seed', '--data-dir', work, '--secure-port', String(port), '--bind-address', '127.0.0.1'], /^kubeconfig: (.+)$/m);
+  const server = await startProcess(
+    process.execPath,
+    [
+      path.join(ROOT, 'bin/kubespec'),
+      'serve',
+      '--profile',
+      'seed',
+      '--data-dir',
+      work,
+      '--secure-port',
+      String(port),
+      '--bind-address',
+      '127.0.0.1',
+    ],
+    /^kubeconfig: (.+)$/m,
+  );
   try {
     const r = spawnSync(path.join(ROOT, 'examples/ci/judge.sh'), [], {
-      cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20,
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
       env: { ...process.env, KUBECONFIG: server.match[1].trim(), FEATURES: 'features/node/registration.feature' },
     });
     assert.equal(r.status, 0, `judge.sh failed:\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);

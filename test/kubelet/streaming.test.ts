@@ -20,11 +20,17 @@ class Client {
 
   private headerBlock(h: Record<string, string>): Promise<Buffer> {
     const parts: Buffer[] = [];
-    const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(n);
+      return b;
+    };
     parts.push(u32(Object.keys(h).length));
     for (const [k, v] of Object.entries(h)) parts.push(u32(k.length), Buffer.from(k), u32(v.length), Buffer.from(v));
     this.deflate.write(Buffer.concat(parts));
-    return new Promise((resolve) => this.deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve(this.deflate.read() as Buffer)));
+    return new Promise((resolve) =>
+      this.deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve(this.deflate.read() as Buffer)),
+    );
   }
 
   async synStream(id: number, headers: Record<string, string>, fin = false): Promise<Buffer> {
@@ -57,7 +63,13 @@ function frames(out: Buffer[]): { control: boolean; type: number; id: number; fl
   while (b.length >= 8) {
     const len = b.readUIntBE(5, 3);
     const control = (b[0] & 0x80) !== 0;
-    list.push({ control, type: control ? b.readUInt16BE(2) : 0, id: control ? (b.length >= 12 ? b.readUInt32BE(8) & 0x7fffffff : 0) : b.readUInt32BE(0), flags: b[4], body: b.subarray(8, 8 + len) });
+    list.push({
+      control,
+      type: control ? b.readUInt16BE(2) : 0,
+      id: control ? (b.length >= 12 ? b.readUInt32BE(8) & 0x7fffffff : 0) : b.readUInt32BE(0),
+      flags: b[4],
+      body: b.subarray(8, 8 + len),
+    });
     b = b.subarray(8 + len);
   }
   return list;
@@ -74,12 +86,16 @@ test('a SPDY session: streams with headers across compressed blocks, replies a z
   const streams: SpdyStream[] = [];
   const received: string[] = [];
   let ended = 0;
-  const s = new SpdySession((b) => out.push(b), (st) => {
-    streams.push(st);
-    st.reply({});
-    st.onData((b) => received.push(`${st.id}:${b}`));
-    st.onEnd(() => ended++);
-  }, (e) => assert.fail(e));
+  const s = new SpdySession(
+    (b) => out.push(b),
+    (st) => {
+      streams.push(st);
+      st.reply({});
+      st.onData((b) => received.push(`${st.id}:${b}`));
+      st.onEnd(() => ended++);
+    },
+    (e) => assert.fail(e),
+  );
   const c = new Client();
   const all = Buffer.concat([
     await c.synStream(1, { streamtype: 'error', port: '80', requestid: '0' }),
@@ -90,12 +106,21 @@ test('a SPDY session: streams with headers across compressed blocks, replies a z
   ]);
   // Any chunking: one byte at a time.
   for (const byte of all) s.feed(Buffer.from([byte]));
-  assert.deepEqual(streams.map((x) => x.headers), [{ streamtype: 'error', port: '80', requestid: '0' }, { streamtype: 'data', port: '80', requestid: '0' }]);
+  assert.deepEqual(
+    streams.map((x) => x.headers),
+    [
+      { streamtype: 'error', port: '80', requestid: '0' },
+      { streamtype: 'data', port: '80', requestid: '0' },
+    ],
+  );
   assert.deepEqual(received, ['3:hello', '3: world']);
   assert.equal(ended, 1);
   const f = frames(out);
   const replies = f.filter((x) => x.control && x.type === 2);
-  assert.deepEqual(replies.map((r) => r.id), [1, 3]);
+  assert.deepEqual(
+    replies.map((r) => r.id),
+    [1, 3],
+  );
   // Both reply header blocks decode as one zlib stream with the dictionary (as Go's reader reads them).
   const blocks = Buffer.concat(replies.map((r) => r.body.subarray(4)));
   const headers = zlib.inflateSync(blocks, { dictionary: SPDY_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
@@ -107,12 +132,22 @@ test('a SPDY session: streams with headers across compressed blocks, replies a z
   streams[1].write('back');
   streams[1].end();
   const tail = frames(out).filter((x) => !x.control);
-  assert.deepEqual(tail.map((x) => [x.id, x.body.toString(), x.flags]), [[3, 'back', 0], [3, '', 1]]);
+  assert.deepEqual(
+    tail.map((x) => [x.id, x.body.toString(), x.flags]),
+    [
+      [3, 'back', 0],
+      [3, '', 1],
+    ],
+  );
 });
 
 test('a SPDY frame of another version is a protocol error', () => {
   let error: Error | undefined;
-  const s = new SpdySession(() => undefined, () => assert.fail('no stream'), (e) => (error = e));
+  const s = new SpdySession(
+    () => undefined,
+    () => assert.fail('no stream'),
+    (e) => (error = e),
+  );
   const f = control(4, 0, Buffer.alloc(4));
   f.writeUInt16BE(0x8002, 0);
   s.feed(f);
@@ -120,8 +155,14 @@ test('a SPDY frame of another version is a protocol error', () => {
 });
 
 const pod: Pod = {
-  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' },
-  spec: { containers: [{ name: 'app', image: 'x', env: [{ name: 'GREETING', value: 'hello' }] } as Pod['spec']['containers'][0]] },
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: {
+    containers: [
+      { name: 'app', image: 'x', env: [{ name: 'GREETING', value: 'hello' }] } as Pod['spec']['containers'][0],
+    ],
+  },
 };
 const ctx = { pod, container: 'app' };
 
@@ -134,10 +175,18 @@ test('hollow container commands: output, environment, stdin and exit codes', () 
   assert.deepEqual(runCommand(ctx, ['printenv', 'GREETING', 'NOPE']), { stdout: 'hello\n', stderr: '', exitCode: 1 });
   assert.equal(runCommand(ctx, ['cat'], 'in\n').stdout, 'in\n');
   assert.deepEqual(runCommand(ctx, ['sh', '-c', "echo 'x; y'; exit 3"]), { stdout: 'x; y\n', stderr: '', exitCode: 3 });
-  assert.deepEqual(runCommand(ctx, ['sh', '-c', 'false && echo never; echo after']), { stdout: 'after\n', stderr: '', exitCode: 0 });
+  assert.deepEqual(runCommand(ctx, ['sh', '-c', 'false && echo never; echo after']), {
+    stdout: 'after\n',
+    stderr: '',
+    exitCode: 0,
+  });
   assert.equal(runCommand(ctx, ['sh', '-c', 'false; exit']).exitCode, 1);
   assert.equal(runCommand(ctx, ['sh', '-c', 'exit 257']).exitCode, 1);
-  assert.deepEqual(runCommand(ctx, ['nope']), { stdout: '', stderr: 'exec: "nope": executable file not found in $PATH\n', exitCode: 127 });
+  assert.deepEqual(runCommand(ctx, ['nope']), {
+    stdout: '',
+    stderr: 'exec: "nope": executable file not found in $PATH\n',
+    exitCode: 127,
+  });
   assert.equal(runCommand(ctx, ['cat', '/etc/passwd']).exitCode, 1);
 });
 
@@ -160,7 +209,14 @@ test('the kubelet API maps paths to node subresources and knows its debugging pa
   assert.equal(subresourceOf('/exec/default/web/app'), 'proxy');
   const off = { enableDebuggingHandlers: false } as KubeletConfig;
   const on = { enableDebuggingHandlers: true } as KubeletConfig;
-  for (const p of ['/exec/a/b/c', '/attach/a/b/c', '/portForward/a/b', '/containerLogs/a/b/c', '/run/a/b/c', '/logs/x']) {
+  for (const p of [
+    '/exec/a/b/c',
+    '/attach/a/b/c',
+    '/portForward/a/b',
+    '/containerLogs/a/b/c',
+    '/run/a/b/c',
+    '/logs/x',
+  ]) {
     assert.equal(debuggingDisabled(off, p), true, p);
     assert.equal(debuggingDisabled(on, p), false, p);
   }
@@ -169,11 +225,22 @@ test('the kubelet API maps paths to node subresources and knows its debugging pa
 });
 
 test('SubjectAccessReview: the authorizer decides; exactly one kind of attributes; a user or a group', async () => {
-  const spec = { user: 'alice', resourceAttributes: { verb: 'get', resource: 'nodes', subresource: 'proxy', name: 'n1' } };
-  assert.deepEqual((await subjectAccessReview(alwaysAllow, { spec }) as { status: unknown }).status, { allowed: true });
-  assert.deepEqual((await subjectAccessReview(alwaysDeny, { spec }) as { status: unknown }).status, { allowed: false });
+  const spec = {
+    user: 'alice',
+    resourceAttributes: { verb: 'get', resource: 'nodes', subresource: 'proxy', name: 'n1' },
+  };
+  assert.deepEqual(((await subjectAccessReview(alwaysAllow, { spec })) as { status: unknown }).status, {
+    allowed: true,
+  });
+  assert.deepEqual(((await subjectAccessReview(alwaysDeny, { spec })) as { status: unknown }).status, {
+    allowed: false,
+  });
   const refused = async (body: unknown) => {
-    try { await subjectAccessReview(alwaysAllow, body); } catch (e) { return isStatusError(e, 'Invalid') || isStatusError(e, 'BadRequest'); }
+    try {
+      await subjectAccessReview(alwaysAllow, body);
+    } catch (e) {
+      return isStatusError(e, 'Invalid') || isStatusError(e, 'BadRequest');
+    }
     return false;
   };
   assert.equal(await refused({ spec: { user: 'a' } }), true);
@@ -182,14 +249,32 @@ test('SubjectAccessReview: the authorizer decides; exactly one kind of attribute
   assert.equal(await refused({ kind: 'TokenReview', spec: spec }), true);
   assert.equal(await refused('x'), true);
   const seen: string[] = [];
-  await selfSubjectAccessReview({ authorize: (a) => { seen.push(`${a.user.username} ${a.verb} ${a.path}`); return { allowed: true }; } }, { username: 'bob', groups: [] }, { spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } });
+  await selfSubjectAccessReview(
+    {
+      authorize: (a) => {
+        seen.push(`${a.user.username} ${a.verb} ${a.path}`);
+        return { allowed: true };
+      },
+    },
+    { username: 'bob', groups: [] },
+    { spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } },
+  );
   assert.deepEqual(seen, ['bob get /healthz']);
 });
 
-test('TokenReview: the API server\'s token authenticators say who a token is', async () => {
-  const tokens = [{ authenticateToken: (t: string) => (t === 'good' ? { username: 'bob', groups: ['devs'] } : undefined) }];
-  assert.deepEqual((await tokenReview(tokens, { spec: { token: 'good' } }) as { status: unknown }).status, { authenticated: true, user: { username: 'bob', groups: ['devs', 'system:authenticated'] } });
-  assert.equal(((await tokenReview(tokens, { spec: { token: 'bad' } })) as { status: { authenticated: boolean } }).status.authenticated, false);
+test("TokenReview: the API server's token authenticators say who a token is", async () => {
+  const tokens = [
+    { authenticateToken: (t: string) => (t === 'good' ? { username: 'bob', groups: ['devs'] } : undefined) },
+  ];
+  assert.deepEqual(((await tokenReview(tokens, { spec: { token: 'good' } })) as { status: unknown }).status, {
+    authenticated: true,
+    user: { username: 'bob', groups: ['devs', 'system:authenticated'] },
+  });
+  assert.equal(
+    ((await tokenReview(tokens, { spec: { token: 'bad' } })) as { status: { authenticated: boolean } }).status
+      .authenticated,
+    false,
+  );
   // Upstream's tokenreview REST answers a missing token with 400 BadRequest, not 422.
   await assert.rejects(tokenReview(tokens, { spec: {} }), (e) => isStatusError(e, 'BadRequest'));
 });

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyMutant, loadMutants, loadUnjudged, MutantCatalogueError, PROFILES, tagExpression } from '../../mutants/catalogue';
+import {
+  applyMutant,
+  loadMutants,
+  loadUnjudged,
+  MutantCatalogueError,
+  PROFILES,
+  tagExpression,
+} from '../../mutants/catalogue';
 import { loadHints, select } from '../../mutants/run';
 import { parseScenario, scenarioName } from '../../mutants/worker';
 import { loadCatalogue } from '../../src/report/catalogue';
@@ -22,14 +29,17 @@ test('every mutant applies to the working tree exactly where it says, and change
   assert.ok(mutants.length >= 73);
   for (const m of mutants) {
     const changed = applyMutant(m, (f) => fs.readFileSync(path.join(ROOT, f), 'utf8'));
-    for (const [file, text] of changed) assert.notEqual(text, fs.readFileSync(path.join(ROOT, file), 'utf8'), `${m.id}: ${file} unchanged`);
+    for (const [file, text] of changed)
+      assert.notEqual(text, fs.readFileSync(path.join(ROOT, file), 'utf8'), `${m.id}: ${file} unchanged`);
   }
 });
 
 test('every catalogued behaviour is named by at least one mutant', () => {
   const named = new Set(loadMutants().flatMap((m) => m.behaviours));
   // Informative behaviours are checkable on no target (their notApplicableReason says why).
-  const missing = loadCatalogue().filter((b) => !b.informative && !named.has(b.id)).map((b) => b.id);
+  const missing = loadCatalogue()
+    .filter((b) => !b.informative && !named.has(b.id))
+    .map((b) => b.id);
   assert.deepEqual(missing, []);
 });
 
@@ -48,7 +58,9 @@ test('on each profile every behaviour has a mutant judged there, or a reasoned u
 });
 
 const made: string[] = [];
-test.after(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }); });
+test.after(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
 
 function writeCatalogue(text: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-mutcat-'));
@@ -61,15 +73,22 @@ function writeCatalogue(text: string): string {
 
 test('a snippet that is absent, ambiguous, or a behaviour that is unknown is a clear error', () => {
   const ids = new Set(['NODE-CIDR']);
-  const entry = (find: string, behaviour = 'NODE-CIDR') => `mutants:\n  - id: m1\n    title: t\n    behaviours: [${behaviour}]\n    file: src/a.ts\n    find: "${find}"\n    replace: "z"\n`;
+  const entry = (find: string, behaviour = 'NODE-CIDR') =>
+    `mutants:\n  - id: m1\n    title: t\n    behaviours: [${behaviour}]\n    file: src/a.ts\n    find: "${find}"\n    replace: "z"\n`;
   let dir = writeCatalogue(entry('const x = 1;'));
   assert.equal(loadMutants(path.join(dir, 'catalogue.yaml'), dir, ids).length, 1);
   dir = writeCatalogue(entry('= 1;'));
-  assert.throws(() => loadMutants(path.join(dir, 'catalogue.yaml'), dir, ids), (e: Error) => e instanceof MutantCatalogueError && /occurs 2 times/.test(e.message));
+  assert.throws(
+    () => loadMutants(path.join(dir, 'catalogue.yaml'), dir, ids),
+    (e: Error) => e instanceof MutantCatalogueError && /occurs 2 times/.test(e.message),
+  );
   dir = writeCatalogue(entry('const w'));
   assert.throws(() => loadMutants(path.join(dir, 'catalogue.yaml'), dir, ids), /occurs 0 times/);
   dir = writeCatalogue(entry('const x = 1;', 'NOPE'));
-  assert.throws(() => loadMutants(path.join(dir, 'catalogue.yaml'), dir, ids), /NOPE.*not in features\/behaviours.yaml/);
+  assert.throws(
+    () => loadMutants(path.join(dir, 'catalogue.yaml'), dir, ids),
+    /NOPE.*not in features\/behaviours.yaml/,
+  );
 });
 
 test('selection: --ids by mutant or behaviour, a reproducible --sample, --shard splits without overlap', () => {
@@ -77,7 +96,10 @@ test('selection: --ids by mutant or behaviour, a reproducible --sample, --shard 
   const byBehaviour = select(all, { ids: ['NODE-CIDR'], seed: 1 }).mutants;
   assert.ok(byBehaviour.length >= 1 && byBehaviour.every((m) => m.behaviours.includes('NODE-CIDR')));
   const a = select(all, { sample: 10, seed: 7 }).mutants.map((m) => m.id);
-  assert.deepEqual(select(all, { sample: 10, seed: 7 }).mutants.map((m) => m.id), a);
+  assert.deepEqual(
+    select(all, { sample: 10, seed: 7 }).mutants.map((m) => m.id),
+    a,
+  );
   assert.equal(a.length, 10);
   const shards = [1, 2, 3].map((i) => select(all, { shard: [i, 3], seed: 1 }).mutants.map((m) => m.id));
   assert.equal(new Set(shards.flat()).size, all.length);
@@ -86,17 +108,37 @@ test('selection: --ids by mutant or behaviour, a reproducible --sample, --shard 
   assert.equal(tagExpression(['A-B', 'C']), '@A-B or @C');
 });
 
-function result(id: string, behaviours: string[], seed: 'killed' | 'survived', k132?: 'killed' | 'survived'): MutantResult {
-  const profiles: MutantResult['profiles'] = { seed: { status: seed, ran: 1, notApplicable: 0, failed: seed === 'killed' ? ['x'] : [], ms: 1 } };
+function result(
+  id: string,
+  behaviours: string[],
+  seed: 'killed' | 'survived',
+  k132?: 'killed' | 'survived',
+): MutantResult {
+  const profiles: MutantResult['profiles'] = {
+    seed: { status: seed, ran: 1, notApplicable: 0, failed: seed === 'killed' ? ['x'] : [], ms: 1 },
+  };
   if (k132) profiles['kubernetes-1.32'] = { status: k132, ran: 1, notApplicable: 0, failed: [], ms: 1 };
   const status = Object.values(profiles).every((p) => p.status === 'killed') ? 'killed' : 'survived';
   return { id, title: id, behaviours, files: ['src/a.ts'], status, profiles, ms: 2 };
 }
 
 test('the conformance report shows per behaviour whether its mutants were all killed', () => {
-  const mutants = [result('m1', ['NODE-CIDR'], 'killed', 'killed'), result('m2', ['NODE-CIDR', 'NODE-CORDON'], 'killed', 'survived'), result('m3', ['NODE-LABELS'], 'killed')];
+  const mutants = [
+    result('m1', ['NODE-CIDR'], 'killed', 'killed'),
+    result('m2', ['NODE-CIDR', 'NODE-CORDON'], 'killed', 'survived'),
+    result('m3', ['NODE-LABELS'], 'killed'),
+  ];
   const profiles = ['seed', 'kubernetes-1.32'];
-  const mutation: MutationReport = { generatedAt: '2026-01-01T00:00:00Z', durationMs: 5, selection: 'all', catalogueSize: 3, profiles, mutants, withoutMutants: [], ...summarise(mutants, profiles) };
+  const mutation: MutationReport = {
+    generatedAt: '2026-01-01T00:00:00Z',
+    durationMs: 5,
+    selection: 'all',
+    catalogueSize: 3,
+    profiles,
+    mutants,
+    withoutMutants: [],
+    ...summarise(mutants, profiles),
+  };
   assert.deepEqual(mutation.totals.byProfile['kubernetes-1.32'], { killed: 1, survived: 1, error: 0 });
   assert.equal(mutation.behaviours['NODE-CIDR'].allKilled, false);
   const report = buildConformance(loadCatalogue(), [], { mutation });
@@ -107,7 +149,10 @@ test('the conformance report shows per behaviour whether its mutants were all ki
   const html = renderConformanceHtml(report);
   assert.match(html, /mutants all killed/);
   assert.match(html, /1 survived/);
-  const merged = mergeMutationReports([{ ...mutation, mutants: [mutants[0]] }, { ...mutation, mutants: mutants.slice(1) }]);
+  const merged = mergeMutationReports([
+    { ...mutation, mutants: [mutants[0]] },
+    { ...mutation, mutants: mutants.slice(1) },
+  ]);
   assert.equal(merged.totals.mutants, 3);
   assert.equal(merged.totals.killed, 2);
 });
@@ -118,14 +163,32 @@ test('hints: the scenarios that killed a mutant, per profile, read back from a r
   assert.equal(parseScenario('(the run failed without a failing scenario)'), undefined);
   const killed = result('m1', ['NODE-CIDR'], 'killed', 'killed');
   killed.profiles.seed.failed = [scenarioName('features/a.feature', 'one')];
-  killed.profiles['kubernetes-1.32'].failed = [scenarioName('features/b.feature', 'two'), '(the run failed without a failing scenario)'];
+  killed.profiles['kubernetes-1.32'].failed = [
+    scenarioName('features/b.feature', 'two'),
+    '(the run failed without a failing scenario)',
+  ];
   const survived = result('m2', ['NODE-CIDR'], 'survived');
   const profiles = ['seed', 'kubernetes-1.32'];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-hints-'));
   made.push(dir);
   const file = path.join(dir, 'mutants.json');
-  fs.writeFileSync(file, JSON.stringify({ generatedAt: 'x', durationMs: 1, selection: 'all', catalogueSize: 2, profiles, mutants: [killed, survived], withoutMutants: [], ...summarise([killed, survived], profiles) }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      generatedAt: 'x',
+      durationMs: 1,
+      selection: 'all',
+      catalogueSize: 2,
+      profiles,
+      mutants: [killed, survived],
+      withoutMutants: [],
+      ...summarise([killed, survived], profiles),
+    }),
+  );
   const hints = loadHints(file);
-  assert.deepEqual(hints.get('m1'), { seed: [{ uri: 'features/a.feature', name: 'one' }], 'kubernetes-1.32': [{ uri: 'features/b.feature', name: 'two' }] });
+  assert.deepEqual(hints.get('m1'), {
+    seed: [{ uri: 'features/a.feature', name: 'one' }],
+    'kubernetes-1.32': [{ uri: 'features/b.feature', name: 'two' }],
+  });
   assert.equal(hints.has('m2'), false);
 });

@@ -19,28 +19,63 @@ import { apiVersionOf } from '../../src/api/registry';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const NS = 'team';
 
-interface Req { method: string; path: string; body?: string | Buffer; contentType?: string; what: string }
+interface Req {
+  method: string;
+  path: string;
+  body?: string | Buffer;
+  contentType?: string;
+  what: string;
+}
 
-function watchOnce(s: Served, caller: (m: string, p: string, b?: string | Buffer, h?: Record<string, string>) => Promise<Answer>, r: Req): Promise<Answer> {
-  if (!/[?&]watch=(true|1)/.test(r.path)) return caller(r.method, r.path, r.body, r.contentType ? { 'Content-Type': r.contentType } : {});
+function watchOnce(
+  s: Served,
+  caller: (m: string, p: string, b?: string | Buffer, h?: Record<string, string>) => Promise<Answer>,
+  r: Req,
+): Promise<Answer> {
+  if (!/[?&]watch=(true|1)/.test(r.path))
+    return caller(r.method, r.path, r.body, r.contentType ? { 'Content-Type': r.contentType } : {});
   // A watch that starts streams forever: take the status and headers, then hang up.
   const url = new URL(s.url);
   return new Promise<Answer>((resolve, reject) => {
-    const req = https.request({ host: url.hostname, port: url.port, path: r.path, method: 'GET', rejectUnauthorized: false, agent: false }, (res) => {
-      if ((res.statusCode ?? 0) === 200) { resolve({ code: 200, headers: res.headers, text: '' }); req.destroy(); return; }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => { const text = Buffer.concat(chunks).toString(); let json: unknown; try { json = JSON.parse(text); } catch { json = undefined; } resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json }); });
-    });
+    const req = https.request(
+      { host: url.hostname, port: url.port, path: r.path, method: 'GET', rejectUnauthorized: false, agent: false },
+      (res) => {
+        if ((res.statusCode ?? 0) === 200) {
+          resolve({ code: 200, headers: res.headers, text: '' });
+          req.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-test(`fuzz: ${RUNS} hostile requests over every resource and verb — no crash, no 5xx, every error a Status, refused requests change nothing`, { timeout: 600_000 }, async () => {
+test(`fuzz: ${RUNS} hostile requests over every resource and verb — no crash, no 5xx, every error a Status, refused requests change nothing`, {
+  timeout: 600_000,
+}, async () => {
   const s = await served();
   const failuresBefore = informerErrors.count;
-  const figures = { tried: 0, byClass: {} as Record<string, number>, codes: {} as Record<number, number>, fiveHundreds: 0, changedOnRefusal: 0 };
+  const figures = {
+    tried: 0,
+    byClass: {} as Record<string, number>,
+    codes: {} as Record<number, number>,
+    fiveHundreds: 0,
+    changedOnRefusal: 0,
+  };
   try {
     const registry = s.cluster.api.registry;
     const all = registry.all();
@@ -49,7 +84,11 @@ test(`fuzz: ${RUNS} hostile requests over every resource and verb — no crash, 
     await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
     // a few objects to update, patch and delete
     await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name: 'x' } }));
-    await s.admin('POST', `/api/v1/namespaces/${NS}/pods`, JSON.stringify({ metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'i' }] } }));
+    await s.admin(
+      'POST',
+      `/api/v1/namespaces/${NS}/pods`,
+      JSON.stringify({ metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'i' }] } }),
+    );
 
     const pathOf = (rt: (typeof all)[number], name?: string, sub?: string) => {
       const base = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
@@ -59,20 +98,89 @@ test(`fuzz: ${RUNS} hostile requests over every resource and verb — no crash, 
     const resource = fc.constantFrom(...all);
     const anyJson = fc.jsonValue({ maxDepth: 4 });
     const metaValue = fc.oneof(
-      fc.record({ ownerReferences: fc.oneof(anyJson, fc.array(fc.record({ apiVersion: fc.option(fc.string()), kind: fc.option(fc.string()), name: fc.option(fc.string()), uid: fc.option(fc.string()), controller: fc.option(fc.boolean()) }, { requiredKeys: [] }))) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          ownerReferences: fc.oneof(
+            anyJson,
+            fc.array(
+              fc.record(
+                {
+                  apiVersion: fc.option(fc.string()),
+                  kind: fc.option(fc.string()),
+                  name: fc.option(fc.string()),
+                  uid: fc.option(fc.string()),
+                  controller: fc.option(fc.boolean()),
+                },
+                { requiredKeys: [] },
+              ),
+            ),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
       fc.record({ labels: fc.oneof(anyJson, fc.dictionary(fc.string(), fc.string())) }),
       fc.record({ annotations: fc.oneof(anyJson, fc.dictionary(fc.string({ maxLength: 300 }), fc.string())) }),
       fc.record({ finalizers: fc.oneof(anyJson, fc.array(fc.string())) }),
-      fc.record({ deletionTimestamp: fc.oneof(fc.constant('2020-01-01T00:00:00Z'), anyJson), deletionGracePeriodSeconds: fc.oneof(fc.integer(), anyJson) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          deletionTimestamp: fc.oneof(fc.constant('2020-01-01T00:00:00Z'), anyJson),
+          deletionGracePeriodSeconds: fc.oneof(fc.integer(), anyJson),
+        },
+        { requiredKeys: [] },
+      ),
       fc.record({ managedFields: anyJson, generation: anyJson, uid: anyJson }, { requiredKeys: [] }),
       fc.dictionary(fc.string(), anyJson),
     );
-    const name = fc.oneof(fc.constant('x'), fc.constant('n1'), fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), fc.string({ maxLength: 30 }));
-    const object = fc.record({
-      name, meta: metaValue,
-      top: fc.dictionary(fc.constantFrom('spec', 'status', 'data', 'rules', 'subjects', 'roleRef', 'type', 'involvedObject', 'subsets', 'secrets', 'kind', 'apiVersion'), anyJson),
-      spec: fc.dictionary(fc.constantFrom('containers', 'selector', 'template', 'ports', 'hard', 'taints', 'finalizers', 'replicas', 'limits', 'nodeName', 'type', 'clusterIP'), anyJson),
-    }).map(({ name: n, meta, top, spec }) => ({ ...top, spec: Object.keys(spec).length ? spec : top.spec, metadata: { name: n, ...meta } }));
+    const name = fc.oneof(
+      fc.constant('x'),
+      fc.constant('n1'),
+      fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+      fc.string({ maxLength: 30 }),
+    );
+    const object = fc
+      .record({
+        name,
+        meta: metaValue,
+        top: fc.dictionary(
+          fc.constantFrom(
+            'spec',
+            'status',
+            'data',
+            'rules',
+            'subjects',
+            'roleRef',
+            'type',
+            'involvedObject',
+            'subsets',
+            'secrets',
+            'kind',
+            'apiVersion',
+          ),
+          anyJson,
+        ),
+        spec: fc.dictionary(
+          fc.constantFrom(
+            'containers',
+            'selector',
+            'template',
+            'ports',
+            'hard',
+            'taints',
+            'finalizers',
+            'replicas',
+            'limits',
+            'nodeName',
+            'type',
+            'clusterIP',
+          ),
+          anyJson,
+        ),
+      })
+      .map(({ name: n, meta, top, spec }) => ({
+        ...top,
+        spec: Object.keys(spec).length ? spec : top.spec,
+        metadata: { name: n, ...meta },
+      }));
 
     const classes: Record<string, fc.Arbitrary<Req>> = {
       'typed garbage': fc.tuple(resource, object, fc.constantFrom('POST', 'PUT')).map(([rt, o, m]) => ({
@@ -82,53 +190,224 @@ test(`fuzz: ${RUNS} hostile requests over every resource and verb — no crash, 
           m === 'POST' ? pathOf(rt) : pathOf(rt, encodeURIComponent(String((o.metadata as { name: unknown }).name))),
         body: JSON.stringify({ apiVersion: apiVersionOf(rt), kind: rt.kind, ...o }),
       })),
-      'patch': fc.tuple(resource, fc.constantFrom('application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json', 'application/apply-patch+yaml', 'text/plain'), fc.oneof(object.map((o) => JSON.stringify(o)), anyJson.map((j) => JSON.stringify(j)), fc.array(fc.record({ op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'bogus'), path: fc.constantFrom('/metadata', '/metadata/ownerReferences', '/spec', '/spec/containers/0', '/metadata/deletionTimestamp', '/-', ''), value: anyJson, from: fc.constantFrom('/metadata', '/spec') }, { requiredKeys: ['op', 'path'] })).map((j) => JSON.stringify(j))), fc.constantFrom('x', 'n1'), fc.constantFrom(undefined, 'status', 'scale', 'finalize'))
-        .map(([rt, ct, body, n, sub]) => ({ what: 'patch', method: 'PATCH', path: pathOf(rt, rt.resource === 'nodes' ? 'n1' : rt.resource === 'namespaces' ? NS : n, sub) + (ct.includes('apply') ? '?fieldManager=fuzz' : ''), body, contentType: ct })),
-      'deep nesting': fc.tuple(resource, fc.integer({ min: 50, max: 5000 }), fc.constantFrom('[', '{"a":')).map(([rt, d, open]) => ({ what: 'deep nesting', method: 'POST', path: pathOf(rt), body: `{"metadata":{"name":"deep"},"spec":${open.repeat(d)}1${(open === '[' ? ']' : '}').repeat(d)}}` })),
+      patch: fc
+        .tuple(
+          resource,
+          fc.constantFrom(
+            'application/merge-patch+json',
+            'application/strategic-merge-patch+json',
+            'application/json-patch+json',
+            'application/apply-patch+yaml',
+            'text/plain',
+          ),
+          fc.oneof(
+            object.map((o) => JSON.stringify(o)),
+            anyJson.map((j) => JSON.stringify(j)),
+            fc
+              .array(
+                fc.record(
+                  {
+                    op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'bogus'),
+                    path: fc.constantFrom(
+                      '/metadata',
+                      '/metadata/ownerReferences',
+                      '/spec',
+                      '/spec/containers/0',
+                      '/metadata/deletionTimestamp',
+                      '/-',
+                      '',
+                    ),
+                    value: anyJson,
+                    from: fc.constantFrom('/metadata', '/spec'),
+                  },
+                  { requiredKeys: ['op', 'path'] },
+                ),
+              )
+              .map((j) => JSON.stringify(j)),
+          ),
+          fc.constantFrom('x', 'n1'),
+          fc.constantFrom(undefined, 'status', 'scale', 'finalize'),
+        )
+        .map(([rt, ct, body, n, sub]) => ({
+          what: 'patch',
+          method: 'PATCH',
+          path:
+            pathOf(rt, rt.resource === 'nodes' ? 'n1' : rt.resource === 'namespaces' ? NS : n, sub) +
+            (ct.includes('apply') ? '?fieldManager=fuzz' : ''),
+          body,
+          contentType: ct,
+        })),
+      'deep nesting': fc
+        .tuple(resource, fc.integer({ min: 50, max: 5000 }), fc.constantFrom('[', '{"a":'))
+        .map(([rt, d, open]) => ({
+          what: 'deep nesting',
+          method: 'POST',
+          path: pathOf(rt),
+          body: `{"metadata":{"name":"deep"},"spec":${open.repeat(d)}1${(open === '[' ? ']' : '}').repeat(d)}}`,
+        })),
       'yaml alias bomb': fc.tuple(resource, fc.integer({ min: 3, max: 12 })).map(([rt, depth]) => {
         const lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x"]'];
-        for (let i = 1; i < depth; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]`);
-        return { what: 'yaml alias bomb', method: 'POST', path: pathOf(rt), body: `metadata:\n  name: bomb\n${lines.join('\n')}\n`, contentType: 'application/yaml' };
+        for (let i = 1; i < depth; i++)
+          lines.push(
+            `a${i}: &a${i} [${Array(9)
+              .fill(`*a${i - 1}`)
+              .join(',')}]`,
+          );
+        return {
+          what: 'yaml alias bomb',
+          method: 'POST',
+          path: pathOf(rt),
+          body: `metadata:\n  name: bomb\n${lines.join('\n')}\n`,
+          contentType: 'application/yaml',
+        };
       }),
-      'media types and bytes': fc.tuple(resource, fc.constantFrom('application/vnd.kubernetes.protobuf', 'application/yaml', 'application/json', 'application/cbor', 'text/html', ''), fc.uint8Array({ maxLength: 300 })).map(([rt, ct, bytes]) => ({ what: 'media types and bytes', method: 'POST', path: pathOf(rt), body: Buffer.concat([ct.includes('protobuf') ? Buffer.from([0x6b, 0x38, 0x73, 0x00]) : Buffer.alloc(0), Buffer.from(bytes)]), contentType: ct || 'application/json' })),
-      'query garbage': fc.tuple(resource, fc.constantFrom('fieldSelector', 'labelSelector', 'resourceVersion', 'timeoutSeconds', 'watch', 'gracePeriodSeconds', 'propagationPolicy', 'dryRun', 'limit', 'continue'), fc.oneof(fc.string(), fc.constantFrom('-1', 'abc', '1e400', '999999999', 'spec.foo=bar', 'metadata.name==x', '!!', 'true', 'All')), fc.constantFrom('GET', 'DELETE'), fc.boolean())
-        .map(([rt, k, v, m, watch]) => ({ what: 'query garbage', method: m, path: `${pathOf(rt)}?${watch && m === 'GET' ? 'watch=true&' : ''}${k}=${encodeURIComponent(v)}` })),
-      'path garbage': fc.tuple(resource, fc.constantFrom('%', '%E0%A4%A', '%00', '..', '%2F', 'x/status/extra', 'x/nope', 'x/binding', 'x/eviction', 'x/log', 'x/scale', 'x/status'), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS')).map(([rt, seg, m]) => ({ what: 'path garbage', method: m, path: `${pathOf(rt)}/${seg}`, body: m === 'GET' || m === 'DELETE' || m === 'OPTIONS' ? undefined : '{}', contentType: m === 'PATCH' ? 'application/merge-patch+json' : undefined })),
-      'oversized': fc.tuple(resource, fc.integer({ min: 3 * 1024 * 1024 - 100, max: 4 * 1024 * 1024 })).map(([rt, n]) => ({ what: 'oversized', method: 'POST', path: pathOf(rt), body: JSON.stringify({ metadata: { name: 'big', annotations: { a: 'x'.repeat(n) } } }) })),
-      'delete': fc.tuple(resource, fc.constantFrom('x', 'n1', NS, 'nope'), fc.oneof(fc.constant(undefined), anyJson.map((j) => JSON.stringify(j))), fc.boolean()).map(([rt, n, body, collection]) => ({ what: 'delete', method: 'DELETE', path: collection ? `${pathOf(rt)}?fieldSelector=spec.bogus%3D1` : pathOf(rt, n), body })),
+      'media types and bytes': fc
+        .tuple(
+          resource,
+          fc.constantFrom(
+            'application/vnd.kubernetes.protobuf',
+            'application/yaml',
+            'application/json',
+            'application/cbor',
+            'text/html',
+            '',
+          ),
+          fc.uint8Array({ maxLength: 300 }),
+        )
+        .map(([rt, ct, bytes]) => ({
+          what: 'media types and bytes',
+          method: 'POST',
+          path: pathOf(rt),
+          body: Buffer.concat([
+            ct.includes('protobuf') ? Buffer.from([0x6b, 0x38, 0x73, 0x00]) : Buffer.alloc(0),
+            Buffer.from(bytes),
+          ]),
+          contentType: ct || 'application/json',
+        })),
+      'query garbage': fc
+        .tuple(
+          resource,
+          fc.constantFrom(
+            'fieldSelector',
+            'labelSelector',
+            'resourceVersion',
+            'timeoutSeconds',
+            'watch',
+            'gracePeriodSeconds',
+            'propagationPolicy',
+            'dryRun',
+            'limit',
+            'continue',
+          ),
+          fc.oneof(
+            fc.string(),
+            fc.constantFrom('-1', 'abc', '1e400', '999999999', 'spec.foo=bar', 'metadata.name==x', '!!', 'true', 'All'),
+          ),
+          fc.constantFrom('GET', 'DELETE'),
+          fc.boolean(),
+        )
+        .map(([rt, k, v, m, watch]) => ({
+          what: 'query garbage',
+          method: m,
+          path: `${pathOf(rt)}?${watch && m === 'GET' ? 'watch=true&' : ''}${k}=${encodeURIComponent(v)}`,
+        })),
+      'path garbage': fc
+        .tuple(
+          resource,
+          fc.constantFrom(
+            '%',
+            '%E0%A4%A',
+            '%00',
+            '..',
+            '%2F',
+            'x/status/extra',
+            'x/nope',
+            'x/binding',
+            'x/eviction',
+            'x/log',
+            'x/scale',
+            'x/status',
+          ),
+          fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+        )
+        .map(([rt, seg, m]) => ({
+          what: 'path garbage',
+          method: m,
+          path: `${pathOf(rt)}/${seg}`,
+          body: m === 'GET' || m === 'DELETE' || m === 'OPTIONS' ? undefined : '{}',
+          contentType: m === 'PATCH' ? 'application/merge-patch+json' : undefined,
+        })),
+      oversized: fc
+        .tuple(resource, fc.integer({ min: 3 * 1024 * 1024 - 100, max: 4 * 1024 * 1024 }))
+        .map(([rt, n]) => ({
+          what: 'oversized',
+          method: 'POST',
+          path: pathOf(rt),
+          body: JSON.stringify({ metadata: { name: 'big', annotations: { a: 'x'.repeat(n) } } }),
+        })),
+      delete: fc
+        .tuple(
+          resource,
+          fc.constantFrom('x', 'n1', NS, 'nope'),
+          fc.oneof(
+            fc.constant(undefined),
+            anyJson.map((j) => JSON.stringify(j)),
+          ),
+          fc.boolean(),
+        )
+        .map(([rt, n, body, collection]) => ({
+          what: 'delete',
+          method: 'DELETE',
+          path: collection ? `${pathOf(rt)}?fieldSelector=spec.bogus%3D1` : pathOf(rt, n),
+          body,
+        })),
     };
     const request = fc.oneof(...Object.values(classes).map((arb) => ({ arbitrary: arb, weight: 1 })));
 
-    await fc.assert(fc.asyncProperty(request, fc.boolean(), async (r, asAdmin) => {
-      await s.cluster.settle();
-      const before = s.cluster.api.store.revision();
-      const a = await watchOnce(s, asAdmin ? s.admin : eve, r);
-      figures.tried++;
-      figures.byClass[r.what] = (figures.byClass[r.what] ?? 0) + 1;
-      figures.codes[a.code] = (figures.codes[a.code] ?? 0) + 1;
-      const ctx = `${r.method} ${r.path.slice(0, 200)} [${r.contentType ?? ''}] ${String(r.body ?? '').slice(0, 300)} → ${a.code} ${a.text.slice(0, 300)}`;
-      const futureWatch = a.code === 504 && /Too large resource version/.test(a.json?.message ?? '');
-      if (a.code >= 500 && !futureWatch) figures.fiveHundreds++;
-      assert.ok(a.code < 500 || futureWatch, `5xx: ${ctx}`);
-      if (a.code >= 400) {
-        assert.equal(a.json?.kind, 'Status', `not a Status: ${ctx}`);
-        assert.equal(a.json?.code, a.code, ctx);
+    await fc.assert(
+      fc.asyncProperty(request, fc.boolean(), async (r, asAdmin) => {
         await s.cluster.settle();
-        const after = s.cluster.api.store.revision();
-        if (after !== before) figures.changedOnRefusal++;
-        assert.equal(after, before, `a refused request changed the store: ${ctx}`);
-      }
-    }), { numRuns: RUNS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined, endOnFailure: true });
+        const before = s.cluster.api.store.revision();
+        const a = await watchOnce(s, asAdmin ? s.admin : eve, r);
+        figures.tried++;
+        figures.byClass[r.what] = (figures.byClass[r.what] ?? 0) + 1;
+        figures.codes[a.code] = (figures.codes[a.code] ?? 0) + 1;
+        const ctx = `${r.method} ${r.path.slice(0, 200)} [${r.contentType ?? ''}] ${String(r.body ?? '').slice(0, 300)} → ${a.code} ${a.text.slice(0, 300)}`;
+        const futureWatch = a.code === 504 && /Too large resource version/.test(a.json?.message ?? '');
+        if (a.code >= 500 && !futureWatch) figures.fiveHundreds++;
+        assert.ok(a.code < 500 || futureWatch, `5xx: ${ctx}`);
+        if (a.code >= 400) {
+          assert.equal(a.json?.kind, 'Status', `not a Status: ${ctx}`);
+          assert.equal(a.json?.code, a.code, ctx);
+          await s.cluster.settle();
+          const after = s.cluster.api.store.revision();
+          if (after !== before) figures.changedOnRefusal++;
+          assert.equal(after, before, `a refused request changed the store: ${ctx}`);
+        }
+      }),
+      { numRuns: RUNS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined, endOnFailure: true },
+    );
 
     // The server still serves every resource, and no component skipped an object.
     for (const rt of all) {
       const l = await s.admin('GET', pathOf(rt));
       assert.equal(l.code, 200, `${rt.resource} does not list: ${l.text.slice(0, 300)}`);
-      if (rt.namespaced) assert.equal((await s.admin('GET', (rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`) + `/${rt.resource}`)).code, 200);
+      if (rt.namespaced)
+        assert.equal(
+          (
+            await s.admin(
+              'GET',
+              `${rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`}/${rt.resource}`,
+            )
+          ).code,
+          200,
+        );
     }
     assert.equal(informerErrors.count - failuresBefore, 0, 'an informer handler failed on a stored object');
   } finally {
-    console.log(`fuzz figures: ${JSON.stringify({ ...figures, informerFailures: informerErrors.count - failuresBefore })}`);
+    console.log(
+      `fuzz figures: ${JSON.stringify({ ...figures, informerFailures: informerErrors.count - failuresBefore })}`,
+    );
     await s.stop();
   }
 });

@@ -45,11 +45,14 @@ test('SSH tunnels are informative and say why they are not applicable', () => {
 test('invalid entries are refused with the file, the entry and the field', () => {
   const ok = { id: 'NODE-X', title: 't', area: 'a', seed: [{ file: '000', section: '§1' }] };
   const bad = (entry: Record<string, unknown>, msg: RegExp): void => {
-    assert.throws(() => parseCatalogue([ok, entry], 'features/behaviours.yaml'), (err: unknown) => {
-      assert.ok(err instanceof CatalogueError);
-      assert.match(err.message, msg);
-      return true;
-    });
+    assert.throws(
+      () => parseCatalogue([ok, entry], 'features/behaviours.yaml'),
+      (err: unknown) => {
+        assert.ok(err instanceof CatalogueError);
+        assert.match(err.message, msg);
+        return true;
+      },
+    );
   };
   bad({ id: 'NODE-Y', area: 'a', seed: ok.seed }, /^features\/behaviours\.yaml: entry 2 \(NODE-Y\): missing "title"$/);
   bad({ title: 't', area: 'a', seed: ok.seed }, /^features\/behaviours\.yaml: entry 2: missing "id"$/);
@@ -69,7 +72,10 @@ test('loadCatalogue names the file it could not parse', () => {
   try {
     const file = path.join(dir, 'behaviours.yaml');
     fs.writeFileSync(file, '- id: NODE-X\n  area: a\n  seed: [{ file: "000", section: "§1" }]\n');
-    assert.throws(() => loadCatalogue(file), new RegExp(`^CatalogueError: ${escapeRe(file)}: entry 1 \\(NODE-X\\): missing "title"$`));
+    assert.throws(
+      () => loadCatalogue(file),
+      new RegExp(`^CatalogueError: ${escapeRe(file)}: entry 1 \\(NODE-X\\): missing "title"$`),
+    );
     fs.writeFileSync(file, '- id: [unclosed\n');
     assert.throws(() => loadCatalogue(file), /not valid YAML/);
     assert.throws(() => loadCatalogue(path.join(dir, 'missing.yaml')), /cannot read/);
@@ -85,7 +91,8 @@ test('every behaviour-like tag in features/ is a catalogued ID', () => {
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, i) => {
       for (const tag of tagsOnLine(line)) {
-        if (BEHAVIOUR_TAG.test(tag) && !ids.has(tag.slice(1))) unknown.push(`${path.relative(ROOT, file)}:${i + 1}: ${tag}`);
+        if (BEHAVIOUR_TAG.test(tag) && !ids.has(tag.slice(1)))
+          unknown.push(`${path.relative(ROOT, file)}:${i + 1}: ${tag}`);
       }
     });
   }
@@ -93,7 +100,11 @@ test('every behaviour-like tag in features/ is a catalogued ID', () => {
 });
 
 test('the tag scanner sees behaviour tags and ignores lower-case ones and comments', () => {
-  assert.deepEqual(tagsOnLine('  @NODE-CIDR @profile-seed @timeline # @NOT-A-TAG'), ['@NODE-CIDR', '@profile-seed', '@timeline']);
+  assert.deepEqual(tagsOnLine('  @NODE-CIDR @profile-seed @timeline # @NOT-A-TAG'), [
+    '@NODE-CIDR',
+    '@profile-seed',
+    '@timeline',
+  ]);
   assert.deepEqual(tagsOnLine('    Given a node "@X"'), []);
   assert.ok(!BEHAVIOUR_TAG.test('@profile-seed') && BEHAVIOUR_TAG.test('@NODE-ZONE-PARTIAL-SMALL'));
 });

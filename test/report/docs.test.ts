@@ -10,7 +10,9 @@ import { Behaviour } from '../../src/report';
 test('the documentation renders features with their steps and links behaviour tags to the catalogue', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-docs-'));
   fs.mkdirSync(path.join(root, 'features/node'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'features/node/x.feature'), `@NODE-X
+  fs.writeFileSync(
+    path.join(root, 'features/node/x.feature'),
+    `@NODE-X
 Feature: Nodes do a thing
   Described in \`words\`.
 
@@ -21,8 +23,11 @@ Feature: Nodes do a thing
     Examples:
       | n |
       | 1 |
-`);
-  const catalogue: Behaviour[] = [{ id: 'NODE-X', title: 'a thing', area: 'Nodes', seed: [{ file: '000', section: '§1' }], informative: false }];
+`,
+  );
+  const catalogue: Behaviour[] = [
+    { id: 'NODE-X', title: 'a thing', area: 'Nodes', seed: [{ file: '000', section: '§1' }], informative: false },
+  ];
   const html = renderDocs(catalogue, loadFeatures(path.join(root, 'features'), root));
   assert.match(html, /<h3>Nodes do a thing<\/h3>/);
   assert.match(html, /<a class="tag id" href="#b-NODE-X">NODE-X<\/a>/);

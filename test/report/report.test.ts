@@ -8,8 +8,18 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import {
-  buildConformance, formatSummary, loadRun, parseMessages, readMessages, reportFromMessages, writeConformanceReports,
-  writeReports, writeRunInfo, NOT_APPLICABLE_MEDIA_TYPE, type Behaviour, type ScenarioResult,
+  buildConformance,
+  formatSummary,
+  loadRun,
+  parseMessages,
+  readMessages,
+  reportFromMessages,
+  writeConformanceReports,
+  writeReports,
+  writeRunInfo,
+  NOT_APPLICABLE_MEDIA_TYPE,
+  type Behaviour,
+  type ScenarioResult,
 } from '../../src/report';
 
 const FEATURE = `@profile-seed
@@ -94,7 +104,12 @@ after(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const discard = (): Writable => new Writable({ write(_chunk, _enc, cb) { cb(); } });
+const discard = (): Writable =>
+  new Writable({
+    write(_chunk, _enc, cb) {
+      cb();
+    },
+  });
 
 let fixture: Promise<string> | undefined;
 /** Runs the fixture feature once; resolves to the directory holding messages.ndjson. */
@@ -105,10 +120,18 @@ function runFixture(): Promise<string> {
     fs.writeFileSync(path.join(dir, 'features', 'fixture.feature'), FEATURE);
     fs.writeFileSync(path.join(dir, 'steps.js'), STEPS);
     const environment = { cwd: dir, stdout: discard(), stderr: discard(), env: { ...process.env } };
-    const { runConfiguration } = await loadConfiguration({
-      file: false,
-      provided: { paths: ['features/**/*.feature'], require: ['steps.js'], format: ['message:messages.ndjson'], retry: 1 },
-    }, environment);
+    const { runConfiguration } = await loadConfiguration(
+      {
+        file: false,
+        provided: {
+          paths: ['features/**/*.feature'],
+          require: ['steps.js'],
+          format: ['message:messages.ndjson'],
+          retry: 1,
+        },
+      },
+      environment,
+    );
     await runCucumber(runConfiguration, environment);
     return dir;
   })();
@@ -127,9 +150,30 @@ const CATALOGUE: Behaviour[] = [
   { id: 'NODE-CORDON', title: 'cordon', area: 'Nodes', seed, informative: false },
   { id: 'NODE-CAPACITY', title: 'capacity', area: 'Nodes', seed, informative: false },
   { id: 'NODE-INFO', title: 'info', area: 'Nodes', seed, informative: false },
-  { id: 'NODE-CIDR', title: 'a `--cluster-cidr` block <per node>', area: 'Nodes', seed, upstream: 'Upstream: *nodes*', informative: false },
-  { id: 'COMM-SSH-TUNNEL', title: 'ssh', area: 'Communication', seed, informative: true, notApplicableReason: 'removed upstream' },
-  { id: 'COMM-OLD', title: 'old', area: 'Communication', seed, informative: true, notApplicableReason: 'gone for good' },
+  {
+    id: 'NODE-CIDR',
+    title: 'a `--cluster-cidr` block <per node>',
+    area: 'Nodes',
+    seed,
+    upstream: 'Upstream: *nodes*',
+    informative: false,
+  },
+  {
+    id: 'COMM-SSH-TUNNEL',
+    title: 'ssh',
+    area: 'Communication',
+    seed,
+    informative: true,
+    notApplicableReason: 'removed upstream',
+  },
+  {
+    id: 'COMM-OLD',
+    title: 'old',
+    area: 'Communication',
+    seed,
+    informative: true,
+    notApplicableReason: 'gone for good',
+  },
   { id: 'API-CRUD', title: 'crud', area: 'API', seed, informative: false },
   { id: 'RC-DELETE', title: 'delete', area: 'Controllers', seed, informative: false },
   { id: 'RC-SCALE', title: 'scale', area: 'Controllers', seed, informative: false },
@@ -147,7 +191,10 @@ test('scenario statuses are read from the message stream', async () => {
   assert.equal(passed.line, 5);
   assert.deepEqual(passed.behaviourIds, ['NODE-LABELS', 'NODE-CORDON']);
   assert.ok(passed.tags.includes('@profile-seed') && passed.tags.includes('@timeline'));
-  assert.deepEqual(passed.steps.map((s) => `${s.keyword} ${s.text} ${s.status}`), ['Given a passing step passed', 'And a timeline passed']);
+  assert.deepEqual(
+    passed.steps.map((s) => `${s.keyword} ${s.text} ${s.status}`),
+    ['Given a passing step passed', 'And a timeline passed'],
+  );
   assert.equal(passed.attachments.length, 1);
   assert.equal(passed.attachments[0]?.mediaType, 'image/svg+xml');
   assert.equal(passed.attachments[0]?.step, 'And a timeline');
@@ -157,7 +204,10 @@ test('scenario statuses are read from the message stream', async () => {
   assert.equal(failed.status, 'failed');
   assert.equal(failed.attempts, 2, 'a failing scenario is retried once');
   assert.match(failed.error ?? '', /expected <Ready> to be "Unknown"/);
-  assert.deepEqual(failed.steps.map((s) => s.status), ['passed', 'failed', 'skipped']);
+  assert.deepEqual(
+    failed.steps.map((s) => s.status),
+    ['passed', 'failed', 'skipped'],
+  );
   assert.match(failed.steps[1]?.error ?? '', /expected <Ready>/);
 
   const na = byName(scenarios, 'not applicable here');
@@ -206,7 +256,11 @@ test('behaviours aggregate their scenarios per run', async () => {
     'RC-SCALE': 'pass', // flaky passed on retry, and the outline
     'RC-REPLICAS': 'pass', // one not applicable, one passed
   });
-  assert.deepEqual(report.rows.map((r) => r.id), CATALOGUE.map((b) => b.id), 'catalogue order');
+  assert.deepEqual(
+    report.rows.map((r) => r.id),
+    CATALOGUE.map((b) => b.id),
+    'catalogue order',
+  );
   assert.deepEqual(report.areas, ['Nodes', 'Communication', 'API', 'Controllers']);
 
   const row = (id: string) => report.rows.find((r) => r.id === id)?.results[0];
@@ -225,15 +279,24 @@ test('behaviours aggregate their scenarios per run', async () => {
   assert.equal(totals?.behaviours, 11);
   assert.equal(totals?.scenarios.total, 11);
   assert.deepEqual(totals?.scenarios.byStatus, {
-    passed: 6, failed: 1, 'not-applicable': 2, undefined: 1, pending: 0, skipped: 1, ambiguous: 0,
+    passed: 6,
+    failed: 1,
+    'not-applicable': 2,
+    undefined: 1,
+    pending: 0,
+    skipped: 1,
+    ambiguous: 0,
   });
   assert.deepEqual(report.unknownTags, [
     { id: 'API-CRUD-TYPO', locations: ['features/fixture.feature:38', 'features/fixture.feature:39'] },
   ]);
 
   const summary = formatSummary(report).split('\n');
-  assert.equal(summary[0], 'reference · seed: 4/11 behaviours covered, 4 failing — 11 scenarios: ' +
-    '6 passed, 1 failed, 2 not applicable, 1 undefined, 1 skipped without a reason');
+  assert.equal(
+    summary[0],
+    'reference · seed: 4/11 behaviours covered, 4 failing — 11 scenarios: ' +
+      '6 passed, 1 failed, 2 not applicable, 1 undefined, 1 skipped without a reason',
+  );
   assert.match(summary[1] ?? '', /unknown behaviour tags.*@API-CRUD-TYPO/);
 });
 
@@ -241,11 +304,18 @@ test('the HTML and JSON reports are written, escaped and self-contained', async 
   const dir = await runFixture();
   const out = tempDir('kubespec-out-');
   const a = reportFromMessages(path.join(dir, 'messages.ndjson'), { target: 'reference', profile: 'seed' });
-  const b = reportFromMessages(path.join(dir, 'messages.ndjson'), { target: 'k3s', profile: 'kubernetes-1.32', label: 'k3s <1.32>' });
+  const b = reportFromMessages(path.join(dir, 'messages.ndjson'), {
+    target: 'k3s',
+    profile: 'kubernetes-1.32',
+    label: 'k3s <1.32>',
+  });
   const files = writeConformanceReports(buildConformance(CATALOGUE, [a, b]), out);
 
   const json = JSON.parse(fs.readFileSync(files.json, 'utf8')) as { runs: Array<{ label: string }>; rows: unknown[] };
-  assert.deepEqual(json.runs.map((r) => r.label), ['reference · seed', 'k3s <1.32>']);
+  assert.deepEqual(
+    json.runs.map((r) => r.label),
+    ['reference · seed', 'k3s <1.32>'],
+  );
   assert.equal(json.rows.length, CATALOGUE.length);
 
   const html = fs.readFileSync(files.html, 'utf8');
@@ -258,10 +328,17 @@ test('the HTML and JSON reports are written, escaped and self-contained', async 
   assert.match(html, /<details/);
   assert.match(html, /at <q>And a failing step<\/q>/);
   assert.match(html, /the target has no SSH tunnels/);
-  assert.match(html, /a <code>--cluster-cidr<\/code> block &lt;per node&gt;/, 'inline markup rendered, the rest escaped');
+  assert.match(
+    html,
+    /a <code>--cluster-cidr<\/code> block &lt;per node&gt;/,
+    'inline markup rendered, the rest escaped',
+  );
   assert.match(html, /<em>nodes<\/em>/);
   // cited by the source's title and section, the file name nowhere
-  assert.match(html, /<span class="cite" title="the Node object[^"]*" lang="zh">Kubernetes 架构（容器相关 · 基础篇） §1\.1 节点状态<\/span>/);
+  assert.match(
+    html,
+    /<span class="cite" title="the Node object[^"]*" lang="zh">Kubernetes 架构（容器相关 · 基础篇） §1\.1 节点状态<\/span>/,
+  );
   assert.doesNotMatch(html, /000_247f701c7d691d2d/);
   assert.match(html, /API-CRUD-TYPO/);
   // one status cell per run in each behaviour row
@@ -280,7 +357,7 @@ test('loadRun reads messages.ndjson and run.json; writeReports loads the catalog
   const bare = tempDir('kubespec-bare-');
   fs.copyFileSync(path.join(dir, 'messages.ndjson'), path.join(bare, 'messages.ndjson'));
   assert.equal(loadRun(bare).label, path.basename(bare));
-  assert.throws(() => loadRun(os.tmpdir() + '/kubespec-does-not-exist'), /no messages\.ndjson/);
+  assert.throws(() => loadRun(`${os.tmpdir()}/kubespec-does-not-exist`), /no messages\.ndjson/);
 
   const out = tempDir('kubespec-out-');
   const { report, files } = writeReports([run], out);
@@ -303,7 +380,16 @@ test('a stream cut short is reported, not a crash; garbage in the middle is an e
 
 test('a scenario whose run stopped midway is not a pass', () => {
   const lines = [
-    { pickle: { id: 'p1', uri: 'features/x.feature', name: 'x', location: { line: 3 }, tags: [{ name: '@NODE-CIDR' }], steps: [{ id: 's1', text: 'a step' }] } },
+    {
+      pickle: {
+        id: 'p1',
+        uri: 'features/x.feature',
+        name: 'x',
+        location: { line: 3 },
+        tags: [{ name: '@NODE-CIDR' }],
+        steps: [{ id: 's1', text: 'a step' }],
+      },
+    },
     { testCase: { id: 't1', pickleId: 'p1', testSteps: [{ id: 'ts1', pickleStepId: 's1' }] } },
     { testCaseStarted: { id: 'a1', testCaseId: 't1', attempt: 0 } },
   ];

@@ -20,8 +20,13 @@ import { admitPod } from '../../src/kubelet/admission';
 import { Node, Pod } from '../../src/api/core';
 
 const pod = (containers: Record<string, string>[], init: Record<string, string>[] = []): Pod => ({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u' },
-  spec: { containers: containers.map((r, i) => ({ name: `c${i}`, resources: { requests: r } })), initContainers: init.map((r, i) => ({ name: `i${i}`, resources: { requests: r } })) },
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'default', uid: 'u' },
+  spec: {
+    containers: containers.map((r, i) => ({ name: `c${i}`, resources: { requests: r } })),
+    initContainers: init.map((r, i) => ({ name: `i${i}`, resources: { requests: r } })),
+  },
 });
 
 test('leastRequestedScore: ((cap − req) × 10) / cap, integer; 0 past capacity (TestLeastRequested)', () => {
@@ -66,11 +71,22 @@ test('FitError: "<count> <reason>" sorted as strings', () => {
   const failures = new Map<string, FailureReason[]>([
     ['n1', [{ kind: 'predicate', reason: 'MatchNodeSelector' }]],
     ['n2', [{ kind: 'insufficient', resource: 'cpu', requested: 2000, used: 0, capacity: 1000 }]],
-    ['n3', [{ kind: 'insufficient', resource: 'cpu', requested: 2000, used: 0, capacity: 1000 }, { kind: 'predicate', reason: 'MatchNodeSelector' }]],
+    [
+      'n3',
+      [
+        { kind: 'insufficient', resource: 'cpu', requested: 2000, used: 0, capacity: 1000 },
+        { kind: 'predicate', reason: 'MatchNodeSelector' },
+      ],
+    ],
   ]);
-  assert.equal(fitErrorMessage(3, failures, 'legacy'), "0/3 nodes are available: 2 Insufficient cpu, 2 node(s) didn't match node selector.");
-  assert.equal(frameworkFitErrorMessage(2, new Map([...failures].slice(0, 2))),
-    "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.");
+  assert.equal(
+    fitErrorMessage(3, failures, 'legacy'),
+    "0/3 nodes are available: 2 Insufficient cpu, 2 node(s) didn't match node selector.",
+  );
+  assert.equal(
+    frameworkFitErrorMessage(2, new Map([...failures].slice(0, 2))),
+    "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.",
+  );
 });
 
 test('volume conflicts (TestDiskConflicts, TestAWSDiskConflicts, TestRBDDiskConflicts, TestISCSIDiskConflicts)', () => {
@@ -89,7 +105,10 @@ test('volume conflicts (TestDiskConflicts, TestAWSDiskConflicts, TestRBDDiskConf
 test('ToleratesTaint (TestTaintTolerationFilter vectors)', () => {
   const taint = { key: 'dedicated', value: 'user1', effect: 'NoSchedule' as const };
   assert.equal(toleratesTaint({ key: 'dedicated', value: 'user1', effect: 'NoSchedule' }, taint), true);
-  assert.equal(toleratesTaint({ key: 'dedicated', operator: 'Equal', value: 'user2', effect: 'NoSchedule' }, taint), false);
+  assert.equal(
+    toleratesTaint({ key: 'dedicated', operator: 'Equal', value: 'user2', effect: 'NoSchedule' }, taint),
+    false,
+  );
   assert.equal(toleratesTaint({ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }, taint), true);
   assert.equal(toleratesTaint({ key: 'dedicated', value: 'user1', effect: 'PreferNoSchedule' }, taint), false);
   assert.equal(toleratesTaint({ key: 'dedicated', value: 'user1' }, taint), true);
@@ -108,21 +127,35 @@ test('numFeasibleNodesToFind: v1.12 50 % (≥ 100); v1.32 adaptive 50 − n/125 
 test('selectHost: v1.12 round-robin over the max scores in list order; v1.32 seeded reservoir sampling', () => {
   const legacy = new HostSelector('legacy');
   const names = ['m1', 'm2', 'm3'];
-  assert.deepEqual([1, 2, 3].map(() => legacy.select(names, [10, 10, 5])), ['m1', 'm2', 'm1']);
+  assert.deepEqual(
+    [1, 2, 3].map(() => legacy.select(names, [10, 10, 5])),
+    ['m1', 'm2', 'm1'],
+  );
   const a = new HostSelector('framework', 7);
   const b = new HostSelector('framework', 7);
   const seq = () => Array.from({ length: 20 }, () => a.select(names, [5, 5, 5]));
   const first = seq();
-  assert.deepEqual(Array.from({ length: 20 }, () => b.select(names, [5, 5, 5])), first);
+  assert.deepEqual(
+    Array.from({ length: 20 }, () => b.select(names, [5, 5, 5])),
+    first,
+  );
   assert.equal(new Set(first).size, 3, 'all tied nodes are chosen sometimes');
   assert.equal(a.select(names, [1, 9, 2]), 'm2');
 });
 
 test('NodeTree: zones round-robin, continuing across cycles; after a reset the zone cursor carries on (b1 before a1)', () => {
   const t = new NodeTree();
-  t.add({ name: 'a1' }, 'a'); t.add({ name: 'a2' }, 'a'); t.add({ name: 'b1' }, 'b');
-  assert.deepEqual([1, 2, 3, 4, 5].map(() => t.next()!.name), ['a1', 'b1', 'a2', 'b1', 'a1']);
-  assert.deepEqual(t.list().map((n) => n.name), ['a1', 'b1', 'a2']);
+  t.add({ name: 'a1' }, 'a');
+  t.add({ name: 'a2' }, 'a');
+  t.add({ name: 'b1' }, 'b');
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map(() => t.next()!.name),
+    ['a1', 'b1', 'a2', 'b1', 'a1'],
+  );
+  assert.deepEqual(
+    t.list().map((n) => n.name),
+    ['a1', 'b1', 'a2'],
+  );
 });
 
 test('pod requests: sum of containers, max with each init container; non-zero defaults per container', () => {
@@ -134,19 +167,46 @@ test('pod requests: sum of containers, max with each init container; non-zero de
 });
 
 test('Policy: custom predicates by argument, defaults when predicates are absent, weights validated', () => {
-  const a = algorithmFromPolicy(parsePolicy('{"kind":"Policy","apiVersion":"v1","predicates":[{"name":"RequireZone","argument":{"labelsPresence":{"labels":["zone"],"presence":true}}}],"priorities":[{"name":"LeastRequestedPriority","weight":2}]}'));
-  assert.deepEqual(a.predicates.map((p) => p.name), ['CheckNodeUnschedulable', 'PodToleratesNodeTaints', 'RequireZone']);
-  assert.deepEqual(a.priorities.map((p) => [p.name, p.weight]), [['LeastRequestedPriority', 2]]);
+  const a = algorithmFromPolicy(
+    parsePolicy(
+      '{"kind":"Policy","apiVersion":"v1","predicates":[{"name":"RequireZone","argument":{"labelsPresence":{"labels":["zone"],"presence":true}}}],"priorities":[{"name":"LeastRequestedPriority","weight":2}]}',
+    ),
+  );
+  assert.deepEqual(
+    a.predicates.map((p) => p.name),
+    ['CheckNodeUnschedulable', 'PodToleratesNodeTaints', 'RequireZone'],
+  );
+  assert.deepEqual(
+    a.priorities.map((p) => [p.name, p.weight]),
+    [['LeastRequestedPriority', 2]],
+  );
   const d = algorithmFromPolicy(parsePolicy('priorities: []\n'));
-  assert.deepEqual(d.predicates.map((p) => p.name), ['CheckNodeUnschedulable', 'GeneralPredicates', 'NoDiskConflict', 'PodToleratesNodeTaints']);
-  assert.throws(() => parsePolicy('{"priorities":[{"name":"LeastRequestedPriority","weight":0}]}'), /Priority LeastRequestedPriority should have a positive weight applied to it or it has overflown/);
-  assert.throws(() => algorithmFromPolicy(parsePolicy('{"predicates":[{"name":"NoSuch"}]}')), /Predicate type not found for NoSuch/);
+  assert.deepEqual(
+    d.predicates.map((p) => p.name),
+    ['CheckNodeUnschedulable', 'GeneralPredicates', 'NoDiskConflict', 'PodToleratesNodeTaints'],
+  );
+  assert.throws(
+    () => parsePolicy('{"priorities":[{"name":"LeastRequestedPriority","weight":0}]}'),
+    /Priority LeastRequestedPriority should have a positive weight applied to it or it has overflown/,
+  );
+  assert.throws(
+    () => algorithmFromPolicy(parsePolicy('{"predicates":[{"name":"NoSuch"}]}')),
+    /Predicate type not found for NoSuch/,
+  );
 });
 
 test('kubelet admission: OutOf<resource> with the InsufficientResourceError text', () => {
-  const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, status: { allocatable: { cpu: '1', memory: '1Gi', pods: '2' } } } as Node;
+  const node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'n' },
+    status: { allocatable: { cpu: '1', memory: '1Gi', pods: '2' } },
+  } as Node;
   const running = [pod([{ cpu: '800m' }])];
-  assert.deepEqual(admitPod(pod([{ cpu: '500m' }]), node, running), { reason: 'OutOfcpu', message: "Node didn't have enough resource: cpu, requested: 500, used: 800, capacity: 1000" });
+  assert.deepEqual(admitPod(pod([{ cpu: '500m' }]), node, running), {
+    reason: 'OutOfcpu',
+    message: "Node didn't have enough resource: cpu, requested: 500, used: 800, capacity: 1000",
+  });
   assert.equal(admitPod(pod([{ cpu: '200m' }]), node, running), undefined);
   assert.equal(admitPod(pod([{}]), node, [...running, pod([{}])])?.reason, 'OutOfpods');
 });

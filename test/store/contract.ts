@@ -26,11 +26,14 @@ export interface Backend {
 class Seen {
   readonly events: WatchEvent[] = [];
   watch?: Watch;
-  push = (events: WatchEvent[]) => { this.events.push(...events); };
+  push = (events: WatchEvent[]) => {
+    this.events.push(...events);
+  };
   async until(n: number, ms = 10_000): Promise<WatchEvent[]> {
     const deadline = Date.now() + ms;
     while (this.events.length < n) {
-      if (Date.now() > deadline) throw new Error(`only ${this.events.length} of ${n} events in ${ms} ms: ${this.events.map(show).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`only ${this.events.length} of ${n} events in ${ms} ms: ${this.events.map(show).join(', ')}`);
       await new Promise((r) => setTimeout(r, 5));
     }
     return this.events;
@@ -51,8 +54,14 @@ export function storeContract(b: Backend): void {
   describe(`store contract: ${b.name}`, { skip: b.skip }, () => {
     const q = new Quiescence();
     const open: Store[] = [];
-    const fresh = async () => { const s = await b.open(q); open.push(s); return s; };
-    before(async () => { await b.setup?.(); });
+    const fresh = async () => {
+      const s = await b.open(q);
+      open.push(s);
+      return s;
+    };
+    before(async () => {
+      await b.setup?.();
+    });
     after(async () => {
       for (const s of open) await s.close();
       await b.teardown?.();
@@ -69,7 +78,13 @@ export function storeContract(b: Backend): void {
       assert.equal(b2.modRevision, r0 + 3);
       assert.equal(s.revision(), r0 + 3);
       assert.equal(await s.currentRevision(), r0 + 3);
-      assert.deepEqual(await s.get('/registry/pods/default/a'), { key: '/registry/pods/default/a', value: { n: 2 }, createRevision: r0 + 1, modRevision: r0 + 2, version: 2 });
+      assert.deepEqual(await s.get('/registry/pods/default/a'), {
+        key: '/registry/pods/default/a',
+        value: { n: 2 },
+        createRevision: r0 + 1,
+        modRevision: r0 + 2,
+        version: 2,
+      });
       const gone = await s.delete('/registry/pods/default/a');
       assert.deepEqual(gone.value, { n: 2 });
       assert.equal(gone.modRevision, r0 + 2, 'delete returns the value as it was');
@@ -99,9 +114,12 @@ export function storeContract(b: Backend): void {
     test('of concurrent updates guarded by the same revision exactly one wins', async () => {
       const s = await fresh();
       const a = await s.create('/race/x', 0);
-      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => s.update('/race/x', i + 1, a.modRevision)));
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => s.update('/race/x', i + 1, a.modRevision)),
+      );
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
-      for (const r of results) if (r.status === 'rejected') assert.ok(code('RevisionMismatch')(r.reason), String(r.reason));
+      for (const r of results)
+        if (r.status === 'rejected') assert.ok(code('RevisionMismatch')(r.reason), String(r.reason));
       const winner = results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<KeyValue<number>>;
       assert.equal((await s.get<number>('/race/x'))!.value, winner.value.value);
     });
@@ -115,14 +133,23 @@ export function storeContract(b: Backend): void {
       await s.create('/registry/pods/c/z', 5);
       await s.create('/registry/pods/a/z', 6);
       const all = await s.range('/registry/pods/');
-      assert.deepEqual(all.items.map((kv) => kv.key), ['/registry/pods/a/x', '/registry/pods/a/y', '/registry/pods/a/z', '/registry/pods/b/x', '/registry/pods/c/z']);
-      assert.deepEqual(all.items.map((kv) => kv.value), [4, 2, 6, 1, 5]);
+      assert.deepEqual(
+        all.items.map((kv) => kv.key),
+        ['/registry/pods/a/x', '/registry/pods/a/y', '/registry/pods/a/z', '/registry/pods/b/x', '/registry/pods/c/z'],
+      );
+      assert.deepEqual(
+        all.items.map((kv) => kv.value),
+        [4, 2, 6, 1, 5],
+      );
       assert.equal(all.revision, s.revision());
       assert.ok(!all.more);
       assert.equal(await s.count('/registry/pods/'), 5);
       assert.equal(await s.count('/registry/pods/a/'), 3);
       assert.equal(await s.count('/registry/nothing/'), 0);
-      assert.deepEqual((await s.range('/registry/pods/a/')).items.map((kv) => kv.key), ['/registry/pods/a/x', '/registry/pods/a/y', '/registry/pods/a/z']);
+      assert.deepEqual(
+        (await s.range('/registry/pods/a/')).items.map((kv) => kv.key),
+        ['/registry/pods/a/x', '/registry/pods/a/y', '/registry/pods/a/z'],
+      );
       const pages: string[][] = [];
       let startAfter: string | undefined;
       for (;;) {
@@ -149,8 +176,16 @@ export function storeContract(b: Backend): void {
       const ev = await seen.exactly(4);
       seen.watch.stop();
       const r = a.modRevision;
-      assert.deepEqual(ev.map(show), [`PUT /w/p/a=1@${r}`, `PUT /w/p/a=2@${r + 1}`, `DELETE /w/p/a=2@${r + 3}`, `PUT /w/p/b=7@${r + 4}`]);
-      assert.deepEqual(ev.map((e) => e.created), [true, false, false, true]);
+      assert.deepEqual(ev.map(show), [
+        `PUT /w/p/a=1@${r}`,
+        `PUT /w/p/a=2@${r + 1}`,
+        `DELETE /w/p/a=2@${r + 3}`,
+        `PUT /w/p/b=7@${r + 4}`,
+      ]);
+      assert.deepEqual(
+        ev.map((e) => e.created),
+        [true, false, false, true],
+      );
       assert.equal(ev[0].prevKv, undefined);
       assert.deepEqual(ev[1].prevKv, { key: '/w/p/a', value: 1, createRevision: r, modRevision: r, version: 1 });
       assert.deepEqual(ev[2].prevKv?.value, 2);
@@ -164,7 +199,10 @@ export function storeContract(b: Backend): void {
       await s.create('/f/a', 1);
       const seen = new Seen();
       seen.watch = await s.watch('/f/', {}, seen.push);
-      await assert.rejects(s.watch('/f/', { afterRevision: s.revision() + 5 }, () => undefined), code('FutureRevision'));
+      await assert.rejects(
+        s.watch('/f/', { afterRevision: s.revision() + 5 }, () => undefined),
+        code('FutureRevision'),
+      );
       await s.update('/f/a', 2);
       await seen.until(1);
       seen.watch.stop();
@@ -179,19 +217,29 @@ export function storeContract(b: Backend): void {
       const seen = new Seen();
       seen.watch = await s.watch('/storm/', { afterRevision: r0 }, seen.push);
       const late = new Seen();
-      await Promise.all(Array.from({ length: 20 }, async (_, w) => {
-        for (let i = 0; i < 10; i++) {
-          const key = `/storm/${w}/${i % 3}`;
-          const cur = await s.get(key);
-          if (cur) await s.update(key, i, cur.modRevision); else await s.create(key, i);
-          if (w === 0 && i === 5) late.watch = await s.watch('/storm/', { afterRevision: r0 }, late.push);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, w) => {
+          for (let i = 0; i < 10; i++) {
+            const key = `/storm/${w}/${i % 3}`;
+            const cur = await s.get(key);
+            if (cur) await s.update(key, i, cur.modRevision);
+            else await s.create(key, i);
+            if (w === 0 && i === 5) late.watch = await s.watch('/storm/', { afterRevision: r0 }, late.push);
+          }
+        }),
+      );
       const end = s.revision();
       assert.equal(end, r0 + 200);
       const want = Array.from({ length: 200 }, (_, i) => r0 + 1 + i);
-      assert.deepEqual((await seen.exactly(200)).map((e) => e.kv.modRevision), want);
-      assert.deepEqual((await late.exactly(200)).map((e) => e.kv.modRevision), want, 'a watch started mid-storm from the past');
+      assert.deepEqual(
+        (await seen.exactly(200)).map((e) => e.kv.modRevision),
+        want,
+      );
+      assert.deepEqual(
+        (await late.exactly(200)).map((e) => e.kv.modRevision),
+        want,
+        'a watch started mid-storm from the past',
+      );
       seen.watch.stop();
       late.watch!.stop();
     });
@@ -203,7 +251,10 @@ export function storeContract(b: Backend): void {
       await s.create('/c/b', 3);
       await s.compact(a2.modRevision);
       assert.ok(s.compactedRevision() >= a2.modRevision);
-      await assert.rejects(s.watch('/c/', { afterRevision: a.modRevision }, () => undefined), (e: unknown) => code('Compacted')(e) && (e as StoreError).revision! >= a2.modRevision);
+      await assert.rejects(
+        s.watch('/c/', { afterRevision: a.modRevision }, () => undefined),
+        (e: unknown) => code('Compacted')(e) && (e as StoreError).revision! >= a2.modRevision,
+      );
       const seen = new Seen();
       seen.watch = await s.watch('/c/', { afterRevision: a2.modRevision }, seen.push);
       assert.deepEqual((await seen.exactly(1)).map(show), [`PUT /c/b=3@${a2.modRevision + 1}`]);
@@ -214,7 +265,9 @@ export function storeContract(b: Backend): void {
       await assert.rejects(s.compact(s.revision() + 10), code('FutureRevision'));
     });
 
-    test('restart: data, revision, history and compaction come back', { skip: b.reopen ? false : 'not persistent' }, async () => {
+    test('restart: data, revision, history and compaction come back', {
+      skip: b.reopen ? false : 'not persistent',
+    }, async () => {
       const s = await fresh();
       const a = await s.create('/r/a', { v: 1 });
       await s.update('/r/a', { v: 2 });
@@ -232,13 +285,20 @@ export function storeContract(b: Backend): void {
       seen.watch = await t.watch('/r/', { afterRevision: mid }, seen.push);
       const c = await t.create('/r/c', { v: 4 });
       assert.equal(c.modRevision, last + 1, 'revisions go on from where they were');
-      assert.deepEqual((await seen.exactly(3)).map(show), [`PUT /r/b={"v":3}@${mid + 1}`, `DELETE /r/a={"v":2}@${mid + 2}`, `PUT /r/c={"v":4}@${last + 1}`]);
+      assert.deepEqual((await seen.exactly(3)).map(show), [
+        `PUT /r/b={"v":3}@${mid + 1}`,
+        `DELETE /r/a={"v":2}@${mid + 2}`,
+        `PUT /r/c={"v":4}@${last + 1}`,
+      ]);
       seen.watch.stop();
       await t.compact(mid);
       await t.close();
       const u = await b.reopen!(t, q);
       open.push(u);
-      await assert.rejects(u.watch('/r/', { afterRevision: a.modRevision }, () => undefined), code('Compacted'));
+      await assert.rejects(
+        u.watch('/r/', { afterRevision: a.modRevision }, () => undefined),
+        code('Compacted'),
+      );
       const again = new Seen();
       again.watch = await u.watch('/r/', { afterRevision: mid }, again.push);
       assert.equal((await again.exactly(3)).length, 3);

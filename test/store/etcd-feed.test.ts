@@ -32,12 +32,17 @@ describe('etcd store: a feed cancelled by etcd', { skip: etcdMissing() }, () => 
   const etcd = new EtcdServer();
   after(() => etcd.stop());
 
-  test('a range of more than gRPC\'s default 4 MiB message is read whole', async () => {
+  test("a range of more than gRPC's default 4 MiB message is read whole", async () => {
     if (!etcd.endpoint) await etcd.start();
     const store = await EtcdStore.open({ endpoints: [etcd.endpoint], keyPrefix: '/big' });
     try {
       const pad = 'x'.repeat(10_000);
-      for (let i = 0; i < 600; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => store.create(`/registry/pods/big/p-${String(i + j).padStart(4, '0')}`, { pad })));
+      for (let i = 0; i < 600; i += 100)
+        await Promise.all(
+          Array.from({ length: 100 }, (_, j) =>
+            store.create(`/registry/pods/big/p-${String(i + j).padStart(4, '0')}`, { pad }),
+          ),
+        );
       const all = await store.range('/registry/pods/big/');
       assert.equal(all.items.length, 600);
     } finally {
@@ -53,15 +58,35 @@ describe('etcd store: a feed cancelled by etcd', { skip: etcdMissing() }, () => 
     try {
       const api = new ApiServer(coreRegistry(), store, new RealClock());
       const client = new InProcessClient(api, q, { username: 'admin', groups: ['system:masters'] });
-      await client.create({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+      await client.create(
+        { resource: 'namespaces' },
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } },
+      );
       const ref = { resource: 'secrets', namespace: 'default' };
       const listed = await client.list(ref);
       let apiClosed: unknown = 'open';
       const apiEvents: string[] = [];
-      await client.watch(ref, { resourceVersion: listed.metadata.resourceVersion }, { onEvent: (e) => apiEvents.push(`${e.type} ${e.object.metadata.name}`), onClose: (e) => { apiClosed = e; } });
+      await client.watch(
+        ref,
+        { resourceVersion: listed.metadata.resourceVersion },
+        {
+          onEvent: (e) => apiEvents.push(`${e.type} ${e.object.metadata.name}`),
+          onClose: (e) => {
+            apiClosed = e;
+          },
+        },
+      );
       const events: WatchEvent[] = [];
       let ended: StoreError | undefined;
-      await store.watch('/registry/pods/', { onEnd: (e) => { ended = e; } }, (es) => events.push(...es));
+      await store.watch(
+        '/registry/pods/',
+        {
+          onEnd: (e) => {
+            ended = e;
+          },
+        },
+        (es) => events.push(...es),
+      );
       await client.create(ref, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'before' } } as KubeObject);
       await store.create('/registry/pods/default/before', { n: 0 });
       await until('the events before the cut', 10_000, () => events.length === 1 && apiEvents.length === 1);
@@ -80,9 +105,16 @@ describe('etcd store: a feed cancelled by etcd', { skip: etcdMissing() }, () => 
 
       await until('the store watch ends', 30_000, () => ended !== undefined);
       assert.equal(ended!.code, 'Compacted');
-      assert.equal(events.length, 1, 'the writes made while the feed was away must not arrive as if nothing was missed');
+      assert.equal(
+        events.length,
+        1,
+        'the writes made while the feed was away must not arrive as if nothing was missed',
+      );
       await until('the API watch ends', 10_000, () => apiClosed !== 'open');
-      assert.ok(isStatusError(apiClosed, 'Expired') || (apiClosed as { code?: number })?.code === 410, `the API watch ended with ${String(apiClosed)}, not 410`);
+      assert.ok(
+        isStatusError(apiClosed, 'Expired') || (apiClosed as { code?: number })?.code === 410,
+        `the API watch ended with ${String(apiClosed)}, not 410`,
+      );
       assert.equal(store.feedLosses, 1);
 
       // Following etcd again: a list gives the writes made while away, and a new watch from
@@ -93,7 +125,11 @@ describe('etcd store: a feed cancelled by etcd', { skip: etcdMissing() }, () => 
       await store.watch('/registry/pods/', { afterRevision: now.revision }, (es) => later.push(...es));
       const relisted = await client.list(ref);
       const apiLater: string[] = [];
-      await client.watch(ref, { resourceVersion: relisted.metadata.resourceVersion }, { onEvent: (e) => apiLater.push(`${e.type} ${e.object.metadata.name}`) });
+      await client.watch(
+        ref,
+        { resourceVersion: relisted.metadata.resourceVersion },
+        { onEvent: (e) => apiLater.push(`${e.type} ${e.object.metadata.name}`) },
+      );
       await store.create('/registry/pods/default/after', { n: 1 });
       await client.create(ref, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'after' } } as KubeObject);
       await until('events after the new feed', 10_000, () => later.length === 1 && apiLater.length === 1);

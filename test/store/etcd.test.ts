@@ -8,7 +8,9 @@ let n = 0;
 storeContract({
   name: 'etcd',
   skip,
-  setup: async () => { await etcd.start(); },
+  setup: async () => {
+    await etcd.start();
+  },
   teardown: () => etcd.stop(),
   // Each test in its own key space of one etcd (revisions are etcd's, shared; the tests run one at a time).
   open: (q) => EtcdStore.open({ endpoints: [etcd.endpoint], keyPrefix: `/t${++n}` }, q),

@@ -18,9 +18,20 @@ import { kill9, serve, Served } from './serve-process';
 export const HA_NAMESPACE = 'ha';
 const profile = 'kubernetes-1.32';
 const FLAGS = [
-  '--clock', 'real', '--leader-elect', 'true',
-  '--node-monitor-period', '1s', '--node-monitor-grace-period', '8s', '--node-startup-grace-period', '8s',
-  '--node-status-update-frequency', '2s', '--node-lease-duration-seconds', '6',
+  '--clock',
+  'real',
+  '--leader-elect',
+  'true',
+  '--node-monitor-period',
+  '1s',
+  '--node-monitor-grace-period',
+  '8s',
+  '--node-startup-grace-period',
+  '8s',
+  '--node-status-update-frequency',
+  '2s',
+  '--node-lease-duration-seconds',
+  '6',
 ];
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -40,7 +51,8 @@ export async function until<T>(what: string, ms: number, probe: () => Promise<T 
   throw new Error(`${what}: not within ${ms} ms${last ? ` (last error: ${(last as Error).message})` : ''}`);
 }
 
-export const holder = async (c: Client, name: string) => (await c.get<Lease>({ resource: 'leases.coordination.k8s.io', namespace: 'kube-system' }, name)).spec?.holderIdentity;
+export const holder = async (c: Client, name: string) =>
+  (await c.get<Lease>({ resource: 'leases.coordination.k8s.io', namespace: 'kube-system' }, name)).spec?.holderIdentity;
 
 function identityOf(s: Served): { controllers: string; scheduler: string } {
   const m = /^leader election identity: (\S+) \(scheduler: (\S+)\)$/m.exec(s.output());
@@ -72,14 +84,22 @@ export async function startPair(work: string, etcdEndpoint: string, started: Ser
   const kubeconfig = path.join(work, 'admin.kubeconfig');
   fs.copyFileSync(a.kubeconfig, kubeconfig);
   const ca = KubeconfigClient.fromFile(kubeconfig, coreRegistry());
-  fs.writeFileSync(path.join(work, 'admin-b.kubeconfig'), fs.readFileSync(kubeconfig, 'utf8').replace(`https://127.0.0.1:${portA}`, `https://127.0.0.1:${portB}`));
+  fs.writeFileSync(
+    path.join(work, 'admin-b.kubeconfig'),
+    fs.readFileSync(kubeconfig, 'utf8').replace(`https://127.0.0.1:${portA}`, `https://127.0.0.1:${portB}`),
+  );
   const cb = KubeconfigClient.fromFile(path.join(work, 'admin-b.kubeconfig'), coreRegistry());
   const idA = identityOf(a);
   const idB = identityOf(b);
-  await until('A leads the controller manager', 20_000, async () => ((await holder(cb, 'kube-controller-manager')) === idA.controllers ? true : undefined));
+  await until('A leads the controller manager', 20_000, async () =>
+    (await holder(cb, 'kube-controller-manager')) === idA.controllers ? true : undefined,
+  );
   await ca.request('POST', '/kubespec/v1/kubelets', { body: { nodeName: 'n-a' } });
   await cb.request('POST', '/kubespec/v1/kubelets', { body: { nodeName: 'n-b' } });
-  await ca.create({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: HA_NAMESPACE } });
+  await ca.create(
+    { resource: 'namespaces' },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: HA_NAMESPACE } },
+  );
   return { a, b, ca, cb, idA, idB };
 }
 
@@ -101,23 +121,45 @@ export async function failover(p: Pair): Promise<FailoverTimes> {
   const { a, ca, cb, idB } = p;
   await until('both nodes Ready', 30_000, async () => {
     const nodes = (await cb.list<Node>({ resource: 'nodes' })).items;
-    return nodes.length === 2 && nodes.every((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? true : undefined;
+    return nodes.length === 2 &&
+      nodes.every((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+      ? true
+      : undefined;
   });
   const killedAt = Date.now();
   await kill9(a.child);
   const rs = { resource: 'replicasets', namespace: HA_NAMESPACE };
-  await cb.create(rs, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'after-kill' }, spec: { replicas: 2, selector: { matchLabels: { app: 'after-kill' } }, template: { metadata: { labels: { app: 'after-kill' } }, spec: { containers: [{ name: 'c', image: 'pause' }] } } } } as KubeObject);
+  await cb.create(rs, {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'after-kill' },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'after-kill' } },
+      template: { metadata: { labels: { app: 'after-kill' } }, spec: { containers: [{ name: 'c', image: 'pause' }] } },
+    },
+  } as KubeObject);
   let answered = true;
-  await ca.list({ resource: 'namespaces' }).catch(() => { answered = false; });
+  await ca.list({ resource: 'namespaces' }).catch(() => {
+    answered = false;
+  });
   if (answered) throw new Error('the killed master still answers');
   const pods = { resource: 'pods', namespace: HA_NAMESPACE };
   const since = () => Date.now() - killedAt;
-  const controllerLease = await until('B takes the controller manager lock', 40_000, async () => ((await holder(cb, 'kube-controller-manager')) === idB.controllers ? since() : undefined));
-  const schedulerLease = await until('B takes the scheduler lock', 40_000, async () => ((await holder(cb, 'kube-scheduler')) === idB.scheduler ? since() : undefined));
-  const podsMade = await until('B\'s ReplicaSet controller makes the pods', 30_000, async () => ((await cb.list<Pod>(pods)).items.length === 2 ? since() : undefined));
+  const controllerLease = await until('B takes the controller manager lock', 40_000, async () =>
+    (await holder(cb, 'kube-controller-manager')) === idB.controllers ? since() : undefined,
+  );
+  const schedulerLease = await until('B takes the scheduler lock', 40_000, async () =>
+    (await holder(cb, 'kube-scheduler')) === idB.scheduler ? since() : undefined,
+  );
+  const podsMade = await until("B's ReplicaSet controller makes the pods", 30_000, async () =>
+    (await cb.list<Pod>(pods)).items.length === 2 ? since() : undefined,
+  );
   // (Either node: until the node controller marks n-a, nothing says its master is gone.)
-  const podsBound = await until('B\'s scheduler binds them', 30_000, async () => ((await cb.list<Pod>(pods)).items.every((x) => x.spec.nodeName) ? since() : undefined));
-  const nodeUnknown = await until('B\'s node controller marks n-a Unknown', 40_000, async () => {
+  const podsBound = await until("B's scheduler binds them", 30_000, async () =>
+    (await cb.list<Pod>(pods)).items.every((x) => x.spec.nodeName) ? since() : undefined,
+  );
+  const nodeUnknown = await until("B's node controller marks n-a Unknown", 40_000, async () => {
     const n = await cb.get<Node>({ resource: 'nodes' }, 'n-a');
     return n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'Unknown') ? since() : undefined;
   });

@@ -48,23 +48,36 @@ describe('an HA pair of kubespec serve on one etcd', { skip: etcdMissing() }, ()
     const start = (await cb.list(secrets)).metadata.resourceVersion!;
     const seenOnB: string[] = [];
     const seenOnA: string[] = [];
-    const record = (into: string[]) => (e: ApiWatchEvent<KubeObject>) => into.push(`${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`);
+    const record = (into: string[]) => (e: ApiWatchEvent<KubeObject>) =>
+      into.push(`${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`);
     const wB = await cb.watch(secrets, { resourceVersion: start }, { onEvent: record(seenOnB) });
     const wA = await ca.watch(secrets, { resourceVersion: start }, { onEvent: record(seenOnA) });
     const written: string[] = [];
     for (let i = 0; i < 20; i++) {
       const via = i % 2 === 0 ? ca : cb;
-      const made = await via.create(secrets, { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: `s-${i}` }, data: { i: 'MQ==' } } as KubeObject);
+      const made = await via.create(secrets, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: { name: `s-${i}` },
+        data: { i: 'MQ==' },
+      } as KubeObject);
       written.push(`ADDED s-${i} ${made.metadata.resourceVersion}`);
       if (i % 5 === 4) {
         const other = i % 2 === 0 ? cb : ca;
         const got = await other.get<KubeObject>(secrets, `s-${i}`);
-        assert.equal(got.metadata.resourceVersion, made.metadata.resourceVersion, 'a GET through the other server gives another resourceVersion');
+        assert.equal(
+          got.metadata.resourceVersion,
+          made.metadata.resourceVersion,
+          'a GET through the other server gives another resourceVersion',
+        );
         const updated = await other.update(secrets, { ...got, data: { i: 'Mg==' } } as KubeObject);
         written.push(`MODIFIED s-${i} ${updated.metadata.resourceVersion}`);
       }
     }
-    await until('both watches have every write', 10_000, async () => (seenOnA.length >= written.length && seenOnB.length >= written.length ? true : undefined));
+    await until('both watches have every write', 10_000, async () =>
+      seenOnA.length >= written.length && seenOnB.length >= written.length ? true : undefined,
+    );
     await sleep(300);
     wA.stop();
     wB.stop();
@@ -72,13 +85,24 @@ describe('an HA pair of kubespec serve on one etcd', { skip: etcdMissing() }, ()
     assert.deepEqual(seenOnA, written, 'the watch on A differs from the writes (through A and B)');
     const listA = await ca.list(secrets);
     const listB = await cb.list(secrets);
-    assert.deepEqual(listA.items.map((x) => x.metadata.resourceVersion), listB.items.map((x) => x.metadata.resourceVersion));
+    assert.deepEqual(
+      listA.items.map((x) => x.metadata.resourceVersion),
+      listB.items.map((x) => x.metadata.resourceVersion),
+    );
 
     // kill -9 of the leader; then everything through B.
     const t = await failover(pair);
-    assert.ok(t.controllerLease >= 10_000, `B took the lock ${t.controllerLease} ms after the kill: before the lease (15 s from A's last renewal) expired`);
+    assert.ok(
+      t.controllerLease >= 10_000,
+      `B took the lock ${t.controllerLease} ms after the kill: before the lease (15 s from A's last renewal) expired`,
+    );
     const nb = await cb.get<Node>({ resource: 'nodes' }, 'n-b');
-    assert.ok(nb.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), 'the survivor\'s node is not Ready');
-    console.log(`# failover after kill -9 of the leader: Lease kube-controller-manager to the standby ${t.controllerLease} ms, kube-scheduler ${t.schedulerLease} ms; ReplicaSet pods made ${t.podsMade} ms, bound ${t.podsBound} ms; dead master's node Unknown ${t.nodeUnknown} ms (grace 8 s)`);
+    assert.ok(
+      nb.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+      "the survivor's node is not Ready",
+    );
+    console.log(
+      `# failover after kill -9 of the leader: Lease kube-controller-manager to the standby ${t.controllerLease} ms, kube-scheduler ${t.schedulerLease} ms; ReplicaSet pods made ${t.podsMade} ms, bound ${t.podsBound} ms; dead master's node Unknown ${t.nodeUnknown} ms (grace 8 s)`,
+    );
   });
 });

@@ -21,7 +21,10 @@ import { kill9, serve, Served, stop } from './serve-process';
 /** The HTTP status of a GET with a bearer token (401: the token is not recognised). */
 function statusWithToken(server: string, caPem: string, token: string, p: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = https.request(`${server}${p}`, { ca: caPem, headers: { authorization: `Bearer ${token}` } }, (res) => { res.resume(); resolve(res.statusCode!); });
+    const req = https.request(`${server}${p}`, { ca: caPem, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
     req.on('error', reject);
     req.end();
   });
@@ -46,7 +49,10 @@ async function scenario(store: () => string, work: string): Promise<void> {
     // The seed profile's tokens controller gives the default service account a token secret.
     let token: string | undefined;
     for (let i = 0; i < 200 && !token; i++) {
-      const secrets = await client.list<KubeObject & { type?: string; data?: Record<string, string> }>({ resource: 'secrets', namespace: ns });
+      const secrets = await client.list<KubeObject & { type?: string; data?: Record<string, string> }>({
+        resource: 'secrets',
+        namespace: ns,
+      });
       const s = secrets.items.find((x) => x.type === 'kubernetes.io/service-account-token');
       if (s?.data?.token) token = Buffer.from(s.data.token, 'base64').toString();
       else await new Promise((r) => setTimeout(r, 50));
@@ -63,7 +69,13 @@ async function scenario(store: () => string, work: string): Promise<void> {
       for (let i = 0; !dead; i++) {
         const name = `w${w}-${i}`;
         try {
-          await client.create(ref, { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name }, data: { v: V1 } } as KubeObject);
+          await client.create(ref, {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            type: 'Opaque',
+            metadata: { name },
+            data: { v: V1 },
+          } as KubeObject);
           acked.set(name, V1);
           const cm = await client.get<KubeObject & { data: Record<string, string> }>(ref, name);
           await client.update(ref, { ...cm, data: { v: V2 } });
@@ -78,7 +90,12 @@ async function scenario(store: () => string, work: string): Promise<void> {
     // The storm runs until enough writes are acknowledged (at least 3 s, at most 60 s): a
     // fixed time gave too few on a loaded machine.
     const stormStart = Date.now();
-    while ((Date.now() - stormStart < 3000 || acked.size <= 40) && Date.now() - stormStart < 60_000 && failures.length === 0) await new Promise((r) => setTimeout(r, 100));
+    while (
+      (Date.now() - stormStart < 3000 || acked.size <= 40) &&
+      Date.now() - stormStart < 60_000 &&
+      failures.length === 0
+    )
+      await new Promise((r) => setTimeout(r, 100));
     dead = true; // from here a failed write is the kill's doing
     await kill9(first.child);
     await Promise.all(writers);
@@ -89,7 +106,9 @@ async function scenario(store: () => string, work: string): Promise<void> {
     const after = KubeconfigClient.fromFile(oldKubeconfig, coreRegistry());
     const list = await after.list<KubeObject & { data: Record<string, string> }>(ref);
     const found = new Map(list.items.map((x) => [x.metadata.name!, x.data?.v]));
-    const lost = [...acked].filter(([name, v]) => found.get(name) === undefined || (v === V2 && found.get(name) !== V2));
+    const lost = [...acked].filter(
+      ([name, v]) => found.get(name) === undefined || (v === V2 && found.get(name) !== V2),
+    );
     assert.deepEqual(lost, [], `${lost.length} of ${acked.size} acknowledged writes lost`);
 
     // The token issued before the kill still authenticates (403 or 200, never 401).
@@ -97,15 +116,34 @@ async function scenario(store: () => string, work: string): Promise<void> {
     const server = (yaml.load(admin) as { clusters: { cluster: { server: string } }[] }).clusters[0].cluster.server;
     const code = await statusWithToken(server, caPem, token!, `/api/v1/namespaces/${ns}/secrets`);
     assert.notEqual(code, 401, 'the service-account token of before the restart is refused');
-    assert.equal(await statusWithToken(server, caPem, token!.slice(0, -4) + 'AAAA', `/api/v1/namespaces/${ns}/secrets`), 401, 'a forged token is accepted');
+    assert.equal(
+      await statusWithToken(server, caPem, `${token!.slice(0, -4)}AAAA`, `/api/v1/namespaces/${ns}/secrets`),
+      401,
+      'a forged token is accepted',
+    );
 
     // A watch from before the kill replays every create since then.
     const seen = new Set<string>();
-    const w = await after.watch(ref, { resourceVersion: startRv }, { onEvent: (e: ApiWatchEvent<KubeObject>) => { if (e.type === 'ADDED') seen.add(e.object.metadata.name!); } });
-    for (let i = 0; i < 400 && [...acked.keys()].some((n) => !seen.has(n)); i++) await new Promise((r) => setTimeout(r, 25));
+    const w = await after.watch(
+      ref,
+      { resourceVersion: startRv },
+      {
+        onEvent: (e: ApiWatchEvent<KubeObject>) => {
+          if (e.type === 'ADDED') seen.add(e.object.metadata.name!);
+        },
+      },
+    );
+    for (let i = 0; i < 400 && [...acked.keys()].some((n) => !seen.has(n)); i++)
+      await new Promise((r) => setTimeout(r, 25));
     w.stop();
-    assert.deepEqual([...acked.keys()].filter((n) => !seen.has(n)), [], 'creates missing from the resumed watch');
-    console.log(`# ${store()}: ${acked.size} acknowledged Secrets (${[...acked.values()].filter((v) => v === V2).length} updated) all there after kill -9`);
+    assert.deepEqual(
+      [...acked.keys()].filter((n) => !seen.has(n)),
+      [],
+      'creates missing from the resumed watch',
+    );
+    console.log(
+      `# ${store()}: ${acked.size} acknowledged Secrets (${[...acked.values()].filter((v) => v === V2).length} updated) all there after kill -9`,
+    );
   } finally {
     await kill9(first.child);
     if (second) await stop(second.child);

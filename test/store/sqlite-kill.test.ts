@@ -18,7 +18,10 @@ const WRITER = path.join(__dirname, 'sqlite-writer.ts');
 
 function storm(file: string, sync: 'full' | 'normal', ms: number): Promise<{ acked: number; perSecond: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', 'ts-node/register', WRITER, file, sync], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
+    const child = spawn(process.execPath, ['--require', 'ts-node/register', WRITER, file, sync], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+    });
     let acked = -1;
     let firstAt = 0;
     let err = '';
@@ -37,7 +40,9 @@ function storm(file: string, sync: 'full' | 'normal', ms: number): Promise<{ ack
         }
       }
     });
-    child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
     child.once('exit', (code, signal) => {
       if (signal !== 'SIGKILL') return reject(new Error(`the writer exited with ${code}:\n${err}`));
       resolve({ acked: acked + 1, perSecond: Math.round((acked + 1) / ((Date.now() - firstAt) / 1000)) });
@@ -59,7 +64,9 @@ describe('sqlite: kill -9 of the writing process loses no acknowledged write', (
         const keys = new Set((await store.range('/registry/pods/storm/')).items.map((kv) => kv.key));
         const lost = Array.from({ length: acked }, (_, i) => `/registry/pods/storm/p-${i}`).filter((k) => !keys.has(k));
         assert.deepEqual(lost, [], `${lost.length} of ${acked} acknowledged creates lost`);
-        console.log(`# synchronous=${sync.toUpperCase()}: ${acked} acknowledged creates (${perSecond}/s, one writer) all there after kill -9`);
+        console.log(
+          `# synchronous=${sync.toUpperCase()}: ${acked} acknowledged creates (${perSecond}/s, one writer) all there after kill -9`,
+        );
       } finally {
         await store.close();
       }

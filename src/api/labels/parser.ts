@@ -1,10 +1,18 @@
-import { compareStrings, everything, labelKeyError, newRequirement, Operator, Requirement, Selector, SelectorParseError } from './selector';
+import {
+  compareStrings,
+  everything,
+  labelKeyError,
+  newRequirement,
+  Operator,
+  Requirement,
+  Selector,
+  SelectorParseError,
+} from './selector';
 
 /**
  * labels.Parse: the selector string grammar (`a=b,c in (x,y),!d,e>1`), a lexer and a
  * recursive-descent parser as apimachinery/pkg/labels/selector.go has. One algorithm.
  */
-
 
 enum Token {
   Error,
@@ -132,7 +140,8 @@ class Parser {
           try {
             r = this.parseRequirement();
           } catch (e) {
-            if (e instanceof SelectorParseError) throw new SelectorParseError(`unable to parse requirement: ${e.message}`);
+            if (e instanceof SelectorParseError)
+              throw new SelectorParseError(`unable to parse requirement: ${e.message}`);
             throw e;
           }
           reqs.push(r);
@@ -208,7 +217,8 @@ class Parser {
       case Token.Identifier:
       case Token.Comma: {
         const s = this.parseIdentifiersList();
-        if (this.consume(Context.Values).tok !== Token.ClosedPar) throw new SelectorParseError(`found '${lit}', expected: ')'`);
+        if (this.consume(Context.Values).tok !== Token.ClosedPar)
+          throw new SelectorParseError(`found '${lit}', expected: ')'`);
         return s;
       }
       case Token.ClosedPar:
@@ -269,7 +279,10 @@ export function parseSelector(s: string): Selector {
 /** Parses --node-labels syntax: key=value,key2=value2. */
 export function parseLabels(spec: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw new Error(`invalid label: ${item} (want key=value)`);
     out[item.slice(0, eq)] = item.slice(eq + 1);

@@ -38,7 +38,7 @@ export class SelectorParseError extends Error {
   }
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 function lookup(labels: Labels | undefined, key: string): string | undefined {
   if (!labels || !hasOwn(labels, key)) return undefined;
@@ -145,7 +145,6 @@ export class Requirement {
   }
 }
 
-
 export function labelKeyError(key: string): string | undefined {
   const errs = qualifiedNameErrors(key);
   return errs.length ? `invalid label key ${quote(key)}: ${errs.join('; ')}` : undefined;
@@ -181,7 +180,8 @@ export function newRequirement(key: string, operator: Operator, values: readonly
     case 'lt':
       if (values.length !== 1) throw new SelectorParseError("for 'Gt', 'Lt' operators, exactly one value is required");
       for (const v of values) {
-        if (parseInt64(v) === undefined) throw new SelectorParseError("for 'Gt', 'Lt' operators, the value must be an integer");
+        if (parseInt64(v) === undefined)
+          throw new SelectorParseError("for 'Gt', 'Lt' operators, the value must be an integer");
       }
       break;
     default:
@@ -237,7 +237,8 @@ class InternalSelector implements Selector {
   requiresExactMatch(label: string): string | undefined {
     for (const r of this.reqs) {
       if (r.key !== label) continue;
-      if ((r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1) return r.values[0];
+      if ((r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1)
+        return r.values[0];
       return undefined;
     }
     return undefined;

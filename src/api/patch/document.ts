@@ -17,7 +17,7 @@ export class PatchError extends Error {
   }
 }
 
-export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+export const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -25,7 +25,8 @@ export function isObject(v: unknown): v is JsonObject {
 
 /** Assigns without ever touching a prototype (a "__proto__" key is just data). */
 export function setKey(o: JsonObject, k: string, v: JsonValue): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 

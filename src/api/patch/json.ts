@@ -34,14 +34,23 @@ function checkPointer(ops: JsonValue[]): void {
       const p = op[key];
       if (typeof p !== 'string') continue;
       if (p !== '' && !p.startsWith('/')) {
-        throw new PatchError(`json patch operation ${i} (${opLabel(op)}) failed: ${FJP_REASONS.OPERATION_PATH_INVALID}`);
+        throw new PatchError(
+          `json patch operation ${i} (${opLabel(op)}) failed: ${FJP_REASONS.OPERATION_PATH_INVALID}`,
+        );
       }
       if (/~(?![01])/.test(p)) {
         throw new PatchError(`json patch operation ${i} (${opLabel(op)}) failed: invalid escape in JSON pointer`);
       }
     }
-    if (op.op === 'move' && typeof op.from === 'string' && typeof op.path === 'string' && op.path.startsWith(`${op.from}/`)) {
-      throw new PatchError(`json patch operation ${i} (${opLabel(op)}) failed: a value cannot be moved into one of its children`);
+    if (
+      op.op === 'move' &&
+      typeof op.from === 'string' &&
+      typeof op.path === 'string' &&
+      op.path.startsWith(`${op.from}/`)
+    ) {
+      throw new PatchError(
+        `json patch operation ${i} (${opLabel(op)}) failed: a value cannot be moved into one of its children`,
+      );
     }
   });
 }
@@ -63,7 +72,8 @@ export function applyJsonPatch(target: unknown, ops: unknown): JsonValue {
       throw new PatchError(`${label} failed: ${reason}`);
     }
     // fast-json-patch refuses paths through __proto__/constructor/prototype with a TypeError
-    if (e instanceof TypeError) throw new PatchError('json patch failed: paths through __proto__ or constructor.prototype are not allowed');
+    if (e instanceof TypeError)
+      throw new PatchError('json patch failed: paths through __proto__ or constructor.prototype are not allowed');
     throw e;
   }
 }

@@ -23,7 +23,11 @@ export type StrategicSchema = { readonly [field: string]: StrategicField };
 // tags of k8s.io/api (core/v1, apps/v1, batch/v1) and metav1.ObjectMeta.
 // Only fields with tags are listed; the rest follow the defaults.
 
-const mergeBy = (mergeKey: string, schema?: StrategicSchema): StrategicField => ({ strategy: 'merge', mergeKey, schema });
+const mergeBy = (mergeKey: string, schema?: StrategicSchema): StrategicField => ({
+  strategy: 'merge',
+  mergeKey,
+  schema,
+});
 const conditions: StrategicField = mergeBy('type');
 
 const OBJECT_META: StrategicSchema = {
@@ -81,7 +85,9 @@ export const STRATEGIC_SCHEMAS: ReadonlyMap<string, StrategicSchema> = new Map<s
   ['Job', workload()],
   [
     'CronJob',
-    withMeta({ spec: { schema: { jobTemplate: { schema: { metadata: { schema: OBJECT_META }, spec: { schema: JOB_SPEC } } } } } }),
+    withMeta({
+      spec: { schema: { jobTemplate: { schema: { metadata: { schema: OBJECT_META }, spec: { schema: JOB_SPEC } } } } },
+    }),
   ],
   [
     'Node',

@@ -6,7 +6,6 @@ import { STRATEGIC_SCHEMAS, StrategicField, StrategicSchema } from './schemas';
  * One algorithm (mergeMap, mergeSlice and their directives), kept whole in one file.
  */
 
-
 const DIRECTIVE = '$patch';
 const RETAIN_KEYS = '$retainKeys';
 const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList';
@@ -102,7 +101,9 @@ function putVerbatim(original: JsonObject, k: string, v: JsonValue): void {
 function extractKey(s: string, prefix: string): string {
   const slash = s.indexOf('/');
   if (slash < 0 || s.slice(0, slash) !== prefix) {
-    throw new PatchError(prefix === DELETE_FROM_PRIMITIVE_LIST ? ERR_BAD_PATCH_PRIMITIVE_LIST : ERR_BAD_PATCH_SET_ELEMENT_ORDER);
+    throw new PatchError(
+      prefix === DELETE_FROM_PRIMITIVE_LIST ? ERR_BAD_PATCH_PRIMITIVE_LIST : ERR_BAD_PATCH_SET_ELEMENT_ORDER,
+    );
   }
   return s.slice(slash + 1);
 }
@@ -114,7 +115,8 @@ function sameScalar(a: JsonValue | undefined, b: JsonValue | undefined): boolean
 
 /** index(): position of an element in a list, by merge key for maps, by value otherwise. */
 function indexIn(list: readonly JsonValue[], item: JsonValue, mergeKey: string, kind: ElementKind): number {
-  const key = (x: JsonValue): JsonValue | undefined => (kind === 'object' ? (isObject(x) ? x[mergeKey] : undefined) : x);
+  const key = (x: JsonValue): JsonValue | undefined =>
+    kind === 'object' ? (isObject(x) ? x[mergeKey] : undefined) : x;
   const want = key(item);
   for (let i = 0; i < list.length; i++) if (sameScalar(key(list[i]), want)) return i;
   return -1;
@@ -181,7 +183,9 @@ function validatePatchWithSetOrderList(patchList: JsonValue[], setOrder: JsonVal
     si++;
   }
   if (pi < nonDelete.length && si >= setOrder.length) {
-    throw new PatchError(`The order in patch list:\n${describe(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${describe(setOrder)}\n`);
+    throw new PatchError(
+      `The order in patch list:\n${describe(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${describe(setOrder)}\n`,
+    );
   }
 }
 
@@ -204,7 +208,12 @@ function partition(list: JsonValue[], by: readonly JsonValue[], mergeKey: string
 }
 
 /** normalizeSliceOrder: stable sort by position in `order` ($patch:delete entries go last). */
-function normalizeSliceOrder(toSort: JsonValue[], order: readonly JsonValue[], mergeKey: string, kind: ElementKind): JsonValue[] {
+function normalizeSliceOrder(
+  toSort: JsonValue[],
+  order: readonly JsonValue[],
+  mergeKey: string,
+  kind: ElementKind,
+): JsonValue[] {
   let items = toSort;
   let toDelete: JsonValue[] = [];
   if (kind === 'object') {
@@ -226,7 +235,13 @@ function normalizeSliceOrder(toSort: JsonValue[], order: readonly JsonValue[], m
  * mergeSortedSlice: interleaves server-only elements (left) into the patch's
  * elements (right), using their order in the live list where both appear there.
  */
-function mergeSortedSlice(left: JsonValue[], right: JsonValue[], serverOrder: readonly JsonValue[], mergeKey: string, kind: ElementKind): JsonValue[] {
+function mergeSortedSlice(
+  left: JsonValue[],
+  right: JsonValue[],
+  serverOrder: readonly JsonValue[],
+  mergeKey: string,
+  kind: ElementKind,
+): JsonValue[] {
   const out: JsonValue[] = [];
   let i = 0;
   let j = 0;
@@ -285,7 +300,8 @@ function mergeSlice(
   const kind = elementKind(originalIn, patchIn) as ElementKind;
 
   if (kind !== 'object') {
-    if (isDeleteList) return { merged: originalIn.filter((v) => !patchIn.some((d) => sameScalar(d, v))), view: originalIn };
+    if (isDeleteList)
+      return { merged: originalIn.filter((v) => !patchIn.some((d) => sameScalar(d, v))), view: originalIn };
     const merged = dedupe([...originalIn, ...patchIn]);
     const [patchItems, serverOnly] = partition(merged, patchIn, '');
     return { merged: normalizeElementOrder(patchItems, serverOnly, patchIn, originalIn, '', kind), view: originalIn };
@@ -306,7 +322,11 @@ function mergeSlice(
     const directive = m[DIRECTIVE];
     if (directive === 'delete') {
       if (!hasOwn(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-      for (let at = findByMergeKey(view.slice(0, live), mergeKey, m[mergeKey]); at >= 0; at = findByMergeKey(view.slice(0, live), mergeKey, m[mergeKey])) {
+      for (
+        let at = findByMergeKey(view.slice(0, live), mergeKey, m[mergeKey]);
+        at >= 0;
+        at = findByMergeKey(view.slice(0, live), mergeKey, m[mergeKey])
+      ) {
         view.copyWithin(at, at + 1, live);
         live--;
       }
@@ -363,8 +383,10 @@ function mergePatchIntoOriginal(original: JsonObject, patch: JsonObject, schema:
     const foundPatch = hasOwn(patch, listKey);
     const originalList = foundOriginal ? original[listKey] : undefined;
     const patchList = foundPatch ? patch[listKey] : undefined;
-    if (foundOriginal && !Array.isArray(originalList)) throw new PatchError(`expected a list at ${listKey}, but received ${describe(originalList)}`);
-    if (foundPatch && !Array.isArray(patchList)) throw new PatchError(`expected a list at ${listKey}, but received ${describe(patchList)}`);
+    if (foundOriginal && !Array.isArray(originalList))
+      throw new PatchError(`expected a list at ${listKey}, but received ${describe(originalList)}`);
+    if (foundPatch && !Array.isArray(patchList))
+      throw new PatchError(`expected a list at ${listKey}, but received ${describe(patchList)}`);
     const origArr = (originalList ?? []) as JsonValue[];
     const patchArr = (patchList ?? []) as JsonValue[];
     const meta = lookupField(schema, listKey);
@@ -443,7 +465,11 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: StrategicSche
  * Applies a strategic merge patch with an explicit schema (e.g. for a custom
  * resource whose patch metadata the caller knows).
  */
-export function applyStrategicMergePatchWithSchema(target: unknown, patch: unknown, schema: StrategicSchema | undefined): JsonObject {
+export function applyStrategicMergePatchWithSchema(
+  target: unknown,
+  patch: unknown,
+  schema: StrategicSchema | undefined,
+): JsonObject {
   const original = toJson(target);
   const p = toJson(patch, 'patch');
   if (!isObject(original)) throw new PatchError('invalid JSON document: the object to patch must be a JSON object');

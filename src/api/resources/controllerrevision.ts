@@ -16,7 +16,9 @@ export const controllerrevisions = defineResource<ControllerRevision>({
   kind: 'ControllerRevision',
   namespaced: true,
   validate(cr) {
-    return Number.isInteger(cr.revision) && cr.revision >= 0 ? [] : [fieldError.invalid('revision', cr.revision, 'must be greater than or equal to 0')];
+    return Number.isInteger(cr.revision) && cr.revision >= 0
+      ? []
+      : [fieldError.invalid('revision', cr.revision, 'must be greater than or equal to 0')];
   },
   validateUpdate(cr, old) {
     return jsonEqual(cr.data, old.data) ? [] : [fieldError.invalid('data', '', 'field is immutable')];

@@ -22,7 +22,9 @@ function rawValue(v: IntOrString | undefined): number {
 }
 
 function notOver100(field: string, v: IntOrString | undefined): FieldErrors {
-  return typeof v === 'string' && /^[0-9]+%$/.test(v) && rawValue(v) > 100 ? [fieldError.invalid(field, intOrStringValue(v), 'must not be greater than 100%')] : [];
+  return typeof v === 'string' && /^[0-9]+%$/.test(v) && rawValue(v) > 100
+    ? [fieldError.invalid(field, intOrStringValue(v), 'must not be greater than 100%')]
+    : [];
 }
 
 /**
@@ -40,7 +42,8 @@ function validateUpdateStrategy(ds: DaemonSet, maxSurge: boolean): FieldErrors {
   const f = `${base}.rollingUpdate`;
   const errs: FieldErrors = [...validateIntOrPercent(`${f}.maxUnavailable`, ru.maxUnavailable)];
   if (!maxSurge) {
-    if (rawValue(ru.maxUnavailable) === 0) errs.push(fieldError.invalid(`${f}.maxUnavailable`, intOrStringValue(ru.maxUnavailable), 'cannot be 0'));
+    if (rawValue(ru.maxUnavailable) === 0)
+      errs.push(fieldError.invalid(`${f}.maxUnavailable`, intOrStringValue(ru.maxUnavailable), 'cannot be 0'));
     errs.push(...notOver100(`${f}.maxUnavailable`, ru.maxUnavailable));
     return errs;
   }
@@ -48,8 +51,16 @@ function validateUpdateStrategy(ds: DaemonSet, maxSurge: boolean): FieldErrors {
   errs.push(...notOver100(`${f}.maxUnavailable`, ru.maxUnavailable), ...notOver100(`${f}.maxSurge`, ru.maxSurge));
   const hasUnavailable = rawValue(ru.maxUnavailable) !== 0;
   const hasSurge = rawValue(ru.maxSurge) !== 0;
-  if (hasUnavailable && hasSurge) errs.push(fieldError.invalid(`${f}.maxSurge`, intOrStringValue(ru.maxSurge), 'may not be set when maxUnavailable is non-zero'));
-  if (!hasUnavailable && !hasSurge) errs.push(fieldError.required(`${f}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
+  if (hasUnavailable && hasSurge)
+    errs.push(
+      fieldError.invalid(
+        `${f}.maxSurge`,
+        intOrStringValue(ru.maxSurge),
+        'may not be set when maxUnavailable is non-zero',
+      ),
+    );
+  if (!hasUnavailable && !hasSurge)
+    errs.push(fieldError.required(`${f}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
   return errs;
 }
 
@@ -96,19 +107,31 @@ export function daemonsetsResource(options: { maxSurge: boolean }): ResourceType
       // Upstream daemonSetStrategy.PrepareForUpdate: the template generation is the server's.
       const generation = Number(old.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION] ?? 0);
       const changed = JSON.stringify(ds.spec?.template) !== JSON.stringify(old.spec?.template);
-      ds.metadata.annotations = { ...ds.metadata.annotations, [TEMPLATE_GENERATION_ANNOTATION]: String(changed ? generation + 1 : generation) };
+      ds.metadata.annotations = {
+        ...ds.metadata.annotations,
+        [TEMPLATE_GENERATION_ANNOTATION]: String(changed ? generation + 1 : generation),
+      };
     },
     validate(ds) {
       const errs: FieldErrors = [];
       if (!ds.spec?.selector) return [fieldError.required('spec.selector')];
-      for (const e of validateLabelSelector(ds.spec.selector, 'spec.selector')) errs.push(fieldError.invalid(e.field, '', e.message));
+      for (const e of validateLabelSelector(ds.spec.selector, 'spec.selector'))
+        errs.push(fieldError.invalid(e.field, '', e.message));
       const labels = ds.spec.template?.metadata?.labels ?? {};
       if (errs.length === 0 && !selectorFromLabelSelector(ds.spec.selector).matches(labels)) {
-        errs.push(fieldError.invalid('spec.template.metadata.labels', JSON.stringify(labels), '`selector` does not match template `labels`'));
+        errs.push(
+          fieldError.invalid(
+            'spec.template.metadata.labels',
+            JSON.stringify(labels),
+            '`selector` does not match template `labels`',
+          ),
+        );
       }
       errs.push(...validatePodSpec('spec.template.spec', ds.spec.template?.spec));
       if (ds.spec.template?.spec?.restartPolicy && ds.spec.template.spec.restartPolicy !== 'Always') {
-        errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', ds.spec.template.spec.restartPolicy, ['Always']));
+        errs.push(
+          fieldError.notSupported('spec.template.spec.restartPolicy', ds.spec.template.spec.restartPolicy, ['Always']),
+        );
       }
       errs.push(...validateUpdateStrategy(ds, options.maxSurge));
       return errs;

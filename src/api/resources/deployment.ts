@@ -13,7 +13,10 @@ export interface Deployment extends KubeObject {
     replicas?: number;
     selector: LabelSelector;
     template: PodTemplateSpec;
-    strategy?: { type?: 'RollingUpdate' | 'Recreate'; rollingUpdate?: { maxSurge?: IntOrString; maxUnavailable?: IntOrString } };
+    strategy?: {
+      type?: 'RollingUpdate' | 'Recreate';
+      rollingUpdate?: { maxSurge?: IntOrString; maxUnavailable?: IntOrString };
+    };
     minReadySeconds?: number;
     revisionHistoryLimit?: number;
     paused?: boolean;
@@ -36,7 +39,10 @@ const PERCENT = /^[0-9]+%$/;
 /** Upstream ValidatePositiveIntOrPercent: a nonnegative integer or "N%". */
 export function validateIntOrPercent(field: string, v: IntOrString | undefined): FieldErrors {
   if (v === undefined) return [];
-  if (typeof v === 'string') return PERCENT.test(v) ? [] : [fieldError.invalid(field, intOrStringValue(v), "must be an integer or percentage (e.g '5%')")];
+  if (typeof v === 'string')
+    return PERCENT.test(v)
+      ? []
+      : [fieldError.invalid(field, intOrStringValue(v), "must be an integer or percentage (e.g '5%')")];
   return nonNegative(field, v);
 }
 
@@ -95,20 +101,46 @@ export const deployments = defineResource<Deployment>({
     ];
     const type = s.strategy?.type;
     const ru = s.strategy?.rollingUpdate;
-    if (type !== 'RollingUpdate' && type !== 'Recreate') errs.push(fieldError.notSupported('spec.strategy.type', type, ['Recreate', 'RollingUpdate']));
-    if (type === 'Recreate' && ru) errs.push(fieldError.forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"));
+    if (type !== 'RollingUpdate' && type !== 'Recreate')
+      errs.push(fieldError.notSupported('spec.strategy.type', type, ['Recreate', 'RollingUpdate']));
+    if (type === 'Recreate' && ru)
+      errs.push(
+        fieldError.forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"),
+      );
     if (type === 'RollingUpdate' && ru) {
       errs.push(...validateIntOrPercent('spec.strategy.rollingUpdate.maxUnavailable', ru.maxUnavailable));
       errs.push(...validateIntOrPercent('spec.strategy.rollingUpdate.maxSurge', ru.maxSurge));
       if (rawValue(ru.maxUnavailable) === 0 && rawValue(ru.maxSurge) === 0) {
-        errs.push(fieldError.invalid('spec.strategy.rollingUpdate.maxUnavailable', intOrStringValue(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
+        errs.push(
+          fieldError.invalid(
+            'spec.strategy.rollingUpdate.maxUnavailable',
+            intOrStringValue(ru.maxUnavailable),
+            'may not be 0 when `maxSurge` is 0',
+          ),
+        );
       }
-      if (typeof ru.maxUnavailable === 'string' && PERCENT.test(ru.maxUnavailable) && rawValue(ru.maxUnavailable) > 100) {
-        errs.push(fieldError.invalid('spec.strategy.rollingUpdate.maxUnavailable', intOrStringValue(ru.maxUnavailable), 'must not be greater than 100%'));
+      if (
+        typeof ru.maxUnavailable === 'string' &&
+        PERCENT.test(ru.maxUnavailable) &&
+        rawValue(ru.maxUnavailable) > 100
+      ) {
+        errs.push(
+          fieldError.invalid(
+            'spec.strategy.rollingUpdate.maxUnavailable',
+            intOrStringValue(ru.maxUnavailable),
+            'must not be greater than 100%',
+          ),
+        );
       }
     }
     if (s.progressDeadlineSeconds !== undefined && s.progressDeadlineSeconds <= (s.minReadySeconds ?? 0)) {
-      errs.push(fieldError.invalid('spec.progressDeadlineSeconds', s.progressDeadlineSeconds, 'must be greater than minReadySeconds'));
+      errs.push(
+        fieldError.invalid(
+          'spec.progressDeadlineSeconds',
+          s.progressDeadlineSeconds,
+          'must be greater than minReadySeconds',
+        ),
+      );
     }
     return errs;
   },

@@ -44,10 +44,14 @@ export const endpoints = defineResource<Endpoints>({
     const errs: FieldErrors = [];
     (ep.subsets ?? []).forEach((ss, i) => {
       [...(ss.addresses ?? []), ...(ss.notReadyAddresses ?? [])].forEach((a, j) => {
-        if (!isIPv4(a.ip)) errs.push(fieldError.invalid(`subsets[${i}].addresses[${j}].ip`, a.ip, 'must be a valid IP address'));
+        if (!isIPv4(a.ip))
+          errs.push(fieldError.invalid(`subsets[${i}].addresses[${j}].ip`, a.ip, 'must be a valid IP address'));
       });
       (ss.ports ?? []).forEach((p, j) => {
-        if (!validPort(p.port)) errs.push(fieldError.invalid(`subsets[${i}].ports[${j}].port`, p.port, 'must be between 1 and 65535, inclusive'));
+        if (!validPort(p.port))
+          errs.push(
+            fieldError.invalid(`subsets[${i}].ports[${j}].port`, p.port, 'must be between 1 and 65535, inclusive'),
+          );
       });
     });
     return errs;

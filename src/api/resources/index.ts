@@ -25,10 +25,34 @@ export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, sec
 
 /** A registry holding every resource the control plane serves. */
 /** Every built-in resource; a release's validation differences come as options (from its profile). */
-export function coreRegistry(options: { jobRestartPolicyRequired?: boolean; namespaceRepeatDeleteAnswered?: boolean; daemonSetMaxSurge?: boolean } = {}): ResourceRegistry {
-  return new ResourceRegistry().register(options.namespaceRepeatDeleteAnswered ? namespacesResource(true) : namespaces).register(nodes).register(pods).register(leases).register(events)
-    .register(options.daemonSetMaxSurge === false ? daemonsetsResource({ maxSurge: false }) : daemonsets).register(replicationcontrollers).register(options.jobRestartPolicyRequired ? jobsResource(true) : jobs).register(services).register(endpoints)
-    .register(serviceaccounts).register(secrets).register(resourcequotas).register(limitranges)
-    .register(roles).register(clusterRoles).register(roleBindings).register(clusterRoleBindings)
-    .register(replicasets).register(deployments).register(statefulsets).register(controllerrevisions);
+export function coreRegistry(
+  options: {
+    jobRestartPolicyRequired?: boolean;
+    namespaceRepeatDeleteAnswered?: boolean;
+    daemonSetMaxSurge?: boolean;
+  } = {},
+): ResourceRegistry {
+  return new ResourceRegistry()
+    .register(options.namespaceRepeatDeleteAnswered ? namespacesResource(true) : namespaces)
+    .register(nodes)
+    .register(pods)
+    .register(leases)
+    .register(events)
+    .register(options.daemonSetMaxSurge === false ? daemonsetsResource({ maxSurge: false }) : daemonsets)
+    .register(replicationcontrollers)
+    .register(options.jobRestartPolicyRequired ? jobsResource(true) : jobs)
+    .register(services)
+    .register(endpoints)
+    .register(serviceaccounts)
+    .register(secrets)
+    .register(resourcequotas)
+    .register(limitranges)
+    .register(roles)
+    .register(clusterRoles)
+    .register(roleBindings)
+    .register(clusterRoleBindings)
+    .register(replicasets)
+    .register(deployments)
+    .register(statefulsets)
+    .register(controllerrevisions);
 }

@@ -57,57 +57,76 @@ const NONNEGATIVE = ['parallelism', 'completions', 'backoffLimit'] as const;
  */
 export function jobsResource(requiredRestartPolicy: boolean) {
   return defineResource<Job>({
-  group: 'batch',
-  version: 'v1',
-  resource: 'jobs',
-  kind: 'Job',
-  namespaced: true,
-  categories: ['all'],
-  subresources: ['status'],
-  hasStatus: true,
-  tracksGeneration: true,
-  defaults(job) {
-    const s = job.spec;
-    if (!s) return;
-    if (s.completions === undefined && s.parallelism === undefined) s.completions = 1;
-    s.parallelism ??= 1;
-    s.backoffLimit ??= 6;
-    s.completionMode ??= 'NonIndexed';
-    s.suspend ??= false;
-    if (s.template?.spec) defaultPodSpec(s.template.spec);
-  },
-  prepareForCreate(job) {
-    job.status = {};
-    if (job.spec?.manualSelector) return;
-    const uid = job.metadata.uid!;
-    const name = job.metadata.name!;
-    job.spec.selector = { matchLabels: { [JOB_CONTROLLER_UID]: uid } };
-    const tmpl = (job.spec.template ??= { spec: { containers: [] } });
-    tmpl.metadata = { ...tmpl.metadata, labels: { ...tmpl.metadata?.labels, [JOB_CONTROLLER_UID]: uid, [JOB_NAME]: name, 'controller-uid': uid, 'job-name': name } };
-  },
-  validate(job) {
-    const errs: FieldErrors = [];
-    const s = job.spec;
-    if (!s) return [fieldError.required('spec')];
-    for (const f of NONNEGATIVE) {
-      const v = s[f];
-      if (v !== undefined && !(Number.isInteger(v) && v >= 0)) errs.push(fieldError.invalid(`spec.${f}`, v, 'must be greater than or equal to 0'));
-    }
-    if (!s.selector) errs.push(fieldError.required('spec.selector'));
-    else {
-      for (const e of validateLabelSelector(s.selector, 'spec.selector')) errs.push({ reason: 'FieldValueInvalid', field: e.field, message: e.message });
-      const labels = s.template?.metadata?.labels ?? {};
-      if (!selectorFromLabelSelector(s.selector).matches(labels)) {
-        errs.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    group: 'batch',
+    version: 'v1',
+    resource: 'jobs',
+    kind: 'Job',
+    namespaced: true,
+    categories: ['all'],
+    subresources: ['status'],
+    hasStatus: true,
+    tracksGeneration: true,
+    defaults(job) {
+      const s = job.spec;
+      if (!s) return;
+      if (s.completions === undefined && s.parallelism === undefined) s.completions = 1;
+      s.parallelism ??= 1;
+      s.backoffLimit ??= 6;
+      s.completionMode ??= 'NonIndexed';
+      s.suspend ??= false;
+      if (s.template?.spec) defaultPodSpec(s.template.spec);
+    },
+    prepareForCreate(job) {
+      job.status = {};
+      if (job.spec?.manualSelector) return;
+      const uid = job.metadata.uid!;
+      const name = job.metadata.name!;
+      job.spec.selector = { matchLabels: { [JOB_CONTROLLER_UID]: uid } };
+      const tmpl = (job.spec.template ??= { spec: { containers: [] } });
+      tmpl.metadata = {
+        ...tmpl.metadata,
+        labels: {
+          ...tmpl.metadata?.labels,
+          [JOB_CONTROLLER_UID]: uid,
+          [JOB_NAME]: name,
+          'controller-uid': uid,
+          'job-name': name,
+        },
+      };
+    },
+    validate(job) {
+      const errs: FieldErrors = [];
+      const s = job.spec;
+      if (!s) return [fieldError.required('spec')];
+      for (const f of NONNEGATIVE) {
+        const v = s[f];
+        if (v !== undefined && !(Number.isInteger(v) && v >= 0))
+          errs.push(fieldError.invalid(`spec.${f}`, v, 'must be greater than or equal to 0'));
       }
-    }
-    const policy = s.template?.spec?.restartPolicy;
-    if (requiredRestartPolicy && (policy === 'Always' || !policy)) errs.push(fieldError.required('spec.template.spec.restartPolicy', 'valid values: "OnFailure", "Never"'));
-    else if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['OnFailure', 'Never']));
-    errs.push(...validatePodTemplate('spec.template', s.template).filter((e) => e.field !== 'spec.template.spec.restartPolicy'));
-    return errs;
-  },
-  defaultGarbageCollectionPolicy: 'orphan',
+      if (!s.selector) errs.push(fieldError.required('spec.selector'));
+      else {
+        for (const e of validateLabelSelector(s.selector, 'spec.selector'))
+          errs.push({ reason: 'FieldValueInvalid', field: e.field, message: e.message });
+        const labels = s.template?.metadata?.labels ?? {};
+        if (!selectorFromLabelSelector(s.selector).matches(labels)) {
+          errs.push(
+            fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'),
+          );
+        }
+      }
+      const policy = s.template?.spec?.restartPolicy;
+      if (requiredRestartPolicy && (policy === 'Always' || !policy))
+        errs.push(fieldError.required('spec.template.spec.restartPolicy', 'valid values: "OnFailure", "Never"'));
+      else if (policy !== 'OnFailure' && policy !== 'Never')
+        errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['OnFailure', 'Never']));
+      errs.push(
+        ...validatePodTemplate('spec.template', s.template).filter(
+          (e) => e.field !== 'spec.template.spec.restartPolicy',
+        ),
+      );
+      return errs;
+    },
+    defaultGarbageCollectionPolicy: 'orphan',
   });
 }
 

@@ -11,7 +11,8 @@ export const leases = defineResource<Lease>({
   validate(lease) {
     const errs: FieldErrors = [];
     const d = lease.spec?.leaseDurationSeconds;
-    if (d !== undefined && !(d > 0)) errs.push(fieldError.invalid('spec.leaseDurationSeconds', d, 'must be greater than 0'));
+    if (d !== undefined && !(d > 0))
+      errs.push(fieldError.invalid('spec.leaseDurationSeconds', d, 'must be greater than 0'));
     return errs;
   },
 });

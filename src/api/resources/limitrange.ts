@@ -38,9 +38,12 @@ export const limitranges = defineResource<LimitRange>({
         for (const [k, v] of Object.entries(item[part] ?? {})) if (typeof v === 'number') item[part]![k] = String(v);
       }
       if (item.type !== 'Container') continue;
-      for (const [k, v] of Object.entries(item.max ?? {})) if (item.default?.[k] === undefined) item.default = { ...item.default, [k]: v };
-      for (const [k, v] of Object.entries(item.default ?? {})) if (item.defaultRequest?.[k] === undefined) item.defaultRequest = { ...item.defaultRequest, [k]: v };
-      for (const [k, v] of Object.entries(item.min ?? {})) if (item.defaultRequest?.[k] === undefined) item.defaultRequest = { ...item.defaultRequest, [k]: v };
+      for (const [k, v] of Object.entries(item.max ?? {}))
+        if (item.default?.[k] === undefined) item.default = { ...item.default, [k]: v };
+      for (const [k, v] of Object.entries(item.default ?? {}))
+        if (item.defaultRequest?.[k] === undefined) item.defaultRequest = { ...item.defaultRequest, [k]: v };
+      for (const [k, v] of Object.entries(item.min ?? {}))
+        if (item.defaultRequest?.[k] === undefined) item.defaultRequest = { ...item.defaultRequest, [k]: v };
     }
   },
   validate(lr) {
@@ -48,7 +51,8 @@ export const limitranges = defineResource<LimitRange>({
     (lr.spec?.limits ?? []).forEach((item, i) => {
       const f = `spec.limits[${i}]`;
       if (!LIMIT_TYPES.includes(item.type)) errs.push(fieldError.notSupported(`${f}.type`, item.type, LIMIT_TYPES));
-      for (const part of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const) errs.push(...validateResourceList(`${f}.${part}`, item[part]));
+      for (const part of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const)
+        errs.push(...validateResourceList(`${f}.${part}`, item[part]));
     });
     return errs;
   },

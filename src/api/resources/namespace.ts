@@ -30,7 +30,12 @@ export function namespacesResource(repeatDeleteAnswered: boolean) {
       markDeleting(ns) {
         ns.status = { ...ns.status, phase: 'Terminating' };
       },
-      ...(repeatDeleteAnswered ? {} : { refusal: 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.' }),
+      ...(repeatDeleteAnswered
+        ? {}
+        : {
+            refusal:
+              'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
+          }),
     },
     fields(ns) {
       return { 'status.phase': ns.status?.phase ?? '' };

@@ -10,7 +10,8 @@ export function validateResourceList(field: string, list: Record<string, string>
   for (const [name, value] of Object.entries(list ?? {})) {
     try {
       const q = Quantity.parse(String(value));
-      if (q.cmp(Quantity.parse('0')) < 0) errs.push(fieldError.invalid(`${field}[${name}]`, value, 'must be greater than or equal to 0'));
+      if (q.cmp(Quantity.parse('0')) < 0)
+        errs.push(fieldError.invalid(`${field}[${name}]`, value, 'must be greater than or equal to 0'));
     } catch (e) {
       errs.push(fieldError.invalid(`${field}[${name}]`, value, (e as Error).message));
     }
@@ -32,7 +33,8 @@ export const nodes = defineResource<Node>({
     const errs: FieldErrors = [];
     (node.spec?.taints ?? []).forEach((t, i) => {
       if (!t.key) errs.push(fieldError.required(`spec.taints[${i}].key`));
-      if (!EFFECTS.includes(t.effect)) errs.push(fieldError.notSupported(`spec.taints[${i}].effect`, t.effect, EFFECTS));
+      if (!EFFECTS.includes(t.effect))
+        errs.push(fieldError.notSupported(`spec.taints[${i}].effect`, t.effect, EFFECTS));
     });
     const seen = new Set<string>();
     (node.spec?.taints ?? []).forEach((t, i) => {

@@ -39,7 +39,12 @@ export function defaultPodSpec(spec: Pod['spec']): void {
   for (const c of spec.initContainers ?? []) defaultContainer(c);
 }
 
-function validateContainers(field: string, containers: Container[] | undefined, required: boolean, names: Set<string>): FieldErrors {
+function validateContainers(
+  field: string,
+  containers: Container[] | undefined,
+  required: boolean,
+  names: Set<string>,
+): FieldErrors {
   const errs: FieldErrors = [];
   if (!containers || containers.length === 0) {
     if (required) errs.push(fieldError.required(field));
@@ -62,7 +67,8 @@ function validateContainers(field: string, containers: Container[] | undefined, 
       if (p.hostPort !== undefined && !(Number.isInteger(p.hostPort) && p.hostPort >= 0 && p.hostPort <= 65535)) {
         errs.push(fieldError.invalid(`${pf}.hostPort`, p.hostPort, 'must be between 1 and 65535, inclusive'));
       }
-      if (p.protocol && !PROTOCOLS.includes(p.protocol)) errs.push(fieldError.notSupported(`${pf}.protocol`, p.protocol, PROTOCOLS));
+      if (p.protocol && !PROTOCOLS.includes(p.protocol))
+        errs.push(fieldError.notSupported(`${pf}.protocol`, p.protocol, PROTOCOLS));
     });
     errs.push(...validateResourceList(`${f}.resources.requests`, c.resources?.requests));
     errs.push(...validateResourceList(`${f}.resources.limits`, c.resources?.limits));
@@ -87,10 +93,24 @@ export function validatePodSpec(field: string, spec: Pod['spec'] | undefined): F
     volumes.add(v.name);
   });
   (spec.tolerations ?? []).forEach((t, i) => {
-    if (t.operator === 'Exists' && t.value) errs.push(fieldError.invalid(`${field}.tolerations[${i}].operator`, t.value, 'value must be empty when `operator` is \'Exists\''));
-    if (t.operator && !['Exists', 'Equal'].includes(t.operator)) errs.push(fieldError.notSupported(`${field}.tolerations[${i}].operator`, t.operator, ['Equal', 'Exists']));
+    if (t.operator === 'Exists' && t.value)
+      errs.push(
+        fieldError.invalid(
+          `${field}.tolerations[${i}].operator`,
+          t.value,
+          "value must be empty when `operator` is 'Exists'",
+        ),
+      );
+    if (t.operator && !['Exists', 'Equal'].includes(t.operator))
+      errs.push(fieldError.notSupported(`${field}.tolerations[${i}].operator`, t.operator, ['Equal', 'Exists']));
     if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
-      errs.push(fieldError.invalid(`${field}.tolerations[${i}].effect`, t.effect, 'effect must be \'NoExecute\' when `tolerationSeconds` is set'));
+      errs.push(
+        fieldError.invalid(
+          `${field}.tolerations[${i}].effect`,
+          t.effect,
+          "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+      );
     }
   });
   return errs;
@@ -144,7 +164,12 @@ export const pods = defineResource<Pod>({
       nodeName: old.spec.nodeName ? s.nodeName : undefined,
     });
     if (JSON.stringify(mutable(pod.spec)) !== JSON.stringify(mutable(old.spec))) {
-      return [fieldError.forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
+      return [
+        fieldError.forbidden(
+          'spec',
+          'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+        ),
+      ];
     }
     return [];
   },

@@ -31,7 +31,14 @@ function validateRules(rules: PolicyRule[] | undefined, namespaced: boolean): Fi
   const errs: FieldErrors = [];
   (rules ?? []).forEach((r, i) => {
     if (!r.verbs?.length) errs.push(fieldError.required(`rules[${i}].verbs`));
-    if (namespaced && r.nonResourceURLs?.length) errs.push(fieldError.invalid(`rules[${i}].nonResourceURLs`, r.nonResourceURLs, 'namespaced rules cannot apply to non-resource URLs'));
+    if (namespaced && r.nonResourceURLs?.length)
+      errs.push(
+        fieldError.invalid(
+          `rules[${i}].nonResourceURLs`,
+          r.nonResourceURLs,
+          'namespaced rules cannot apply to non-resource URLs',
+        ),
+      );
     if (!r.nonResourceURLs?.length && !r.resources?.length) errs.push(fieldError.required(`rules[${i}].resources`));
   });
   return errs;
@@ -41,9 +48,11 @@ function validateBinding(b: RoleBinding, namespaced: boolean): FieldErrors {
   const errs: FieldErrors = [];
   if (!b.roleRef?.name) errs.push(fieldError.required('roleRef.name'));
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
-  if (b.roleRef && !kinds.includes(b.roleRef.kind)) errs.push(fieldError.notSupported('roleRef.kind', b.roleRef.kind, kinds));
+  if (b.roleRef && !kinds.includes(b.roleRef.kind))
+    errs.push(fieldError.notSupported('roleRef.kind', b.roleRef.kind, kinds));
   (b.subjects ?? []).forEach((s, i) => {
-    if (!['User', 'Group', 'ServiceAccount'].includes(s.kind)) errs.push(fieldError.notSupported(`subjects[${i}].kind`, s.kind, ['ServiceAccount', 'User', 'Group']));
+    if (!['User', 'Group', 'ServiceAccount'].includes(s.kind))
+      errs.push(fieldError.notSupported(`subjects[${i}].kind`, s.kind, ['ServiceAccount', 'User', 'Group']));
     if (!s.name) errs.push(fieldError.required(`subjects[${i}].name`));
   });
   return errs;
@@ -51,7 +60,39 @@ function validateBinding(b: RoleBinding, namespaced: boolean): FieldErrors {
 
 const GROUP = 'rbac.authorization.k8s.io';
 
-export const roles = defineResource<Role>({ group: GROUP, version: 'v1', resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path', validate: (r) => validateRules(r.rules, true) });
-export const clusterRoles = defineResource<Role>({ group: GROUP, version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path', validate: (r) => validateRules(r.rules, false) });
-export const roleBindings = defineResource<RoleBinding>({ group: GROUP, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path', validate: (b) => validateBinding(b, true) });
-export const clusterRoleBindings = defineResource<RoleBinding>({ group: GROUP, version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path', validate: (b) => validateBinding(b, false) });
+export const roles = defineResource<Role>({
+  group: GROUP,
+  version: 'v1',
+  resource: 'roles',
+  kind: 'Role',
+  namespaced: true,
+  nameRule: 'path',
+  validate: (r) => validateRules(r.rules, true),
+});
+export const clusterRoles = defineResource<Role>({
+  group: GROUP,
+  version: 'v1',
+  resource: 'clusterroles',
+  kind: 'ClusterRole',
+  namespaced: false,
+  nameRule: 'path',
+  validate: (r) => validateRules(r.rules, false),
+});
+export const roleBindings = defineResource<RoleBinding>({
+  group: GROUP,
+  version: 'v1',
+  resource: 'rolebindings',
+  kind: 'RoleBinding',
+  namespaced: true,
+  nameRule: 'path',
+  validate: (b) => validateBinding(b, true),
+});
+export const clusterRoleBindings = defineResource<RoleBinding>({
+  group: GROUP,
+  version: 'v1',
+  resource: 'clusterrolebindings',
+  kind: 'ClusterRoleBinding',
+  namespaced: false,
+  nameRule: 'path',
+  validate: (b) => validateBinding(b, false),
+});

@@ -44,28 +44,49 @@ export function nonNegative(field: string, v: number | undefined): FieldErrors {
  * ValidateDeploymentSpec / ValidateStatefulSetSpec share these): a non-empty valid selector
  * that the template's labels match, restartPolicy Always, no activeDeadlineSeconds.
  */
-export function validateSelectedTemplate(kind: string, selector: LabelSelector | undefined, template: PodTemplateSpec | undefined): FieldErrors {
+export function validateSelectedTemplate(
+  kind: string,
+  selector: LabelSelector | undefined,
+  template: PodTemplateSpec | undefined,
+): FieldErrors {
   const errs: FieldErrors = [];
   if (!selector) errs.push(fieldError.required('spec.selector'));
   else {
-    for (const e of validateLabelSelector(selector, 'spec.selector')) errs.push({ reason: 'FieldValueInvalid', field: e.field, message: e.message });
-    const empty = Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
-    if (empty) errs.push(fieldError.invalid('spec.selector', selector, `empty selector is invalid for ${kind.toLowerCase()}`));
+    for (const e of validateLabelSelector(selector, 'spec.selector'))
+      errs.push({ reason: 'FieldValueInvalid', field: e.field, message: e.message });
+    const empty =
+      Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+    if (empty)
+      errs.push(fieldError.invalid('spec.selector', selector, `empty selector is invalid for ${kind.toLowerCase()}`));
     const labels = template?.metadata?.labels ?? {};
     if (!empty && errs.length === 0 && !selectorFromLabelSelector(selector).matches(labels)) {
-      errs.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+      errs.push(
+        fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'),
+      );
     }
   }
   if (!template) return [...errs, fieldError.required('spec.template')];
   const policy = template.spec?.restartPolicy;
-  if (policy !== undefined && policy !== 'Always') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['Always']));
-  if (template.spec?.activeDeadlineSeconds !== undefined) errs.push(fieldError.forbidden('spec.template.spec.activeDeadlineSeconds', `activeDeadlineSeconds in ${kind} is not Supported`));
-  errs.push(...validatePodTemplate('spec.template', template).filter((e) => e.field !== 'spec.template.spec.restartPolicy'));
+  if (policy !== undefined && policy !== 'Always')
+    errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['Always']));
+  if (template.spec?.activeDeadlineSeconds !== undefined)
+    errs.push(
+      fieldError.forbidden(
+        'spec.template.spec.activeDeadlineSeconds',
+        `activeDeadlineSeconds in ${kind} is not Supported`,
+      ),
+    );
+  errs.push(
+    ...validatePodTemplate('spec.template', template).filter((e) => e.field !== 'spec.template.spec.restartPolicy'),
+  );
   return errs;
 }
 
 /** apps/v1 selectors are immutable (upstream ValidateReplicaSetUpdate and friends). */
-export function validateSelectorUnchanged(obj: { spec: { selector?: LabelSelector } }, old: { spec: { selector?: LabelSelector } }): FieldErrors {
+export function validateSelectorUnchanged(
+  obj: { spec: { selector?: LabelSelector } },
+  old: { spec: { selector?: LabelSelector } },
+): FieldErrors {
   if (jsonEqual(obj.spec?.selector, old.spec?.selector)) return [];
   return [fieldError.invalid('spec.selector', obj.spec?.selector, 'field is immutable')];
 }

@@ -81,7 +81,8 @@ export const replicationcontrollers = defineResource<ReplicationController>({
     if (s.replicas !== undefined && !(Number.isInteger(s.replicas) && s.replicas >= 0)) {
       errs.push(fieldError.invalid('spec.replicas', s.replicas, 'must be greater than or equal to 0'));
     }
-    if ((s.minReadySeconds ?? 0) < 0) errs.push(fieldError.invalid('spec.minReadySeconds', s.minReadySeconds, 'must be greater than or equal to 0'));
+    if ((s.minReadySeconds ?? 0) < 0)
+      errs.push(fieldError.invalid('spec.minReadySeconds', s.minReadySeconds, 'must be greater than or equal to 0'));
     const selector = s.selector ?? {};
     if (Object.keys(selector).length === 0) errs.push(fieldError.required('spec.selector'));
     if (!s.template) {
@@ -90,12 +91,23 @@ export const replicationcontrollers = defineResource<ReplicationController>({
     }
     const labels = s.template.metadata?.labels ?? {};
     if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
-      errs.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+      errs.push(
+        fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'),
+      );
     }
     const policy = s.template.spec?.restartPolicy;
-    if (policy !== undefined && policy !== 'Always') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['Always']));
-    if (s.template.spec?.activeDeadlineSeconds !== undefined) errs.push(fieldError.forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicationController is not Supported'));
-    errs.push(...validatePodTemplate('spec.template', s.template).filter((e) => e.field !== 'spec.template.spec.restartPolicy'));
+    if (policy !== undefined && policy !== 'Always')
+      errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['Always']));
+    if (s.template.spec?.activeDeadlineSeconds !== undefined)
+      errs.push(
+        fieldError.forbidden(
+          'spec.template.spec.activeDeadlineSeconds',
+          'activeDeadlineSeconds in ReplicationController is not Supported',
+        ),
+      );
+    errs.push(
+      ...validatePodTemplate('spec.template', s.template).filter((e) => e.field !== 'spec.template.spec.restartPolicy'),
+    );
     return errs;
   },
   defaultGarbageCollectionPolicy: 'orphan',

@@ -36,4 +36,3 @@ export const resourcequotas = defineResource<ResourceQuota>({
     return errs;
   },
 });
-

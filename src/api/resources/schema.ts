@@ -10,7 +10,13 @@ import { Quantity, QuantityParseError } from '../quantity';
  * Upstream: k8s.io/api/*\/v1/types.go, encoding/json's UnmarshalTypeError.
  */
 export type Type =
-  | 'string' | 'int' | 'bool' | 'quantity' | 'intOrString' | 'object' | 'any'
+  | 'string'
+  | 'int'
+  | 'bool'
+  | 'quantity'
+  | 'intOrString'
+  | 'object'
+  | 'any'
   | { list: Type; go: string }
   | { map: Type; go: string }
   | { struct: string; fields: Record<string, Type> };
@@ -28,61 +34,200 @@ const quantities = map(Q, 'v1.ResourceList');
 
 const labelSelector = struct('LabelSelector', {
   matchLabels: labels,
-  matchExpressions: list(struct('LabelSelectorRequirement', { key: S, operator: S, values: strings }), '[]v1.LabelSelectorRequirement'),
+  matchExpressions: list(
+    struct('LabelSelectorRequirement', { key: S, operator: S, values: strings }),
+    '[]v1.LabelSelectorRequirement',
+  ),
 });
 const container = struct('Container', {
-  name: S, image: S, command: strings, args: strings, workingDir: S, imagePullPolicy: S,
-  ports: list(struct('ContainerPort', { name: S, hostPort: I, containerPort: I, protocol: S, hostIP: S }), '[]v1.ContainerPort'),
+  name: S,
+  image: S,
+  command: strings,
+  args: strings,
+  workingDir: S,
+  imagePullPolicy: S,
+  ports: list(
+    struct('ContainerPort', { name: S, hostPort: I, containerPort: I, protocol: S, hostIP: S }),
+    '[]v1.ContainerPort',
+  ),
   env: list(struct('EnvVar', { name: S, value: S, valueFrom: 'object' }), '[]v1.EnvVar'),
   resources: struct('ResourceRequirements', { limits: quantities, requests: quantities }),
   volumeMounts: list(struct('VolumeMount', { name: S, mountPath: S, readOnly: B, subPath: S }), '[]v1.VolumeMount'),
-  livenessProbe: 'object', readinessProbe: 'object', startupProbe: 'object', lifecycle: 'object', securityContext: 'object',
-  terminationMessagePath: S, terminationMessagePolicy: S, stdin: B, tty: B,
+  livenessProbe: 'object',
+  readinessProbe: 'object',
+  startupProbe: 'object',
+  lifecycle: 'object',
+  securityContext: 'object',
+  terminationMessagePath: S,
+  terminationMessagePolicy: S,
+  stdin: B,
+  tty: B,
 });
 const toleration = struct('Toleration', { key: S, operator: S, value: S, effect: S, tolerationSeconds: I });
 const podSpec = struct('PodSpec', {
-  containers: list(container, '[]v1.Container'), initContainers: list(container, '[]v1.Container'),
+  containers: list(container, '[]v1.Container'),
+  initContainers: list(container, '[]v1.Container'),
   volumes: list(struct('Volume', { name: S }), '[]v1.Volume'),
-  restartPolicy: S, terminationGracePeriodSeconds: I, activeDeadlineSeconds: I, dnsPolicy: S,
-  nodeSelector: labels, serviceAccountName: S, serviceAccount: S, automountServiceAccountToken: B,
-  nodeName: S, hostNetwork: B, hostPID: B, hostIPC: B, hostname: S, subdomain: S, schedulerName: S,
-  affinity: 'object', tolerations: list(toleration, '[]v1.Toleration'), priorityClassName: S, priority: I,
-  securityContext: 'object', imagePullSecrets: list(struct('LocalObjectReference', { name: S }), '[]v1.LocalObjectReference'),
+  restartPolicy: S,
+  terminationGracePeriodSeconds: I,
+  activeDeadlineSeconds: I,
+  dnsPolicy: S,
+  nodeSelector: labels,
+  serviceAccountName: S,
+  serviceAccount: S,
+  automountServiceAccountToken: B,
+  nodeName: S,
+  hostNetwork: B,
+  hostPID: B,
+  hostIPC: B,
+  hostname: S,
+  subdomain: S,
+  schedulerName: S,
+  affinity: 'object',
+  tolerations: list(toleration, '[]v1.Toleration'),
+  priorityClassName: S,
+  priority: I,
+  securityContext: 'object',
+  imagePullSecrets: list(struct('LocalObjectReference', { name: S }), '[]v1.LocalObjectReference'),
 });
 const podTemplate = struct('PodTemplateSpec', { metadata: 'object', spec: podSpec });
 const taint = struct('Taint', { key: S, value: S, effect: S, timeAdded: S });
-const policyRule = struct('PolicyRule', { verbs: strings, apiGroups: strings, resources: strings, resourceNames: strings, nonResourceURLs: strings });
+const policyRule = struct('PolicyRule', {
+  verbs: strings,
+  apiGroups: strings,
+  resources: strings,
+  resourceNames: strings,
+  nonResourceURLs: strings,
+});
 
 /** Top-level fields of each kind (apiVersion, kind and metadata are decoded elsewhere). */
 export const KIND_FIELDS: Record<string, Record<string, Type>> = {
   Pod: { spec: podSpec, status: 'object' },
-  ReplicationController: { spec: struct('ReplicationControllerSpec', { replicas: I, minReadySeconds: I, selector: labels, template: podTemplate }), status: 'object' },
-  Job: { spec: struct('JobSpec', { parallelism: I, completions: I, activeDeadlineSeconds: I, backoffLimit: I, ttlSecondsAfterFinished: I, selector: labelSelector, manualSelector: B, template: podTemplate, completionMode: S, suspend: B }), status: 'object' },
-  DaemonSet: { spec: struct('DaemonSetSpec', { selector: labelSelector, template: podTemplate, minReadySeconds: I, revisionHistoryLimit: I, updateStrategy: 'object' }), status: 'object' },
-  Service: {
-    spec: struct('ServiceSpec', {
-      ports: list(struct('ServicePort', { name: S, protocol: S, port: I, targetPort: 'intOrString', nodePort: I }), '[]v1.ServicePort'),
-      selector: labels, clusterIP: S, clusterIPs: strings, type: S, externalIPs: strings, sessionAffinity: S, loadBalancerIP: S,
-      externalName: S, externalTrafficPolicy: S, publishNotReadyAddresses: B,
+  ReplicationController: {
+    spec: struct('ReplicationControllerSpec', {
+      replicas: I,
+      minReadySeconds: I,
+      selector: labels,
+      template: podTemplate,
     }),
     status: 'object',
   },
-  Node: { spec: struct('NodeSpec', { podCIDR: S, podCIDRs: strings, providerID: S, unschedulable: B, taints: list(taint, '[]v1.Taint') }), status: 'object' },
+  Job: {
+    spec: struct('JobSpec', {
+      parallelism: I,
+      completions: I,
+      activeDeadlineSeconds: I,
+      backoffLimit: I,
+      ttlSecondsAfterFinished: I,
+      selector: labelSelector,
+      manualSelector: B,
+      template: podTemplate,
+      completionMode: S,
+      suspend: B,
+    }),
+    status: 'object',
+  },
+  DaemonSet: {
+    spec: struct('DaemonSetSpec', {
+      selector: labelSelector,
+      template: podTemplate,
+      minReadySeconds: I,
+      revisionHistoryLimit: I,
+      updateStrategy: 'object',
+    }),
+    status: 'object',
+  },
+  Service: {
+    spec: struct('ServiceSpec', {
+      ports: list(
+        struct('ServicePort', { name: S, protocol: S, port: I, targetPort: 'intOrString', nodePort: I }),
+        '[]v1.ServicePort',
+      ),
+      selector: labels,
+      clusterIP: S,
+      clusterIPs: strings,
+      type: S,
+      externalIPs: strings,
+      sessionAffinity: S,
+      loadBalancerIP: S,
+      externalName: S,
+      externalTrafficPolicy: S,
+      publishNotReadyAddresses: B,
+    }),
+    status: 'object',
+  },
+  Node: {
+    spec: struct('NodeSpec', {
+      podCIDR: S,
+      podCIDRs: strings,
+      providerID: S,
+      unschedulable: B,
+      taints: list(taint, '[]v1.Taint'),
+    }),
+    status: 'object',
+  },
   Namespace: { spec: struct('NamespaceSpec', { finalizers: strings }), status: 'object' },
   Secret: { data: labels, stringData: labels, type: S, immutable: B },
-  ServiceAccount: { secrets: list('object', '[]v1.ObjectReference'), imagePullSecrets: list('object', '[]v1.LocalObjectReference'), automountServiceAccountToken: B },
-  ResourceQuota: { spec: struct('ResourceQuotaSpec', { hard: quantities, scopes: strings, scopeSelector: 'object' }), status: 'object' },
-  LimitRange: { spec: struct('LimitRangeSpec', { limits: list(struct('LimitRangeItem', { type: S, max: quantities, min: quantities, default: quantities, defaultRequest: quantities, maxLimitRequestRatio: quantities }), '[]v1.LimitRangeItem') }) },
+  ServiceAccount: {
+    secrets: list('object', '[]v1.ObjectReference'),
+    imagePullSecrets: list('object', '[]v1.LocalObjectReference'),
+    automountServiceAccountToken: B,
+  },
+  ResourceQuota: {
+    spec: struct('ResourceQuotaSpec', { hard: quantities, scopes: strings, scopeSelector: 'object' }),
+    status: 'object',
+  },
+  LimitRange: {
+    spec: struct('LimitRangeSpec', {
+      limits: list(
+        struct('LimitRangeItem', {
+          type: S,
+          max: quantities,
+          min: quantities,
+          default: quantities,
+          defaultRequest: quantities,
+          maxLimitRequestRatio: quantities,
+        }),
+        '[]v1.LimitRangeItem',
+      ),
+    }),
+  },
   Role: { rules: list(policyRule, '[]v1.PolicyRule') },
   ClusterRole: { rules: list(policyRule, '[]v1.PolicyRule'), aggregationRule: 'object' },
-  RoleBinding: { subjects: list(struct('Subject', { kind: S, apiGroup: S, name: S, namespace: S }), '[]v1.Subject'), roleRef: struct('RoleRef', { apiGroup: S, kind: S, name: S }) },
-  ClusterRoleBinding: { subjects: list(struct('Subject', { kind: S, apiGroup: S, name: S, namespace: S }), '[]v1.Subject'), roleRef: struct('RoleRef', { apiGroup: S, kind: S, name: S }) },
+  RoleBinding: {
+    subjects: list(struct('Subject', { kind: S, apiGroup: S, name: S, namespace: S }), '[]v1.Subject'),
+    roleRef: struct('RoleRef', { apiGroup: S, kind: S, name: S }),
+  },
+  ClusterRoleBinding: {
+    subjects: list(struct('Subject', { kind: S, apiGroup: S, name: S, namespace: S }), '[]v1.Subject'),
+    roleRef: struct('RoleRef', { apiGroup: S, kind: S, name: S }),
+  },
   Endpoints: { subsets: list('object', '[]v1.EndpointSubset') },
   Event: {
-    involvedObject: 'object', reason: S, message: S, type: S, count: I, source: 'object', firstTimestamp: S, lastTimestamp: S,
-    eventTime: 'any', series: 'object', action: S, related: 'object', reportingComponent: S, reportingInstance: S,
+    involvedObject: 'object',
+    reason: S,
+    message: S,
+    type: S,
+    count: I,
+    source: 'object',
+    firstTimestamp: S,
+    lastTimestamp: S,
+    eventTime: 'any',
+    series: 'object',
+    action: S,
+    related: 'object',
+    reportingComponent: S,
+    reportingInstance: S,
   },
-  Lease: { spec: struct('LeaseSpec', { holderIdentity: S, leaseDurationSeconds: I, acquireTime: S, renewTime: S, leaseTransitions: I }) },
+  Lease: {
+    spec: struct('LeaseSpec', {
+      holderIdentity: S,
+      leaseDurationSeconds: I,
+      acquireTime: S,
+      renewTime: S,
+      leaseTransitions: I,
+    }),
+  },
 };
 
 function jsonType(v: unknown): string {
@@ -91,7 +236,18 @@ function jsonType(v: unknown): string {
 }
 
 function goName(t: Type): string {
-  if (typeof t === 'string') return ({ string: 'string', int: 'int64', bool: 'bool', quantity: 'resource.Quantity', intOrString: 'intstr.IntOrString', object: 'object', any: 'any' } as Record<string, string>)[t];
+  if (typeof t === 'string')
+    return (
+      {
+        string: 'string',
+        int: 'int64',
+        bool: 'bool',
+        quantity: 'resource.Quantity',
+        intOrString: 'intstr.IntOrString',
+        object: 'object',
+        any: 'any',
+      } as Record<string, string>
+    )[t];
   if ('struct' in t) return `v1.${t.struct}`;
   return t.go;
 }
@@ -107,17 +263,33 @@ function check(value: unknown, t: Type, owner: string, path: string, fail: Fail)
   const bad = () => fail(owner, path, value, t);
   if (typeof t === 'string') {
     switch (t) {
-      case 'string': if (typeof value !== 'string') bad(); break;
-      case 'int': if (typeof value !== 'number' || !Number.isSafeInteger(value)) bad(); break;
-      case 'bool': if (typeof value !== 'boolean') bad(); break;
+      case 'string':
+        if (typeof value !== 'string') bad();
+        break;
+      case 'int':
+        if (typeof value !== 'number' || !Number.isSafeInteger(value)) bad();
+        break;
+      case 'bool':
+        if (typeof value !== 'boolean') bad();
+        break;
       case 'quantity':
         if (typeof value !== 'string' && (typeof value !== 'number' || !Number.isFinite(value))) bad();
         // Quantity's UnmarshalJSON parses as it decodes: a bad quantity is a decoding error.
-        try { Quantity.parse(String(value)); } catch (e) { if (e instanceof QuantityParseError) fail(owner, path, value, t, e.message); throw e; }
+        try {
+          Quantity.parse(String(value));
+        } catch (e) {
+          if (e instanceof QuantityParseError) fail(owner, path, value, t, e.message);
+          throw e;
+        }
         break;
-      case 'intOrString': if (typeof value !== 'string' && (typeof value !== 'number' || !Number.isSafeInteger(value))) bad(); break;
-      case 'object': if (jsonType(value) !== 'object') bad(); break;
-      case 'any': break;
+      case 'intOrString':
+        if (typeof value !== 'string' && (typeof value !== 'number' || !Number.isSafeInteger(value))) bad();
+        break;
+      case 'object':
+        if (jsonType(value) !== 'object') bad();
+        break;
+      case 'any':
+        break;
     }
     return value;
   }
@@ -126,7 +298,8 @@ function check(value: unknown, t: Type, owner: string, path: string, fail: Fail)
     const arr = value as unknown[];
     for (let i = 0; i < arr.length; i++) {
       const v = check(arr[i], t.list, owner, path, fail);
-      arr[i] = v === undefined ? (typeof t.list === 'object' && 'struct' in t.list ? {} : t.list === 'string' ? '' : v) : v;
+      arr[i] =
+        v === undefined ? (typeof t.list === 'object' && 'struct' in t.list ? {} : t.list === 'string' ? '' : v) : v;
     }
     return arr;
   }
@@ -156,7 +329,9 @@ export function decodeTyped(obj: Record<string, unknown>, kind: string, version:
   if (!fields) return;
   const fail: Fail = (owner, path, v, t, message) => {
     if (message) throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${message}`);
-    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonType(v)} into Go struct field ${owner}.${path.replace(/^\./, '')} of type ${goName(t)}`);
+    throw errors.badRequest(
+      `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonType(v)} into Go struct field ${owner}.${path.replace(/^\./, '')} of type ${goName(t)}`,
+    );
   };
   for (const [k, t] of Object.entries(fields)) {
     if (!(k in obj) || t === 'any') continue;
@@ -166,7 +341,23 @@ export function decodeTyped(obj: Record<string, unknown>, kind: string, version:
 }
 
 const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
-const META_FIELDS = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields']);
+const META_FIELDS = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
 
 /**
  * Fields of a body its kind does not have, at the object's top level and in metadata (the
@@ -177,7 +368,12 @@ export function unknownFields(kind: string, obj: unknown): string[] {
   if (!fields || obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [];
   const out = Object.keys(obj).filter((k) => !OBJECT_FIELDS.has(k) && !(k in fields));
   const meta = (obj as { metadata?: unknown }).metadata;
-  if (meta && typeof meta === 'object' && !Array.isArray(meta)) out.push(...Object.keys(meta).filter((k) => !META_FIELDS.has(k)).map((k) => `metadata.${k}`));
+  if (meta && typeof meta === 'object' && !Array.isArray(meta))
+    out.push(
+      ...Object.keys(meta)
+        .filter((k) => !META_FIELDS.has(k))
+        .map((k) => `metadata.${k}`),
+    );
   return out;
 }
 

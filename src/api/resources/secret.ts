@@ -27,7 +27,8 @@ export const secrets = defineResource<Secret>({
     secret.type ??= 'Opaque';
     if (secret.stringData) {
       secret.data = { ...secret.data };
-      for (const [k, v] of Object.entries(secret.stringData)) secret.data[k] = Buffer.from(v, 'utf8').toString('base64');
+      for (const [k, v] of Object.entries(secret.stringData))
+        secret.data[k] = Buffer.from(v, 'utf8').toString('base64');
       delete secret.stringData;
     }
   },

@@ -77,7 +77,8 @@ export const services = defineResource<Service>({
     const s = svc.spec;
     if (!s) return [fieldError.required('spec')];
     if (s.type && !TYPES.includes(s.type)) errs.push(fieldError.notSupported('spec.type', s.type, TYPES));
-    if (s.type !== 'ExternalName' && (s.ports ?? []).length === 0 && s.clusterIP !== 'None') errs.push(fieldError.required('spec.ports'));
+    if (s.type !== 'ExternalName' && (s.ports ?? []).length === 0 && s.clusterIP !== 'None')
+      errs.push(fieldError.required('spec.ports'));
     const names = new Set<string>();
     (s.ports ?? []).forEach((p, i) => {
       const f = `spec.ports[${i}]`;
@@ -86,12 +87,21 @@ export const services = defineResource<Service>({
         if (names.has(p.name)) errs.push(fieldError.duplicate(`${f}.name`, p.name));
         names.add(p.name);
       }
-      if (!validPort(p.port)) errs.push(fieldError.invalid(`${f}.port`, p.port, 'must be between 1 and 65535, inclusive'));
-      if (p.protocol && !PROTOCOLS.includes(p.protocol)) errs.push(fieldError.notSupported(`${f}.protocol`, p.protocol, PROTOCOLS));
-      if (typeof p.targetPort === 'number' && !validPort(p.targetPort)) errs.push(fieldError.invalid(`${f}.targetPort`, p.targetPort, 'must be between 1 and 65535, inclusive'));
+      if (!validPort(p.port))
+        errs.push(fieldError.invalid(`${f}.port`, p.port, 'must be between 1 and 65535, inclusive'));
+      if (p.protocol && !PROTOCOLS.includes(p.protocol))
+        errs.push(fieldError.notSupported(`${f}.protocol`, p.protocol, PROTOCOLS));
+      if (typeof p.targetPort === 'number' && !validPort(p.targetPort))
+        errs.push(fieldError.invalid(`${f}.targetPort`, p.targetPort, 'must be between 1 and 65535, inclusive'));
     });
     if (s.clusterIP && s.clusterIP !== 'None' && !isIPv4(s.clusterIP)) {
-      errs.push(fieldError.invalid('spec.clusterIPs[0]', s.clusterIP, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+      errs.push(
+        fieldError.invalid(
+          'spec.clusterIPs[0]',
+          s.clusterIP,
+          'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+        ),
+      );
     }
     return errs;
   },
@@ -103,4 +113,3 @@ export const services = defineResource<Service>({
     return [];
   },
 });
-

@@ -14,4 +14,3 @@ export const serviceaccounts = defineResource<ServiceAccount>({
   namespaced: true,
   shortNames: ['sa'],
 });
-

@@ -72,19 +72,40 @@ export const statefulsets = defineResource<StatefulSet>({
       ...validateSelectedTemplate('StatefulSet', spec.selector, spec.template),
     ];
     const policy = spec.podManagementPolicy;
-    if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(fieldError.notSupported('spec.podManagementPolicy', policy, ['OrderedReady', 'Parallel']));
+    if (policy !== 'OrderedReady' && policy !== 'Parallel')
+      errs.push(fieldError.notSupported('spec.podManagementPolicy', policy, ['OrderedReady', 'Parallel']));
     const type = spec.updateStrategy?.type;
-    if (type !== 'RollingUpdate' && type !== 'OnDelete') errs.push(fieldError.notSupported('spec.updateStrategy.type', type, ['OnDelete', 'RollingUpdate']));
-    if (type === 'OnDelete' && spec.updateStrategy?.rollingUpdate) errs.push(fieldError.invalid('spec.updateStrategy.rollingUpdate', spec.updateStrategy.rollingUpdate, 'only allowed for updateStrategy \'RollingUpdate\''));
-    errs.push(...nonNegative('spec.updateStrategy.rollingUpdate.partition', spec.updateStrategy?.rollingUpdate?.partition));
+    if (type !== 'RollingUpdate' && type !== 'OnDelete')
+      errs.push(fieldError.notSupported('spec.updateStrategy.type', type, ['OnDelete', 'RollingUpdate']));
+    if (type === 'OnDelete' && spec.updateStrategy?.rollingUpdate)
+      errs.push(
+        fieldError.invalid(
+          'spec.updateStrategy.rollingUpdate',
+          spec.updateStrategy.rollingUpdate,
+          "only allowed for updateStrategy 'RollingUpdate'",
+        ),
+      );
+    errs.push(
+      ...nonNegative('spec.updateStrategy.rollingUpdate.partition', spec.updateStrategy?.rollingUpdate?.partition),
+    );
     return errs;
   },
   validateUpdate(s, old) {
     const errs = validateSelectorUnchanged(s, old);
     // Upstream ValidateStatefulSetUpdate: everything but replicas, template, updateStrategy (and minReadySeconds, ordinals, PVC policy later) is immutable.
-    const strip = (x: StatefulSet) => ({ ...x.spec, replicas: undefined, template: undefined, updateStrategy: undefined });
+    const strip = (x: StatefulSet) => ({
+      ...x.spec,
+      replicas: undefined,
+      template: undefined,
+      updateStrategy: undefined,
+    });
     if (JSON.stringify(strip(s)) !== JSON.stringify(strip(old))) {
-      errs.push(fieldError.forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden"));
+      errs.push(
+        fieldError.forbidden(
+          'spec',
+          "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden",
+        ),
+      );
     }
     return errs;
   },

@@ -46,7 +46,8 @@ const DEFAULTS: Record<string, (obj: KubeObject) => void> = {
     const spec = specOf(obj);
     if (!spec) return;
     const strategy = (spec.strategy = { ...spec.strategy, type: spec.strategy?.type ?? 'RollingUpdate' });
-    if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 1, ...strategy.rollingUpdate };
+    if (strategy.type === 'RollingUpdate')
+      strategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 1, ...strategy.rollingUpdate };
     spec.revisionHistoryLimit ??= MAX_INT32;
     spec.progressDeadlineSeconds ??= MAX_INT32;
   },
@@ -66,7 +67,10 @@ const DEFAULTS: Record<string, (obj: KubeObject) => void> = {
 };
 
 /** Serves each named resource at each older group/version too. */
-export function serveOlderVersions(registry: ResourceRegistry, versions: Readonly<Record<string, readonly string[]>>): void {
+export function serveOlderVersions(
+  registry: ResourceRegistry,
+  versions: Readonly<Record<string, readonly string[]>>,
+): void {
   for (const [gv, resources] of Object.entries(versions)) {
     const [group, version] = gv.split('/');
     if (!group || !version) throw new Error(`olderApiVersions: "${gv}" is not group/version`);

@@ -47,23 +47,33 @@ export function validateLabelSelector(ls: LabelSelector | undefined | null, path
       case 'In':
       case 'NotIn':
         if (values.length === 0) {
-          errs.push({ field: `${p}.values`, message: "Required value: must be specified when `operator` is 'In' or 'NotIn'" });
+          errs.push({
+            field: `${p}.values`,
+            message: "Required value: must be specified when `operator` is 'In' or 'NotIn'",
+          });
         }
         break;
       case 'Exists':
       case 'DoesNotExist':
         if (values.length > 0) {
-          errs.push({ field: `${p}.values`, message: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
+          errs.push({
+            field: `${p}.values`,
+            message: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          });
         }
         break;
       default:
-        errs.push({ field: `${p}.operator`, message: `Invalid value: ${quote(String(req.operator))}: not a valid selector operator` });
+        errs.push({
+          field: `${p}.operator`,
+          message: `Invalid value: ${quote(String(req.operator))}: not a valid selector operator`,
+        });
     }
     for (const msg of qualifiedNameErrors(req.key ?? '')) {
       errs.push({ field: `${p}.key`, message: `Invalid value: ${quote(req.key ?? '')}: ${msg}` });
     }
     values.forEach((v, j) => {
-      for (const msg of labelValueErrors(v)) errs.push({ field: `${p}.values[${j}]`, message: `Invalid value: ${quote(v)}: ${msg}` });
+      for (const msg of labelValueErrors(v))
+        errs.push({ field: `${p}.values[${j}]`, message: `Invalid value: ${quote(v)}: ${msg}` });
     });
   });
   for (const message of validateLabels(ls.matchLabels)) errs.push({ field: `${path}.matchLabels`, message });

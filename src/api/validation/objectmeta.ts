@@ -18,12 +18,30 @@ const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion
 type Shape = 'string' | 'int' | 'bool' | 'map[string]string' | '[]string' | '[]OwnerReference' | '[]ManagedFieldsEntry';
 
 const META_FIELDS: Record<string, Shape> = {
-  name: 'string', generateName: 'string', namespace: 'string', selfLink: 'string', uid: 'string',
-  resourceVersion: 'string', generation: 'int', creationTimestamp: 'string', deletionTimestamp: 'string',
-  deletionGracePeriodSeconds: 'int', labels: 'map[string]string', annotations: 'map[string]string',
-  ownerReferences: '[]OwnerReference', finalizers: '[]string', managedFields: '[]ManagedFieldsEntry',
+  name: 'string',
+  generateName: 'string',
+  namespace: 'string',
+  selfLink: 'string',
+  uid: 'string',
+  resourceVersion: 'string',
+  generation: 'int',
+  creationTimestamp: 'string',
+  deletionTimestamp: 'string',
+  deletionGracePeriodSeconds: 'int',
+  labels: 'map[string]string',
+  annotations: 'map[string]string',
+  ownerReferences: '[]OwnerReference',
+  finalizers: '[]string',
+  managedFields: '[]ManagedFieldsEntry',
 };
-const OWNER_FIELDS: Record<string, Shape> = { apiVersion: 'string', kind: 'string', name: 'string', uid: 'string', controller: 'bool', blockOwnerDeletion: 'bool' };
+const OWNER_FIELDS: Record<string, Shape> = {
+  apiVersion: 'string',
+  kind: 'string',
+  name: 'string',
+  uid: 'string',
+  controller: 'bool',
+  blockOwnerDeletion: 'bool',
+};
 
 function jsonType(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -39,7 +57,9 @@ function fits(v: unknown, shape: 'string' | 'int' | 'bool'): boolean {
 
 /** Go's encoding/json message for a value of the wrong type. */
 function wrongType(kind: string, version: string, path: string, v: unknown, goType: string) {
-  return errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonType(v)} into Go struct field ${path} of type ${goType}`);
+  return errors.badRequest(
+    `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonType(v)} into Go struct field ${path} of type ${goType}`,
+  );
 }
 
 /**
@@ -50,11 +70,19 @@ export function decodeObjectMeta(m: Record<string, unknown>, kind: string, versi
   for (const k of Object.keys(m)) {
     const v = m[k];
     const shape = META_FIELDS[k];
-    if (!shape) { delete m[k]; continue; }
-    if (v === null || v === undefined) { delete m[k]; continue; }
+    if (!shape) {
+      delete m[k];
+      continue;
+    }
+    if (v === null || v === undefined) {
+      delete m[k];
+      continue;
+    }
     const path = `ObjectMeta.metadata.${k}`;
     switch (shape) {
-      case 'string': case 'int': case 'bool':
+      case 'string':
+      case 'int':
+      case 'bool':
         if (!fits(v, shape)) throw wrongType(kind, version, path, v, shape === 'int' ? 'int64' : shape);
         break;
       case 'map[string]string':
@@ -66,7 +94,9 @@ export function decodeObjectMeta(m: Record<string, unknown>, kind: string, versi
         break;
       case '[]string':
         if (!Array.isArray(v)) throw wrongType(kind, version, path, v, '[]string');
-        v.forEach((x, i) => { if (typeof x !== 'string') throw wrongType(kind, version, `${path}[${i}]`, x, 'string'); });
+        v.forEach((x, i) => {
+          if (typeof x !== 'string') throw wrongType(kind, version, `${path}[${i}]`, x, 'string');
+        });
         break;
       case '[]OwnerReference':
         if (!Array.isArray(v)) throw wrongType(kind, version, path, v, '[]v1.OwnerReference');
@@ -75,15 +105,24 @@ export function decodeObjectMeta(m: Record<string, unknown>, kind: string, versi
           for (const rk of Object.keys(ref)) {
             const rs = OWNER_FIELDS[rk];
             const rv = ref[rk];
-            if (!rs) { delete ref[rk]; continue; }
-            if (rv === null) { delete ref[rk]; continue; }
-            if (!fits(rv, rs as 'string' | 'bool')) throw wrongType(kind, version, `OwnerReference.metadata.ownerReferences.${rk}`, rv, rs);
+            if (!rs) {
+              delete ref[rk];
+              continue;
+            }
+            if (rv === null) {
+              delete ref[rk];
+              continue;
+            }
+            if (!fits(rv, rs as 'string' | 'bool'))
+              throw wrongType(kind, version, `OwnerReference.metadata.ownerReferences.${rk}`, rv, rs);
           }
         });
         break;
       case '[]ManagedFieldsEntry':
         if (!Array.isArray(v)) throw wrongType(kind, version, path, v, '[]v1.ManagedFieldsEntry');
-        v.forEach((e, i) => { if (jsonType(e) !== 'object') throw wrongType(kind, version, `${path}[${i}]`, e, 'v1.ManagedFieldsEntry'); });
+        v.forEach((e, i) => {
+          if (jsonType(e) !== 'object') throw wrongType(kind, version, `${path}[${i}]`, e, 'v1.ManagedFieldsEntry');
+        });
         break;
     }
   }
@@ -96,10 +135,16 @@ export function validateObjectMeta(m: ObjectMeta): FieldErrors {
     errs.push({ reason: 'FieldValueInvalid', field: 'metadata.labels', message });
   }
   errs.push(...validateAnnotations(m.annotations ?? {}));
-  if (m.generation !== undefined && m.generation < 0) errs.push(fieldError.invalid('metadata.generation', m.generation, 'must be greater than or equal to 0'));
+  if (m.generation !== undefined && m.generation < 0)
+    errs.push(fieldError.invalid('metadata.generation', m.generation, 'must be greater than or equal to 0'));
   if (m.generateName) {
     const trimmed = m.generateName.replace(/-$/, '');
-    if (trimmed && dns1123SubdomainErrors(`${trimmed}a`).length) errs.push(...dns1123SubdomainErrors(`${trimmed}a`).map((e) => fieldError.invalid('metadata.generateName', m.generateName, e)));
+    if (trimmed && dns1123SubdomainErrors(`${trimmed}a`).length)
+      errs.push(
+        ...dns1123SubdomainErrors(`${trimmed}a`).map((e) =>
+          fieldError.invalid('metadata.generateName', m.generateName, e),
+        ),
+      );
   }
   errs.push(...validateOwnerReferences(m.ownerReferences ?? []));
   errs.push(...validateFinalizers(m.finalizers ?? []));
@@ -111,11 +156,16 @@ export function validateAnnotations(annotations: Record<string, string>): FieldE
   const errs: FieldErrors = [];
   let bytes = 0;
   for (const [k, v] of Object.entries(annotations)) {
-    for (const msg of qualifiedNameErrors(k.toLowerCase())) errs.push(fieldError.invalid('metadata.annotations', k, msg));
+    for (const msg of qualifiedNameErrors(k.toLowerCase()))
+      errs.push(fieldError.invalid('metadata.annotations', k, msg));
     bytes += Buffer.byteLength(k) + Buffer.byteLength(String(v));
   }
   if (bytes > TOTAL_ANNOTATION_SIZE_LIMIT_B) {
-    errs.push({ reason: 'FieldValueTooLong', field: 'metadata.annotations', message: `Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_B} bytes` });
+    errs.push({
+      reason: 'FieldValueTooLong',
+      field: 'metadata.annotations',
+      message: `Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_B} bytes`,
+    });
   }
   return errs;
 }
@@ -126,15 +176,26 @@ export function validateOwnerReferences(refs: ObjectMeta['ownerReferences'] & ob
   let controllers = 0;
   refs.forEach((r, i) => {
     const p = `metadata.ownerReferences[${i}]`;
-    if (!r.apiVersion) errs.push(fieldError.invalid(`${p}.apiVersion`, r.apiVersion ?? '', 'version must not be empty'));
+    if (!r.apiVersion)
+      errs.push(fieldError.invalid(`${p}.apiVersion`, r.apiVersion ?? '', 'version must not be empty'));
     if (!r.kind) errs.push(fieldError.invalid(`${p}.kind`, r.kind ?? '', 'kind must not be empty'));
     if (!r.name) errs.push(fieldError.invalid(`${p}.name`, r.name ?? '', 'name must not be empty'));
     if (!r.uid) errs.push(fieldError.invalid(`${p}.uid`, r.uid ?? '', 'uid must not be empty'));
-    if (r.kind === 'List') errs.push(fieldError.invalid(`${p}.kind`, r.kind, 'List is not a valid kind for an owner reference'));
+    if (r.kind === 'List')
+      errs.push(fieldError.invalid(`${p}.kind`, r.kind, 'List is not a valid kind for an owner reference'));
     if (r.controller) controllers++;
   });
   if (controllers > 1) {
-    errs.push(fieldError.invalid('metadata.ownerReferences', refs.filter((r) => r.controller).map((r) => `${r.kind}/${r.name}`).join(', '), 'Only one reference can have Controller set to true'));
+    errs.push(
+      fieldError.invalid(
+        'metadata.ownerReferences',
+        refs
+          .filter((r) => r.controller)
+          .map((r) => `${r.kind}/${r.name}`)
+          .join(', '),
+        'Only one reference can have Controller set to true',
+      ),
+    );
   }
   return errs;
 }
@@ -146,11 +207,23 @@ export function validateFinalizers(finalizers: string[]): FieldErrors {
     const msgs = qualifiedNameErrors(f);
     for (const msg of msgs) errs.push(fieldError.invalid('metadata.finalizers', f, msg));
     if (msgs.length === 0 && !f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
-      errs.push(fieldError.invalid('metadata.finalizers', f, 'name is neither a standard finalizer name nor is it fully qualified'));
+      errs.push(
+        fieldError.invalid(
+          'metadata.finalizers',
+          f,
+          'name is neither a standard finalizer name nor is it fully qualified',
+        ),
+      );
     }
   }
   if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
-    errs.push(fieldError.invalid('metadata.finalizers', finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
+    errs.push(
+      fieldError.invalid(
+        'metadata.finalizers',
+        finalizers,
+        'finalizer orphan and foregroundDeletion cannot be both set',
+      ),
+    );
   }
   return errs;
 }

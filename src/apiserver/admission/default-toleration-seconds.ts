@@ -29,8 +29,20 @@ export function defaultTolerationSeconds(o: DefaultTolerationSecondsOptions): Ad
       if (!pod?.spec) return;
       const tolerations = pod.spec.tolerations ?? [];
       const added: Toleration[] = [];
-      if (!tolerates(tolerations, TAINT_NOT_READY)) added.push({ key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: o.notReadySeconds });
-      if (!tolerates(tolerations, TAINT_UNREACHABLE)) added.push({ key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: o.unreachableSeconds });
+      if (!tolerates(tolerations, TAINT_NOT_READY))
+        added.push({
+          key: TAINT_NOT_READY,
+          operator: 'Exists',
+          effect: 'NoExecute',
+          tolerationSeconds: o.notReadySeconds,
+        });
+      if (!tolerates(tolerations, TAINT_UNREACHABLE))
+        added.push({
+          key: TAINT_UNREACHABLE,
+          operator: 'Exists',
+          effect: 'NoExecute',
+          tolerationSeconds: o.unreachableSeconds,
+        });
       if (added.length > 0) pod.spec.tolerations = [...tolerations, ...added];
     },
   };

@@ -14,7 +14,12 @@ import { applyDefaults, LIMIT_RANGER_ANNOTATION, validateLimits } from './limits
 export function limitRanger(api: ApiServer): AdmissionPlugin {
   const rangesIn = async (ns: string) => (await api.storage<LimitRange>({ resource: 'limitranges' }).list(ns)).items;
   const applies = (attrs: Parameters<NonNullable<AdmissionPlugin['admit']>>[0]) =>
-    attrs.resource.resource === 'pods' && attrs.resource.group === '' && attrs.operation === 'CREATE' && !attrs.subresource && attrs.object && attrs.namespace;
+    attrs.resource.resource === 'pods' &&
+    attrs.resource.group === '' &&
+    attrs.operation === 'CREATE' &&
+    !attrs.subresource &&
+    attrs.object &&
+    attrs.namespace;
   return {
     name: 'LimitRanger',
     async admit(attrs) {
@@ -29,7 +34,11 @@ export function limitRanger(api: ApiServer): AdmissionPlugin {
       if (!applies(attrs)) return;
       const pod = attrs.object as Pod;
       const errs = (await rangesIn(attrs.namespace!)).flatMap((lr) => validateLimits(pod, lr.spec?.limits ?? []));
-      if (errs.length > 0) throw errors.forbidden({ kind: 'pods', name: pod.metadata.name ?? '' }, errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
+      if (errs.length > 0)
+        throw errors.forbidden(
+          { kind: 'pods', name: pod.metadata.name ?? '' },
+          errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`,
+        );
     },
   };
 }

@@ -24,7 +24,11 @@ export function applyDefaults(pod: Pod, items: readonly LimitRangeItem[]): strin
     const setReq: string[] = [];
     const setLim: string[] = [];
     const res = (c.resources ??= {});
-    for (const [k, v] of Object.entries(defaults.limits)) if (res.limits?.[k] === undefined) { res.limits = { ...res.limits, [k]: v }; setLim.push(k); }
+    for (const [k, v] of Object.entries(defaults.limits))
+      if (res.limits?.[k] === undefined) {
+        res.limits = { ...res.limits, [k]: v };
+        setLim.push(k);
+      }
     for (const [k, v] of Object.entries(defaults.requests)) {
       if (res.requests?.[k] !== undefined) continue;
       // A container with only a limit gets the limit as its request (API defaulting ran before admission upstream too).
@@ -44,34 +48,57 @@ function q(s: string): Quantity {
 }
 
 /** Upstream minConstraint / maxConstraint / limitRequestRatioConstraint for one resource. */
-function checkResource(type: string, res: string, item: LimitRangeItem, request: Quantity | undefined, limit: Quantity | undefined): string[] {
+function checkResource(
+  type: string,
+  res: string,
+  item: LimitRangeItem,
+  request: Quantity | undefined,
+  limit: Quantity | undefined,
+): string[] {
   const errs: string[] = [];
   const min = item.min?.[res];
   if (min !== undefined) {
     if (!request) errs.push(`minimum ${res} usage per ${type} is ${min}.  No request is specified`);
-    else if (request.cmp(q(min)) < 0) errs.push(`minimum ${res} usage per ${type} is ${min}, but request is ${request.toString()}`);
-    if (limit && limit.cmp(q(min)) < 0) errs.push(`minimum ${res} usage per ${type} is ${min}, but limit is ${limit.toString()}`);
+    else if (request.cmp(q(min)) < 0)
+      errs.push(`minimum ${res} usage per ${type} is ${min}, but request is ${request.toString()}`);
+    if (limit && limit.cmp(q(min)) < 0)
+      errs.push(`minimum ${res} usage per ${type} is ${min}, but limit is ${limit.toString()}`);
   }
   const max = item.max?.[res];
   if (max !== undefined) {
     if (!limit) errs.push(`maximum ${res} usage per ${type} is ${max}.  No limit is specified`);
-    else if (limit.cmp(q(max)) > 0) errs.push(`maximum ${res} usage per ${type} is ${max}, but limit is ${limit.toString()}`);
-    if (request && request.cmp(q(max)) > 0) errs.push(`maximum ${res} usage per ${type} is ${max}, but request is ${request.toString()}`);
+    else if (limit.cmp(q(max)) > 0)
+      errs.push(`maximum ${res} usage per ${type} is ${max}, but limit is ${limit.toString()}`);
+    if (request && request.cmp(q(max)) > 0)
+      errs.push(`maximum ${res} usage per ${type} is ${max}, but request is ${request.toString()}`);
   }
   const ratio = item.maxLimitRequestRatio?.[res];
   if (ratio !== undefined) {
-    if (!request || request.isZero()) errs.push(`${res} max limit to request ratio per ${type} is ${ratio}, but no request is specified or request is 0`);
-    else if (!limit || limit.isZero()) errs.push(`${res} max limit to request ratio per ${type} is ${ratio}, but no limit is specified or limit is 0`);
+    if (!request || request.isZero())
+      errs.push(
+        `${res} max limit to request ratio per ${type} is ${ratio}, but no request is specified or request is 0`,
+      );
+    else if (!limit || limit.isZero())
+      errs.push(`${res} max limit to request ratio per ${type} is ${ratio}, but no limit is specified or limit is 0`);
     else {
       const observed = limit.milliValue() / request.milliValue();
-      if (observed > q(ratio).milliValue() / 1000) errs.push(`${res} max limit to request ratio per ${type} is ${ratio}, but provided ratio is ${observed.toFixed(6)}`);
+      if (observed > q(ratio).milliValue() / 1000)
+        errs.push(
+          `${res} max limit to request ratio per ${type} is ${ratio}, but provided ratio is ${observed.toFixed(6)}`,
+        );
     }
   }
   return errs;
 }
 
 function keysOf(item: LimitRangeItem): string[] {
-  return [...new Set([...Object.keys(item.min ?? {}), ...Object.keys(item.max ?? {}), ...Object.keys(item.maxLimitRequestRatio ?? {})])];
+  return [
+    ...new Set([
+      ...Object.keys(item.min ?? {}),
+      ...Object.keys(item.max ?? {}),
+      ...Object.keys(item.maxLimitRequestRatio ?? {}),
+    ]),
+  ];
 }
 
 /**
@@ -87,7 +114,15 @@ export function validateLimits(pod: Pod, items: readonly LimitRangeItem[]): stri
         for (const res of keysOf(item)) {
           const r = c.resources?.requests?.[res];
           const l = c.resources?.limits?.[res];
-          errs.push(...checkResource('Container', res, item, r !== undefined ? q(r) : undefined, l !== undefined ? q(l) : undefined));
+          errs.push(
+            ...checkResource(
+              'Container',
+              res,
+              item,
+              r !== undefined ? q(r) : undefined,
+              l !== undefined ? q(l) : undefined,
+            ),
+          );
         }
       }
     } else if (item.type === 'Pod') {

@@ -31,10 +31,23 @@ export function namespaceLifecycle(api: ApiServer): AdmissionPlugin {
       }
       if (attrs.operation === 'CREATE' && ns.status?.phase === 'Terminating') {
         const err = errors.forbidden(
-          { kind: attrs.resource.resource, group: attrs.resource.group, name: attrs.name ?? attrs.object?.metadata.generateName ?? 'Unknown' },
+          {
+            kind: attrs.resource.resource,
+            group: attrs.resource.group,
+            name: attrs.name ?? attrs.object?.metadata.generateName ?? 'Unknown',
+          },
           `unable to create new content in namespace ${attrs.namespace} because it is being terminated`,
         );
-        err.status.details = { ...err.status.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${attrs.namespace} is being terminated`, field: 'metadata.namespace' }] };
+        err.status.details = {
+          ...err.status.details,
+          causes: [
+            {
+              reason: 'NamespaceTerminating',
+              message: `namespace ${attrs.namespace} is being terminated`,
+              field: 'metadata.namespace',
+            },
+          ],
+        };
         throw err;
       }
     },

@@ -18,7 +18,8 @@ export function nodeRestriction(): AdmissionPlugin {
       if (!node) return;
       const rt = attrs.resource;
       if (rt.group !== '') return;
-      const forbid = (why: string) => errors.forbidden({ kind: rt.resource, name: attrs.name ?? attrs.object?.metadata.name }, why);
+      const forbid = (why: string) =>
+        errors.forbidden({ kind: rt.resource, name: attrs.name ?? attrs.object?.metadata.name }, why);
       if (rt.resource === 'nodes') {
         const name = attrs.name ?? attrs.object?.metadata.name;
         if (name !== node) throw forbid(`node "${node}" is not allowed to modify node "${name}"`);
@@ -28,14 +29,20 @@ export function nodeRestriction(): AdmissionPlugin {
       const pod = (attrs.object ?? attrs.oldObject) as Pod | undefined;
       const bound = (p: Pod | undefined) => p?.spec?.nodeName === node;
       if (attrs.operation === 'CREATE' && !attrs.subresource) {
-        if (!pod?.metadata.annotations?.[MIRROR]) throw forbid(`pod does not have "${MIRROR}" annotation, node "${node}" can only create mirror pods`);
+        if (!pod?.metadata.annotations?.[MIRROR])
+          throw forbid(`pod does not have "${MIRROR}" annotation, node "${node}" can only create mirror pods`);
         if (!bound(pod)) throw forbid(`node "${node}" can only create pods with spec.nodeName set to itself`);
         return;
       }
       if (attrs.operation === 'CREATE' && attrs.subresource === 'eviction') return; // checked against the pod below by DELETE
-      if (attrs.operation === 'UPDATE' && attrs.subresource !== 'status') throw forbid(`node "${node}" can only update pod status`);
+      if (attrs.operation === 'UPDATE' && attrs.subresource !== 'status')
+        throw forbid(`node "${node}" can only update pod status`);
       if (!bound(attrs.oldObject as Pod | undefined) && !bound(pod)) {
-        throw forbid(attrs.operation === 'DELETE' ? `node "${node}" can only delete pods with spec.nodeName set to itself` : `node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
+        throw forbid(
+          attrs.operation === 'DELETE'
+            ? `node "${node}" can only delete pods with spec.nodeName set to itself`
+            : `node "${node}" can only update pod status for pods with spec.nodeName set to itself`,
+        );
       }
     },
   };

@@ -13,7 +13,10 @@ export interface ResourceQuotaAdmissionOptions {
 }
 
 function refuse(attrs: AdmissionAttributes, why: string): StatusError {
-  return errors.forbidden({ kind: attrs.resource.resource, group: attrs.resource.group, name: attrs.object?.metadata.name ?? '' }, why);
+  return errors.forbidden(
+    { kind: attrs.resource.resource, group: attrs.resource.group, name: attrs.object?.metadata.name ?? '' },
+    why,
+  );
 }
 
 function parseList(list: Record<string, string> | undefined): Usage {
@@ -32,11 +35,17 @@ export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdm
   return {
     name: 'ResourceQuota',
     async validate(attrs) {
-      if (attrs.operation !== 'CREATE' || attrs.subresource || !attrs.object || !attrs.namespace || attrs.dryRun) return;
+      if (attrs.operation !== 'CREATE' || attrs.subresource || !attrs.object || !attrs.namespace || attrs.dryRun)
+        return;
       const rt = attrs.resource;
       const handled = handledNames(rt);
-      const quotas = (await api.storage<ResourceQuota>({ resource: 'resourcequotas' }).list(attrs.namespace)).items
-        .filter((q) => Object.keys(q.spec?.hard ?? {}).some((h) => handled.includes(h)) && matchesScopes(rt, attrs.object!, q.spec.scopes));
+      const quotas = (
+        await api.storage<ResourceQuota>({ resource: 'resourcequotas' }).list(attrs.namespace)
+      ).items.filter(
+        (q) =>
+          Object.keys(q.spec?.hard ?? {}).some((h) => handled.includes(h)) &&
+          matchesScopes(rt, attrs.object!, q.spec.scopes),
+      );
       if (quotas.length === 0) return;
       const usage = usageOf(rt, attrs.object, api.clock.now());
       for (const q of quotas) {
@@ -44,12 +53,16 @@ export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdm
         if (rt.resource === 'pods' && rt.group === '') {
           const missing = missingConstraints(attrs.object as Pod, hard);
           if (missing.size > 0) {
-            const what = options.constraintMessages === 'legacy' ? [...missing.keys()].join(',') : [...missing].map(([r, cs]) => `${r} for: ${cs.join(',')}`).join('; ');
+            const what =
+              options.constraintMessages === 'legacy'
+                ? [...missing.keys()].join(',')
+                : [...missing].map(([r, cs]) => `${r} for: ${cs.join(',')}`).join('; ');
             throw refuse(attrs, `failed quota: ${q.metadata.name}: must specify ${what}`);
           }
         }
         const used = q.status?.used ?? {};
-        if (Object.keys(q.status?.hard ?? {}).some((h) => used[h] === undefined)) throw refuse(attrs, `status unknown for quota: ${q.metadata.name}`);
+        if (Object.keys(q.status?.hard ?? {}).some((h) => used[h] === undefined))
+          throw refuse(attrs, `status unknown for quota: ${q.metadata.name}`);
       }
       if ([...usage.values()].every((v) => v.isZero())) return;
       for (const q of quotas) await charge(api, attrs, q, usage);
@@ -59,17 +72,24 @@ export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdm
 
 /** Re-reads the quota and raises status.used, or refuses (retried on conflicting writes). */
 async function charge(api: ApiServer, attrs: AdmissionAttributes, quota: ResourceQuota, usage: Usage): Promise<void> {
-  await api.storage<ResourceQuota>({ resource: 'resourcequotas' }).guaranteedUpdate(attrs.namespace, quota.metadata.name!, (q) => {
-    const hard = parseList(q.status?.hard ?? q.spec.hard);
-    const used = parseList(q.status?.used);
-    const requested: Usage = new Map([...usage].filter(([k, v]) => hard.has(k) && !v.isZero()));
-    const exceeded = [...requested.keys()].filter((k) => (used.get(k) ?? Quantity.zero()).add(requested.get(k)!).cmp(hard.get(k)!) > 0);
-    if (exceeded.length > 0) {
-      const pick = (m: Usage) => new Map(exceeded.map((k) => [k, m.get(k) ?? Quantity.zero()]));
-      throw refuse(attrs, `exceeded quota: ${q.metadata.name}, requested: ${prettyPrint(pick(requested))}, used: ${prettyPrint(pick(used))}, limited: ${prettyPrint(pick(hard))}`);
-    }
-    for (const [k, v] of requested) used.set(k, (used.get(k) ?? Quantity.zero()).add(v));
-    q.status = { ...q.status, used: formatResourceList(used) };
-    return q;
-  });
+  await api
+    .storage<ResourceQuota>({ resource: 'resourcequotas' })
+    .guaranteedUpdate(attrs.namespace, quota.metadata.name!, (q) => {
+      const hard = parseList(q.status?.hard ?? q.spec.hard);
+      const used = parseList(q.status?.used);
+      const requested: Usage = new Map([...usage].filter(([k, v]) => hard.has(k) && !v.isZero()));
+      const exceeded = [...requested.keys()].filter(
+        (k) => (used.get(k) ?? Quantity.zero()).add(requested.get(k)!).cmp(hard.get(k)!) > 0,
+      );
+      if (exceeded.length > 0) {
+        const pick = (m: Usage) => new Map(exceeded.map((k) => [k, m.get(k) ?? Quantity.zero()]));
+        throw refuse(
+          attrs,
+          `exceeded quota: ${q.metadata.name}, requested: ${prettyPrint(pick(requested))}, used: ${prettyPrint(pick(used))}, limited: ${prettyPrint(pick(hard))}`,
+        );
+      }
+      for (const [k, v] of requested) used.set(k, (used.get(k) ?? Quantity.zero()).add(v));
+      q.status = { ...q.status, used: formatResourceList(used) };
+      return q;
+    });
 }

@@ -14,7 +14,10 @@ export interface ServiceAccountAdmissionOptions {
 }
 
 function forbidden(attrs: AdmissionAttributes, why: string) {
-  return errors.forbidden({ kind: 'pods', name: attrs.object?.metadata.name ?? attrs.object?.metadata.generateName ?? '' }, why);
+  return errors.forbidden(
+    { kind: 'pods', name: attrs.object?.metadata.name ?? attrs.object?.metadata.generateName ?? '' },
+    why,
+  );
 }
 
 /**
@@ -28,7 +31,8 @@ export function serviceAccountAdmission(api: ApiServer, options: ServiceAccountA
   return {
     name: 'ServiceAccount',
     async admit(attrs) {
-      if (attrs.resource.resource !== 'pods' || attrs.operation !== 'CREATE' || attrs.subresource || !attrs.object) return;
+      if (attrs.resource.resource !== 'pods' || attrs.operation !== 'CREATE' || attrs.subresource || !attrs.object)
+        return;
       const pod = attrs.object as Pod;
       if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
       const name = pod.spec.serviceAccountName || pod.spec.serviceAccount || 'default';
@@ -46,7 +50,11 @@ export function serviceAccountAdmission(api: ApiServer, options: ServiceAccountA
       if (allContainers(pod).some((c) => c.volumeMounts?.some((m) => m.mountPath === TOKEN_MOUNT_PATH))) return;
       const volume = options.legacyTokenSecrets ? await legacyVolume(api, ns, sa, attrs) : projectedVolume();
       pod.spec.volumes = [...(pod.spec.volumes ?? []), volume];
-      for (const c of allContainers(pod)) c.volumeMounts = [...(c.volumeMounts ?? []), { name: volume.name, readOnly: true, mountPath: TOKEN_MOUNT_PATH }];
+      for (const c of allContainers(pod))
+        c.volumeMounts = [
+          ...(c.volumeMounts ?? []),
+          { name: volume.name, readOnly: true, mountPath: TOKEN_MOUNT_PATH },
+        ];
     },
   };
 }
@@ -55,16 +63,25 @@ function allContainers(pod: Pod) {
   return [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
 }
 
-async function legacyVolume(api: ApiServer, ns: string, sa: ServiceAccount, attrs: AdmissionAttributes): Promise<Volume> {
+async function legacyVolume(
+  api: ApiServer,
+  ns: string,
+  sa: ServiceAccount,
+  attrs: AdmissionAttributes,
+): Promise<Volume> {
   for (const ref of sa.secrets ?? []) {
     try {
       const secret = await api.storage<Secret>({ resource: 'secrets' }).get(ns, ref.name);
-      if (secret.type === SERVICE_ACCOUNT_TOKEN) return { name: secret.metadata.name!, secret: { secretName: secret.metadata.name!, defaultMode: 420 } };
+      if (secret.type === SERVICE_ACCOUNT_TOKEN)
+        return { name: secret.metadata.name!, secret: { secretName: secret.metadata.name!, defaultMode: 420 } };
     } catch {
       // a listed secret that is gone: try the next
     }
   }
-  throw forbidden(attrs, `no API token found for service account "${ns}/${sa.metadata.name}", retry after the token is automatically created and added to the service account`);
+  throw forbidden(
+    attrs,
+    `no API token found for service account "${ns}/${sa.metadata.name}", retry after the token is automatically created and added to the service account`,
+  );
 }
 
 function projectedVolume(): Volume {
@@ -75,7 +92,11 @@ function projectedVolume(): Volume {
       sources: [
         { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
         { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        {
+          downwardAPI: {
+            items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+          },
+        },
       ],
     },
   };

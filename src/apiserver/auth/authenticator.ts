@@ -21,7 +21,9 @@ export interface TokenAuthenticator {
 export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 function withAuthenticated(user: UserInfo): UserInfo {
-  return user.groups.includes('system:authenticated') ? user : { ...user, groups: [...user.groups, 'system:authenticated'] };
+  return user.groups.includes('system:authenticated')
+    ? user
+    : { ...user, groups: [...user.groups, 'system:authenticated'] };
 }
 
 /** --token-auth-file: CSV lines token,user,uid[,"group1,group2"]. */
@@ -34,7 +36,16 @@ export class TokenFile implements TokenAuthenticator {
       const cells = parseCsvLine(line);
       if (cells.length < 3) throw new Error(`token file line ${i + 1}: want token,user,uid[,"groups"]`);
       const [token, username, uid, groups] = cells;
-      this.tokens.set(token, { username, uid, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] });
+      this.tokens.set(token, {
+        username,
+        uid,
+        groups: groups
+          ? groups
+              .split(',')
+              .map((g) => g.trim())
+              .filter(Boolean)
+          : [],
+      });
     }
   }
 
@@ -58,9 +69,24 @@ export class BasicAuthFile {
     for (const [i, line] of text.split(/\r?\n/).entries()) {
       if (!line.trim() || line.trim().startsWith('#')) continue;
       const cells = parseCsvLine(line);
-      if (cells.length < 3) throw new Error(`password file must have at least 3 columns (password, user name, user uid), found ${cells.length} on line ${i + 1}`);
+      if (cells.length < 3)
+        throw new Error(
+          `password file must have at least 3 columns (password, user name, user uid), found ${cells.length} on line ${i + 1}`,
+        );
       const [password, username, uid, groups] = cells;
-      this.users.set(username, { password, user: { username, uid, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] } });
+      this.users.set(username, {
+        password,
+        user: {
+          username,
+          uid,
+          groups: groups
+            ? groups
+                .split(',')
+                .map((g) => g.trim())
+                .filter(Boolean)
+            : [],
+        },
+      });
     }
   }
 
@@ -85,12 +111,16 @@ function parseCsvLine(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
     if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') { cur += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cur += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { out.push(cur); cur = ''; }
-    else cur += ch;
+    else if (ch === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
   }
   out.push(cur);
   return out.map((c) => c.trim());
@@ -124,11 +154,15 @@ export class RequestAuthenticator {
     // Upstream basicauth.Authenticator: a Basic header is judged only with --basic-auth-file, and
     // a wrong name or password is an error ("invalid username/password combination"), not anonymity.
     // v1.12 asks it before client certificates (pkg/kubeapiserver/authenticator/config.go).
-    const basic = req.headers.authorization === undefined ? null : /^Basic\s+(\S+)\s*$/i.exec(req.headers.authorization);
+    const basic =
+      req.headers.authorization === undefined ? null : /^Basic\s+(\S+)\s*$/i.exec(req.headers.authorization);
     if (basic && this.options.basicAuth) {
       const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
-      const user = colon < 0 ? undefined : this.options.basicAuth.authenticatePassword(decoded.slice(0, colon), decoded.slice(colon + 1));
+      const user =
+        colon < 0
+          ? undefined
+          : this.options.basicAuth.authenticatePassword(decoded.slice(0, colon), decoded.slice(colon + 1));
       if (!user) throw errors.unauthorized();
       return withAuthenticated(user);
     }

@@ -28,22 +28,30 @@ function matches(values: string[] | undefined, value: string): boolean {
 export function ruleAllows(rule: PolicyRule, a: AuthorizationAttributes): boolean {
   if (!matches(rule.verbs, a.verb)) return false;
   if (!a.isResourceRequest) {
-    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === a.path || (u.endsWith('*') && a.path.startsWith(u.slice(0, -1))));
+    return (rule.nonResourceURLs ?? []).some(
+      (u) => u === '*' || u === a.path || (u.endsWith('*') && a.path.startsWith(u.slice(0, -1))),
+    );
   }
   if (!matches(rule.apiGroups, a.apiGroup)) return false;
   const combined = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
   const resources = rule.resources ?? [];
-  const resourceOk = resources.some((r) => r === '*' || r === combined || (a.subresource && r === `*/${a.subresource}`));
+  const resourceOk = resources.some(
+    (r) => r === '*' || r === combined || (a.subresource && r === `*/${a.subresource}`),
+  );
   if (!resourceOk) return false;
   return !rule.resourceNames?.length || rule.resourceNames.includes(a.name);
 }
 
 export function subjectMatches(s: Subject, user: UserInfo, bindingNamespace: string | undefined): boolean {
   switch (s.kind) {
-    case 'User': return s.name === user.username;
-    case 'Group': return user.groups.includes(s.name);
-    case 'ServiceAccount': return user.username === `system:serviceaccount:${s.namespace ?? bindingNamespace}:${s.name}`;
-    default: return false;
+    case 'User':
+      return s.name === user.username;
+    case 'Group':
+      return user.groups.includes(s.name);
+    case 'ServiceAccount':
+      return user.username === `system:serviceaccount:${s.namespace ?? bindingNamespace}:${s.name}`;
+    default:
+      return false;
   }
 }
 
@@ -53,12 +61,17 @@ export class RbacAuthorizer implements Authorizer {
 
   async authorize(a: AuthorizationAttributes): Promise<Decision> {
     if (a.user.groups.includes('system:masters')) return { allowed: true };
-    const list = <T>(resource: string) => this.api.list({ resource, group: 'rbac.authorization.k8s.io' }) as unknown as Promise<{ items: T[] }>;
+    const list = <T>(resource: string) =>
+      this.api.list({ resource, group: 'rbac.authorization.k8s.io' }) as unknown as Promise<{ items: T[] }>;
     const [clusterRoles, roles, clusterBindings, bindings] = await Promise.all([
-      list<Role>('clusterroles'), list<Role>('roles'), list<RoleBinding>('clusterrolebindings'), list<RoleBinding>('rolebindings'),
+      list<Role>('clusterroles'),
+      list<Role>('roles'),
+      list<RoleBinding>('clusterrolebindings'),
+      list<RoleBinding>('rolebindings'),
     ]);
     const clusterRole = (name: string) => clusterRoles.items.find((r) => r.metadata.name === name);
-    const role = (ns: string | undefined, name: string) => roles.items.find((r) => r.metadata.namespace === ns && r.metadata.name === name);
+    const role = (ns: string | undefined, name: string) =>
+      roles.items.find((r) => r.metadata.namespace === ns && r.metadata.name === name);
     const allows = (r: Role | undefined) => (r?.rules ?? []).some((rule) => ruleAllows(rule, a));
     for (const b of clusterBindings.items) {
       if ((b.subjects ?? []).some((s) => subjectMatches(s, a.user, undefined)) && allows(clusterRole(b.roleRef.name))) {
@@ -69,8 +82,10 @@ export class RbacAuthorizer implements Authorizer {
       for (const b of bindings.items) {
         if (b.metadata.namespace !== a.namespace) continue;
         if (!(b.subjects ?? []).some((s) => subjectMatches(s, a.user, b.metadata.namespace))) continue;
-        const r = b.roleRef.kind === 'ClusterRole' ? clusterRole(b.roleRef.name) : role(b.metadata.namespace, b.roleRef.name);
-        if (allows(r)) return { allowed: true, reason: `RBAC: allowed by RoleBinding "${b.metadata.name}/${b.metadata.namespace}"` };
+        const r =
+          b.roleRef.kind === 'ClusterRole' ? clusterRole(b.roleRef.name) : role(b.metadata.namespace, b.roleRef.name);
+        if (allows(r))
+          return { allowed: true, reason: `RBAC: allowed by RoleBinding "${b.metadata.name}/${b.metadata.namespace}"` };
       }
     }
     return { allowed: false };
@@ -78,20 +93,33 @@ export class RbacAuthorizer implements Authorizer {
 
   /** Every rule the user holds in namespace (cluster bindings, then that namespace's bindings), as upstream's RulesFor. */
   async rulesFor(user: UserInfo, namespace: string): Promise<PolicyRule[]> {
-    if (user.groups.includes('system:masters')) return [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }];
-    const list = <T>(resource: string) => this.api.list({ resource, group: 'rbac.authorization.k8s.io' }) as unknown as Promise<{ items: T[] }>;
+    if (user.groups.includes('system:masters'))
+      return [
+        { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+        { verbs: ['*'], nonResourceURLs: ['*'] },
+      ];
+    const list = <T>(resource: string) =>
+      this.api.list({ resource, group: 'rbac.authorization.k8s.io' }) as unknown as Promise<{ items: T[] }>;
     const [clusterRoles, roles, clusterBindings, bindings] = await Promise.all([
-      list<Role>('clusterroles'), list<Role>('roles'), list<RoleBinding>('clusterrolebindings'), list<RoleBinding>('rolebindings'),
+      list<Role>('clusterroles'),
+      list<Role>('roles'),
+      list<RoleBinding>('clusterrolebindings'),
+      list<RoleBinding>('rolebindings'),
     ]);
     const rules: PolicyRule[] = [];
     const clusterRole = (name: string) => clusterRoles.items.find((r) => r.metadata.name === name);
     for (const b of clusterBindings.items) {
-      if ((b.subjects ?? []).some((s) => subjectMatches(s, user, undefined))) rules.push(...(clusterRole(b.roleRef.name)?.rules ?? []));
+      if ((b.subjects ?? []).some((s) => subjectMatches(s, user, undefined)))
+        rules.push(...(clusterRole(b.roleRef.name)?.rules ?? []));
     }
     if (namespace) {
       for (const b of bindings.items) {
-        if (b.metadata.namespace !== namespace || !(b.subjects ?? []).some((s) => subjectMatches(s, user, namespace))) continue;
-        const r = b.roleRef.kind === 'ClusterRole' ? clusterRole(b.roleRef.name) : roles.items.find((x) => x.metadata.namespace === namespace && x.metadata.name === b.roleRef.name);
+        if (b.metadata.namespace !== namespace || !(b.subjects ?? []).some((s) => subjectMatches(s, user, namespace)))
+          continue;
+        const r =
+          b.roleRef.kind === 'ClusterRole'
+            ? clusterRole(b.roleRef.name)
+            : roles.items.find((x) => x.metadata.namespace === namespace && x.metadata.name === b.roleRef.name);
         rules.push(...(r?.rules ?? []));
       }
     }

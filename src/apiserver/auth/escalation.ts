@@ -18,7 +18,8 @@ import type { Authorizer } from './authorizer';
 const GROUP = 'rbac.authorization.k8s.io';
 
 const has = (set: readonly string[] | undefined, v: string) => (set ?? []).includes(v);
-const hasAll = (set: readonly string[] | undefined, vs: readonly string[] | undefined) => (vs ?? []).every((v) => has(set, v));
+const hasAll = (set: readonly string[] | undefined, vs: readonly string[] | undefined) =>
+  (vs ?? []).every((v) => has(set, v));
 
 /** BreakdownRule: one rule per (group, resource, verb[, name]) and per (url, verb). */
 export function breakdownRule(rule: PolicyRule): PolicyRule[] {
@@ -27,14 +28,16 @@ export function breakdownRule(rule: PolicyRule): PolicyRule[] {
     for (const resource of rule.resources ?? []) {
       for (const verb of rule.verbs ?? []) {
         if (rule.resourceNames?.length) {
-          for (const name of rule.resourceNames) out.push({ apiGroups: [group], resources: [resource], resourceNames: [name], verbs: [verb] });
+          for (const name of rule.resourceNames)
+            out.push({ apiGroups: [group], resources: [resource], resourceNames: [name], verbs: [verb] });
         } else {
           out.push({ apiGroups: [group], resources: [resource], verbs: [verb] });
         }
       }
     }
   }
-  for (const url of rule.nonResourceURLs ?? []) for (const verb of rule.verbs ?? []) out.push({ nonResourceURLs: [url], verbs: [verb] });
+  for (const url of rule.nonResourceURLs ?? [])
+    for (const verb of rule.verbs ?? []) out.push({ nonResourceURLs: [url], verbs: [verb] });
   return out;
 }
 
@@ -64,12 +67,18 @@ export function ruleCovers(owner: PolicyRule, requested: PolicyRule): boolean {
   const groups = has(owner.apiGroups, '*') || hasAll(owner.apiGroups, requested.apiGroups);
   const resources = resourceCoversAll(owner.resources, requested.resources);
   const urls = nonResourceURLsCoversAll(owner.nonResourceURLs, requested.nonResourceURLs);
-  const names = (requested.resourceNames ?? []).length === 0 ? (owner.resourceNames ?? []).length === 0 : (owner.resourceNames ?? []).length === 0 || hasAll(owner.resourceNames, requested.resourceNames);
+  const names =
+    (requested.resourceNames ?? []).length === 0
+      ? (owner.resourceNames ?? []).length === 0
+      : (owner.resourceNames ?? []).length === 0 || hasAll(owner.resourceNames, requested.resourceNames);
   return verbs && groups && resources && urls && names;
 }
 
 /** Covers: whether ownerRules hold every servant rule; the uncovered broken-down rules otherwise. */
-export function covers(ownerRules: readonly PolicyRule[], servantRules: readonly PolicyRule[]): { covered: boolean; missing: PolicyRule[] } {
+export function covers(
+  ownerRules: readonly PolicyRule[],
+  servantRules: readonly PolicyRule[],
+): { covered: boolean; missing: PolicyRule[] } {
   const missing = servantRules.flatMap(breakdownRule).filter((sub) => !ownerRules.some((o) => ruleCovers(o, sub)));
   return { covered: missing.length === 0, missing };
 }
@@ -92,18 +101,36 @@ export type RuleResolver = (user: UserInfo, namespace: string) => Promise<Policy
 export function escalationCheck(api: ApiServer, authorizer: Authorizer, rulesFor: RuleResolver): AdmissionPlugin {
   const exempt = (u: UserInfo | undefined) => !u || u.groups.includes('system:masters');
   const allowedVerb = async (user: UserInfo, verb: string, resource: string, namespace: string, name: string) =>
-    (await authorizer.authorize({ user, verb, isResourceRequest: true, path: '', apiGroup: GROUP, resource, subresource: '', namespace, name })).allowed;
-  const refuse = (attrs: AdmissionAttributes, user: UserInfo, missing: PolicyRule[]) => errors.forbidden(
-    { kind: attrs.resource.resource, group: GROUP, name: attrs.name ?? attrs.object?.metadata.name },
-    `user ${JSON.stringify(user.username)} (groups=${JSON.stringify(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactString).join('\n')}`,
-  );
+    (
+      await authorizer.authorize({
+        user,
+        verb,
+        isResourceRequest: true,
+        path: '',
+        apiGroup: GROUP,
+        resource,
+        subresource: '',
+        namespace,
+        name,
+      })
+    ).allowed;
+  const refuse = (attrs: AdmissionAttributes, user: UserInfo, missing: PolicyRule[]) =>
+    errors.forbidden(
+      { kind: attrs.resource.resource, group: GROUP, name: attrs.name ?? attrs.object?.metadata.name },
+      `user ${JSON.stringify(user.username)} (groups=${JSON.stringify(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactString).join('\n')}`,
+    );
   return {
     name: 'RBACEscalationCheck',
     async validate(attrs) {
-      if (attrs.resource.group !== GROUP || (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') || attrs.subresource) return;
+      if (
+        attrs.resource.group !== GROUP ||
+        (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') ||
+        attrs.subresource
+      )
+        return;
       const user = attrs.user;
       if (exempt(user) || !user) return;
-      const namespace = attrs.resource.namespaced ? attrs.namespace ?? '' : '';
+      const namespace = attrs.resource.namespaced ? (attrs.namespace ?? '') : '';
       const name = attrs.object?.metadata.name ?? '';
       const kind = attrs.resource.resource;
       if (kind === 'roles' || kind === 'clusterroles') {
@@ -119,12 +146,20 @@ export function escalationCheck(api: ApiServer, authorizer: Authorizer, rulesFor
         if (await allowedVerb(user, 'bind', refResource, ref.kind === 'Role' ? namespace : namespace, ref.name)) return;
         let roleRules: PolicyRule[];
         try {
-          const role = (await api.get({ resource: refResource, group: GROUP, namespace: ref.kind === 'Role' ? namespace : undefined, name: ref.name })) as Role;
+          const role = (await api.get({
+            resource: refResource,
+            group: GROUP,
+            namespace: ref.kind === 'Role' ? namespace : undefined,
+            name: ref.name,
+          })) as Role;
           roleRules = role.rules ?? [];
         } catch (e) {
           // A binding to a role that does not exist grants nothing yet, but upstream refuses
           // it for a user without bind: the role could be created later with any rules.
-          throw errors.forbidden({ kind, group: GROUP, name }, `user ${JSON.stringify(user.username)} cannot bind ${ref.kind} ${JSON.stringify(ref.name)}: ${(e as Error).message}`);
+          throw errors.forbidden(
+            { kind, group: GROUP, name },
+            `user ${JSON.stringify(user.username)} cannot bind ${ref.kind} ${JSON.stringify(ref.name)}: ${(e as Error).message}`,
+          );
         }
         const { covered, missing } = covers(await rulesFor(user, namespace), roleRules);
         if (!covered) throw refuse(attrs, user, missing);

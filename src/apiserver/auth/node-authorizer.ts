@@ -17,14 +17,14 @@ export function nodeIdentity(user: UserInfo): string | undefined {
 }
 
 const RULES: Record<string, string[]> = {
-  'nodes': ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  nodes: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
   'nodes/status': ['update', 'patch'],
-  'pods': ['get', 'list', 'watch', 'create', 'delete'],
+  pods: ['get', 'list', 'watch', 'create', 'delete'],
   'pods/status': ['update', 'patch'],
   'pods/eviction': ['create'],
-  'services': ['get', 'list', 'watch'],
-  'endpoints': ['get', 'list', 'watch'],
-  'events': ['create', 'update', 'patch'],
+  services: ['get', 'list', 'watch'],
+  endpoints: ['get', 'list', 'watch'],
+  events: ['create', 'update', 'patch'],
 };
 
 export class NodeAuthorizer implements Authorizer {
@@ -35,20 +35,26 @@ export class NodeAuthorizer implements Authorizer {
     if (!node || !a.isResourceRequest) return { allowed: false };
     const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
     if (a.apiGroup === 'coordination.k8s.io' && resource === 'leases') {
-      const own = a.namespace === 'kube-node-lease' && a.name === node && ['get', 'create', 'update', 'patch', 'delete'].includes(a.verb);
+      const own =
+        a.namespace === 'kube-node-lease' &&
+        a.name === node &&
+        ['get', 'create', 'update', 'patch', 'delete'].includes(a.verb);
       return own ? { allowed: true, reason: 'node lease' } : { allowed: false };
     }
     if (a.apiGroup !== '') return { allowed: false };
     if (resource === 'secrets') {
       if (a.verb !== 'get' || !a.name) return { allowed: false };
-      return (await this.podsOn(node)).some((p) => p.metadata.namespace === a.namespace && secretsOf(p).includes(a.name))
-        ? { allowed: true, reason: `secret used by a pod on node ${node}` } : { allowed: false, reason: `no relationship found between node '${node}' and this object` };
+      return (await this.podsOn(node)).some(
+        (p) => p.metadata.namespace === a.namespace && secretsOf(p).includes(a.name),
+      )
+        ? { allowed: true, reason: `secret used by a pod on node ${node}` }
+        : { allowed: false, reason: `no relationship found between node '${node}' and this object` };
     }
     return RULES[resource]?.includes(a.verb) ? { allowed: true } : { allowed: false };
   }
 
   private async podsOn(node: string): Promise<Pod[]> {
-    return ((await this.api.list({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })).items as Pod[]);
+    return (await this.api.list({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })).items as Pod[];
   }
 }
 
@@ -57,8 +63,14 @@ function secretsOf(pod: Pod): string[] {
   const spec = pod.spec as unknown as {
     volumes?: { secret?: { secretName?: string } }[];
     imagePullSecrets?: { name?: string }[];
-    containers?: { env?: { valueFrom?: { secretKeyRef?: { name?: string } } }[]; envFrom?: { secretRef?: { name?: string } }[] }[];
-    initContainers?: { env?: { valueFrom?: { secretKeyRef?: { name?: string } } }[]; envFrom?: { secretRef?: { name?: string } }[] }[];
+    containers?: {
+      env?: { valueFrom?: { secretKeyRef?: { name?: string } } }[];
+      envFrom?: { secretRef?: { name?: string } }[];
+    }[];
+    initContainers?: {
+      env?: { valueFrom?: { secretKeyRef?: { name?: string } } }[];
+      envFrom?: { secretRef?: { name?: string } }[];
+    }[];
   };
   const out: (string | undefined)[] = [];
   for (const v of spec.volumes ?? []) out.push(v.secret?.secretName);

@@ -34,7 +34,7 @@ function serial(): string {
   const b = randomBytes(16);
   // Positive (high bit clear) and minimal: a leading zero byte would be DER "illegal padding"
   // that OpenSSL refuses, failing one certificate in 128.
-  b[0] = (b[0] & 0x7f) || 0x01;
+  b[0] = b[0] & 0x7f || 0x01;
   return b.toString('hex');
 }
 
@@ -45,7 +45,11 @@ function validity(cert: forge.pki.Certificate, days: number): void {
 }
 
 export class CertificateAuthority {
-  private constructor(readonly certPem: string, private readonly keyPem: string, private readonly sharedKey?: { privateKey: string; publicKey: string }) {}
+  private constructor(
+    readonly certPem: string,
+    private readonly keyPem: string,
+    private readonly sharedKey?: { privateKey: string; publicKey: string },
+  ) {}
 
   /**
    * A new self-signed CA. With reuseLeafKey, every certificate it issues shares one key
@@ -66,7 +70,11 @@ export class CertificateAuthority {
       { name: 'subjectKeyIdentifier' },
     ]);
     cert.sign(forge.pki.privateKeyFromPem(privateKey), forge.md.sha256.create());
-    return new CertificateAuthority(forge.pki.certificateToPem(cert), privateKey, options.reuseLeafKey ? newKey() : undefined);
+    return new CertificateAuthority(
+      forge.pki.certificateToPem(cert),
+      privateKey,
+      options.reuseLeafKey ? newKey() : undefined,
+    );
   }
 
   static load(pair: KeyPair, options: { reuseLeafKey?: boolean } = {}): CertificateAuthority {
@@ -88,15 +96,30 @@ export class CertificateAuthority {
     try {
       const cert = new X509Certificate(pair.certPem);
       const ca = new X509Certificate(this.certPem);
-      if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey) || !cert.checkPrivateKey(createPrivateKey(pair.keyPem))) return false;
+      if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey) || !cert.checkPrivateKey(createPrivateKey(pair.keyPem)))
+        return false;
       if (Date.parse(cert.validTo) < Date.now() + 24 * 60 * 60 * 1000) return false;
       const subject = [...(req.organizations ?? []).map((o) => `O=${o}`), `CN=${req.commonName}`].join('\n');
       // Node writes IPv6 addresses in full (0:0:0:0:0:0:0:1): both sides in URL form (::1).
       const ip = (a: string) => (isIP(a) === 6 ? new URL(`http://[${a}]`).hostname : a);
-      const names = [...(req.dnsNames ?? []).map((d) => `DNS:${d}`), ...(req.ipAddresses ?? []).filter((a) => isIP(a)).map((a) => `IP Address:${ip(a)}`)].join(', ');
-      const written = (cert.subjectAltName ?? '').split(', ').filter(Boolean).map((n) => (n.startsWith('IP Address:') ? `IP Address:${ip(n.slice(11))}` : n)).join(', ');
-      const usages = [...(req.usage !== 'client' ? ['1.3.6.1.5.5.7.3.1'] : []), ...(req.usage !== 'server' ? ['1.3.6.1.5.5.7.3.2'] : [])];
-      return cert.subject === subject && written === names && [...(cert.keyUsage ?? [])].sort().join() === usages.sort().join();
+      const names = [
+        ...(req.dnsNames ?? []).map((d) => `DNS:${d}`),
+        ...(req.ipAddresses ?? []).filter((a) => isIP(a)).map((a) => `IP Address:${ip(a)}`),
+      ].join(', ');
+      const written = (cert.subjectAltName ?? '')
+        .split(', ')
+        .filter(Boolean)
+        .map((n) => (n.startsWith('IP Address:') ? `IP Address:${ip(n.slice(11))}` : n))
+        .join(', ');
+      const usages = [
+        ...(req.usage !== 'client' ? ['1.3.6.1.5.5.7.3.1'] : []),
+        ...(req.usage !== 'server' ? ['1.3.6.1.5.5.7.3.2'] : []),
+      ];
+      return (
+        cert.subject === subject &&
+        written === names &&
+        [...(cert.keyUsage ?? [])].sort().join() === usages.sort().join()
+      );
     } catch {
       return false; // unreadable or half-written: issue a new one
     }
@@ -146,7 +169,9 @@ export function securePkiDir(dir: string): void {
     const st = fs.lstatSync(file);
     if (!st.isFile()) continue;
     if (/(^|-)ca\.(crt|key)$/.test(name) && (st.mode & 0o022) !== 0) {
-      throw new Error(`refusing to start: ${file} is writable by group or others (mode ${(st.mode & 0o777).toString(8)}); whoever can write a CA can mint any identity`);
+      throw new Error(
+        `refusing to start: ${file} is writable by group or others (mode ${(st.mode & 0o777).toString(8)}); whoever can write a CA can mint any identity`,
+      );
     }
     if ((st.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
   }

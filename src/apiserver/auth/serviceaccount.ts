@@ -13,7 +13,10 @@ import { LEGACY_ISSUER, ServiceAccountClaims, TokenSigner } from '../../servicea
  * system:serviceaccounts, system:serviceaccounts:<ns> and system:authenticated.
  */
 export class ServiceAccountAuthenticator implements TokenAuthenticator {
-  constructor(private readonly signer: TokenSigner, private readonly api: ApiServer) {}
+  constructor(
+    private readonly signer: TokenSigner,
+    private readonly api: ApiServer,
+  ) {}
 
   authenticateToken(token: string): Promise<UserInfo | undefined> {
     return this.authenticate(token);
@@ -25,9 +28,15 @@ export class ServiceAccountAuthenticator implements TokenAuthenticator {
     const ns = claims['kubernetes.io/serviceaccount/namespace'];
     const name = claims['kubernetes.io/serviceaccount/service-account.name'];
     try {
-      const secret = await this.api.storage<Secret>({ resource: 'secrets' }).get(ns, claims['kubernetes.io/serviceaccount/secret.name']);
+      const secret = await this.api
+        .storage<Secret>({ resource: 'secrets' })
+        .get(ns, claims['kubernetes.io/serviceaccount/secret.name']);
       const sa = await this.api.storage<ServiceAccount>({ resource: 'serviceaccounts' }).get(ns, name);
-      if (sa.metadata.uid !== claims['kubernetes.io/serviceaccount/service-account.uid'] || secret.metadata.deletionTimestamp) return undefined;
+      if (
+        sa.metadata.uid !== claims['kubernetes.io/serviceaccount/service-account.uid'] ||
+        secret.metadata.deletionTimestamp
+      )
+        return undefined;
     } catch {
       return undefined;
     }

@@ -33,15 +33,34 @@ interface ManagedFieldsEntry {
   subresource?: string;
 }
 
-export async function serverSideApply(api: ApiServer, target: RequestTarget, applied: unknown, ctx: RequestContext, fieldManager: string | undefined): Promise<{ code: number; object: KubeObject }> {
-  if (!fieldManager) throw errors.badRequest('PATCH requests with content type application/apply-patch+yaml require the fieldManager parameter');
-  if (applied === null || typeof applied !== 'object' || Array.isArray(applied)) throw errors.badRequest('the applied configuration must be an object');
+export async function serverSideApply(
+  api: ApiServer,
+  target: RequestTarget,
+  applied: unknown,
+  ctx: RequestContext,
+  fieldManager: string | undefined,
+): Promise<{ code: number; object: KubeObject }> {
+  if (!fieldManager)
+    throw errors.badRequest(
+      'PATCH requests with content type application/apply-patch+yaml require the fieldManager parameter',
+    );
+  if (applied === null || typeof applied !== 'object' || Array.isArray(applied))
+    throw errors.badRequest('the applied configuration must be an object');
   const rt = api.resolve(target);
   const config = applied as KubeObject;
   if (config.metadata?.name !== undefined && config.metadata.name !== target.name) {
-    throw errors.badRequest(`the name of the object (${config.metadata.name}) does not match the name on the URL (${target.name})`);
+    throw errors.badRequest(
+      `the name of the object (${config.metadata.name}) does not match the name on the URL (${target.name})`,
+    );
   }
-  const entry = (): ManagedFieldsEntry => ({ manager: fieldManager, operation: 'Apply', apiVersion: apiVersionOf(rt), time: isoTime(api.clock.now()), fieldsType: 'FieldsV1', fieldsV1: fieldsV1(config) });
+  const entry = (): ManagedFieldsEntry => ({
+    manager: fieldManager,
+    operation: 'Apply',
+    apiVersion: apiVersionOf(rt),
+    time: isoTime(api.clock.now()),
+    fieldsType: 'FieldsV1',
+    fieldsV1: fieldsV1(config),
+  });
   let current: KubeObject | undefined;
   try {
     current = await api.get({ ...target, subresource: undefined }, ctx);

@@ -41,7 +41,9 @@ export function readLimited(req: IncomingMessage, limit = MAX_BODY_BYTES): Promi
       }
       chunks.push(c);
     });
-    req.on('end', () => { if (!over) resolve(Buffer.concat(chunks)); });
+    req.on('end', () => {
+      if (!over) resolve(Buffer.concat(chunks));
+    });
     req.on('error', reject);
     req.on('aborted', () => reject(errors.badRequest('the request body was not sent completely')));
   });
@@ -54,11 +56,13 @@ export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) { if (++depth > max) return true; }
-    else if (c === 125 || c === 93) depth--;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
   }
   return false;
 }
@@ -70,8 +74,10 @@ export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
 function checkExpansion(value: unknown): void {
   let nodes = 0;
   const walk = (v: unknown, depth: number) => {
-    if (++nodes > MAX_YAML_NODES) throw errors.badRequest('error decoding YAML: yaml: document contains excessive aliasing');
-    if (depth > MAX_DEPTH) throw errors.badRequest(`error decoding YAML: the object nests more than ${MAX_DEPTH} levels`);
+    if (++nodes > MAX_YAML_NODES)
+      throw errors.badRequest('error decoding YAML: yaml: document contains excessive aliasing');
+    if (depth > MAX_DEPTH)
+      throw errors.badRequest(`error decoding YAML: the object nests more than ${MAX_DEPTH} levels`);
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
     else for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], depth + 1);
@@ -107,7 +113,8 @@ export function intParam(q: URLSearchParams, name: string, min?: number): number
   if (v === null) return undefined;
   if (!/^-?\d+$/.test(v)) throw errors.badRequest(`${name}: Invalid value: "${v}": must be an integer`);
   const n = Number(v);
-  if (min !== undefined && n < min) throw errors.badRequest(`${name}: Invalid value: ${n}: must be greater than or equal to ${min}`);
+  if (min !== undefined && n < min)
+    throw errors.badRequest(`${name}: Invalid value: ${n}: must be greater than or equal to ${min}`);
   return n;
 }
 
@@ -115,7 +122,8 @@ export function intParam(q: URLSearchParams, name: string, min?: number): number
 export function resourceVersionParam(q: URLSearchParams): string | undefined {
   const v = q.get('resourceVersion');
   if (v === null || v === '') return undefined;
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw errors.badRequest(`resourceVersion: Invalid value: "${v}": invalid resource version`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw errors.badRequest(`resourceVersion: Invalid value: "${v}": invalid resource version`);
   return v;
 }
 
@@ -135,15 +143,19 @@ export function mediaType(header: string | undefined): string {
 export async function decodeBody(req: IncomingMessage, raw: Buffer): Promise<unknown> {
   const type = mediaType(req.headers['content-type']);
   if (type === PROTOBUF) return decodeProtobuf(raw);
-  if (type === '' || type === 'application/json' || type === 'application/yaml' || type === '*/*') return parseBody(raw.toString('utf8'), type === 'application/yaml');
-  throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+  if (type === '' || type === 'application/json' || type === 'application/yaml' || type === '*/*')
+    return parseBody(raw.toString('utf8'), type === 'application/yaml');
+  throw errors.unsupportedMediaType(
+    `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`,
+  );
 }
 
 /** DeleteOptions from the body, with ?gracePeriodSeconds and ?propagationPolicy on top. */
 export async function deleteOptions(req: IncomingMessage, raw: Buffer, q: URLSearchParams): Promise<DeleteOptions> {
   let options: DeleteOptions = {};
   if (raw.length > 0) options = (await decodeBody(req, raw)) as DeleteOptions;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw errors.badRequest('the body of a delete must be a DeleteOptions object');
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw errors.badRequest('the body of a delete must be a DeleteOptions object');
   const grace = intParam(q, 'gracePeriodSeconds');
   if (grace !== undefined) options = { ...options, gracePeriodSeconds: grace };
   const policy = q.get('propagationPolicy');
@@ -163,8 +175,12 @@ export function fieldValidation(rt: ResourceType, q: URLSearchParams, res: Serve
   }
   const unknown = mode === 'Ignore' ? [] : unknownFields(rt.kind, obj);
   if (unknown.length === 0) return obj;
-  if (mode === 'Strict') throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-  res.setHeader('Warning', unknown.map((f) => `299 - "unknown field \\"${f}\\""`));
+  if (mode === 'Strict')
+    throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  res.setHeader(
+    'Warning',
+    unknown.map((f) => `299 - "unknown field \\"${f}\\""`),
+  );
   return obj;
 }
 

@@ -42,7 +42,10 @@ export interface GroupVersion {
 export function groupVersions(registry: ResourceRegistry): GroupVersion[] {
   const seen = new Map<string, GroupVersion>();
   for (const rt of registry.all()) seen.set(apiVersionOf(rt), { group: rt.group, version: rt.version });
-  const older = registry.aliases().map((a) => ({ group: a.group, version: a.version })).sort((a, b) => (a.version < b.version ? 1 : a.version > b.version ? -1 : 0));
+  const older = registry
+    .aliases()
+    .map((a) => ({ group: a.group, version: a.version }))
+    .sort((a, b) => (a.version < b.version ? 1 : a.version > b.version ? -1 : 0));
   for (const gv of older) if (!seen.has(`${gv.group}/${gv.version}`)) seen.set(`${gv.group}/${gv.version}`, gv);
   return [...seen.values()];
 }
@@ -63,14 +66,21 @@ export function versionInfo(gitVersion: string) {
 }
 
 export function apiVersions(serverAddress: string) {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 export function apiGroupList(registry: ResourceRegistry) {
   const byGroup = new Map<string, { groupVersion: string; version: string }[]>();
   for (const gv of groupVersions(registry)) {
     if (gv.group === '') continue;
-    byGroup.set(gv.group, [...(byGroup.get(gv.group) ?? []), { groupVersion: `${gv.group}/${gv.version}`, version: gv.version }]);
+    byGroup.set(gv.group, [
+      ...(byGroup.get(gv.group) ?? []),
+      { groupVersion: `${gv.group}/${gv.version}`, version: gv.version },
+    ]);
   }
   const groups = [...byGroup].map(([name, versions]) => ({ name, versions, preferredVersion: versions[0] }));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
@@ -86,7 +96,10 @@ export function apiGroup(registry: ResourceRegistry, group: string) {
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string) {
   const types = [
     ...registry.all().filter((rt) => rt.group === group && rt.version === version),
-    ...registry.aliases().filter((a) => a.group === group && a.version === version).map((a) => a.storage),
+    ...registry
+      .aliases()
+      .filter((a) => a.group === group && a.version === version)
+      .map((a) => a.storage),
   ];
   if (types.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];
@@ -113,5 +126,10 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
       });
     }
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
 }

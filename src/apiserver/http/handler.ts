@@ -14,7 +14,18 @@ import { openapiDocument, openapiIndex } from './openapi';
 import { IncludeObject, toTable, wantsTable } from './table';
 import { serverSideApply } from './apply';
 import { KubeletClient } from './kubelet-client';
-import { decodeBody, deleteOptions, fieldValidation, hasBody, intParam, mediaType, parseBody, PATCH_TYPES, readLimited, resourceVersionParam } from './decode';
+import {
+  decodeBody,
+  deleteOptions,
+  fieldValidation,
+  hasBody,
+  intParam,
+  mediaType,
+  parseBody,
+  PATCH_TYPES,
+  readLimited,
+  resourceVersionParam,
+} from './decode';
 import { serveWatch } from './watch';
 import { podLog, proxyToKubelet } from './kubelet-subresources';
 import { ApiStreaming, writeUpgradeError } from './streaming';
@@ -71,18 +82,32 @@ export class ApiHttpHandler {
    * Returns the release of the slot taken, if any.
    */
   private admitInflight(user: UserInfo, info: RequestInfo, q: URLSearchParams): (() => void) | undefined {
-    const longRunning = info.verb === 'watch' || queryBool(q.get('watch')) || info.subresource === 'proxy' || info.subresource === 'log' || info.subresource === 'exec' || info.subresource === 'portforward' || info.subresource === 'attach';
+    const longRunning =
+      info.verb === 'watch' ||
+      queryBool(q.get('watch')) ||
+      info.subresource === 'proxy' ||
+      info.subresource === 'log' ||
+      info.subresource === 'exec' ||
+      info.subresource === 'portforward' ||
+      info.subresource === 'attach';
     if (longRunning) return undefined;
     const mutating = MUTATING.has(info.verb);
     const key = mutating ? 'writes' : 'reads';
-    const limit = mutating ? (this.options.maxMutatingRequestsInflight ?? 200) : (this.options.maxRequestsInflight ?? 400);
+    const limit = mutating
+      ? (this.options.maxMutatingRequestsInflight ?? 200)
+      : (this.options.maxRequestsInflight ?? 400);
     if (limit > 0 && this.inflight[key] >= limit && !user.groups.includes('system:masters')) {
       this.refused++;
       throw errors.tooManyRequests('Too many requests, please try again later.', 1);
     }
     this.inflight[key]++;
     let released = false;
-    return () => { if (!released) { released = true; this.inflight[key]--; } };
+    return () => {
+      if (!released) {
+        released = true;
+        this.inflight[key]--;
+      }
+    };
   }
 
   /** The request listener for node's http/https servers. */
@@ -95,13 +120,32 @@ export class ApiHttpHandler {
     const q = this.options.quiescence;
     let tracked = false;
     let done = false;
-    const track = () => { if (!untracked && !tracked && !done) { tracked = true; q.begin(); } };
-    const release = () => { done = true; if (tracked) { tracked = false; q.end(); } };
+    const track = () => {
+      if (!untracked && !tracked && !done) {
+        tracked = true;
+        q.begin();
+      }
+    };
+    const release = () => {
+      done = true;
+      if (tracked) {
+        tracked = false;
+        q.end();
+      }
+    };
     if (!hasBody(req)) track();
-    void this.serve(req, res, release, track).catch((e) => {
-      if (e instanceof Error && 'status' in e && (e as { status: { code: number } }).status.code === 429 && !res.headersSent) res.setHeader('Retry-After', '1');
-      writeError(res, e);
-    }).finally(release);
+    void this.serve(req, res, release, track)
+      .catch((e) => {
+        if (
+          e instanceof Error &&
+          'status' in e &&
+          (e as { status: { code: number } }).status.code === 429 &&
+          !res.headersSent
+        )
+          res.setHeader('Retry-After', '1');
+        writeError(res, e);
+      })
+      .finally(release);
   };
 
   /** The 'upgrade' listener: exec, attach and port-forward (./streaming), after authentication and authorization. */
@@ -115,7 +159,8 @@ export class ApiHttpHandler {
     const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
     const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
     await this.authorize(user, info);
-    if (!info.isResourceRequest || !info.name || !ApiStreaming.handles(info.resource, info.subresource)) throw errors.badRequest(`${url.pathname} cannot be upgraded`);
+    if (!info.isResourceRequest || !info.name || !ApiStreaming.handles(info.resource, info.subresource))
+      throw errors.badRequest(`${url.pathname} cannot be upgraded`);
     this.resolve(info);
     const streaming = new ApiStreaming(this.options.api, () => this.kubelets());
     await streaming.upgrade(req, socket, head, info.namespace ?? '', info.name, info.subresource!, url.searchParams);
@@ -124,10 +169,19 @@ export class ApiHttpHandler {
   /** The body, read once, within the size limit (413 past it). */
   private readBody(req: IncomingMessage, received: () => void): () => Promise<Buffer> {
     let p: Promise<Buffer> | undefined;
-    return () => (p ??= readLimited(req).then((b) => { received(); return b; }));
+    return () =>
+      (p ??= readLimited(req).then((b) => {
+        received();
+        return b;
+      }));
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse, release: () => void, received: () => void): Promise<void> {
+  private async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    release: () => void,
+    received: () => void,
+  ): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const body = this.readBody(req, received);
     let info: RequestInfo;
@@ -145,7 +199,10 @@ export class ApiHttpHandler {
     if (!info.isResourceRequest) return this.nonResource(req, res, info, url);
     const slot = this.admitInflight(user, info, url.searchParams);
     try {
-      return await this.resource(req, res, info, url.searchParams, user, body, () => { slot?.(); release(); });
+      return await this.resource(req, res, info, url.searchParams, user, body, () => {
+        slot?.();
+        release();
+      });
     } finally {
       slot?.();
     }
@@ -156,7 +213,7 @@ export class ApiHttpHandler {
     if (!authorizer) return;
     const attrs: AuthorizationAttributes = {
       user,
-      verb: info.isResourceRequest ? info.verb : (info.verb === 'head' ? 'get' : info.verb),
+      verb: info.isResourceRequest ? info.verb : info.verb === 'head' ? 'get' : info.verb,
       isResourceRequest: info.isResourceRequest,
       path: info.path,
       apiGroup: info.group,
@@ -167,14 +224,19 @@ export class ApiHttpHandler {
     };
     const decision = await authorizer.authorize(attrs);
     if (decision.allowed) return;
-    const t = info.isResourceRequest ? { kind: info.resource!, group: info.group || undefined, name: info.name } : undefined;
+    const t = info.isResourceRequest
+      ? { kind: info.resource!, group: info.group || undefined, name: info.name }
+      : undefined;
     throw errors.forbiddenMessage(forbiddenMessage(attrs), t);
   }
 
   private async nonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL): Promise<void> {
     const { api, gitVersion } = this.options;
     const p = url.pathname.replace(/\/+$/, '') || '/';
-    const text = (code: number, body: string) => { res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' }); res.end(body); };
+    const text = (code: number, body: string) => {
+      res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(body);
+    };
     if (p === '/healthz' || p === '/livez' || p === '/readyz') return text(200, 'ok');
     if (p === '/version') return writeJSON(res, 200, versionInfo(gitVersion));
     if (p === '/api') return writeJSON(res, 200, apiVersions(this.options.serverAddress?.() ?? req.headers.host ?? ''));
@@ -195,7 +257,9 @@ export class ApiHttpHandler {
     if (p === '/openapi/v3') return writeJSON(res, 200, openapiIndex(api.registry, gitVersion));
     const oa = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);
     if (oa) {
-      const doc = oa[1] ? openapiDocument(api.registry, '', oa[1], gitVersion) : openapiDocument(api.registry, oa[2], oa[3], gitVersion);
+      const doc = oa[1]
+        ? openapiDocument(api.registry, '', oa[1], gitVersion)
+        : openapiDocument(api.registry, oa[2], oa[3], gitVersion);
       if (doc) return writeJSON(res, 200, doc);
     }
     throw pageNotFound();
@@ -215,12 +279,23 @@ export class ApiHttpHandler {
     // (and the create-only subresources), no DELETE or POST on status, scale or finalize.
     const verbs = info.subresource ? SUBRESOURCE_VERBS[info.subresource] : info.name ? OBJECT_VERBS : undefined;
     if (verbs && !verbs.includes(info.verb)) {
-      throw errors.methodNotSupported({ kind: info.subresource ? `${rt.resource}/${info.subresource}` : rt.resource, group: rt.group || undefined }, info.verb);
+      throw errors.methodNotSupported(
+        { kind: info.subresource ? `${rt.resource}/${info.subresource}` : rt.resource, group: rt.group || undefined },
+        info.verb,
+      );
     }
     return served;
   }
 
-  private async resource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, q: URLSearchParams, user: UserInfo, body: () => Promise<Buffer>, release: () => void): Promise<void> {
+  private async resource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    info: RequestInfo,
+    q: URLSearchParams,
+    user: UserInfo,
+    body: () => Promise<Buffer>,
+    release: () => void,
+  ): Promise<void> {
     const { api } = this.options;
     const { type: rt, alias } = this.served(info);
     // An older version (v1.12's extensions/v1beta1…): objects go in with its apiVersion and
@@ -246,22 +321,54 @@ export class ApiHttpHandler {
     const dryRunValue = q.getAll('dryRun').find((v) => v !== 'All');
     if (dryRunValue !== undefined) throw errors.badRequest(`Invalid dry run value: ${dryRunValue}`);
     if (info.subresource === 'log') return podLog(api, () => this.kubelets(), res, rt, target, q, release);
-    if (info.subresource === 'proxy') return proxyToKubelet(api, () => this.kubelets(), req, res, rt, target, info, q, body);
+    if (info.subresource === 'proxy')
+      return proxyToKubelet(api, () => this.kubelets(), req, res, rt, target, info, q, body);
     if (ApiStreaming.handles(rt.resource, info.subresource)) throw errors.badRequest('Upgrade request required');
     const table = wantsTable(req.headers.accept);
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {
       case 'get': {
-        if (queryBool(q.get('watch'))) return serveWatch(api, this.options.clock, req, res, rt, { ...target, name: undefined }, q, table, release, ctx, `metadata.name=${info.name}`, out);
+        if (queryBool(q.get('watch')))
+          return serveWatch(
+            api,
+            this.options.clock,
+            req,
+            res,
+            rt,
+            { ...target, name: undefined },
+            q,
+            table,
+            release,
+            ctx,
+            `metadata.name=${info.name}`,
+            out,
+          );
         const obj = await api.get(target, ctx);
-        if (table && !target.subresource) return writeJSON(res, 200, toTable(rt, [obj], this.options.clock.now(), { resourceVersion: obj.metadata.resourceVersion, include }));
+        if (table && !target.subresource)
+          return writeJSON(
+            res,
+            200,
+            toTable(rt, [obj], this.options.clock.now(), { resourceVersion: obj.metadata.resourceVersion, include }),
+          );
         return writeJSON(res, 200, out(obj));
       }
       case 'list': {
         resourceVersionParam(q);
         intParam(q, 'timeoutSeconds', 0);
-        const list = await api.list(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined }, ctx);
-        if (table) return writeJSON(res, 200, toTable(rt, list.items, this.options.clock.now(), { resourceVersion: list.metadata.resourceVersion, include }));
+        const list = await api.list(
+          target,
+          { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined },
+          ctx,
+        );
+        if (table)
+          return writeJSON(
+            res,
+            200,
+            toTable(rt, list.items, this.options.clock.now(), {
+              resourceVersion: list.metadata.resourceVersion,
+              include,
+            }),
+          );
         return writeJSON(res, 200, out(list));
       }
       case 'watch':
@@ -269,15 +376,21 @@ export class ApiHttpHandler {
       case 'create': {
         const obj = into(fieldValidation(rt, q, res, await decodeBody(req, await body())));
         const created = await api.create(target, obj, ctx);
-        const code = (created as Status).kind === 'Status' ? ((created as Status).code || 201) : 201;
+        const code = (created as Status).kind === 'Status' ? (created as Status).code || 201 : 201;
         return writeJSON(res, code, out(created));
       }
       case 'update':
-        return writeJSON(res, 200, out(await api.update(target, into(fieldValidation(rt, q, res, await decodeBody(req, await body()))), ctx)));
+        return writeJSON(
+          res,
+          200,
+          out(await api.update(target, into(fieldValidation(rt, q, res, await decodeBody(req, await body()))), ctx)),
+        );
       case 'patch': {
         const type = PATCH_TYPES[mediaType(req.headers['content-type'])];
         if (!type) {
-          throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${Object.keys(PATCH_TYPES).join(', ')}`);
+          throw errors.unsupportedMediaType(
+            `the body of the request was in an unknown format - accepted media types include: ${Object.keys(PATCH_TYPES).join(', ')}`,
+          );
         }
         const raw = (await body()).toString('utf8');
         const patch = parseBody(raw, type === 'apply');
@@ -289,12 +402,20 @@ export class ApiHttpHandler {
       }
       case 'delete': {
         const options = await deleteOptions(req, await body(), q);
-        const { object } = await api.delete(target, options, { ...ctx, dryRun: ctx.dryRun || (options as { dryRun?: string[] }).dryRun?.includes('All') });
+        const { object } = await api.delete(target, options, {
+          ...ctx,
+          dryRun: ctx.dryRun || (options as { dryRun?: string[] }).dryRun?.includes('All'),
+        });
         return writeJSON(res, 200, out(object));
       }
       case 'deletecollection': {
         const options = await deleteOptions(req, await body(), q);
-        const list = await api.deleteCollection(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined }, options, ctx);
+        const list = await api.deleteCollection(
+          target,
+          { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined },
+          options,
+          ctx,
+        );
         return writeJSON(res, 200, out(list));
       }
       default:
@@ -306,7 +427,6 @@ export class ApiHttpHandler {
     if (!this.options.kubelets) throw errors.serviceUnavailable('this API server has no connection to kubelets');
     return this.options.kubelets;
   }
-
 }
 
 /** The verbs served on a named object and on each subresource (upstream's installed routes). */

@@ -65,7 +65,12 @@ export class KubeletClient {
     const logical = nodeAddress(node);
     const url = `https://${logical.host}:${logical.port}${pathAndQuery}`;
     const real = this.options.dialer.dial(node.metadata.name!, logical.host, logical.port);
-    if (!real) return Promise.reject(errors.serviceUnavailable(`error dialing backend: dial tcp ${logical.host}:${logical.port}: connect: no route to host`));
+    if (!real)
+      return Promise.reject(
+        errors.serviceUnavailable(
+          `error dialing backend: dial tcp ${logical.host}:${logical.port}: connect: no route to host`,
+        ),
+      );
     const ca = this.options.certificateAuthority;
     return new Promise((resolve, reject) => {
       const socket = tls.connect({
@@ -76,11 +81,16 @@ export class KubeletClient {
         checkServerIdentity: (_host, cert) => tls.checkServerIdentity(logical.host, cert),
         ...this.clientCertificate(),
       });
-      const fail = (e: Error) => reject(errors.internal(`error dialing backend: ${describe(e as NodeJS.ErrnoException)} (${method} "${url}")`));
+      const fail = (e: Error) =>
+        reject(errors.internal(`error dialing backend: ${describe(e as NodeJS.ErrnoException)} (${method} "${url}")`));
       socket.once('error', fail);
       socket.once('secureConnect', () => {
         socket.off('error', fail);
-        const lines = [`${method} ${pathAndQuery} HTTP/1.1`, `Host: ${logical.host}:${logical.port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+        const lines = [
+          `${method} ${pathAndQuery} HTTP/1.1`,
+          `Host: ${logical.host}:${logical.port}`,
+          ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        ];
         socket.write(`${lines.join('\r\n')}\r\n\r\n`);
         resolve(socket);
       });
@@ -89,7 +99,9 @@ export class KubeletClient {
 
   /** --kubelet-client-certificate/--kubelet-client-key: how the API server proves itself to kubelets. */
   private clientCertificate(): { cert?: string; key?: string } {
-    return this.options.clientCertificate ? { cert: this.options.clientCertificate.certPem, key: this.options.clientCertificate.keyPem } : {};
+    return this.options.clientCertificate
+      ? { cert: this.options.clientCertificate.certPem, key: this.options.clientCertificate.keyPem }
+      : {};
   }
 
   /** GET (or another method) on the kubelet of a node; resolves with its response stream. */
@@ -97,21 +109,35 @@ export class KubeletClient {
     const logical = nodeAddress(node);
     const url = `https://${logical.host}:${logical.port}${pathAndQuery}`;
     const real = this.options.dialer.dial(node.metadata.name!, logical.host, logical.port);
-    if (!real) return Promise.reject(errors.serviceUnavailable(`${method} "${url}": dial tcp ${logical.host}:${logical.port}: connect: no route to host`));
+    if (!real)
+      return Promise.reject(
+        errors.serviceUnavailable(
+          `${method} "${url}": dial tcp ${logical.host}:${logical.port}: connect: no route to host`,
+        ),
+      );
     const ca = this.options.certificateAuthority;
     return new Promise((resolve, reject) => {
-      const req = https.request({
-        host: real.host,
-        port: real.port,
-        method,
-        path: pathAndQuery,
-        ca,
-        rejectUnauthorized: ca !== undefined,
-        servername: undefined,
-        checkServerIdentity: (_host, cert) => tls.checkServerIdentity(logical.host, cert),
-        ...this.clientCertificate(),
-      }, resolve);
-      req.on('error', (e) => reject(errors.internal(`${method[0]}${method.slice(1).toLowerCase()} "${url}": ${describe(e as NodeJS.ErrnoException)}`)));
+      const req = https.request(
+        {
+          host: real.host,
+          port: real.port,
+          method,
+          path: pathAndQuery,
+          ca,
+          rejectUnauthorized: ca !== undefined,
+          servername: undefined,
+          checkServerIdentity: (_host, cert) => tls.checkServerIdentity(logical.host, cert),
+          ...this.clientCertificate(),
+        },
+        resolve,
+      );
+      req.on('error', (e) =>
+        reject(
+          errors.internal(
+            `${method[0]}${method.slice(1).toLowerCase()} "${url}": ${describe(e as NodeJS.ErrnoException)}`,
+          ),
+        ),
+      );
       req.end(body);
     });
   }
@@ -128,7 +154,10 @@ const GENERIC: Record<number, [string, string | undefined]> = {
   422: ['Invalid', 'the server rejected our request due to an error in our request'],
   429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
   503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
-  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+  504: [
+    'Timeout',
+    'the server was unable to return a response in the time allotted, but may still be processing the request',
+  ],
 };
 
 /**
@@ -137,7 +166,11 @@ const GENERIC: Record<number, [string, string | undefined]> = {
  * 400 → BadRequest with the body, anything else NewGenericServerResponse with an empty
  * verb, e.g. "the server does not allow this method on the requested resource ( pods/log web)".
  */
-export async function checkKubeletResponse(res: IncomingMessage, qualifiedResource: string, name: string): Promise<void> {
+export async function checkKubeletResponse(
+  res: IncomingMessage,
+  qualifiedResource: string,
+  name: string,
+): Promise<void> {
   const code = res.statusCode ?? 0;
   if (code >= 200 && code <= 206) return;
   const chunks: Buffer[] = [];
@@ -149,7 +182,20 @@ export async function checkKubeletResponse(res: IncomingMessage, qualifiedResour
   const body = Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
   if (code === 500) throw errors.internal(body);
   if (code === 400) throw errors.badRequest(body);
-  const [reason, fixed] = GENERIC[code] ?? (code >= 500 ? ['InternalError', `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`] : ['Unknown', `the server responded with the status code ${code} but did not return more information`]);
+  const [reason, fixed] =
+    GENERIC[code] ??
+    (code >= 500
+      ? ['InternalError', `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`]
+      : ['Unknown', `the server responded with the status code ${code} but did not return more information`]);
   const message = `${fixed ?? body} ( ${qualifiedResource} ${name})`;
-  throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code, details: { name, kind: qualifiedResource.split('/')[0] } });
+  throw new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+    details: { name, kind: qualifiedResource.split('/')[0] },
+  });
 }

@@ -12,18 +12,29 @@ import { serviceLocation } from './service-proxy';
 /* The subresources the API server answers by asking a kubelet: pods/log, and nodes, pods and services /proxy. */
 
 /** pods/{name}/log: the API server asks the pod's kubelet (/containerLogs/…) and streams the answer. */
-export async function podLog(api: ApiServer, kubelets: () => KubeletClient, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, release: () => void): Promise<void> {
+export async function podLog(
+  api: ApiServer,
+  kubelets: () => KubeletClient,
+  res: ServerResponse,
+  rt: ResourceType,
+  target: RequestTarget,
+  q: URLSearchParams,
+  release: () => void,
+): Promise<void> {
   if (rt.resource !== 'pods') throw pageNotFound();
   const pod = (await api.get({ ...target, subresource: undefined })) as Pod;
   const containers = pod.spec.containers ?? [];
   let container = q.get('container');
   if (!container) {
     if (containers.length !== 1) {
-      throw errors.badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+      throw errors.badRequest(
+        `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`,
+      );
     }
     container = containers[0].name;
   }
-  if (!containers.some((c) => c.name === container)) throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  if (!containers.some((c) => c.name === container))
+    throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
   if (!pod.spec.nodeName) throw errors.badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
   const node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
   const params = new URLSearchParams();
@@ -32,7 +43,11 @@ export async function podLog(api: ApiServer, kubelets: () => KubeletClient, res:
     if (v !== null) params.set(k, v);
   }
   const qs = params.toString();
-  const upstream = await kubelets().request(node, 'GET', `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`);
+  const upstream = await kubelets().request(
+    node,
+    'GET',
+    `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`,
+  );
   await checkKubeletResponse(upstream, 'pods/log', pod.metadata.name!);
   res.writeHead(upstream.statusCode ?? 200, { 'Content-Type': 'text/plain' });
   if (q.get('follow') === 'true') release();
@@ -45,7 +60,17 @@ export async function podLog(api: ApiServer, kubelets: () => KubeletClient, res:
  * the kubelet's own view, which may differ from the stored object. pods/{name}/proxy
  * forwards through the pod's kubelet to the hollow pod.
  */
-export async function proxyToKubelet(api: ApiServer, kubelets: () => KubeletClient, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, info: RequestInfo, q: URLSearchParams, body: () => Promise<Buffer>): Promise<void> {
+export async function proxyToKubelet(
+  api: ApiServer,
+  kubelets: () => KubeletClient,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rt: ResourceType,
+  target: RequestTarget,
+  info: RequestInfo,
+  q: URLSearchParams,
+  body: () => Promise<Buffer>,
+): Promise<void> {
   const rest = `/${info.rest.map(encodeURIComponent).join('/')}`;
   const qs = q.toString();
   let node: Node;
@@ -55,7 +80,8 @@ export async function proxyToKubelet(api: ApiServer, kubelets: () => KubeletClie
     path = rest;
   } else if (rt.resource === 'pods') {
     const pod = (await api.get({ ...target, subresource: undefined })) as Pod;
-    if (!pod.spec.nodeName || pod.status?.phase !== 'Running') throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
+    if (!pod.spec.nodeName || pod.status?.phase !== 'Running')
+      throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
     node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
     path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
   } else if (rt.resource === 'services') {

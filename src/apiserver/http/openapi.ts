@@ -16,7 +16,10 @@ function pathKey(group: string, version: string): string {
 export function openapiDocument(registry: ResourceRegistry, group: string, version: string, gitVersion: string) {
   const types = [
     ...registry.all().filter((rt) => rt.group === group && rt.version === version),
-    ...registry.aliases().filter((a) => a.group === group && a.version === version).map((a) => a.storage),
+    ...registry
+      .aliases()
+      .filter((a) => a.group === group && a.version === version)
+      .map((a) => a.storage),
   ];
   if (types.length === 0) return undefined;
   const paths: Record<string, unknown> = {};
@@ -38,7 +41,11 @@ export function openapiIndex(registry: ResourceRegistry, gitVersion: string) {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const gv of groupVersions(registry)) {
     const key = pathKey(gv.group, gv.version);
-    const hash = createHash('sha256').update(JSON.stringify(openapiDocument(registry, gv.group, gv.version, gitVersion))).digest('hex').slice(0, 16).toUpperCase();
+    const hash = createHash('sha256')
+      .update(JSON.stringify(openapiDocument(registry, gv.group, gv.version, gitVersion)))
+      .digest('hex')
+      .slice(0, 16)
+      .toUpperCase();
     paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
   }
   return { paths };

@@ -28,8 +28,18 @@ export function queryBool(value: string | null): boolean {
 }
 
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
-  const base: RequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase(), group: '', version: '', rest: [] };
+  const parts = path
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
+  const base: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    group: '',
+    version: '',
+    rest: [],
+  };
   let i = 0;
   if (parts[0] === 'api' && parts.length >= 2) {
     base.apiPrefix = 'api';

@@ -49,9 +49,15 @@ export function isLoopback(host: string): boolean {
  * suites, and for TLS 1.2 only ECDHE key exchange (forward secrecy) with AEAD ciphers.
  */
 export const TLS_CIPHERS = [
-  'TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256',
-  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305',
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
 ].join(':');
 
 /**
@@ -70,26 +76,48 @@ export class ApiHttpServer {
   private insecure?: http.Server;
   readonly listening: Listening = {};
 
-  constructor(private readonly handlerOptions: HttpHandlerOptions, private readonly serving: ServingOptions) {}
+  constructor(
+    private readonly handlerOptions: HttpHandlerOptions,
+    private readonly serving: ServingOptions,
+  ) {}
 
   async start(): Promise<Listening> {
     const s = this.serving;
     if (s.insecurePort !== 0 && !isLoopback(s.insecureBindAddress)) {
-      throw new Error(`--insecure-bind-address ${s.insecureBindAddress} is not a loopback address: the insecure port skips authentication and may only listen on localhost`);
+      throw new Error(
+        `--insecure-bind-address ${s.insecureBindAddress} is not a loopback address: the insecure port skips authentication and may only listen on localhost`,
+      );
     }
     if (s.securePort !== 0) {
       if (!s.serving) throw new Error('the secure port needs a serving certificate');
-      const handler = new ApiHttpHandler({ ...this.handlerOptions, serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}` });
-      this.secure = https.createServer({
-        cert: s.serving.certPem, key: s.serving.keyPem, ca: s.clientCA, requestCert: true, rejectUnauthorized: false,
-        minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true,
-      }, handler.listener);
+      const handler = new ApiHttpHandler({
+        ...this.handlerOptions,
+        serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}`,
+      });
+      this.secure = https.createServer(
+        {
+          cert: s.serving.certPem,
+          key: s.serving.keyPem,
+          ca: s.clientCA,
+          requestCert: true,
+          rejectUnauthorized: false,
+          minVersion: 'TLSv1.2',
+          ciphers: TLS_CIPHERS,
+          honorCipherOrder: true,
+        },
+        handler.listener,
+      );
       keepIdleConnections(this.secure);
       this.secure.on('upgrade', handler.upgradeListener);
       this.listening.secure = await listen(this.secure, s.anyFreePort ? 0 : s.securePort, s.bindAddress);
     }
     if (s.insecurePort !== 0) {
-      const handler = new ApiHttpHandler({ ...this.handlerOptions, authenticator: undefined, authorizer: undefined, serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}` });
+      const handler = new ApiHttpHandler({
+        ...this.handlerOptions,
+        authenticator: undefined,
+        authorizer: undefined,
+        serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}`,
+      });
       this.insecure = http.createServer(handler.listener);
       keepIdleConnections(this.insecure);
       this.insecure.on('upgrade', handler.upgradeListener);
@@ -99,11 +127,12 @@ export class ApiHttpServer {
   }
 
   async stop(): Promise<void> {
-    const close = (srv?: http.Server) => new Promise<void>((resolve) => {
-      if (!srv) return resolve();
-      srv.closeAllConnections();
-      srv.close(() => resolve());
-    });
+    const close = (srv?: http.Server) =>
+      new Promise<void>((resolve) => {
+        if (!srv) return resolve();
+        srv.closeAllConnections();
+        srv.close(() => resolve());
+      });
     await Promise.all([close(this.secure), close(this.insecure)]);
   }
 }

@@ -39,7 +39,12 @@ export function splitSchemeNamePort(id: string): { scheme: string; name: string;
   return { scheme, name, port };
 }
 
-export async function serviceLocation(api: ApiServer, namespace: string, id: string, random: (n: number) => number = (n) => Math.floor(Math.random() * n)): Promise<ServiceLocation> {
+export async function serviceLocation(
+  api: ApiServer,
+  namespace: string,
+  id: string,
+  random: (n: number) => number = (n) => Math.floor(Math.random() * n),
+): Promise<ServiceLocation> {
   const parsed = splitSchemeNamePort(id);
   if (!parsed) throw errors.badRequest(`invalid service request "${id}"`);
   const { name } = parsed;
@@ -79,7 +84,12 @@ export async function serviceLocation(api: ApiServer, namespace: string, id: str
         }
         if (pod.status?.podIP !== addr.ip || !pod.spec.nodeName) continue;
         const node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
-        return { node, ip: addr.ip, port: p.port, path: `/hollowPods/${encodeURIComponent(pod.metadata.namespace!)}/${encodeURIComponent(pod.metadata.name!)}:${p.port}` };
+        return {
+          node,
+          ip: addr.ip,
+          port: p.port,
+          path: `/hollowPods/${encodeURIComponent(pod.metadata.namespace!)}/${encodeURIComponent(pod.metadata.name!)}:${p.port}`,
+        };
       }
     }
   }

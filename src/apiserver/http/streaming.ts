@@ -29,11 +29,22 @@ export function writeUpgradeError(socket: Duplex, e: unknown): void {
   const status = toStatusError(e).status;
   const body = JSON.stringify(status);
   if (socket.destroyed) return;
-  socket.end(`HTTP/1.1 ${status.code} ${status.reason || 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status.code} ${status.reason || 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Request headers a relayed upgrade keeps (hop-by-hop ones are rebuilt; credentials never leave). */
-const RELAYED = ['upgrade', 'connection', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol', 'sec-websocket-extensions', 'x-stream-protocol-version', 'user-agent'];
+const RELAYED = [
+  'upgrade',
+  'connection',
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-protocol',
+  'sec-websocket-extensions',
+  'x-stream-protocol-version',
+  'user-agent',
+];
 
 /** Reads an HTTP response head from a socket; resolves with its status code, the head's bytes and what followed. */
 function readHead(socket: Duplex): Promise<{ code: number; head: Buffer; rest: Buffer }> {
@@ -48,7 +59,11 @@ function readHead(socket: Duplex): Promise<{ code: number; head: Buffer; rest: B
       socket.off('end', onEnd);
       socket.pause();
       const head = buf.subarray(0, end + 4);
-      resolve({ code: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'))?.[1] ?? 0), head, rest: buf.subarray(end + 4) });
+      resolve({
+        code: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'))?.[1] ?? 0),
+        head,
+        rest: buf.subarray(end + 4),
+      });
     };
     const onEnd = () => reject(errors.internal('error dialing backend: the kubelet closed the connection'));
     socket.on('data', onData);
@@ -60,7 +75,10 @@ function readHead(socket: Duplex): Promise<{ code: number; head: Buffer; rest: B
 function pipeBoth(a: Duplex, b: Duplex): void {
   a.pipe(b);
   b.pipe(a);
-  const close = () => { a.destroy(); b.destroy(); };
+  const close = () => {
+    a.destroy();
+    b.destroy();
+  };
   a.on('error', close);
   b.on('error', close);
   a.on('close', close);
@@ -73,21 +91,39 @@ export class ApiStreaming {
    * library would refuse it: the offer is taken off the request before the handshake and
    * the choice put back on the 101.
    */
-  private readonly tunnels = new WebSocketServer({ noServer: true }).on('headers', (headers) => headers.push(`Sec-WebSocket-Protocol: ${PORT_FORWARD_TUNNEL}`));
+  private readonly tunnels = new WebSocketServer({ noServer: true }).on('headers', (headers) =>
+    headers.push(`Sec-WebSocket-Protocol: ${PORT_FORWARD_TUNNEL}`),
+  );
 
-  constructor(private readonly api: ApiServer, private readonly kubelets: () => KubeletClient) {}
+  constructor(
+    private readonly api: ApiServer,
+    private readonly kubelets: () => KubeletClient,
+  ) {}
 
   static handles(resource: string | undefined, subresource: string | undefined): boolean {
     return resource === 'pods' && (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward');
   }
 
-  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, name: string, subresource: string, q: URLSearchParams): Promise<void> {
+  async upgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    namespace: string,
+    name: string,
+    subresource: string,
+    q: URLSearchParams,
+  ): Promise<void> {
     const pod = (await this.api.get({ resource: 'pods', namespace, name })) as Pod;
-    const { path, query } = subresource === 'portforward' ? { path: `/portForward/${enc(namespace)}/${enc(name)}`, query: '' } : this.commandLocation(pod, subresource, q);
+    const { path, query } =
+      subresource === 'portforward'
+        ? { path: `/portForward/${enc(namespace)}/${enc(name)}`, query: '' }
+        : this.commandLocation(pod, subresource, q);
     if (!pod.spec.nodeName) throw errors.badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
     const node = (await this.api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
     const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
-    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim());
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((s) => s.trim());
     if (subresource === 'portforward' && upgrade === 'websocket' && offered.includes(PORT_FORWARD_TUNNEL)) {
       return this.tunnel(req, socket, head, node, path);
     }
@@ -96,7 +132,12 @@ export class ApiStreaming {
       const v = req.headers[h];
       if (v !== undefined) headers[h] = Array.isArray(v) ? v.join(', ') : v;
     }
-    const kubelet = await this.kubelets().dial(node, req.method ?? 'GET', `${path}${query ? `?${query}` : ''}`, headers);
+    const kubelet = await this.kubelets().dial(
+      node,
+      req.method ?? 'GET',
+      `${path}${query ? `?${query}` : ''}`,
+      headers,
+    );
     if (head.length) kubelet.write(head);
     pipeBoth(socket, kubelet);
   }
@@ -106,23 +147,40 @@ export class ApiStreaming {
     const containers = pod.spec.containers ?? [];
     let container = q.get('container');
     if (!container) {
-      if (containers.length !== 1) throw errors.badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+      if (containers.length !== 1)
+        throw errors.badRequest(
+          `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`,
+        );
       container = containers[0].name;
     }
-    if (!containers.some((c) => c.name === container)) throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
+    if (!containers.some((c) => c.name === container))
+      throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
     const params = new URLSearchParams();
     if (subresource === 'exec') for (const c of q.getAll('command')) params.append('command', c);
     // The kubelet's names for the stream options (core/v1 ExecStdinParam "input", …).
-    for (const [from, to] of [['stdin', 'input'], ['stdout', 'output'], ['stderr', 'error'], ['tty', 'tty']]) {
+    for (const [from, to] of [
+      ['stdin', 'input'],
+      ['stdout', 'output'],
+      ['stderr', 'error'],
+      ['tty', 'tty'],
+    ]) {
       const v = q.get(from);
       if (v === '1' || v === 'true') params.set(to, '1');
     }
-    return { path: `/${subresource}/${enc(pod.metadata.namespace!)}/${enc(pod.metadata.name!)}/${enc(container)}`, query: params.toString() };
+    return {
+      path: `/${subresource}/${enc(pod.metadata.namespace!)}/${enc(pod.metadata.name!)}/${enc(container)}`,
+      query: params.toString(),
+    };
   }
 
   /** A WebSocket carrying SPDY (port-forward, KEP-4006): SPDY to the kubelet, its bytes in binary messages. */
   private async tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, node: Node, path: string): Promise<void> {
-    const kubelet: TLSSocket = await this.kubelets().dial(node, 'POST', path, { Connection: 'Upgrade', Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'portforward.k8s.io', 'Content-Length': '0' });
+    const kubelet: TLSSocket = await this.kubelets().dial(node, 'POST', path, {
+      Connection: 'Upgrade',
+      Upgrade: 'SPDY/3.1',
+      'X-Stream-Protocol-Version': 'portforward.k8s.io',
+      'Content-Length': '0',
+    });
     const answer = await readHead(kubelet);
     if (answer.code !== 101) {
       // The kubelet's refusal reaches the client as it is (no 101: kubectl reports it).
@@ -135,10 +193,17 @@ export class ApiStreaming {
     delete req.headers['sec-websocket-protocol'];
     this.tunnels.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       if (answer.rest.length) ws.send(answer.rest);
-      kubelet.on('data', (d: Buffer) => { if (ws.readyState === WebSocket.OPEN) ws.send(d); });
+      kubelet.on('data', (d: Buffer) => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(d);
+      });
       kubelet.resume();
-      ws.on('message', (data: Buffer) => kubelet.write(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer)));
-      const close = () => { kubelet.destroy(); if (ws.readyState === WebSocket.OPEN) ws.close(1000); };
+      ws.on('message', (data: Buffer) =>
+        kubelet.write(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer)),
+      );
+      const close = () => {
+        kubelet.destroy();
+        if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+      };
       ws.on('close', close);
       ws.on('error', close);
       kubelet.on('close', close);

@@ -23,7 +23,13 @@ interface Printer<T extends KubeObject = KubeObject> {
   cells(obj: T, now: number): (string | number)[];
 }
 
-const col = (name: string, description: string, priority = 0, type = 'string', format = ''): ColumnDefinition => ({ name, type, format, description, priority });
+const col = (name: string, description: string, priority = 0, type = 'string', format = ''): ColumnDefinition => ({
+  name,
+  type,
+  format,
+  description,
+  priority,
+});
 const NAME = col('Name', 'Name must be unique within a namespace.', 0, 'string', 'name');
 const AGE = col('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created.');
 
@@ -39,10 +45,12 @@ export function humanDuration(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
   if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
+  if (hours < 24 * 8)
+    return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
   const days = Math.floor(hours / 24);
-  if (hours < 24 * 365 * 8) return days % 365 === 0 ? `${Math.floor(days / 365)}y` : `${Math.floor(days / 365)}y${days % 365}d`;
+  if (hours < 24 * 365 * 8)
+    return days % 365 === 0 ? `${Math.floor(days / 365)}y` : `${Math.floor(days / 365)}y${days % 365}d`;
   return `${Math.floor(days / 365)}y`;
 }
 
@@ -63,7 +71,11 @@ const nodePrinter: Printer<Node> = {
     col('External-IP', 'List of external IPs in the cluster.', 1),
     col('OS-Image', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
     col('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
-    col('Container-Runtime', 'Container Runtime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+    col(
+      'Container-Runtime',
+      'Container Runtime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
+      1,
+    ),
   ],
   cells(node, now) {
     const status: string[] = [];
@@ -106,10 +118,13 @@ const podPrinter: Printer<Pod> = {
     NAME,
     col('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
     col('Status', 'The aggregate status of the containers in this pod.'),
-    col('Restarts', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    col(
+      'Restarts',
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    ),
     AGE,
     col('IP', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
-    col('Node', "NodeName is a request to schedule this pod onto a specific node.", 1),
+    col('Node', 'NodeName is a request to schedule this pod onto a specific node.', 1),
     col('Nominated Node', 'nominatedNodeName is set only when this pod preempts other pods on the node.', 1),
     col('Readiness Gates', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
   ],
@@ -120,14 +135,18 @@ const podPrinter: Printer<Pod> = {
     let ready = 0;
     for (const c of statuses) {
       restarts += c.restartCount ?? 0;
-      const state = c.state as { waiting?: { reason?: string }; terminated?: { reason?: string; signal?: number; exitCode?: number } } | undefined;
+      const state = c.state as
+        | { waiting?: { reason?: string }; terminated?: { reason?: string; signal?: number; exitCode?: number } }
+        | undefined;
       if (state?.waiting?.reason) reason = state.waiting.reason;
       else if (state?.terminated?.reason) reason = state.terminated.reason;
       if (c.ready && (c.state as { running?: unknown } | undefined)?.running) ready++;
     }
     if (pod.metadata.deletionTimestamp) reason = pod.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
     const gates = (pod.spec as { readinessGates?: unknown }).readinessGates as { conditionType: string }[] | undefined;
-    const gatesCell = gates?.length ? `${gates.filter((g) => pod.status?.conditions?.some((c) => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}` : '<none>';
+    const gatesCell = gates?.length
+      ? `${gates.filter((g) => pod.status?.conditions?.some((c) => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}`
+      : '<none>';
     return [
       pod.metadata.name ?? '',
       `${ready}/${pod.spec.containers?.length ?? 0}`,
@@ -165,8 +184,16 @@ const eventPrinter: Printer<Event> = {
     const last = ev.lastTimestamp ?? ev.eventTime ?? ev.metadata.creationTimestamp;
     const first = ev.firstTimestamp ?? ev.eventTime ?? ev.metadata.creationTimestamp;
     return [
-      age(last, now), ev.type ?? '', ev.reason ?? '', `${(o.kind ?? '').toLowerCase()}/${o.name ?? ''}`, o.fieldPath ?? '',
-      [ev.source?.component, ev.source?.host].filter(Boolean).join(', '), ev.message ?? '', age(first, now), ev.count ?? 1, ev.metadata.name ?? '',
+      age(last, now),
+      ev.type ?? '',
+      ev.reason ?? '',
+      `${(o.kind ?? '').toLowerCase()}/${o.name ?? ''}`,
+      o.fieldPath ?? '',
+      [ev.source?.component, ev.source?.host].filter(Boolean).join(', '),
+      ev.message ?? '',
+      age(first, now),
+      ev.count ?? 1,
+      ev.metadata.name ?? '',
     ];
   },
 };
@@ -191,16 +218,31 @@ const replicationControllerPrinter: Printer<ReplicationController> = {
   cells: (rc, now) => {
     const containers = rc.spec?.template?.spec?.containers ?? [];
     return [
-      rc.metadata.name ?? '', rc.spec?.replicas ?? 1, rc.status?.replicas ?? 0, rc.status?.readyReplicas ?? 0, age(rc.metadata.creationTimestamp, now),
-      containers.map((c) => c.name).join(','), containers.map((c) => c.image ?? '').join(','),
-      Object.entries(rc.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(','),
+      rc.metadata.name ?? '',
+      rc.spec?.replicas ?? 1,
+      rc.status?.replicas ?? 0,
+      rc.status?.readyReplicas ?? 0,
+      age(rc.metadata.creationTimestamp, now),
+      containers.map((c) => c.name).join(','),
+      containers.map((c) => c.image ?? '').join(','),
+      Object.entries(rc.spec?.selector ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
     ];
   },
 };
 
 /** Resources without a printer of their own (upstream's default table convertor). */
 const defaultPrinter: Printer = {
-  columns: [NAME, col('Created At', 'CreationTimestamp is a timestamp representing the server time when this object was created.', 0, 'date')],
+  columns: [
+    NAME,
+    col(
+      'Created At',
+      'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      0,
+      'date',
+    ),
+  ],
   cells: (o) => [o.metadata.name ?? '', o.metadata.creationTimestamp ?? ''],
 };
 
@@ -226,15 +268,26 @@ function rowObject(obj: KubeObject, include: IncludeObject): unknown {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata };
 }
 
-export function toTable(rt: ResourceType, items: readonly KubeObject[], now: number, options: { resourceVersion?: string; continue?: string; include?: IncludeObject; withColumns?: boolean } = {}) {
+export function toTable(
+  rt: ResourceType,
+  items: readonly KubeObject[],
+  now: number,
+  options: { resourceVersion?: string; continue?: string; include?: IncludeObject; withColumns?: boolean } = {},
+) {
   const printer = printerFor(rt);
   const include = options.include ?? 'Metadata';
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion: options.resourceVersion ?? '', ...(options.continue ? { continue: options.continue } : {}) },
+    metadata: {
+      resourceVersion: options.resourceVersion ?? '',
+      ...(options.continue ? { continue: options.continue } : {}),
+    },
     columnDefinitions: options.withColumns === false ? null : printer.columns,
-    rows: items.map((obj) => ({ cells: printer.cells(obj as never, now), object: rowObject({ ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(rt) }, include) })),
+    rows: items.map((obj) => ({
+      cells: printer.cells(obj as never, now),
+      object: rowObject({ ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(rt) }, include),
+    })),
   };
 }
 

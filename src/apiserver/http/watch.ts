@@ -24,10 +24,26 @@ export const watchStats = { dropped: 0 };
  * watches carry one-row Tables (column definitions in the first only). A too-old
  * resourceVersion answers 410 Expired. Ends after timeoutSeconds of cluster time.
  */
-export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMessage, res: ServerResponse, rt: ResourceType, target: RequestTarget, q: URLSearchParams, table: boolean, release: () => void, ctx: RequestContext, nameSelector?: string, out: <T>(x: T) => T = (x) => x): Promise<void> {
+export async function serveWatch(
+  api: ApiServer,
+  clock: Clock,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rt: ResourceType,
+  target: RequestTarget,
+  q: URLSearchParams,
+  table: boolean,
+  release: () => void,
+  ctx: RequestContext,
+  nameSelector?: string,
+  out: <T>(x: T) => T = (x) => x,
+): Promise<void> {
   const rv = resourceVersionParam(q);
   const timeout = intParam(q, 'timeoutSeconds', 0) ?? 0;
-  if (queryBool(q.get('sendInitialEvents'))) throw errors.badRequest('sendInitialEvents is not supported by this server; list, then watch from the list\'s resourceVersion');
+  if (queryBool(q.get('sendInitialEvents')))
+    throw errors.badRequest(
+      "sendInitialEvents is not supported by this server; list, then watch from the list's resourceVersion",
+    );
   const fieldSelector = [q.get('fieldSelector'), nameSelector].filter(Boolean).join(',') || undefined;
   const pending: string[] = [];
   let started = false;
@@ -44,27 +60,42 @@ export async function serveWatch(api: ApiServer, clock: Clock, req: IncomingMess
       return;
     }
     unsent++;
-    res.write(line, () => { unsent--; });
+    res.write(line, () => {
+      unsent--;
+    });
   };
   const write = (line: string) => (started ? send(line) : pending.push(line));
   let ended = false;
-  const handle = await api.watch(target, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv }, (e) => {
-    if (e.type === 'ERROR') {
-      // The storage ended this watch (410): the Status is its last event, then the stream ends.
-      write(`${JSON.stringify({ type: 'ERROR', object: e.object })}\n`);
-      ended = true;
-      if (started) res.end();
-      return;
-    }
-    // `out` converts to the version the client asked for (older group versions of a release).
-    let object: unknown = out(e.object);
-    if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
-      object = toTable(rt, [e.object], clock.now(), { resourceVersion: e.object.metadata.resourceVersion, withColumns: first, include: (q.get('includeObject') ?? 'Metadata') as IncludeObject });
-      first = false;
-    }
-    write(`${JSON.stringify({ type: e.type, object })}\n`);
-  }, ctx);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  const handle = await api.watch(
+    target,
+    { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv },
+    (e) => {
+      if (e.type === 'ERROR') {
+        // The storage ended this watch (410): the Status is its last event, then the stream ends.
+        write(`${JSON.stringify({ type: 'ERROR', object: e.object })}\n`);
+        ended = true;
+        if (started) res.end();
+        return;
+      }
+      // `out` converts to the version the client asked for (older group versions of a release).
+      let object: unknown = out(e.object);
+      if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
+        object = toTable(rt, [e.object], clock.now(), {
+          resourceVersion: e.object.metadata.resourceVersion,
+          withColumns: first,
+          include: (q.get('includeObject') ?? 'Metadata') as IncludeObject,
+        });
+        first = false;
+      }
+      write(`${JSON.stringify({ type: e.type, object })}\n`);
+    },
+    ctx,
+  );
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache, private',
+  });
   res.flushHeaders();
   started = true;
   for (const line of pending.splice(0)) send(line);

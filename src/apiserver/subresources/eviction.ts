@@ -19,7 +19,8 @@ export const evictionHandler: SubresourceHandler = {
   async create(api, target, body, ctx) {
     const eviction = (body ?? {}) as Eviction;
     const name = target.name!;
-    if (eviction.kind !== undefined && eviction.kind !== 'Eviction') throw errors.badRequest(`expected an Eviction, got ${eviction.kind}`);
+    if (eviction.kind !== undefined && eviction.kind !== 'Eviction')
+      throw errors.badRequest(`expected an Eviction, got ${eviction.kind}`);
     if (eviction.metadata?.name && eviction.metadata.name !== name) {
       throw errors.badRequest(`name in URL does not match name in Eviction object`);
     }

@@ -10,9 +10,14 @@ export const finalizeHandler: SubresourceHandler = {
   async update(api, target, body, ctx) {
     const incoming = body as Namespace;
     if (!incoming?.metadata) throw errors.badRequest('the body of the request was in an unknown format');
-    return api.storage<Namespace>(target).guaranteedUpdate(undefined, target.name!, (ns) => {
-      ns.spec = { ...ns.spec, finalizers: [...new Set(incoming.spec?.finalizers ?? [])] };
-      return ns;
-    }, { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion });
+    return api.storage<Namespace>(target).guaranteedUpdate(
+      undefined,
+      target.name!,
+      (ns) => {
+        ns.spec = { ...ns.spec, finalizers: [...new Set(incoming.spec?.finalizers ?? [])] };
+        return ns;
+      },
+      { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion },
+    );
   },
 };

@@ -9,11 +9,19 @@ interface Scalable extends KubeObject {
 }
 
 function toScale(obj: Scalable): Scale {
-  const selector = Object.entries(obj.spec.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  const selector = Object.entries(obj.spec.selector ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   return {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
-    metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp },
+    metadata: {
+      name: obj.metadata.name,
+      namespace: obj.metadata.namespace,
+      uid: obj.metadata.uid,
+      resourceVersion: obj.metadata.resourceVersion,
+      creationTimestamp: obj.metadata.creationTimestamp,
+    },
     // autoscaling/v1 ScaleSpec.Replicas is `json:"replicas,omitempty"`: 0 is no field
     // (found on upstream v1.32.13); ScaleStatus.Replicas is always written.
     spec: obj.spec.replicas ? { replicas: obj.spec.replicas } : {},
@@ -34,12 +42,28 @@ export const scaleHandler: SubresourceHandler = {
     // An absent spec.replicas is 0, as Go decodes it (and as GET writes 0: omitted).
     const replicas = scale?.spec?.replicas ?? 0;
     if (!(Number.isInteger(replicas) && replicas! >= 0)) {
-      throw errors.invalid('Scale', target.name!, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }], 'autoscaling');
+      throw errors.invalid(
+        'Scale',
+        target.name!,
+        [
+          {
+            reason: 'FieldValueInvalid',
+            field: 'spec.replicas',
+            message: `Invalid value: ${replicas}: must be greater than or equal to 0`,
+          },
+        ],
+        'autoscaling',
+      );
     }
-    const updated = await api.storage<Scalable>(target).guaranteedUpdate(target.namespace, target.name!, (obj) => {
-      obj.spec.replicas = replicas;
-      return obj;
-    }, { dryRun: ctx.dryRun, expectedResourceVersion: scale.metadata?.resourceVersion });
+    const updated = await api.storage<Scalable>(target).guaranteedUpdate(
+      target.namespace,
+      target.name!,
+      (obj) => {
+        obj.spec.replicas = replicas;
+        return obj;
+      },
+      { dryRun: ctx.dryRun, expectedResourceVersion: scale.metadata?.resourceVersion },
+    );
     return toScale(updated);
   },
 };

@@ -18,14 +18,23 @@ export class CloudNodeLifecycleController {
   private timer?: TimerHandle;
   private readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, private readonly quiescence: Quiescence,
-    private readonly cloud: CloudProvider, private readonly periodMs: number) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly quiescence: Quiescence,
+    private readonly cloud: CloudProvider,
+    private readonly periodMs: number,
+  ) {
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.events = new EventRecorder(client, clock, { component: 'cloud-node-lifecycle-controller' });
   }
 
   run(): void {
-    this.timer = this.clock.setInterval(() => void this.quiescence.track(this.monitorNodes()).catch(reportTo('cloud node lifecycle controller')), this.periodMs);
+    this.timer = this.clock.setInterval(
+      () => void this.quiescence.track(this.monitorNodes()).catch(reportTo('cloud node lifecycle controller')),
+      this.periodMs,
+    );
   }
 
   stop(): void {
@@ -37,7 +46,11 @@ export class CloudNodeLifecycleController {
       const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
       if (ready?.status === 'True') continue;
       if (await this.cloud.instanceExists(node.metadata.name!, node.spec?.providerID)) continue;
-      this.events.normal(node, 'DeletingNode', `Deleting node ${node.metadata.name} because it does not exist in the cloud provider`);
+      this.events.normal(
+        node,
+        'DeletingNode',
+        `Deleting node ${node.metadata.name} because it does not exist in the cloud provider`,
+      );
       try {
         await this.client.delete({ resource: 'nodes' }, node.metadata.name!);
       } catch (e) {

@@ -13,7 +13,15 @@ import { Expectations } from '../expectations';
 import { equalData, nextRevision } from '../statefulset/revisions';
 import { daemonPodTolerations, shouldRunOn } from './tolerations';
 import {
-  managePlan, NodeView, Plan, REVISION_HASH_LABEL, rollingUpdatePlanV112, rollingUpdatePlanV132, statusCounts, TEMPLATE_GENERATION_LABEL, templateGeneration,
+  managePlan,
+  NodeView,
+  Plan,
+  REVISION_HASH_LABEL,
+  rollingUpdatePlanV112,
+  rollingUpdatePlanV132,
+  statusCounts,
+  TEMPLATE_GENERATION_LABEL,
+  templateGeneration,
 } from './update';
 
 export interface DaemonSetOptions {
@@ -48,7 +56,13 @@ export class DaemonSetController {
   /** Creations and deletions asked for and not yet seen in the cache (upstream's expectations). */
   private readonly expectations: Expectations;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly options: DaemonSetOptions = { maxSurge: true }) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    quiescence: Quiescence,
+    private readonly options: DaemonSetOptions = { maxSurge: true },
+  ) {
     this.daemonSets = informers.informer<DaemonSet>({ resource: 'daemonsets' });
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
@@ -67,11 +81,19 @@ export class DaemonSetController {
   }
 
   run(): void {
-    const all = () => { for (const ds of this.daemonSets.list()) this.queue.add(objectKey(ds)); };
-    this.daemonSets.addEventHandler({ onAdd: (ds) => this.queue.add(objectKey(ds)), onUpdate: (_o, ds) => this.queue.add(objectKey(ds)) });
+    const all = () => {
+      for (const ds of this.daemonSets.list()) this.queue.add(objectKey(ds));
+    };
+    this.daemonSets.addEventHandler({
+      onAdd: (ds) => this.queue.add(objectKey(ds)),
+      onUpdate: (_o, ds) => this.queue.add(objectKey(ds)),
+    });
     this.nodes.addEventHandler({
       onAdd: all,
-      onUpdate: (o, n) => { if (JSON.stringify([o.metadata.labels, o.spec?.taints]) !== JSON.stringify([n.metadata.labels, n.spec?.taints])) all(); },
+      onUpdate: (o, n) => {
+        if (JSON.stringify([o.metadata.labels, o.spec?.taints]) !== JSON.stringify([n.metadata.labels, n.spec?.taints]))
+          all();
+      },
       onDelete: all,
     });
     const owner = (p: Pod): string | undefined => {
@@ -108,13 +130,18 @@ export class DaemonSetController {
 
   async sync(key: string): Promise<void> {
     const ds = this.daemonSets.get(key);
-    if (!ds) { this.expectations.delete(key); return; }
+    if (!ds) {
+      this.expectations.delete(key);
+      return;
+    }
     if (ds.metadata.deletionTimestamp) return;
     const current = await this.constructHistory(key, ds);
     if (!current) return; // a hash collision was recorded in status: the update brings us back
     const hash = current.metadata.labels?.[REVISION_HASH_LABEL] ?? '';
     const now = this.clock.now();
-    const nodes: NodeView[] = this.nodes.list().map((n) => ({ name: n.metadata.name!, ...shouldRunOn(n, ds.spec.template.spec) }));
+    const nodes: NodeView[] = this.nodes
+      .list()
+      .map((n) => ({ name: n.metadata.name!, ...shouldRunOn(n, ds.spec.template.spec) }));
     const podsByNode = this.podsByNode(key, ds);
     // The cache lags behind the controller's own writes: until it has seen them, acting on
     // it again would create a second pod for the same gap (upstream's expectations).
@@ -122,7 +149,9 @@ export class DaemonSetController {
     await this.apply(key, ds, managePlan(ds, nodes, podsByNode, hash, now, this.options.maxSurge), hash);
     // The rolling update runs once manage's writes are seen: their events bring the DaemonSet back.
     if (this.expectations.satisfied(key) && ds.spec.updateStrategy?.type === 'RollingUpdate') {
-      const plan = this.options.maxSurge ? rollingUpdatePlanV132(ds, nodes, podsByNode, hash, now) : rollingUpdatePlanV112(ds, nodes, podsByNode, hash, now);
+      const plan = this.options.maxSurge
+        ? rollingUpdatePlanV132(ds, nodes, podsByNode, hash, now)
+        : rollingUpdatePlanV112(ds, nodes, podsByNode, hash, now);
       await this.apply(key, ds, plan, hash);
     }
     await this.cleanupHistory(key, ds, current);
@@ -170,7 +199,9 @@ export class DaemonSetController {
    */
   private async constructHistory(key: string, ds: DaemonSet): Promise<ControllerRevision | undefined> {
     const ns = ds.metadata.namespace!;
-    const mine = this.revisions.byIndex('daemonset-owner', key).filter((r) => r.metadata.ownerReferences?.some((o) => o.uid === ds.metadata.uid));
+    const mine = this.revisions
+      .byIndex('daemonset-owner', key)
+      .filter((r) => r.metadata.ownerReferences?.some((o) => o.uid === ds.metadata.uid));
     const data = revisionData(ds);
     const matching = mine.filter((r) => equalData(r.data, data)).sort((a, b) => b.revision - a.revision);
     const old = mine.filter((r) => !matching.includes(r));
@@ -194,7 +225,16 @@ export class DaemonSetController {
         namespace: ns,
         labels: { ...ds.spec.template.metadata?.labels, [REVISION_HASH_LABEL]: hash },
         ...(ds.metadata.annotations ? { annotations: { ...ds.metadata.annotations } } : {}),
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name!, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'DaemonSet',
+            name: ds.metadata.name!,
+            uid: ds.metadata.uid!,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       data,
       revision: want,
@@ -203,9 +243,14 @@ export class DaemonSetController {
       return await this.client.create<ControllerRevision>({ resource: REVISIONS, namespace: ns }, revision);
     } catch (e) {
       if (!isStatusError(e, 'AlreadyExists')) throw e;
-      const existing = await this.client.get<ControllerRevision>({ resource: REVISIONS, namespace: ns }, revision.metadata.name!);
+      const existing = await this.client.get<ControllerRevision>(
+        { resource: REVISIONS, namespace: ns },
+        revision.metadata.name!,
+      );
       if (equalData(existing.data, data)) return existing;
-      const fresh = clone(await this.client.get<DaemonSet>({ resource: 'daemonsets', namespace: ns }, ds.metadata.name!));
+      const fresh = clone(
+        await this.client.get<DaemonSet>({ resource: 'daemonsets', namespace: ns }, ds.metadata.name!),
+      );
       fresh.status = { ...fresh.status!, collisionCount: (fresh.status?.collisionCount ?? 0) + 1 };
       await this.client.update<DaemonSet>({ resource: 'daemonsets', namespace: ns }, fresh, { subresource: 'status' });
       return undefined;
@@ -214,12 +259,22 @@ export class DaemonSetController {
 
   /** Upstream cleanupHistory: beyond revisionHistoryLimit, delete the oldest old revisions no live pod uses. */
   private async cleanupHistory(key: string, ds: DaemonSet, current: ControllerRevision): Promise<void> {
-    const old = this.revisions.byIndex('daemonset-owner', key)
-      .filter((r) => r.metadata.ownerReferences?.some((o) => o.uid === ds.metadata.uid) && r.metadata.name !== current.metadata.name)
+    const old = this.revisions
+      .byIndex('daemonset-owner', key)
+      .filter(
+        (r) =>
+          r.metadata.ownerReferences?.some((o) => o.uid === ds.metadata.uid) &&
+          r.metadata.name !== current.metadata.name,
+      )
       .sort((a, b) => a.revision - b.revision);
     let toKill = old.length - (ds.spec.revisionHistoryLimit ?? 10);
     if (toKill <= 0) return;
-    const live = new Set(this.pods.byIndex('daemonset-owner', key).map((p) => p.metadata.labels?.[REVISION_HASH_LABEL]).filter(Boolean));
+    const live = new Set(
+      this.pods
+        .byIndex('daemonset-owner', key)
+        .map((p) => p.metadata.labels?.[REVISION_HASH_LABEL])
+        .filter(Boolean),
+    );
     for (const r of old) {
       if (toKill <= 0) break;
       if (live.has(r.metadata.labels?.[REVISION_HASH_LABEL])) continue;
@@ -240,7 +295,13 @@ export class DaemonSetController {
    * Upstream updateDaemonSetStatus; with minReadySeconds, while some ready pod is not yet
    * available, the DaemonSet is looked at again minReadySeconds later.
    */
-  private async updateStatus(ds: DaemonSet, nodes: NodeView[], podsByNode: Map<string, Pod[]>, hash: string, now: number): Promise<void> {
+  private async updateStatus(
+    ds: DaemonSet,
+    nodes: NodeView[],
+    podsByNode: Map<string, Pod[]>,
+    hash: string,
+    now: number,
+  ): Promise<void> {
     const c = statusCounts(ds, nodes, podsByNode, hash, now);
     const status: NonNullable<DaemonSet['status']> = {
       currentNumberScheduled: c.currentNumberScheduled,
@@ -257,10 +318,17 @@ export class DaemonSetController {
     if (JSON.stringify(status) !== JSON.stringify(ds.status)) {
       const next = clone(ds);
       next.status = status;
-      try { await this.client.update<DaemonSet>({ resource: 'daemonsets', namespace: ds.metadata.namespace }, next, { subresource: 'status' }); } catch (e) { if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e; }
+      try {
+        await this.client.update<DaemonSet>({ resource: 'daemonsets', namespace: ds.metadata.namespace }, next, {
+          subresource: 'status',
+        });
+      } catch (e) {
+        if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+      }
     }
     const minReady = ds.spec.minReadySeconds ?? 0;
-    if (minReady > 0 && c.numberReady !== c.numberAvailable) this.queue.addAfter(objectKey(ds), availabilityRecheckMs(minReady));
+    if (minReady > 0 && c.numberReady !== c.numberAvailable)
+      this.queue.addAfter(objectKey(ds), availabilityRecheckMs(minReady));
   }
 
   private async createPod(ds: DaemonSet, nodeName: string, hash: string): Promise<void> {
@@ -279,8 +347,19 @@ export class DaemonSetController {
           ...(generation !== undefined ? { [TEMPLATE_GENERATION_LABEL]: generation } : {}),
           ...(hash ? { [REVISION_HASH_LABEL]: hash } : {}),
         },
-        ...(ds.spec.template.metadata?.annotations ? { annotations: { ...ds.spec.template.metadata.annotations } } : {}),
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name!, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+        ...(ds.spec.template.metadata?.annotations
+          ? { annotations: { ...ds.spec.template.metadata.annotations } }
+          : {}),
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'DaemonSet',
+            name: ds.metadata.name!,
+            uid: ds.metadata.uid!,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       spec,
     };

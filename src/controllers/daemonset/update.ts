@@ -51,7 +51,11 @@ export function byCreationAndPhase(a: Pod, b: Pod): number {
 }
 
 /** Upstream util.SurgeCount / UnavailableCount (both round up), and the 0/0 → unavailable 1 fallback of updatedDesiredNodeCounts. */
-export function rollingNumbers(ds: DaemonSet, desired: number, surgeEnabled: boolean): { maxSurge: number; maxUnavailable: number } {
+export function rollingNumbers(
+  ds: DaemonSet,
+  desired: number,
+  surgeEnabled: boolean,
+): { maxSurge: number; maxUnavailable: number } {
   const ru = ds.spec.updateStrategy?.type === 'RollingUpdate' ? ds.spec.updateStrategy.rollingUpdate : undefined;
   const maxSurge = surgeEnabled && ru ? scaledValue(ru.maxSurge, desired, true) : 0;
   let maxUnavailable = ru ? scaledValue(ru.maxUnavailable, desired, true) : 0;
@@ -61,7 +65,11 @@ export function rollingNumbers(ds: DaemonSet, desired: number, surgeEnabled: boo
 
 /** Upstream util.AllowsSurge: a rolling update whose maxSurge comes to more than 0 of one pod. */
 export function allowsSurge(ds: DaemonSet, surgeEnabled: boolean): boolean {
-  return surgeEnabled && ds.spec.updateStrategy?.type === 'RollingUpdate' && scaledValue(ds.spec.updateStrategy.rollingUpdate?.maxSurge, 1, true) > 0;
+  return (
+    surgeEnabled &&
+    ds.spec.updateStrategy?.type === 'RollingUpdate' &&
+    scaledValue(ds.spec.updateStrategy.rollingUpdate?.maxSurge, 1, true) > 0
+  );
 }
 
 /**
@@ -70,7 +78,14 @@ export function allowsSurge(ds: DaemonSet, surgeEnabled: boolean): boolean {
  * longer run, all deleted; extra pods deleted, keeping the oldest — or, when surging, the
  * oldest new pod plus the oldest old one while the old is ready and the new not yet available.
  */
-export function managePlan(ds: DaemonSet, nodes: readonly NodeView[], podsByNode: ReadonlyMap<string, Pod[]>, hash: string, now: number, surgeEnabled: boolean): Plan {
+export function managePlan(
+  ds: DaemonSet,
+  nodes: readonly NodeView[],
+  podsByNode: ReadonlyMap<string, Pod[]>,
+  hash: string,
+  now: number,
+  surgeEnabled: boolean,
+): Plan {
   const plan: Plan = { create: [], delete: [] };
   const minReady = ds.spec.minReadySeconds ?? 0;
   const known = new Set(nodes.map((n) => n.name));
@@ -99,11 +114,18 @@ export function managePlan(ds: DaemonSet, nodes: readonly NodeView[], podsByNode
     let oldestOld: Pod | undefined;
     for (const p of running) {
       if (p.metadata.labels?.[REVISION_HASH_LABEL] === hash) {
-        if (!oldestNew) { oldestNew = p; continue; }
-      } else if (!oldestOld) { oldestOld = p; continue; }
+        if (!oldestNew) {
+          oldestNew = p;
+          continue;
+        }
+      } else if (!oldestOld) {
+        oldestOld = p;
+        continue;
+      }
       plan.delete.push(p.metadata.name!);
     }
-    if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, minReady, now))) plan.delete.push(oldestOld.metadata.name!);
+    if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, minReady, now)))
+      plan.delete.push(oldestOld.metadata.name!);
   }
   // Pods bound to nodes that are gone.
   for (const [node, pods] of podsByNode) {
@@ -124,7 +146,13 @@ function sortedEntries(podsByNode: ReadonlyMap<string, Pod[]>): [string, Pod[]][
  * available ones while fewer than maxUnavailable are unavailable. A terminating pod is not
  * available here: a hollow node stops its containers as soon as it is marked.
  */
-export function rollingUpdatePlanV112(ds: DaemonSet, nodes: readonly NodeView[], podsByNode: ReadonlyMap<string, Pod[]>, hash: string, now: number): Plan {
+export function rollingUpdatePlanV112(
+  ds: DaemonSet,
+  nodes: readonly NodeView[],
+  podsByNode: ReadonlyMap<string, Pod[]>,
+  hash: string,
+  now: number,
+): Plan {
   const minReady = ds.spec.minReadySeconds ?? 0;
   const generation = templateGeneration(ds);
   const available = (p: Pod) => !p.metadata.deletionTimestamp && isPodAvailable(p, minReady, now);
@@ -136,7 +164,9 @@ export function rollingUpdatePlanV112(ds: DaemonSet, nodes: readonly NodeView[],
     if (!(podsByNode.get(node.name) ?? []).some(available)) numUnavailable++;
   }
   const { maxUnavailable } = rollingNumbers(ds, desired, false);
-  const old = sortedEntries(podsByNode).flatMap(([, pods]) => pods).filter((p) => !isPodUpdated(p, hash, generation));
+  const old = sortedEntries(podsByNode)
+    .flatMap(([, pods]) => pods)
+    .filter((p) => !isPodUpdated(p, hash, generation));
   const plan: Plan = { create: [], delete: [] };
   for (const p of old) if (!available(p) && !p.metadata.deletionTimestamp) plan.delete.push(p.metadata.name!);
   for (const p of old.filter(available)) {
@@ -148,7 +178,11 @@ export function rollingUpdatePlanV112(ds: DaemonSet, nodes: readonly NodeView[],
 }
 
 /** Upstream findUpdatedPodsOnNode: at most one new and one old non-deleted pod, else not ok. */
-function updatedPodsOnNode(pods: readonly Pod[], hash: string, generation: string | undefined): { newPod?: Pod; oldPod?: Pod; ok: boolean } {
+function updatedPodsOnNode(
+  pods: readonly Pod[],
+  hash: string,
+  generation: string | undefined,
+): { newPod?: Pod; oldPod?: Pod; ok: boolean } {
   let newPod: Pod | undefined;
   let oldPod: Pod | undefined;
   for (const p of pods) {
@@ -171,7 +205,13 @@ function updatedPodsOnNode(pods: readonly Pod[], hash: string, generation: strin
  * an old one on up to maxSurge nodes (at once where the old pod is unavailable), and delete
  * the old pod once the new one is available.
  */
-export function rollingUpdatePlanV132(ds: DaemonSet, nodes: readonly NodeView[], podsByNode: ReadonlyMap<string, Pod[]>, hash: string, now: number): Plan {
+export function rollingUpdatePlanV132(
+  ds: DaemonSet,
+  nodes: readonly NodeView[],
+  podsByNode: ReadonlyMap<string, Pod[]>,
+  hash: string,
+  now: number,
+): Plan {
   const minReady = ds.spec.minReadySeconds ?? 0;
   const generation = templateGeneration(ds);
   const desired = nodes.filter((n) => n.shouldRun).length;
@@ -185,11 +225,22 @@ export function rollingUpdatePlanV132(ds: DaemonSet, nodes: readonly NodeView[],
     const candidates: string[] = [];
     for (const [, pods] of entries) {
       const { newPod, oldPod, ok } = updatedPodsOnNode(pods, hash, generation);
-      if (!ok) { numUnavailable++; continue; }
-      if ((!oldPod && !newPod) || (oldPod && newPod)) { numUnavailable++; continue; }
-      if (newPod) { if (!available(newPod)) numUnavailable++; continue; }
-      if (!available(oldPod!)) { replacements.push(oldPod!.metadata.name!); numUnavailable++; }
-      else if (numUnavailable < maxUnavailable) candidates.push(oldPod!.metadata.name!);
+      if (!ok) {
+        numUnavailable++;
+        continue;
+      }
+      if ((!oldPod && !newPod) || (oldPod && newPod)) {
+        numUnavailable++;
+        continue;
+      }
+      if (newPod) {
+        if (!available(newPod)) numUnavailable++;
+        continue;
+      }
+      if (!available(oldPod!)) {
+        replacements.push(oldPod!.metadata.name!);
+        numUnavailable++;
+      } else if (numUnavailable < maxUnavailable) candidates.push(oldPod!.metadata.name!);
     }
     const remaining = Math.min(Math.max(maxUnavailable - numUnavailable, 0), candidates.length);
     return { create: [], delete: [...replacements, ...candidates.slice(0, remaining)] };
@@ -202,7 +253,10 @@ export function rollingUpdatePlanV132(ds: DaemonSet, nodes: readonly NodeView[],
   let numAvailable = 0;
   for (const [node, pods] of entries) {
     const { newPod, oldPod, ok } = updatedPodsOnNode(pods, hash, generation);
-    if (!ok) { numSurge++; continue; }
+    if (!ok) {
+      numSurge++;
+      continue;
+    }
     if (oldPod ? available(oldPod) : newPod ? available(newPod) : false) numAvailable++;
     if (!oldPod) continue;
     if (!newPod) {
@@ -213,7 +267,10 @@ export function rollingUpdatePlanV132(ds: DaemonSet, nodes: readonly NodeView[],
       else if (numSurge < maxSurge) candidateNew.push(node);
       continue;
     }
-    if (!available(newPod)) { numSurge++; continue; }
+    if (!available(newPod)) {
+      numSurge++;
+      continue;
+    }
     toDelete.push(oldPod.metadata.name!);
   }
   const deletable = Math.min(numAvailable - desired, shouldNotRun.length);
@@ -233,8 +290,22 @@ export interface DaemonSetStatusCounts {
 }
 
 /** Upstream updateDaemonSetStatus: counted per node over its oldest (running first) pod. */
-export function statusCounts(ds: DaemonSet, nodes: readonly NodeView[], podsByNode: ReadonlyMap<string, Pod[]>, hash: string, now: number): DaemonSetStatusCounts {
-  const c: DaemonSetStatusCounts = { desiredNumberScheduled: 0, currentNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0, numberAvailable: 0, updatedNumberScheduled: 0, numberUnavailable: 0 };
+export function statusCounts(
+  ds: DaemonSet,
+  nodes: readonly NodeView[],
+  podsByNode: ReadonlyMap<string, Pod[]>,
+  hash: string,
+  now: number,
+): DaemonSetStatusCounts {
+  const c: DaemonSetStatusCounts = {
+    desiredNumberScheduled: 0,
+    currentNumberScheduled: 0,
+    numberMisscheduled: 0,
+    numberReady: 0,
+    numberAvailable: 0,
+    updatedNumberScheduled: 0,
+    numberUnavailable: 0,
+  };
   const generation = templateGeneration(ds);
   for (const node of nodes) {
     const pods = [...(podsByNode.get(node.name) ?? [])].sort(byCreationAndPhase);

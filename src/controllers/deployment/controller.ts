@@ -12,11 +12,43 @@ import { WorkQueue } from '../../client/workqueue';
 import { controllerOf, controllerRef, keyOf } from '../ownership';
 import { maxSurge } from './fenceposts';
 import {
-  activeReplicaSets, actualReplicaCount, computeHash, findNewReplicaSet, findOldReplicaSets, hasProgressDeadline, maxRevision,
-  POD_TEMPLATE_HASH, replicasAnnotationsNeedUpdate, REVISION, replicaSetsToClean, setNewReplicaSetAnnotations, setReplicasAnnotations, specReplicas,
+  activeReplicaSets,
+  actualReplicaCount,
+  computeHash,
+  findNewReplicaSet,
+  findOldReplicaSets,
+  hasProgressDeadline,
+  maxRevision,
+  POD_TEMPLATE_HASH,
+  replicasAnnotationsNeedUpdate,
+  REVISION,
+  replicaSetsToClean,
+  setNewReplicaSetAnnotations,
+  setReplicasAnnotations,
+  specReplicas,
 } from './revisions';
-import { isScalingEvent, newRSNewReplicas, proportionalScale, reconcileNewReplicaSet, reconcileOldReplicaSets } from './rolling';
-import { calculateStatus, condition, deploymentComplete, FAILED_RS_CREATE, FOUND_NEW_RS, getCondition, NEW_RS_CREATED, PAUSED, RESUMED, rolloutStatus, setCondition, stuckRecheckIn, TIMED_OUT } from './status';
+import {
+  isScalingEvent,
+  newRSNewReplicas,
+  proportionalScale,
+  reconcileNewReplicaSet,
+  reconcileOldReplicaSets,
+} from './rolling';
+import {
+  calculateStatus,
+  condition,
+  deploymentComplete,
+  FAILED_RS_CREATE,
+  FOUND_NEW_RS,
+  getCondition,
+  NEW_RS_CREATED,
+  PAUSED,
+  RESUMED,
+  rolloutStatus,
+  setCondition,
+  stuckRecheckIn,
+  TIMED_OUT,
+} from './status';
 
 export interface DeploymentOptions {
   /** --concurrent-deployment-syncs */
@@ -27,7 +59,11 @@ export interface DeploymentOptions {
   cleanupOrder: 'revision' | 'creation';
 }
 
-export const DEFAULT_DEPLOYMENT_OPTIONS: DeploymentOptions = { workers: 5, scaleEventFrom: true, cleanupOrder: 'revision' };
+export const DEFAULT_DEPLOYMENT_OPTIONS: DeploymentOptions = {
+  workers: 5,
+  scaleEventFrom: true,
+  cleanupOrder: 'revision',
+};
 
 const DEPLOYMENTS = 'deployments.apps';
 const REPLICASETS = 'replicasets.apps';
@@ -53,14 +89,23 @@ export class DeploymentController {
   private readonly queue: WorkQueue;
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly options = DEFAULT_DEPLOYMENT_OPTIONS) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    quiescence: Quiescence,
+    private readonly options = DEFAULT_DEPLOYMENT_OPTIONS,
+  ) {
     this.deployments = informers.informer<Deployment>({ resource: DEPLOYMENTS });
     this.sets = informers.informer<ReplicaSet>({ resource: REPLICASETS });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.sets.addIndexer('namespace', (rs) => [rs.metadata.namespace ?? '']);
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.events = new EventRecorder(client, clock, { component: 'deployment-controller' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'deployment', workers: options.workers });
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+      name: 'deployment',
+      workers: options.workers,
+    });
   }
 
   run(): void {
@@ -73,10 +118,21 @@ export class DeploymentController {
         return;
       }
       for (const d of this.deployments.list()) {
-        if (d.metadata.namespace === rs.metadata.namespace && selectorFromLabelSelector(d.spec.selector).matches(rs.metadata.labels ?? {})) enqueue(d);
+        if (
+          d.metadata.namespace === rs.metadata.namespace &&
+          selectorFromLabelSelector(d.spec.selector).matches(rs.metadata.labels ?? {})
+        )
+          enqueue(d);
       }
     };
-    this.sets.addEventHandler({ onAdd: forSet, onUpdate: (o, n) => { forSet(n); if (controllerOf(o)?.uid !== controllerOf(n)?.uid) forSet(o); }, onDelete: forSet });
+    this.sets.addEventHandler({
+      onAdd: forSet,
+      onUpdate: (o, n) => {
+        forSet(n);
+        if (controllerOf(o)?.uid !== controllerOf(n)?.uid) forSet(o);
+      },
+      onDelete: forSet,
+    });
     // Recreate waits for the old pods to be gone: their deletion wakes the Deployment.
     this.pods.addEventHandler({
       onDelete: (pod) => {
@@ -122,13 +178,21 @@ export class DeploymentController {
         if (matches) out.push(rs);
         else if (!d.metadata.deletionTimestamp) {
           const refs = (rs.metadata.ownerReferences ?? []).filter((r) => r.uid !== d.metadata.uid);
-          await this.ignoreGone(this.client.patch(ref, rs.metadata.name!, 'merge', { metadata: { ownerReferences: refs.length ? refs : null, uid: rs.metadata.uid } }));
+          await this.ignoreGone(
+            this.client.patch(ref, rs.metadata.name!, 'merge', {
+              metadata: { ownerReferences: refs.length ? refs : null, uid: rs.metadata.uid },
+            }),
+          );
         }
         continue;
       }
       if (!matches || d.metadata.deletionTimestamp || rs.metadata.deletionTimestamp) continue;
       const refs = [...(rs.metadata.ownerReferences ?? []), controllerRef(d)];
-      const adopted = await this.ignoreGone(this.client.patch<ReplicaSet>(ref, rs.metadata.name!, 'merge', { metadata: { ownerReferences: refs, uid: rs.metadata.uid } }));
+      const adopted = await this.ignoreGone(
+        this.client.patch<ReplicaSet>(ref, rs.metadata.name!, 'merge', {
+          metadata: { ownerReferences: refs, uid: rs.metadata.uid },
+        }),
+      );
       if (adopted) out.push(adopted);
     }
     return out;
@@ -148,7 +212,11 @@ export class DeploymentController {
    * by template, its revision raised to max(old)+1 and annotations refreshed; or created
    * when asked) and the old ones; the Deployment's revision annotation follows the new one.
    */
-  private async allReplicaSetsAndSyncRevision(ctx: Ctx, sets: ReplicaSet[], create: boolean): Promise<{ newRS?: ReplicaSet; oldSets: ReplicaSet[] }> {
+  private async allReplicaSetsAndSyncRevision(
+    ctx: Ctx,
+    sets: ReplicaSet[],
+    create: boolean,
+  ): Promise<{ newRS?: ReplicaSet; oldSets: ReplicaSet[] }> {
     const d = ctx.d;
     const { all: oldSets } = findOldReplicaSets(d, sets);
     const newRevision = maxRevision(oldSets) + 1;
@@ -167,7 +235,16 @@ export class DeploymentController {
       let needsUpdate = await this.setDeploymentRevision(ctx, rs.metadata.annotations?.[REVISION] ?? '');
       if (hasProgressDeadline(d) && !getCondition(ctx.d.status, 'Progressing')) {
         ctx.d.status ??= {};
-        setCondition(ctx.d.status, condition('Progressing', 'True', FOUND_NEW_RS, `Found new replica set "${rs.metadata.name}"`, this.clock.now()));
+        setCondition(
+          ctx.d.status,
+          condition(
+            'Progressing',
+            'True',
+            FOUND_NEW_RS,
+            `Found new replica set "${rs.metadata.name}"`,
+            this.clock.now(),
+          ),
+        );
         needsUpdate = true;
       }
       if (needsUpdate) await this.writeStatus(ctx, ctx.d.status!);
@@ -183,7 +260,12 @@ export class DeploymentController {
     const rs: ReplicaSet = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels: template.metadata.labels, ownerReferences: [controllerRef(d)] },
+      metadata: {
+        name: `${d.metadata.name}-${hash}`,
+        namespace: d.metadata.namespace,
+        labels: template.metadata.labels,
+        ownerReferences: [controllerRef(d)],
+      },
       spec: { replicas: 0, minReadySeconds: d.spec.minReadySeconds ?? 0, selector, template },
     };
     rs.spec.replicas = newRSNewReplicas(d, [...oldSets, rs], rs);
@@ -206,17 +288,40 @@ export class DeploymentController {
       }
       if (hasProgressDeadline(d)) {
         const status = clone(ctx.d.status ?? {});
-        setCondition(status, condition('Progressing', 'False', FAILED_RS_CREATE, `Failed to create new replica set "${rs.metadata.name}": ${(e as Error).message}`, this.clock.now()));
+        setCondition(
+          status,
+          condition(
+            'Progressing',
+            'False',
+            FAILED_RS_CREATE,
+            `Failed to create new replica set "${rs.metadata.name}": ${(e as Error).message}`,
+            this.clock.now(),
+          ),
+        );
         await this.writeStatus(ctx, status);
       }
       throw e;
     }
     sets.push(created);
-    if (specReplicas(created) > 0) this.events.normal(d, 'ScalingReplicaSet', this.scaleMessage('up', created.metadata.name!, 0, specReplicas(created)));
+    if (specReplicas(created) > 0)
+      this.events.normal(
+        d,
+        'ScalingReplicaSet',
+        this.scaleMessage('up', created.metadata.name!, 0, specReplicas(created)),
+      );
     let needsUpdate = await this.setDeploymentRevision(ctx, String(newRevision));
     if (hasProgressDeadline(d)) {
       ctx.d.status ??= {};
-      setCondition(ctx.d.status, condition('Progressing', 'True', NEW_RS_CREATED, `Created new replica set "${created.metadata.name}"`, this.clock.now()));
+      setCondition(
+        ctx.d.status,
+        condition(
+          'Progressing',
+          'True',
+          NEW_RS_CREATED,
+          `Created new replica set "${created.metadata.name}"`,
+          this.clock.now(),
+        ),
+      );
       needsUpdate = true;
     }
     if (needsUpdate) await this.writeStatus(ctx, ctx.d.status!);
@@ -227,25 +332,50 @@ export class DeploymentController {
   private async setDeploymentRevision(ctx: Ctx, revision: string): Promise<boolean> {
     if (ctx.d.metadata.annotations?.[REVISION] === revision) return false;
     const status = ctx.d.status;
-    ctx.d = await this.client.patch<Deployment>({ resource: DEPLOYMENTS, namespace: ctx.d.metadata.namespace }, ctx.d.metadata.name!, 'merge', { metadata: { annotations: { [REVISION]: revision } } });
+    ctx.d = await this.client.patch<Deployment>(
+      { resource: DEPLOYMENTS, namespace: ctx.d.metadata.namespace },
+      ctx.d.metadata.name!,
+      'merge',
+      { metadata: { annotations: { [REVISION]: revision } } },
+    );
     if (status) ctx.d.status = status; // keep conditions set in this sync
     return false;
   }
 
   private scaleMessage(op: 'up' | 'down', name: string, from: number, to: number): string {
-    return this.options.scaleEventFrom ? `Scaled ${op} replica set ${name} from ${from} to ${to}` : `Scaled ${op} replica set ${name} to ${to}`;
+    return this.options.scaleEventFrom
+      ? `Scaled ${op} replica set ${name} from ${from} to ${to}`
+      : `Scaled ${op} replica set ${name} to ${to}`;
   }
 
   /** Upstream scaleReplicaSet: size and the replicas annotations in one write; an event when the size changed. */
-  private async scaleReplicaSet(rs: ReplicaSet, replicas: number, d: Deployment, op?: 'up' | 'down'): Promise<ReplicaSet> {
+  private async scaleReplicaSet(
+    rs: ReplicaSet,
+    replicas: number,
+    d: Deployment,
+    op?: 'up' | 'down',
+  ): Promise<ReplicaSet> {
     const max = (d.spec.replicas ?? 1) + maxSurge(d);
     const sizeChanged = specReplicas(rs) !== replicas;
     if (!sizeChanged && !replicasAnnotationsNeedUpdate(rs, d.spec.replicas ?? 1, max)) return rs;
     const copy = clone(rs);
     copy.spec.replicas = replicas;
     setReplicasAnnotations(copy, d.spec.replicas ?? 1, max);
-    const updated = await this.client.update<ReplicaSet>({ resource: REPLICASETS, namespace: rs.metadata.namespace }, copy);
-    if (sizeChanged) this.events.normal(d, 'ScalingReplicaSet', this.scaleMessage(op ?? (replicas > specReplicas(rs) ? 'up' : 'down'), rs.metadata.name!, specReplicas(rs), replicas));
+    const updated = await this.client.update<ReplicaSet>(
+      { resource: REPLICASETS, namespace: rs.metadata.namespace },
+      copy,
+    );
+    if (sizeChanged)
+      this.events.normal(
+        d,
+        'ScalingReplicaSet',
+        this.scaleMessage(
+          op ?? (replicas > specReplicas(rs) ? 'up' : 'down'),
+          rs.metadata.name!,
+          specReplicas(rs),
+          replicas,
+        ),
+      );
     return updated;
   }
 
@@ -281,7 +411,8 @@ export class DeploymentController {
       oldSets = oldSets.map((x) => (x.metadata.uid === updated.metadata.uid ? updated : x));
       scaledDown = true;
     }
-    if (scaledDown || this.oldPodsRunning(newRS, oldSets)) return this.syncRolloutStatus(ctx, [...oldSets, newRS], newRS);
+    if (scaledDown || this.oldPodsRunning(newRS, oldSets))
+      return this.syncRolloutStatus(ctx, [...oldSets, newRS], newRS);
     if (!newRS) ({ newRS, oldSets } = await this.allReplicaSetsAndSyncRevision(ctx, sets, true));
     newRS = await this.scaleReplicaSet(newRS!, ctx.d.spec.replicas ?? 1, ctx.d, 'up');
     if (deploymentComplete(ctx.d, ctx.d.status ?? {})) await this.cleanup(ctx.d, oldSets);
@@ -292,11 +423,13 @@ export class DeploymentController {
   private oldPodsRunning(newRS: ReplicaSet | undefined, oldSets: ReplicaSet[]): boolean {
     if (actualReplicaCount(oldSets) > 0) return true;
     const oldUids = new Set(oldSets.map((rs) => rs.metadata.uid));
-    return this.pods.byIndex('namespace', oldSets[0]?.metadata.namespace ?? newRS?.metadata.namespace ?? '').some((p) => {
-      const ref = controllerOf(p);
-      if (!ref || !oldUids.has(ref.uid)) return false;
-      return p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded';
-    });
+    return this.pods
+      .byIndex('namespace', oldSets[0]?.metadata.namespace ?? newRS?.metadata.namespace ?? '')
+      .some((p) => {
+        const ref = controllerOf(p);
+        if (!ref || !oldUids.has(ref.uid)) return false;
+        return p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded';
+      });
   }
 
   /** Upstream sync: a scaling event or a paused Deployment — resize, clean up when paused, status. */
@@ -326,8 +459,10 @@ export class DeploymentController {
     if (c?.reason === TIMED_OUT) return;
     const pausedCond = c?.reason === PAUSED;
     const status = clone(d.status ?? {});
-    if (d.spec.paused && !pausedCond) setCondition(status, condition('Progressing', 'Unknown', PAUSED, 'Deployment is paused', this.clock.now()));
-    else if (!d.spec.paused && pausedCond) setCondition(status, condition('Progressing', 'Unknown', RESUMED, 'Deployment is resumed', this.clock.now()));
+    if (d.spec.paused && !pausedCond)
+      setCondition(status, condition('Progressing', 'Unknown', PAUSED, 'Deployment is paused', this.clock.now()));
+    else if (!d.spec.paused && pausedCond)
+      setCondition(status, condition('Progressing', 'Unknown', RESUMED, 'Deployment is resumed', this.clock.now()));
     else return;
     await this.writeStatus(ctx, status);
   }
@@ -344,7 +479,11 @@ export class DeploymentController {
   }
 
   /** Upstream syncRolloutStatus: write the new status, or (unchanged) look again when the progress deadline falls due. */
-  private async syncRolloutStatus(ctx: Ctx, allSets: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): Promise<void> {
+  private async syncRolloutStatus(
+    ctx: Ctx,
+    allSets: (ReplicaSet | undefined)[],
+    newRS: ReplicaSet | undefined,
+  ): Promise<void> {
     const now = this.clock.now();
     const status = rolloutStatus(allSets, newRS, ctx.d, now);
     if (jsonEqual(status, ctx.d.status ?? {})) {
@@ -363,7 +502,11 @@ export class DeploymentController {
     const next = clone(ctx.d);
     next.status = status;
     try {
-      ctx.d = await this.client.update<Deployment>({ resource: DEPLOYMENTS, namespace: ctx.d.metadata.namespace }, next, { subresource: 'status' });
+      ctx.d = await this.client.update<Deployment>(
+        { resource: DEPLOYMENTS, namespace: ctx.d.metadata.namespace },
+        next,
+        { subresource: 'status' },
+      );
     } catch (e) {
       // A conflict: a newer Deployment is on its way through the informer, which syncs it again.
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;

@@ -8,7 +8,8 @@ export function scaledValue(v: IntOrString | undefined, total: number, roundUp: 
   if (v === undefined) return 0;
   if (typeof v === 'number') return v;
   const m = /^(\d+)%$/.exec(v);
-  if (!m) throw new Error(`invalid value for IntOrString: invalid value "${v}": must be an integer or percentage (e.g '5%')`);
+  if (!m)
+    throw new Error(`invalid value for IntOrString: invalid value "${v}": must be an integer or percentage (e.g '5%')`);
   const exact = (Number(m[1]) * total) / 100;
   return roundUp ? Math.ceil(exact) : Math.floor(exact);
 }
@@ -18,7 +19,11 @@ export function scaledValue(v: IntOrString | undefined, total: number, roundUp: 
  * out 0 (validation forbids that as written, rounding down can still get there),
  * maxUnavailable becomes 1 so the rollout can progress.
  */
-export function resolveFenceposts(maxSurge: IntOrString | undefined, maxUnavailable: IntOrString | undefined, desired: number): { surge: number; unavailable: number } {
+export function resolveFenceposts(
+  maxSurge: IntOrString | undefined,
+  maxUnavailable: IntOrString | undefined,
+  desired: number,
+): { surge: number; unavailable: number } {
   const surge = scaledValue(maxSurge, desired, true);
   let unavailable = scaledValue(maxUnavailable, desired, false);
   if (surge === 0 && unavailable === 0) unavailable = 1;

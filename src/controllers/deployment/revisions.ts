@@ -20,7 +20,12 @@ const SKIPPED = new Set([LAST_APPLIED, REVISION, REVISION_HISTORY, DESIRED_REPLI
 /** Keys in a stable order, so equal objects serialise equally. */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -36,7 +41,10 @@ const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 export function computeHash(template: PodTemplateSpec, collisionCount?: number): string {
   let h = 0x811c9dc5;
   const bytes = Buffer.from(JSON.stringify(canonical(template)), 'utf8');
-  const feed = (b: number) => { h ^= b; h = Math.imul(h, 0x01000193) >>> 0; };
+  const feed = (b: number) => {
+    h ^= b;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  };
   for (const b of bytes) feed(b);
   if (collisionCount !== undefined) {
     const c = Buffer.alloc(4);
@@ -89,7 +97,10 @@ export function findNewReplicaSet(d: Deployment, sets: readonly ReplicaSet[]): R
 }
 
 /** Upstream FindOldReplicaSets: every other one; `required` are those that still have replicas. */
-export function findOldReplicaSets(d: Deployment, sets: readonly ReplicaSet[]): { required: ReplicaSet[]; all: ReplicaSet[] } {
+export function findOldReplicaSets(
+  d: Deployment,
+  sets: readonly ReplicaSet[],
+): { required: ReplicaSet[]; all: ReplicaSet[] } {
   const newRS = findNewReplicaSet(d, sets);
   const all = sets.filter((rs) => rs.metadata.uid !== newRS?.metadata.uid);
   return { required: all.filter((rs) => (rs.spec.replicas ?? 0) !== 0), all };
@@ -97,13 +108,18 @@ export function findOldReplicaSets(d: Deployment, sets: readonly ReplicaSet[]): 
 
 export const specReplicas = (rs: ReplicaSet): number => rs.spec.replicas ?? 0;
 /** Upstream GetReplicaCountForReplicaSets: the sum of spec.replicas. */
-export const replicaCount = (sets: readonly (ReplicaSet | undefined)[]): number => sets.reduce((n, rs) => n + (rs ? specReplicas(rs) : 0), 0);
+export const replicaCount = (sets: readonly (ReplicaSet | undefined)[]): number =>
+  sets.reduce((n, rs) => n + (rs ? specReplicas(rs) : 0), 0);
 /** Upstream GetActualReplicaCountForReplicaSets: the sum of status.replicas. */
-export const actualReplicaCount = (sets: readonly (ReplicaSet | undefined)[]): number => sets.reduce((n, rs) => n + (rs?.status?.replicas ?? 0), 0);
-export const readyReplicaCount = (sets: readonly (ReplicaSet | undefined)[]): number => sets.reduce((n, rs) => n + (rs?.status?.readyReplicas ?? 0), 0);
-export const availableReplicaCount = (sets: readonly (ReplicaSet | undefined)[]): number => sets.reduce((n, rs) => n + (rs?.status?.availableReplicas ?? 0), 0);
+export const actualReplicaCount = (sets: readonly (ReplicaSet | undefined)[]): number =>
+  sets.reduce((n, rs) => n + (rs?.status?.replicas ?? 0), 0);
+export const readyReplicaCount = (sets: readonly (ReplicaSet | undefined)[]): number =>
+  sets.reduce((n, rs) => n + (rs?.status?.readyReplicas ?? 0), 0);
+export const availableReplicaCount = (sets: readonly (ReplicaSet | undefined)[]): number =>
+  sets.reduce((n, rs) => n + (rs?.status?.availableReplicas ?? 0), 0);
 /** Upstream FilterActiveReplicaSets: those with spec.replicas > 0. */
-export const activeReplicaSets = (sets: readonly (ReplicaSet | undefined)[]): ReplicaSet[] => sets.filter((rs): rs is ReplicaSet => !!rs && specReplicas(rs) > 0);
+export const activeReplicaSets = (sets: readonly (ReplicaSet | undefined)[]): ReplicaSet[] =>
+  sets.filter((rs): rs is ReplicaSet => !!rs && specReplicas(rs) > 0);
 
 function intAnnotation(rs: ReplicaSet, key: string): number | undefined {
   const v = rs.metadata.annotations?.[key];
@@ -118,8 +134,14 @@ export const maxReplicasAnnotation = (rs: ReplicaSet) => intAnnotation(rs, MAX_R
 export function setReplicasAnnotations(rs: ReplicaSet, desired: number, max: number): boolean {
   const a = (rs.metadata.annotations ??= {});
   let changed = false;
-  if (a[DESIRED_REPLICAS] !== String(desired)) { a[DESIRED_REPLICAS] = String(desired); changed = true; }
-  if (a[MAX_REPLICAS] !== String(max)) { a[MAX_REPLICAS] = String(max); changed = true; }
+  if (a[DESIRED_REPLICAS] !== String(desired)) {
+    a[DESIRED_REPLICAS] = String(desired);
+    changed = true;
+  }
+  if (a[MAX_REPLICAS] !== String(max)) {
+    a[MAX_REPLICAS] = String(max);
+    changed = true;
+  }
   return changed;
 }
 
@@ -134,7 +156,12 @@ export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desired: number, m
  * ReplicaSet becomes new again: a rollback), and on creation the replicas annotations.
  * Mutates rs; true when anything changed.
  */
-export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: number, exists: boolean): boolean {
+export function setNewReplicaSetAnnotations(
+  d: Deployment,
+  rs: ReplicaSet,
+  newRevision: number,
+  exists: boolean,
+): boolean {
   const a = (rs.metadata.annotations ??= {});
   let changed = false;
   for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) {
@@ -157,19 +184,32 @@ export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRe
 }
 
 /** Upstream HasRevisionHistoryLimit / HasProgressDeadline: set and not MaxInt32. */
-export const hasRevisionHistoryLimit = (d: Deployment) => d.spec.revisionHistoryLimit !== undefined && d.spec.revisionHistoryLimit !== MAX_INT32;
-export const hasProgressDeadline = (d: Deployment) => d.spec.progressDeadlineSeconds !== undefined && d.spec.progressDeadlineSeconds !== MAX_INT32;
+export const hasRevisionHistoryLimit = (d: Deployment) =>
+  d.spec.revisionHistoryLimit !== undefined && d.spec.revisionHistoryLimit !== MAX_INT32;
+export const hasProgressDeadline = (d: Deployment) =>
+  d.spec.progressDeadlineSeconds !== undefined && d.spec.progressDeadlineSeconds !== MAX_INT32;
 
 /**
  * Upstream cleanupDeployment's choice: of the old ReplicaSets not being deleted, the
  * (count − revisionHistoryLimit) first by revision (v1.32; the seed's v1.12 by creation)
  * that are fully scaled down and observed.
  */
-export function replicaSetsToClean(d: Deployment, oldSets: readonly ReplicaSet[], order: 'revision' | 'creation'): ReplicaSet[] {
+export function replicaSetsToClean(
+  d: Deployment,
+  oldSets: readonly ReplicaSet[],
+  order: 'revision' | 'creation',
+): ReplicaSet[] {
   if (!hasRevisionHistoryLimit(d)) return [];
   const alive = oldSets.filter((rs) => !rs.metadata.deletionTimestamp);
   const diff = alive.length - d.spec.revisionHistoryLimit!;
   if (diff <= 0) return [];
   const sorted = [...alive].sort(order === 'revision' ? byRevision : byCreation);
-  return sorted.slice(0, diff).filter((rs) => (rs.status?.replicas ?? 0) === 0 && specReplicas(rs) === 0 && (rs.metadata.generation ?? 0) <= (rs.status?.observedGeneration ?? 0));
+  return sorted
+    .slice(0, diff)
+    .filter(
+      (rs) =>
+        (rs.status?.replicas ?? 0) === 0 &&
+        specReplicas(rs) === 0 &&
+        (rs.metadata.generation ?? 0) <= (rs.status?.observedGeneration ?? 0),
+    );
 }

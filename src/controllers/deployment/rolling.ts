@@ -1,7 +1,15 @@
 import { Deployment } from '../../api/resources/deployment';
 import { ReplicaSet } from '../../api/resources/replicaset';
 import { isRollingUpdate, maxSurge, maxUnavailable } from './fenceposts';
-import { activeReplicaSets, availableReplicaCount, byCreation, desiredReplicasAnnotation, maxReplicasAnnotation, replicaCount, specReplicas } from './revisions';
+import {
+  activeReplicaSets,
+  availableReplicaCount,
+  byCreation,
+  desiredReplicasAnnotation,
+  maxReplicasAnnotation,
+  replicaCount,
+  specReplicas,
+} from './revisions';
 
 /** A ReplicaSet and the size the rule gives it. */
 export interface Resize {
@@ -25,7 +33,11 @@ export function newRSNewReplicas(d: Deployment, allSets: readonly ReplicaSet[], 
 }
 
 /** Upstream reconcileNewReplicaSet: the new ReplicaSet's next size, or undefined to leave it. */
-export function reconcileNewReplicaSet(allSets: readonly ReplicaSet[], newRS: ReplicaSet, d: Deployment): number | undefined {
+export function reconcileNewReplicaSet(
+  allSets: readonly ReplicaSet[],
+  newRS: ReplicaSet,
+  d: Deployment,
+): number | undefined {
   const replicas = d.spec.replicas ?? 1;
   if (specReplicas(newRS) === replicas) return undefined;
   if (specReplicas(newRS) > replicas) return replicas;
@@ -40,7 +52,12 @@ export function reconcileNewReplicaSet(allSets: readonly ReplicaSet[], newRS: Re
  * (cleanupUnhealthyReplicas), then available ones, oldest ReplicaSet first
  * (scaleDownOldReplicaSetsForRollingUpdate). Returns the resizes in order.
  */
-export function reconcileOldReplicaSets(allSets: readonly ReplicaSet[], oldSets: readonly ReplicaSet[], newRS: ReplicaSet | undefined, d: Deployment): Resize[] {
+export function reconcileOldReplicaSets(
+  allSets: readonly ReplicaSet[],
+  oldSets: readonly ReplicaSet[],
+  newRS: ReplicaSet | undefined,
+  d: Deployment,
+): Resize[] {
   const oldCount = replicaCount(oldSets);
   if (oldCount === 0) return [];
   const allCount = replicaCount(allSets);
@@ -61,7 +78,8 @@ export function reconcileOldReplicaSets(allSets: readonly ReplicaSet[], oldSets:
   for (const r of cleaned) record(r.rs, r.replicas);
   // The rest: available pods across every ReplicaSet, with the sizes cleanup left.
   const afterCleanup = sorted.map((rs) => ({ ...rs, spec: { ...rs.spec, replicas: sizes.get(rs.metadata.uid)! } }));
-  for (const r of scaleDownOldForRollingUpdate(allSets, afterCleanup, d)) record(sorted.find((rs) => rs.metadata.uid === r.rs.metadata.uid)!, r.replicas);
+  for (const r of scaleDownOldForRollingUpdate(allSets, afterCleanup, d))
+    record(sorted.find((rs) => rs.metadata.uid === r.rs.metadata.uid)!, r.replicas);
   return resizes;
 }
 
@@ -71,7 +89,11 @@ export function reconcileOldReplicaSets(allSets: readonly ReplicaSet[], oldSets:
  * reconcileOldReplicaSets' maxScaledDown: the ReplicaSet controller deletes unavailable
  * pods first, so available pods stay at the minimum.
  */
-export function scaleDownOldForRollingUpdate(allSets: readonly ReplicaSet[], oldSets: readonly ReplicaSet[], d: Deployment): Resize[] {
+export function scaleDownOldForRollingUpdate(
+  allSets: readonly ReplicaSet[],
+  oldSets: readonly ReplicaSet[],
+  d: Deployment,
+): Resize[] {
   const minAvailable = (d.spec.replicas ?? 1) - maxUnavailable(d);
   const available = availableReplicaCount(allSets);
   if (available <= minAvailable) return [];
@@ -111,11 +133,18 @@ export function cleanupUnhealthyReplicas(oldSets: readonly ReplicaSet[], maxClea
 export function isSaturated(d: Deployment, rs: ReplicaSet | undefined): boolean {
   if (!rs) return false;
   const replicas = d.spec.replicas ?? 1;
-  return desiredReplicasAnnotation(rs) === replicas && specReplicas(rs) === replicas && (rs.status?.availableReplicas ?? 0) === replicas;
+  return (
+    desiredReplicasAnnotation(rs) === replicas &&
+    specReplicas(rs) === replicas &&
+    (rs.status?.availableReplicas ?? 0) === replicas
+  );
 }
 
 /** Upstream FindActiveOrLatest: the only active ReplicaSet, or the newest when none is active, else undefined. */
-export function findActiveOrLatest(newRS: ReplicaSet | undefined, oldSets: readonly ReplicaSet[]): ReplicaSet | undefined {
+export function findActiveOrLatest(
+  newRS: ReplicaSet | undefined,
+  oldSets: readonly ReplicaSet[],
+): ReplicaSet | undefined {
   if (!newRS && oldSets.length === 0) return undefined;
   const newestFirst = [...oldSets].sort((a, b) => byCreation(b, a));
   const active = activeReplicaSets([...newestFirst, newRS]);
@@ -152,7 +181,11 @@ function replicaSetFraction(rs: ReplicaSet, d: Deployment): number {
  * when growing, oldest first when shrinking. Returns the sizes to write (every active
  * ReplicaSet when proportional: their annotations are refreshed too) and the direction.
  */
-export function proportionalScale(d: Deployment, newRS: ReplicaSet | undefined, oldSets: readonly ReplicaSet[]): { resizes: Resize[]; operation?: 'up' | 'down' } {
+export function proportionalScale(
+  d: Deployment,
+  newRS: ReplicaSet | undefined,
+  oldSets: readonly ReplicaSet[],
+): { resizes: Resize[]; operation?: 'up' | 'down' } {
   const replicas = d.spec.replicas ?? 1;
   const one = findActiveOrLatest(newRS, oldSets);
   if (one) return specReplicas(one) === replicas ? { resizes: [] } : { resizes: [{ rs: one, replicas }] };

@@ -2,7 +2,13 @@ import { Deployment } from '../../api/resources/deployment';
 import { ReplicaSet, WorkloadCondition } from '../../api/resources/replicaset';
 import { isoTime, parseTime } from '../../clock';
 import { maxUnavailable } from './fenceposts';
-import { actualReplicaCount, availableReplicaCount, hasProgressDeadline, readyReplicaCount, replicaCount } from './revisions';
+import {
+  actualReplicaCount,
+  availableReplicaCount,
+  hasProgressDeadline,
+  readyReplicaCount,
+  replicaCount,
+} from './revisions';
 
 type Status = NonNullable<Deployment['status']>;
 
@@ -16,7 +22,13 @@ export const FAILED_RS_CREATE = 'ReplicaSetCreateError';
 export const PAUSED = 'DeploymentPaused';
 export const RESUMED = 'DeploymentResumed';
 
-export function condition(type: string, status: WorkloadCondition['status'], reason: string, message: string, now: number): WorkloadCondition {
+export function condition(
+  type: string,
+  status: WorkloadCondition['status'],
+  reason: string,
+  message: string,
+  now: number,
+): WorkloadCondition {
   const t = isoTime(now);
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
@@ -48,7 +60,12 @@ export function removeCondition(status: Status, type: string): void {
  * from the new one, unavailable = spec replicas of the sets − available (not below 0), and
  * the Available condition: True while available ≥ replicas − maxUnavailable.
  */
-export function calculateStatus(allSets: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment, now: number): Status {
+export function calculateStatus(
+  allSets: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+  d: Deployment,
+  now: number,
+): Status {
   const available = availableReplicaCount(allSets);
   const status: Status = {
     observedGeneration: d.metadata.generation,
@@ -61,11 +78,31 @@ export function calculateStatus(allSets: readonly (ReplicaSet | undefined)[], ne
     ...(d.status?.conditions ? { conditions: d.status.conditions.map((c) => ({ ...c })) } : {}),
   };
   // Every count is omitempty in apps/v1 DeploymentStatus.
-  for (const k of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const) if (!status[k]) delete status[k];
+  for (const k of [
+    'observedGeneration',
+    'replicas',
+    'updatedReplicas',
+    'readyReplicas',
+    'availableReplicas',
+    'unavailableReplicas',
+  ] as const)
+    if (!status[k]) delete status[k];
   if (available >= (d.spec.replicas ?? 1) - maxUnavailable(d)) {
-    setCondition(status, condition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now));
+    setCondition(
+      status,
+      condition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now),
+    );
   } else {
-    setCondition(status, condition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now));
+    setCondition(
+      status,
+      condition(
+        'Available',
+        'False',
+        'MinimumReplicasUnavailable',
+        'Deployment does not have minimum availability.',
+        now,
+      ),
+    );
   }
   return status;
 }
@@ -73,7 +110,12 @@ export function calculateStatus(allSets: readonly (ReplicaSet | undefined)[], ne
 /** Upstream DeploymentComplete: every replica updated and available, none old, this generation observed. */
 export function deploymentComplete(d: Deployment, s: Status): boolean {
   const replicas = d.spec.replicas ?? 1;
-  return (s.updatedReplicas ?? 0) === replicas && (s.replicas ?? 0) === replicas && (s.availableReplicas ?? 0) === replicas && (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) === replicas &&
+    (s.replicas ?? 0) === replicas &&
+    (s.availableReplicas ?? 0) === replicas &&
+    (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 0)
+  );
 }
 
 /** Upstream DeploymentProgressing: more updated, fewer old, more ready or more available pods than the stored status says. */
@@ -81,7 +123,12 @@ export function deploymentProgressing(d: Deployment, s: Status): boolean {
   const old = d.status ?? {};
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
-  return (s.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) || newOld < oldOld || (s.readyReplicas ?? 0) > (old.readyReplicas ?? 0) || (s.availableReplicas ?? 0) > (old.availableReplicas ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) ||
+    newOld < oldOld ||
+    (s.readyReplicas ?? 0) > (old.readyReplicas ?? 0) ||
+    (s.availableReplicas ?? 0) > (old.availableReplicas ?? 0)
+  );
 }
 
 /** Upstream DeploymentTimedOut: Progressing last updated more than progressDeadlineSeconds ago (strictly). */
@@ -101,7 +148,12 @@ export function deploymentTimedOut(d: Deployment, s: Status, now: number): boole
  * progress, ProgressDeadlineExceeded when the deadline passed without progress — and the
  * ReplicaFailure condition of the ReplicaSets.
  */
-export function rolloutStatus(allSets: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment, now: number): Status {
+export function rolloutStatus(
+  allSets: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+  d: Deployment,
+  now: number,
+): Status {
   const s = calculateStatus(allSets, newRS, d, now);
   if (!hasProgressDeadline(d)) removeCondition(s, 'Progressing');
   const current = getCondition(s, 'Progressing');

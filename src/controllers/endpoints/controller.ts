@@ -12,7 +12,11 @@ import { computeSubsets, endpointsLabels } from './subsets';
 
 function selects(svc: Service, pod: Pod): boolean {
   const sel = svc.spec.selector;
-  return sel !== undefined && svc.metadata.namespace === pod.metadata.namespace && Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v);
+  return (
+    sel !== undefined &&
+    svc.metadata.namespace === pod.metadata.namespace &&
+    Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v)
+  );
 }
 
 /**
@@ -28,7 +32,12 @@ export class EndpointsController {
   private readonly endpoints: Informer<Endpoints>;
   private readonly queue: WorkQueue;
 
-  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    clock: Clock,
+    quiescence: Quiescence,
+  ) {
     this.services = informers.informer<Service>({ resource: 'services' });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.endpoints = informers.informer<Endpoints>({ resource: 'endpoints' });
@@ -41,9 +50,14 @@ export class EndpointsController {
     const svc = (s: Service) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
     this.services.addEventHandler({ onAdd: svc, onUpdate: (_o, n) => svc(n), onDelete: svc });
     const touched = (...pods: Pod[]) => {
-      for (const s of this.services.byIndex('namespace', pods[0].metadata.namespace ?? '')) if (pods.some((p) => selects(s, p))) svc(s);
+      for (const s of this.services.byIndex('namespace', pods[0].metadata.namespace ?? ''))
+        if (pods.some((p) => selects(s, p))) svc(s);
     };
-    this.pods.addEventHandler({ onAdd: (p) => touched(p), onUpdate: (o, n) => touched(o, n), onDelete: (p) => touched(p) });
+    this.pods.addEventHandler({
+      onAdd: (p) => touched(p),
+      onUpdate: (o, n) => touched(o, n),
+      onDelete: (p) => touched(p),
+    });
     // Upstream onEndpointsDelete and checkLeftoverEndpoints: a deleted or leftover Endpoints is re-checked.
     const ep = (e: Endpoints) => this.queue.add(keyOf(e.metadata.namespace, e.metadata.name!));
     for (const e of this.endpoints.list()) if (!this.services.getByName(e.metadata.name!, e.metadata.namespace)) ep(e);
@@ -73,12 +87,18 @@ export class EndpointsController {
     const subsets = computeSubsets(svc, pods);
     const labels = endpointsLabels(svc);
     const current = this.endpoints.getByName(name, namespace);
-    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels)) return;
+    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels))
+      return;
     try {
       if (!current) {
         // No subsets is no field: upstream's Subsets is `json:"subsets,omitempty"`, so an empty
         // list never reaches a client (found on upstream v1.32.13).
-        await this.client.create<Endpoints>(ref, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, ...(subsets.length ? { subsets } : {}) });
+        await this.client.create<Endpoints>(ref, {
+          apiVersion: 'v1',
+          kind: 'Endpoints',
+          metadata: { name, namespace, labels },
+          ...(subsets.length ? { subsets } : {}),
+        });
       } else {
         const next = clone(current);
         next.metadata.labels = labels;
@@ -88,7 +108,8 @@ export class EndpointsController {
       }
     } catch (e) {
       // A terminating namespace refuses new Endpoints: nothing to do (upstream drops the error).
-      if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return;
+      if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
+        return;
       // Someone wrote them first: their event is on its way through the informer and syncs the service again.
       if (!isStatusError(e, 'AlreadyExists') && !isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
     }

@@ -23,13 +23,16 @@ export function findPort(pod: Pod, port: ServicePort): number | undefined {
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);
   for (const c of pod.spec.containers) {
-    for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
+    for (const p of c.ports ?? [])
+      if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
   }
   return undefined;
 }
 
 function publishNotReady(svc: Service): boolean {
-  return svc.spec.publishNotReadyAddresses === true || svc.metadata.annotations?.[TOLERATE_UNREADY_ANNOTATION] === 'true';
+  return (
+    svc.spec.publishNotReadyAddresses === true || svc.metadata.annotations?.[TOLERATE_UNREADY_ANNOTATION] === 'true'
+  );
 }
 
 function address(pod: Pod, svc: Service): EndpointAddress {
@@ -39,12 +42,15 @@ function address(pod: Pod, svc: Service): EndpointAddress {
     targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
   };
   const spec = pod.spec as Pod['spec'] & { hostname?: string; subdomain?: string };
-  if (spec.hostname && spec.subdomain === svc.metadata.name && pod.metadata.namespace === svc.metadata.namespace) a.hostname = spec.hostname;
+  if (spec.hostname && spec.subdomain === svc.metadata.name && pod.metadata.namespace === svc.metadata.namespace)
+    a.hostname = spec.hostname;
   return a;
 }
 
-const byIP = (a: EndpointAddress, b: EndpointAddress) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : (a.targetRef?.name ?? '') < (b.targetRef?.name ?? '') ? -1 : 1);
-const portKey = (ports: EndpointPort[]) => JSON.stringify([...ports].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.port - b.port));
+const byIP = (a: EndpointAddress, b: EndpointAddress) =>
+  a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : (a.targetRef?.name ?? '') < (b.targetRef?.name ?? '') ? -1 : 1;
+const portKey = (ports: EndpointPort[]) =>
+  JSON.stringify([...ports].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.port - b.port));
 
 /**
  * The subsets of a service's Endpoints (upstream syncService + RepackSubsets): each
@@ -63,7 +69,12 @@ export function computeSubsets(svc: Service, pods: readonly Pod[]): EndpointSubs
     for (const sp of svc.spec.ports ?? []) {
       const port = findPort(pod, sp);
       if (port === undefined) continue;
-      ports.push({ ...(sp.name ? { name: sp.name } : {}), port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
+      ports.push({
+        ...(sp.name ? { name: sp.name } : {}),
+        port,
+        protocol: sp.protocol ?? 'TCP',
+        ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}),
+      });
     }
     if (ports.length === 0 && !(headless && (svc.spec.ports ?? []).length === 0)) continue;
     const key = portKey(ports);
@@ -78,7 +89,8 @@ export function computeSubsets(svc: Service, pods: readonly Pod[]): EndpointSubs
     const subset: EndpointSubset = {};
     if (g.ready.length) subset.addresses = g.ready.sort(byIP);
     if (g.notReady.length) subset.notReadyAddresses = g.notReady.sort(byIP);
-    if (g.ports.length) subset.ports = [...g.ports].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.port - b.port);
+    if (g.ports.length)
+      subset.ports = [...g.ports].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.port - b.port);
     out.push(subset);
   }
   return out;

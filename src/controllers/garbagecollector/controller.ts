@@ -32,7 +32,12 @@ export class GarbageCollector {
   private readonly informers = new Map<string, { rt: ResourceType; informer: Informer }>();
   private readonly queue: WorkQueue;
 
-  constructor(factory: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence) {
+  constructor(
+    factory: InformerFactory,
+    private readonly client: Client,
+    clock: Clock,
+    quiescence: Quiescence,
+  ) {
     for (const rt of coreRegistry().all()) {
       if (IGNORED.has(rt.resource)) continue;
       const ref = rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
@@ -50,7 +55,9 @@ export class GarbageCollector {
         // Upstream's graph builder acts on an update only when it changes the owner
         // references or the deletion state; a status write (a node's Lease renewed every
         // 10 s) queues nothing.
-        onUpdate: (old, o) => { if (ownershipChanged(old, o)) this.observe(rt, o); },
+        onUpdate: (old, o) => {
+          if (ownershipChanged(old, o)) this.observe(rt, o);
+        },
         onDelete: (o) => this.removed(o),
       });
     }
@@ -79,7 +86,8 @@ export class GarbageCollector {
 
   private dependentsOf(uid: string): { rt: ResourceType; obj: KubeObject }[] {
     const out: { rt: ResourceType; obj: KubeObject }[] = [];
-    for (const { rt, informer } of this.informers.values()) for (const obj of informer.byIndex('owner-uid', uid)) out.push({ rt, obj });
+    for (const { rt, informer } of this.informers.values())
+      for (const obj of informer.byIndex('owner-uid', uid)) out.push({ rt, obj });
     return out;
   }
 
@@ -88,7 +96,10 @@ export class GarbageCollector {
     return [...this.informers.values()].find((i) => i.rt.kind === ref.kind && i.rt.group === group)?.rt;
   }
 
-  private cached(ref: OwnerReference, namespace: string | undefined): { rt: ResourceType; obj: KubeObject } | undefined {
+  private cached(
+    ref: OwnerReference,
+    namespace: string | undefined,
+  ): { rt: ResourceType; obj: KubeObject } | undefined {
     const rt = this.resourceOf(ref);
     if (!rt) return undefined;
     const obj = this.informers.get(rt.resource)!.informer.getByName(ref.name, rt.namespaced ? namespace : undefined);
@@ -96,7 +107,10 @@ export class GarbageCollector {
   }
 
   private refFor(rt: ResourceType, namespace?: string) {
-    return { resource: rt.group ? `${rt.resource}.${rt.group}` : rt.resource, namespace: rt.namespaced ? namespace : undefined };
+    return {
+      resource: rt.group ? `${rt.resource}.${rt.group}` : rt.resource,
+      namespace: rt.namespaced ? namespace : undefined,
+    };
   }
 
   /** The owner's state, confirmed with a live GET when the cache says it is gone (upstream's isDangling). */
@@ -141,11 +155,17 @@ export class GarbageCollector {
       if (verdict.action === 'keep') {
         if (verdict.dangling.length === 0) return;
         const gone = new Set(verdict.dangling.map((r) => r.uid));
-        await this.client.patch(ref, item.name, 'merge', { metadata: { ownerReferences: refs.filter((r) => !gone.has(r.uid)), uid: obj.metadata.uid } });
+        await this.client.patch(ref, item.name, 'merge', {
+          metadata: { ownerReferences: refs.filter((r) => !gone.has(r.uid)), uid: obj.metadata.uid },
+        });
         return;
       }
       const own = obj.metadata.finalizers ?? [];
-      const policy: DeleteOptions['propagationPolicy'] = own.includes(ORPHAN) ? 'Orphan' : own.includes(FOREGROUND) ? 'Foreground' : verdict.policy;
+      const policy: DeleteOptions['propagationPolicy'] = own.includes(ORPHAN)
+        ? 'Orphan'
+        : own.includes(FOREGROUND)
+          ? 'Foreground'
+          : verdict.policy;
       await this.client.delete(ref, item.name, { propagationPolicy: policy, preconditions: { uid: obj.metadata.uid } });
     } catch (e) {
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
@@ -157,7 +177,9 @@ export class GarbageCollector {
     for (const d of this.dependentsOf(uid)) {
       const refs = (d.obj.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
       try {
-        await this.client.patch(this.refFor(d.rt, d.obj.metadata.namespace), d.obj.metadata.name!, 'merge', { metadata: { ownerReferences: refs.length ? refs : null } });
+        await this.client.patch(this.refFor(d.rt, d.obj.metadata.namespace), d.obj.metadata.name!, 'merge', {
+          metadata: { ownerReferences: refs.length ? refs : null },
+        });
       } catch (e) {
         if (!isStatusError(e, 'NotFound')) throw e;
       }
@@ -169,14 +191,21 @@ export class GarbageCollector {
     const dependents = this.dependentsOf(owner.metadata.uid!);
     for (const d of dependents) {
       if (d.obj.metadata.deletionTimestamp) continue;
-      const blocking = (d.obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.blockOwnerDeletion);
+      const blocking = (d.obj.metadata.ownerReferences ?? []).some(
+        (r) => r.uid === owner.metadata.uid && r.blockOwnerDeletion,
+      );
       try {
-        await this.client.delete(this.refFor(d.rt, d.obj.metadata.namespace), d.obj.metadata.name!, { propagationPolicy: blocking ? 'Foreground' : 'Background', preconditions: { uid: d.obj.metadata.uid } });
+        await this.client.delete(this.refFor(d.rt, d.obj.metadata.namespace), d.obj.metadata.name!, {
+          propagationPolicy: blocking ? 'Foreground' : 'Background',
+          preconditions: { uid: d.obj.metadata.uid },
+        });
       } catch (e) {
         if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
       }
     }
-    const blockers = this.dependentsOf(owner.metadata.uid!).filter((d) => (d.obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.blockOwnerDeletion));
+    const blockers = this.dependentsOf(owner.metadata.uid!).filter((d) =>
+      (d.obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.blockOwnerDeletion),
+    );
     if (blockers.length === 0) await this.removeFinalizer(item, FOREGROUND);
   }
 
@@ -211,5 +240,9 @@ export class GarbageCollector {
 function ownershipChanged(old: KubeObject, obj: KubeObject): boolean {
   const a = old.metadata;
   const b = obj.metadata;
-  return a.deletionTimestamp !== b.deletionTimestamp || !jsonEqual(a.ownerReferences, b.ownerReferences) || !jsonEqual(a.finalizers, b.finalizers);
+  return (
+    a.deletionTimestamp !== b.deletionTimestamp ||
+    !jsonEqual(a.ownerReferences, b.ownerReferences) ||
+    !jsonEqual(a.finalizers, b.finalizers)
+  );
 }

@@ -21,7 +21,10 @@ export type OwnerState = 'absent' | 'present' | 'deleting-foreground';
  * when the only remaining owners wait for their dependents (foreground) it is deleted in
  * the foreground, so the wait propagates.
  */
-export function dependentVerdict(refs: readonly OwnerReference[], state: (ref: OwnerReference) => OwnerState):
+export function dependentVerdict(
+  refs: readonly OwnerReference[],
+  state: (ref: OwnerReference) => OwnerState,
+):
   | { action: 'keep'; dangling: OwnerReference[] }
   | { action: 'delete'; policy: 'Background' | 'Foreground' | 'Orphan' } {
   const states = refs.map((r) => ({ ref: r, state: state(r) }));

@@ -28,7 +28,12 @@ export class JobController {
   private readonly control: PodControl;
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    quiescence: Quiescence,
+  ) {
     this.jobs = informers.informer<Job>({ resource: JOBS });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
@@ -50,7 +55,8 @@ export class JobController {
     };
     this.pods.addEventHandler({
       onAdd: (pod) => podChanged(pod, 'add'),
-      onUpdate: (old, pod) => podChanged(pod, pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp ? 'del' : undefined),
+      onUpdate: (old, pod) =>
+        podChanged(pod, pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp ? 'del' : undefined),
       onDelete: (pod) => podChanged(pod, 'del'),
     });
   }
@@ -73,7 +79,12 @@ export class JobController {
     }
     if (isFinished(job)) return;
     const selector = selectorFromLabelSelector(job.spec.selector);
-    const pods = await claimPods(this.pods.byIndex('namespace', namespace), job, (p) => selector.matches(p.metadata.labels ?? {}), this.control);
+    const pods = await claimPods(
+      this.pods.byIndex('namespace', namespace),
+      job,
+      (p) => selector.matches(p.metadata.labels ?? {}),
+      this.control,
+    );
     const counts = countPods(pods);
     const now = isoTime(this.clock.now());
     const startTime = job.status?.startTime ?? now;
@@ -83,7 +94,10 @@ export class JobController {
     if (decision.kind === 'fail') {
       await Promise.all(counts.active.map((p) => this.control.deletePod(p, job)));
       active = 0;
-      extra.conditions = [...(job.status?.conditions ?? []), finishedCondition('Failed', now, decision.reason, decision.message)];
+      extra.conditions = [
+        ...(job.status?.conditions ?? []),
+        finishedCondition('Failed', now, decision.reason, decision.message),
+      ];
       this.events.warning(job, decision.reason, decision.message);
     } else if (decision.kind === 'complete') {
       extra.conditions = [...(job.status?.conditions ?? []), finishedCondition('Complete', now)];

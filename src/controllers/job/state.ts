@@ -22,7 +22,9 @@ export function countPods(pods: readonly Pod[]): JobPodCounts {
 }
 
 export function isFinished(job: Job): boolean {
-  return (job.status?.conditions ?? []).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
 }
 
 export type JobDecision =
@@ -38,7 +40,8 @@ export type JobDecision =
  */
 export function decide(job: Job, counts: { active: number; succeeded: number; failed: number }): JobDecision {
   const s = job.spec;
-  if (counts.failed > (s.backoffLimit ?? 6)) return { kind: 'fail', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+  if (counts.failed > (s.backoffLimit ?? 6))
+    return { kind: 'fail', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
   const parallelism = s.parallelism ?? 1;
   if (s.completions === undefined) {
     if (counts.succeeded > 0 && counts.active === 0) return { kind: 'complete' };
@@ -48,12 +51,28 @@ export function decide(job: Job, counts: { active: number; succeeded: number; fa
   return { kind: 'run', wantActive: Math.min(parallelism, s.completions - counts.succeeded) };
 }
 
-export function finishedCondition(type: 'Complete' | 'Failed', now: string, reason?: string, message?: string): JobCondition {
-  return { type, status: 'True', lastProbeTime: now, lastTransitionTime: now, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+export function finishedCondition(
+  type: 'Complete' | 'Failed',
+  now: string,
+  reason?: string,
+  message?: string,
+): JobCondition {
+  return {
+    type,
+    status: 'True',
+    lastProbeTime: now,
+    lastTransitionTime: now,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
 }
 
 /** The status fields as upstream writes them: counts are omitempty. */
-export function jobStatus(prev: JobStatus | undefined, counts: { active: number; succeeded: number; failed: number }, extra: Partial<JobStatus>): JobStatus {
+export function jobStatus(
+  prev: JobStatus | undefined,
+  counts: { active: number; succeeded: number; failed: number },
+  extra: Partial<JobStatus>,
+): JobStatus {
   const out: JobStatus = { ...prev, ...extra };
   for (const k of ['active', 'succeeded', 'failed'] as const) {
     if (counts[k] > 0) out[k] = counts[k];

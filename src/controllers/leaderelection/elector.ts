@@ -46,7 +46,12 @@ export class LeaderElector {
   private stopped = false;
   private readonly events: EventRecorder;
 
-  constructor(private readonly client: Client, private readonly clock: Clock, readonly config: LeaderElectionConfig, private readonly callbacks: { onStartedLeading(): void; onStoppedLeading(): void }) {
+  constructor(
+    private readonly client: Client,
+    private readonly clock: Clock,
+    readonly config: LeaderElectionConfig,
+    private readonly callbacks: { onStartedLeading(): void; onStoppedLeading(): void },
+  ) {
     this.events = new EventRecorder(client, clock, { component: config.name });
   }
 
@@ -106,7 +111,11 @@ export class LeaderElector {
 
   private lockObjectRef(): KubeObject {
     const kind = this.config.lock === 'leases' ? 'Lease' : this.config.lock === 'endpoints' ? 'Endpoints' : 'ConfigMap';
-    return { apiVersion: this.config.lock === 'leases' ? 'coordination.k8s.io/v1' : 'v1', kind, metadata: { name: this.config.name, namespace: this.config.namespace, uid: this.lockUid } };
+    return {
+      apiVersion: this.config.lock === 'leases' ? 'coordination.k8s.io/v1' : 'v1',
+      kind,
+      metadata: { name: this.config.name, namespace: this.config.namespace, uid: this.lockUid },
+    };
   }
 
   private lockUid?: string;
@@ -114,7 +123,13 @@ export class LeaderElector {
   private readRecord(obj: KubeObject): LeaderElectionRecord | undefined {
     if (this.config.lock === 'leases') {
       const s = (obj as Lease).spec ?? {};
-      return { holderIdentity: s.holderIdentity ?? '', leaseDurationSeconds: s.leaseDurationSeconds ?? 0, acquireTime: s.acquireTime ?? '', renewTime: s.renewTime ?? '', leaderTransitions: s.leaseTransitions ?? 0 };
+      return {
+        holderIdentity: s.holderIdentity ?? '',
+        leaseDurationSeconds: s.leaseDurationSeconds ?? 0,
+        acquireTime: s.acquireTime ?? '',
+        renewTime: s.renewTime ?? '',
+        leaderTransitions: s.leaseTransitions ?? 0,
+      };
     }
     const raw = obj.metadata.annotations?.[LEADER_ANNOTATION];
     return raw ? (JSON.parse(raw) as LeaderElectionRecord) : undefined;
@@ -122,9 +137,24 @@ export class LeaderElector {
 
   private writeRecord(obj: KubeObject, r: LeaderElectionRecord): KubeObject {
     if (this.config.lock === 'leases') {
-      return { ...obj, spec: { holderIdentity: r.holderIdentity, leaseDurationSeconds: r.leaseDurationSeconds, acquireTime: r.acquireTime, renewTime: r.renewTime, leaseTransitions: r.leaderTransitions } } as Lease;
+      return {
+        ...obj,
+        spec: {
+          holderIdentity: r.holderIdentity,
+          leaseDurationSeconds: r.leaseDurationSeconds,
+          acquireTime: r.acquireTime,
+          renewTime: r.renewTime,
+          leaseTransitions: r.leaderTransitions,
+        },
+      } as Lease;
     }
-    return { ...obj, metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, [LEADER_ANNOTATION]: JSON.stringify(r) } } };
+    return {
+      ...obj,
+      metadata: {
+        ...obj.metadata,
+        annotations: { ...obj.metadata.annotations, [LEADER_ANNOTATION]: JSON.stringify(r) },
+      },
+    };
   }
 
   /** client-go tryAcquireOrRenew. */
@@ -144,14 +174,31 @@ export class LeaderElector {
       this.observed = old;
       this.observedAt = now;
     }
-    const decision = decide(existing ? old ?? { holderIdentity: '', leaseDurationSeconds: 0, acquireTime: '', renewTime: '', leaderTransitions: 0 } : undefined, this.config.identity, this.observedAt, this.config.leaseDurationMs, now);
+    const decision = decide(
+      existing
+        ? (old ?? { holderIdentity: '', leaseDurationSeconds: 0, acquireTime: '', renewTime: '', leaderTransitions: 0 })
+        : undefined,
+      this.config.identity,
+      this.observedAt,
+      this.config.leaseDurationMs,
+      now,
+    );
     if (decision.act === 'wait') return false;
     const record = nextRecord(old, this.config.identity, seconds, stamp);
     let written: KubeObject;
     if (decision.act === 'create') {
-      const blank: KubeObject = this.config.lock === 'leases'
-        ? { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name, namespace: this.config.namespace } }
-        : { apiVersion: 'v1', kind: this.config.lock === 'endpoints' ? 'Endpoints' : 'ConfigMap', metadata: { name: this.config.name, namespace: this.config.namespace } };
+      const blank: KubeObject =
+        this.config.lock === 'leases'
+          ? {
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: { name: this.config.name, namespace: this.config.namespace },
+            }
+          : {
+              apiVersion: 'v1',
+              kind: this.config.lock === 'endpoints' ? 'Endpoints' : 'ConfigMap',
+              metadata: { name: this.config.name, namespace: this.config.namespace },
+            };
       written = await this.client.create(this.ref(), this.writeRecord(blank, record));
     } else {
       written = await this.client.update(this.ref(), this.writeRecord(existing!, record));

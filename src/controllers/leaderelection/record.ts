@@ -22,7 +22,13 @@ export type Decision = { act: 'create' } | { act: 'wait'; holder: string } | { a
  * the candidate's own observation of the record, not the record's renewTime, so clocks
  * need not agree); else write — a renewal when we hold it, a takeover otherwise.
  */
-export function decide(record: LeaderElectionRecord | undefined, me: string, observedAt: number, leaseDurationMs: number, now: number): Decision {
+export function decide(
+  record: LeaderElectionRecord | undefined,
+  me: string,
+  observedAt: number,
+  leaseDurationMs: number,
+  now: number,
+): Decision {
   if (!record) return { act: 'create' };
   const held = record.holderIdentity.length > 0;
   const mine = record.holderIdentity === me;
@@ -31,7 +37,12 @@ export function decide(record: LeaderElectionRecord | undefined, me: string, obs
 }
 
 /** The record to write: acquireTime and transitions kept on renewal, transitions + 1 on takeover. */
-export function nextRecord(old: LeaderElectionRecord | undefined, me: string, leaseDurationSeconds: number, nowIso: string): LeaderElectionRecord {
+export function nextRecord(
+  old: LeaderElectionRecord | undefined,
+  me: string,
+  leaseDurationSeconds: number,
+  nowIso: string,
+): LeaderElectionRecord {
   const renew = old?.holderIdentity === me;
   return {
     holderIdentity: me,

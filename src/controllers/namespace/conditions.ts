@@ -10,7 +10,9 @@ type NamespaceCondition = NonNullable<NonNullable<Namespace['status']>['conditio
  * the reference (every resource is known and deletable); content left and the finalizers
  * on it are counted per resource ("pods." — resource.group, the core group empty).
  */
-export function deletionConditions(remaining: readonly { resource: string; object: KubeObject }[]): Omit<NamespaceCondition, 'lastTransitionTime'>[] {
+export function deletionConditions(
+  remaining: readonly { resource: string; object: KubeObject }[],
+): Omit<NamespaceCondition, 'lastTransitionTime'>[] {
   const perResource = new Map<string, number>();
   const perFinalizer = new Map<string, number>();
   for (const { resource, object } of remaining) {
@@ -21,15 +23,50 @@ export function deletionConditions(remaining: readonly { resource: string; objec
   const resources = [...perResource].map(([r, n]) => `${r} has ${n} resource instances`).sort();
   const finalizers = [...perFinalizer].map(([f, n]) => `${f} in ${n} resource instances`).sort();
   return [
-    { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
-    { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
-    { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+    {
+      type: 'NamespaceDeletionDiscoveryFailure',
+      status: 'False',
+      reason: 'ResourcesDiscovered',
+      message: 'All resources successfully discovered',
+    },
+    {
+      type: 'NamespaceDeletionGroupVersionParsingFailure',
+      status: 'False',
+      reason: 'ParsedGroupVersions',
+      message: 'All legacy kube types successfully parsed',
+    },
+    {
+      type: 'NamespaceDeletionContentFailure',
+      status: 'False',
+      reason: 'ContentDeleted',
+      message: 'All content successfully deleted, may be waiting on finalization',
+    },
     resources.length
-      ? { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${resources.join(', ')}` }
-      : { type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
+      ? {
+          type: 'NamespaceContentRemaining',
+          status: 'True',
+          reason: 'SomeResourcesRemain',
+          message: `Some resources are remaining: ${resources.join(', ')}`,
+        }
+      : {
+          type: 'NamespaceContentRemaining',
+          status: 'False',
+          reason: 'ContentRemoved',
+          message: 'All content successfully removed',
+        },
     finalizers.length
-      ? { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: `Some content in the namespace has finalizers remaining: ${finalizers.join(', ')}` }
-      : { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
+      ? {
+          type: 'NamespaceFinalizersRemaining',
+          status: 'True',
+          reason: 'SomeFinalizersRemain',
+          message: `Some content in the namespace has finalizers remaining: ${finalizers.join(', ')}`,
+        }
+      : {
+          type: 'NamespaceFinalizersRemaining',
+          status: 'False',
+          reason: 'ContentHasNoFinalizers',
+          message: 'All content-preserving finalizers finished',
+        },
   ];
 }
 
@@ -38,7 +75,11 @@ export function deletionConditions(remaining: readonly { resource: string; objec
  * appended, a changed one updated in place (its lastTransitionTime only when the status
  * changes). Undefined when nothing changed, so no write is made.
  */
-export function withConditions(current: readonly NamespaceCondition[], wanted: readonly Omit<NamespaceCondition, 'lastTransitionTime'>[], now: string): NamespaceCondition[] | undefined {
+export function withConditions(
+  current: readonly NamespaceCondition[],
+  wanted: readonly Omit<NamespaceCondition, 'lastTransitionTime'>[],
+  now: string,
+): NamespaceCondition[] | undefined {
   const out = current.map((c) => ({ ...c }));
   let changed = false;
   for (const w of wanted) {

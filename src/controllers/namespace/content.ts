@@ -22,16 +22,25 @@ export const NAMESPACE_DELETION_GRACE_MS = 5_000;
  * gets finalizerEstimateSeconds (15). 0 with content left is unexpected (an error upstream,
  * retried with backoff).
  */
-export function remainingEstimate(podsBefore: readonly KubeObject[], remaining: readonly KubeObject[], deletedAt: number, now: number): number {
+export function remainingEstimate(
+  podsBefore: readonly KubeObject[],
+  remaining: readonly KubeObject[],
+  deletedAt: number,
+  now: number,
+): number {
   let estimate = 0;
-  for (const p of podsBefore as readonly { status?: { phase?: string }; spec?: { terminationGracePeriodSeconds?: number } }[]) {
+  for (const p of podsBefore as readonly {
+    status?: { phase?: string };
+    spec?: { terminationGracePeriodSeconds?: number };
+  }[]) {
     const phase = p.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') continue;
     const grace = p.spec?.terminationGracePeriodSeconds;
     if (grace !== undefined && grace > estimate) estimate = grace;
   }
   if (now - deletedAt >= estimate * 1000) estimate = 0;
-  if (estimate === 0 && remaining.some((o) => (o.metadata.finalizers ?? []).length > 0)) estimate = FINALIZER_ESTIMATE_SECONDS;
+  if (estimate === 0 && remaining.some((o) => (o.metadata.finalizers ?? []).length > 0))
+    estimate = FINALIZER_ESTIMATE_SECONDS;
   return estimate;
 }
 

@@ -8,7 +8,13 @@ import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { parseTime } from '../../clock';
-import { finalizersWithout, KUBERNETES_FINALIZER, NAMESPACE_DELETION_GRACE_MS, recheckAfterMs, remainingEstimate } from './content';
+import {
+  finalizersWithout,
+  KUBERNETES_FINALIZER,
+  NAMESPACE_DELETION_GRACE_MS,
+  recheckAfterMs,
+  remainingEstimate,
+} from './content';
 import { deletionConditions, withConditions } from './conditions';
 
 /**
@@ -25,17 +31,28 @@ import { deletionConditions, withConditions } from './conditions';
 export class NamespaceController {
   private readonly namespaces: Informer<Namespace>;
   private readonly queue: WorkQueue;
-  private readonly resources = coreRegistry().all().filter((r) => r.namespaced).map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
+  private readonly resources = coreRegistry()
+    .all()
+    .filter((r) => r.namespaced)
+    .map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly options: { deletionConditions: boolean } = { deletionConditions: true }) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    quiescence: Quiescence,
+    private readonly options: { deletionConditions: boolean } = { deletionConditions: true },
+  ) {
     this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
     this.events = new EventRecorder(client, clock, { component: 'namespace-controller' });
     this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'namespace', workers: 10 });
   }
 
   run(): void {
-    const enqueue = (ns: Namespace) => { if (ns.metadata.deletionTimestamp) this.queue.addAfter(ns.metadata.name!, NAMESPACE_DELETION_GRACE_MS); };
+    const enqueue = (ns: Namespace) => {
+      if (ns.metadata.deletionTimestamp) this.queue.addAfter(ns.metadata.name!, NAMESPACE_DELETION_GRACE_MS);
+    };
     this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
   }
 
@@ -54,7 +71,12 @@ export class NamespaceController {
       // conflicting finalize at once on the latest object: retryOnConflictError).
       if (this.options.deletionConditions) current = await this.writeConditions(current, remaining);
       if (remaining.length > 0) {
-        const estimate = remainingEstimate(podsBefore, remaining.map((r) => r.object), parseTime(current.metadata.deletionTimestamp) ?? this.clock.now(), this.clock.now());
+        const estimate = remainingEstimate(
+          podsBefore,
+          remaining.map((r) => r.object),
+          parseTime(current.metadata.deletionTimestamp) ?? this.clock.now(),
+          this.clock.now(),
+        );
         // Content left without an estimate is unexpected upstream: an error, retried with backoff.
         if (estimate === 0) throw new Error(`unexpected items still remain in namespace: ${name}`);
         this.queue.addAfter(name, recheckAfterMs(estimate));
@@ -62,7 +84,9 @@ export class NamespaceController {
       }
       const next = clone(current);
       next.spec = { ...next.spec, finalizers: finalizersWithout(current.spec?.finalizers) };
-      const finalized = await this.client.update<Namespace>({ resource: 'namespaces' }, next, { subresource: 'finalize' });
+      const finalized = await this.client.update<Namespace>({ resource: 'namespaces' }, next, {
+        subresource: 'finalize',
+      });
       if ((finalized.spec?.finalizers ?? []).length > 0) return;
     } else if ((current.spec?.finalizers ?? []).length > 0) {
       return; // another finalizer's owner still works on it
@@ -86,8 +110,15 @@ export class NamespaceController {
   }
 
   /** The deletion conditions of this pass on the namespace's status, written when they changed. */
-  private async writeConditions(ns: Namespace, remaining: { resource: string; object: KubeObject }[]): Promise<Namespace> {
-    const conditions = withConditions(ns.status?.conditions ?? [], deletionConditions(remaining), new Date(this.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'));
+  private async writeConditions(
+    ns: Namespace,
+    remaining: { resource: string; object: KubeObject }[],
+  ): Promise<Namespace> {
+    const conditions = withConditions(
+      ns.status?.conditions ?? [],
+      deletionConditions(remaining),
+      new Date(this.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+    );
     if (!conditions) return ns;
     const next = clone(ns);
     next.status = { ...next.status, conditions };
@@ -101,21 +132,25 @@ export class NamespaceController {
   }
 
   /** Deletes what is left in the namespace; returns the pods it found first and what still exists afterwards. */
-  private async deleteAllContent(namespace: string): Promise<{ podsBefore: KubeObject[]; remaining: { resource: string; object: KubeObject }[] }> {
+  private async deleteAllContent(
+    namespace: string,
+  ): Promise<{ podsBefore: KubeObject[]; remaining: { resource: string; object: KubeObject }[] }> {
     const remaining: { resource: string; object: KubeObject }[] = [];
     let podsBefore: KubeObject[] = [];
     for (const resource of this.resources) {
       const ref = { resource, namespace };
       const list = await this.client.list(ref);
       if (resource === 'pods') podsBefore = list.items;
-      await Promise.all(list.items.map(async (obj) => {
-        if (obj.metadata.deletionTimestamp) return;
-        try {
-          await this.client.delete(ref, obj.metadata.name!, { propagationPolicy: 'Background' });
-        } catch (e) {
-          if (!isStatusError(e, 'NotFound')) throw e;
-        }
-      }));
+      await Promise.all(
+        list.items.map(async (obj) => {
+          if (obj.metadata.deletionTimestamp) return;
+          try {
+            await this.client.delete(ref, obj.metadata.name!, { propagationPolicy: 'Background' });
+          } catch (e) {
+            if (!isStatusError(e, 'NotFound')) throw e;
+          }
+        }),
+      );
       const after = list.items.length > 0 ? await this.client.list(ref) : list;
       remaining.push(...after.items.map((object) => ({ resource, object })));
     }

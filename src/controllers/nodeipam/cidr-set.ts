@@ -16,7 +16,8 @@ import { ipv4ToNumber, numberToIPv4 } from '../../api/ipv4';
 
 export class CIDRSetError extends Error {}
 
-export const ERR_NO_CIDRS_REMAINING = 'CIDR allocation failed; there are no remaining CIDRs left to allocate in the accepted range';
+export const ERR_NO_CIDRS_REMAINING =
+  'CIDR allocation failed; there are no remaining CIDRs left to allocate in the accepted range';
 
 function parseIPv4(ip: string): number {
   const n = ipv4ToNumber(ip);
@@ -40,9 +41,13 @@ export class CidrSet {
   private allocatedCount = 0;
   private nextCandidate = 0;
 
-  constructor(readonly clusterCIDR: string, readonly nodeMaskSize: number) {
+  constructor(
+    readonly clusterCIDR: string,
+    readonly nodeMaskSize: number,
+  ) {
     const { ip, bits } = parseCIDR(clusterCIDR);
-    if (nodeMaskSize < bits || nodeMaskSize > 32) throw new CIDRSetError(`node mask /${nodeMaskSize} does not fit in cluster CIDR ${clusterCIDR}`);
+    if (nodeMaskSize < bits || nodeMaskSize > 32)
+      throw new CIDRSetError(`node mask /${nodeMaskSize} does not fit in cluster CIDR ${clusterCIDR}`);
     // net.ParseCIDR masks the address: 192.168.5.219/28 starts at 192.168.5.208.
     this.clusterIP = (ip & maskOf(bits)) >>> 0;
     this.clusterMask = bits;
@@ -82,9 +87,11 @@ export class CidrSet {
     const { ip, bits } = parseCIDR(cidr);
     const clusterBase = this.clusterIP;
     // Overlap either way round: the cluster contains the CIDR, or the CIDR contains the cluster.
-    const inCluster = ((ip & maskOf(this.clusterMask)) >>> 0) === clusterBase;
-    const containsCluster = bits <= this.clusterMask && ((clusterBase & maskOf(bits)) >>> 0) === ((ip & maskOf(bits)) >>> 0);
-    if (!inCluster && !containsCluster) throw new CIDRSetError(`cidr ${cidr} is out the range of cluster cidr ${this.clusterCIDR}`);
+    const inCluster = (ip & maskOf(this.clusterMask)) >>> 0 === clusterBase;
+    const containsCluster =
+      bits <= this.clusterMask && (clusterBase & maskOf(bits)) >>> 0 === (ip & maskOf(bits)) >>> 0;
+    if (!inCluster && !containsCluster)
+      throw new CIDRSetError(`cidr ${cidr} is out the range of cluster cidr ${this.clusterCIDR}`);
     if (bits <= this.clusterMask) return [0, this.maxCIDRs - 1];
     const blockSize = 2 ** (32 - this.nodeMaskSize);
     const start = (((ip & maskOf(Math.min(bits, this.nodeMaskSize))) >>> 0) - clusterBase) / blockSize;
@@ -101,11 +108,19 @@ export class CidrSet {
 
   occupy(cidr: string): void {
     const [from, to] = this.indexRange(cidr);
-    for (let i = from; i <= to; i++) if (!this.used[i]) { this.used[i] = 1; this.allocatedCount++; }
+    for (let i = from; i <= to; i++)
+      if (!this.used[i]) {
+        this.used[i] = 1;
+        this.allocatedCount++;
+      }
   }
 
   release(cidr: string): void {
     const [from, to] = this.indexRange(cidr);
-    for (let i = from; i <= to; i++) if (this.used[i]) { this.used[i] = 0; this.allocatedCount--; }
+    for (let i = from; i <= to; i++)
+      if (this.used[i]) {
+        this.used[i] = 0;
+        this.allocatedCount--;
+      }
   }
 }

@@ -28,7 +28,13 @@ export class RangeAllocator {
   private readonly reserved = new Map<string, string>();
   private readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence, options: NodeIpamOptions) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    clock: Clock,
+    quiescence: Quiescence,
+    options: NodeIpamOptions,
+  ) {
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.cidrs = new CidrSet(options.clusterCIDR, options.nodeCIDRMaskSize);
     this.queue = new WorkQueue(clock, quiescence, (name) => this.sync(name), { name: 'node-ipam', workers: 30 });
@@ -39,7 +45,9 @@ export class RangeAllocator {
     for (const node of this.nodes.list()) this.occupyExisting(node);
     this.nodes.addEventHandler({
       onAdd: (n) => this.queue.add(n.metadata.name!),
-      onUpdate: (_o, n) => { if (!podCIDRs(n).length) this.queue.add(n.metadata.name!); },
+      onUpdate: (_o, n) => {
+        if (!podCIDRs(n).length) this.queue.add(n.metadata.name!);
+      },
       onDelete: (n) => this.release(n),
     });
   }
@@ -50,16 +58,27 @@ export class RangeAllocator {
 
   private occupyExisting(node: Node): void {
     for (const cidr of podCIDRs(node)) {
-      try { this.cidrs.occupy(cidr); } catch { /* upstream refuses to start; the reference reports it on the node instead */ }
+      try {
+        this.cidrs.occupy(cidr);
+      } catch {
+        /* upstream refuses to start; the reference reports it on the node instead */
+      }
     }
   }
 
   private release(node: Node): void {
     for (const cidr of podCIDRs(node)) {
-      try { this.cidrs.release(cidr); } catch { /* not ours */ }
+      try {
+        this.cidrs.release(cidr);
+      } catch {
+        /* not ours */
+      }
     }
     const held = this.reserved.get(node.metadata.name!);
-    if (held) { this.cidrs.release(held); this.reserved.delete(node.metadata.name!); }
+    if (held) {
+      this.cidrs.release(held);
+      this.reserved.delete(node.metadata.name!);
+    }
   }
 
   /** AllocateOrOccupyCIDR plus the worker that writes spec.podCIDR(s). */
@@ -69,7 +88,11 @@ export class RangeAllocator {
     const have = podCIDRs(node);
     if (have.length > 0) {
       for (const cidr of have) {
-        try { this.cidrs.occupy(cidr); } catch (e) { if (!(e instanceof CIDRSetError)) throw e; }
+        try {
+          this.cidrs.occupy(cidr);
+        } catch (e) {
+          if (!(e instanceof CIDRSetError)) throw e;
+        }
       }
       const held = this.reserved.get(name);
       if (held && !have.includes(held)) this.cidrs.release(held);
@@ -89,7 +112,9 @@ export class RangeAllocator {
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await this.client.patch<Node>({ resource: 'nodes' }, name, 'merge', { spec: { podCIDR: cidr, podCIDRs: [cidr] } });
+        await this.client.patch<Node>({ resource: 'nodes' }, name, 'merge', {
+          spec: { podCIDR: cidr, podCIDRs: [cidr] },
+        });
         this.reserved.delete(name);
         return;
       } catch (e) {

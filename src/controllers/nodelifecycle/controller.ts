@@ -25,7 +25,8 @@ export class NodeLifecycleController {
   private timer?: TimerHandle;
   readonly events: EventRecorder;
   /** Per-node results of the last pass, for what builds on health (zones, eviction). */
-  private readonly passListeners: ((results: Map<string, { node: Node; result: HealthResult }>) => Promise<void>)[] = [];
+  private readonly passListeners: ((results: Map<string, { node: Node; result: HealthResult }>) => Promise<void>)[] =
+    [];
 
   constructor(
     informers: InformerFactory,
@@ -46,7 +47,10 @@ export class NodeLifecycleController {
   run(): void {
     // Upstream runs monitorNodeHealth at once and then every period (wait.Until).
     void this.monitorNodeHealth().catch(reportTo('node lifecycle controller'));
-    this.timer = this.clock.setInterval(() => void this.monitorNodeHealth().catch(reportTo('node lifecycle controller')), this.options.nodeMonitorPeriod);
+    this.timer = this.clock.setInterval(
+      () => void this.monitorNodeHealth().catch(reportTo('node lifecycle controller')),
+      this.options.nodeMonitorPeriod,
+    );
   }
 
   stop(): void {
@@ -63,7 +67,8 @@ export class NodeLifecycleController {
    * transition times become now, so grace periods and eviction timeouts start again.
    */
   restartHealthTimers(now: number): void {
-    for (const [name, h] of this.health) this.health.set(name, { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
+    for (const [name, h] of this.health)
+      this.health.set(name, { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
   }
 
   async monitorNodeHealth(): Promise<void> {
@@ -73,7 +78,11 @@ export class NodeLifecycleController {
     for (const node of nodes) {
       if (!this.known.has(node.metadata.name!)) {
         this.known.add(node.metadata.name!);
-        this.events.normal(node, 'RegisteredNode', `Node ${node.metadata.name} event: Registered Node ${node.metadata.name} in Controller`);
+        this.events.normal(
+          node,
+          'RegisteredNode',
+          `Node ${node.metadata.name} event: Registered Node ${node.metadata.name} in Controller`,
+        );
       }
     }
     for (const name of [...this.known]) {
@@ -87,14 +96,22 @@ export class NodeLifecycleController {
     const writes: Promise<void>[] = [];
     for (const node of nodes) {
       const r = this.updateNodeHealth(node, now);
-      if (r instanceof Promise) writes.push(r.then((w) => { if (w) results.set(node.metadata.name!, w); }));
+      if (r instanceof Promise)
+        writes.push(
+          r.then((w) => {
+            if (w) results.set(node.metadata.name!, w);
+          }),
+        );
       else results.set(node.metadata.name!, r);
     }
     await Promise.all(writes);
     for (const listener of this.passListeners) await listener(results);
   }
 
-  private updateNodeHealth(node: Node, now: number): { node: Node; result: HealthResult } | Promise<{ node: Node; result: HealthResult } | undefined> {
+  private updateNodeHealth(
+    node: Node,
+    now: number,
+  ): { node: Node; result: HealthResult } | Promise<{ node: Node; result: HealthResult } | undefined> {
     const name = node.metadata.name!;
     const lease = this.leases.getByName(name, NODE_LEASE_NAMESPACE);
     const result = assessNodeHealth(node, this.health.get(name), lease, {
@@ -110,13 +127,25 @@ export class NodeLifecycleController {
     return this.writeUnknown(node, name, lease, result, now);
   }
 
-  private async writeUnknown(node: Node, name: string, lease: Lease | undefined, result: HealthResult, now: number): Promise<{ node: Node; result: HealthResult } | undefined> {
+  private async writeUnknown(
+    node: Node,
+    name: string,
+    lease: Lease | undefined,
+    result: HealthResult,
+    now: number,
+  ): Promise<{ node: Node; result: HealthResult } | undefined> {
     // Write Unknown; on a conflict re-read and judge again (upstream retries 5 times).
     let current = node;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const r = attempt === 0 ? result : assessNodeHealth(current, this.health.get(name), lease, {
-        now, gracePeriodMs: this.options.nodeMonitorGracePeriod, startupGracePeriodMs: this.options.nodeStartupGracePeriod, conditionTypes: this.options.conditionTypes,
-      });
+      const r =
+        attempt === 0
+          ? result
+          : assessNodeHealth(current, this.health.get(name), lease, {
+              now,
+              gracePeriodMs: this.options.nodeMonitorGracePeriod,
+              startupGracePeriodMs: this.options.nodeStartupGracePeriod,
+              conditionTypes: this.options.conditionTypes,
+            });
       if (!r.updatedConditions) {
         this.health.set(name, r.health);
         return { node: current, result: r };

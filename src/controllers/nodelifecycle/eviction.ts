@@ -68,7 +68,9 @@ export class NodeEvictionController {
     this.lifecycle.onPass((results) => this.afterMonitorPass(results));
     this.pods.addEventHandler({
       onAdd: (pod) => this.processPod(pod),
-      onUpdate: (old, pod) => { if (old.spec.nodeName !== pod.spec.nodeName) this.processPod(pod); },
+      onUpdate: (old, pod) => {
+        if (old.spec.nodeName !== pod.spec.nodeName) this.processPod(pod);
+      },
     });
   }
 
@@ -85,7 +87,10 @@ export class NodeEvictionController {
     let q = this.queues.get(zone);
     if (!q) {
       // addPodEvictorForNewZone: a token bucket at the normal rate, burst 1, starting full.
-      q = new RateLimitedTimedQueue(new TokenBucket(this.options.nodeEvictionRate, EVICTION_RATE_LIMITER_BURST, () => this.clock.now()), () => this.clock.now());
+      q = new RateLimitedTimedQueue(
+        new TokenBucket(this.options.nodeEvictionRate, EVICTION_RATE_LIMITER_BURST, () => this.clock.now()),
+        () => this.clock.now(),
+      );
       this.queues.set(zone, q);
       this.disruption.addZone(zone);
     }
@@ -117,7 +122,10 @@ export class NodeEvictionController {
     const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
     for (const [name, { node, result }] of results) {
       const zone = zoneKey(node.metadata.labels);
-      if (this.zoneOfNode.get(name) !== zone) { this.zoneOfNode.set(name, zone); this.queueFor(zone); }
+      if (this.zoneOfNode.get(name) !== zone) {
+        this.zoneOfNode.set(name, zone);
+        this.queueFor(zone);
+      }
       if (!(node.metadata.labels && EXCLUDE_DISRUPTION_LABEL in node.metadata.labels)) {
         let list = zoneConditions.get(zone);
         if (!list) zoneConditions.set(zone, (list = []));
@@ -125,7 +133,9 @@ export class NodeEvictionController {
       }
       if (!result.current) continue;
       // A node with nothing to change is handled synchronously: no promise per node per pass.
-      const work = this.options.taintBasedEvictions ? this.processTaintBaseEviction(node, result.observed) : this.processNoTaintBaseEviction(node, result.observed);
+      const work = this.options.taintBasedEvictions
+        ? this.processTaintBaseEviction(node, result.observed)
+        : this.processNoTaintBaseEviction(node, result.observed);
       if (work) await work;
       const wasReady = result.observed.status === 'True';
       if (result.current.status !== 'True' && wasReady) {
@@ -180,9 +190,18 @@ export class NodeEvictionController {
   /** Removes both NoExecute taints (if present) and takes the node out of its zone queue; a promise only when it writes. */
   private markNodeAsReachable(node: Node): Promise<void> | undefined {
     const name = node.metadata.name!;
-    const dequeue = (): void => { this.queueFor(zoneKey(node.metadata.labels)).remove(name); };
+    const dequeue = (): void => {
+      this.queueFor(zoneKey(node.metadata.labels)).remove(name);
+    };
     if (hasTaint(node, TAINT_UNREACHABLE, 'NoExecute') || hasTaint(node, TAINT_NOT_READY, 'NoExecute')) {
-      return swapNodeTaints(this.client, name, [], [UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE], this.clock.now(), node).then(dequeue);
+      return swapNodeTaints(
+        this.client,
+        name,
+        [],
+        [UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE],
+        this.clock.now(),
+        node,
+      ).then(dequeue);
     }
     dequeue();
     return undefined;
@@ -255,7 +274,11 @@ export class NodeEvictionController {
       let current = pod;
       if (pod.status?.reason !== 'NodeLost') {
         const next = clone(pod);
-        next.status = { ...next.status, reason: 'NodeLost', message: `Node ${nodeName} which was running pod ${pod.metadata.name} is unresponsive` };
+        next.status = {
+          ...next.status,
+          reason: 'NodeLost',
+          message: `Node ${nodeName} which was running pod ${pod.metadata.name} is unresponsive`,
+        };
         try {
           current = await this.client.update<Pod>(ref, next, { subresource: 'status' });
         } catch (e) {
@@ -265,7 +288,11 @@ export class NodeEvictionController {
       }
       if (current.metadata.deletionGracePeriodSeconds !== undefined) continue;
       if (this.ownedByDaemonSet(current)) continue;
-      this.events.normal(current, 'NodeControllerEviction', `Marking for deletion Pod ${current.metadata.name} from Node ${nodeName}`);
+      this.events.normal(
+        current,
+        'NodeControllerEviction',
+        `Marking for deletion Pod ${current.metadata.name} from Node ${nodeName}`,
+      );
       try {
         await this.client.delete(ref, current.metadata.name!);
       } catch (e) {
@@ -273,11 +300,17 @@ export class NodeEvictionController {
       }
     }
     const node = this.nodes.getByName(nodeName);
-    if (pods.length > 0 && node) this.events.normal(node, 'DeletingAllPods', `Deleting all Pods from Node ${nodeName}.`);
+    if (pods.length > 0 && node)
+      this.events.normal(node, 'DeletingAllPods', `Deleting all Pods from Node ${nodeName}.`);
   }
 
   private ownedByDaemonSet(pod: Pod): boolean {
-    return (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' && o.controller && this.daemonSets.getByName(o.name, pod.metadata.namespace)?.metadata.uid === o.uid);
+    return (pod.metadata.ownerReferences ?? []).some(
+      (o) =>
+        o.kind === 'DaemonSet' &&
+        o.controller &&
+        this.daemonSets.getByName(o.name, pod.metadata.namespace)?.metadata.uid === o.uid,
+    );
   }
 
   // ── MarkPodsNotReady ──────────────────────────────────────────────────────────────────
@@ -291,7 +324,9 @@ export class NodeEvictionController {
       const next = withPodCondition(pod, { type: 'Ready', status: 'False' }, this.clock.now());
       if (!next) continue;
       try {
-        const written = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, { subresource: 'status' });
+        const written = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, {
+          subresource: 'status',
+        });
         this.events.warning(written, 'NodeNotReady', 'Node is not ready');
       } catch (e) {
         if (!isStatusError(e, 'NotFound')) ok = false;
@@ -343,14 +378,19 @@ export class NodeEvictionController {
    */
   private schedulePasses(): void {
     if (this.passTimer || ![...this.queues.values()].some((q) => q.active)) return;
-    this.passTimer = this.clock.setInterval(() => void this.quiescence.track(this.pass()).catch(reportTo('node lifecycle controller')), NODE_EVICTION_PERIOD_MS);
+    this.passTimer = this.clock.setInterval(
+      () => void this.quiescence.track(this.pass()).catch(reportTo('node lifecycle controller')),
+      NODE_EVICTION_PERIOD_MS,
+    );
   }
 
   private async pass(): Promise<void> {
     if (this.passing) return;
     this.passing = true;
     try {
-      const action = this.options.taintBasedEvictions ? (n: string) => this.taintNode(n) : (n: string) => this.evictNode(n);
+      const action = this.options.taintBasedEvictions
+        ? (n: string) => this.taintNode(n)
+        : (n: string) => this.evictNode(n);
       for (const q of this.queues.values()) if (q.active) await q.try((v) => action(v.value));
     } finally {
       this.passing = false;

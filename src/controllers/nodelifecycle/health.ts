@@ -15,7 +15,13 @@ export interface NodeHealth {
 
 export const CONDITIONS_SET_UNKNOWN = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
 /** The seed's release (v1.12) also reset OutOfDisk; it had no separate list upstream. */
-export const LEGACY_CONDITIONS_SET_UNKNOWN = ['Ready', 'OutOfDisk', 'MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
+export const LEGACY_CONDITIONS_SET_UNKNOWN = [
+  'Ready',
+  'OutOfDisk',
+  'MemoryPressure',
+  'DiskPressure',
+  'PIDPressure',
+] as const;
 
 export interface HealthOptions {
   now: number;
@@ -58,7 +64,12 @@ function renewTime(lease: Lease | undefined): number | undefined {
  * now is strictly after probe + grace, set the conditions Unknown. Pure: the caller
  * writes the status and keeps the returned health record.
  */
-export function assessNodeHealth(node: Node, saved: NodeHealth | undefined, lease: Lease | undefined, o: HealthOptions): HealthResult {
+export function assessNodeHealth(
+  node: Node,
+  saved: NodeHealth | undefined,
+  lease: Lease | undefined,
+  o: HealthOptions,
+): HealthResult {
   const now = o.now;
   const conditions = node.status?.conditions ?? [];
   const current = conditions.find((c) => c.type === 'Ready');
@@ -85,7 +96,12 @@ export function assessNodeHealth(node: Node, saved: NodeHealth | undefined, leas
     health = { ...health, probeTimestamp: now, readyTransitionTimestamp: now, ready: current };
   } else if (savedReady && current && savedReady.lastHeartbeatTime !== current.lastHeartbeatTime) {
     const transitioned = savedReady.lastTransitionTime !== current.lastTransitionTime;
-    health = { ...health, probeTimestamp: now, readyTransitionTimestamp: transitioned ? now : health.readyTransitionTimestamp, ready: current };
+    health = {
+      ...health,
+      probeTimestamp: now,
+      readyTransitionTimestamp: transitioned ? now : health.readyTransitionTimestamp,
+      ready: current,
+    };
   }
 
   // Heartbeat by Lease: the first lease seen counts, then each strictly later renewTime.

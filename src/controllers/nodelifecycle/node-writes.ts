@@ -12,7 +12,14 @@ const NODES = { resource: 'nodes' };
  * conflicts (NodeHealthUpdateRetry = 5 tries). True on success or when nothing had to
  * change; false when the node is gone or the writes kept failing.
  */
-export async function swapNodeTaints(client: Client, name: string, add: Taint[], remove: Pick<Taint, 'key' | 'effect'>[], now: number, cached?: Node): Promise<boolean> {
+export async function swapNodeTaints(
+  client: Client,
+  name: string,
+  add: Taint[],
+  remove: Pick<Taint, 'key' | 'effect'>[],
+  now: number,
+  cached?: Node,
+): Promise<boolean> {
   let node = cached;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
@@ -37,7 +44,8 @@ export function withPodCondition(pod: Pod, condition: PodCondition, now: number)
   const conditions = pod.status?.conditions ?? [];
   const i = conditions.findIndex((c) => c.type === condition.type);
   const old = i >= 0 ? conditions[i] : undefined;
-  if (old && old.status === condition.status && old.reason === condition.reason && old.message === condition.message) return undefined;
+  if (old && old.status === condition.status && old.reason === condition.reason && old.message === condition.message)
+    return undefined;
   const next = clone(pod);
   const merged: PodCondition = {
     ...old,

@@ -1,7 +1,13 @@
 import { Clock, Quiescence } from '../../clock';
 import { Node, Taint } from '../../api/core';
 import {
-  TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
+  TAINT_DISK_PRESSURE,
+  TAINT_MEMORY_PRESSURE,
+  TAINT_NETWORK_UNAVAILABLE,
+  TAINT_NOT_READY,
+  TAINT_PID_PRESSURE,
+  TAINT_UNREACHABLE,
+  TAINT_UNSCHEDULABLE,
 } from '../../api/taints';
 
 /** The seed's release (v1.12) still had the OutOfDisk condition, and a taint for it. */
@@ -33,7 +39,8 @@ export function noScheduleTaintChanges(node: Node, outOfDisk = false): { add: Ta
   const want: Taint[] = [];
   const map = outOfDisk ? LEGACY_CONDITION_TAINTS : CONDITION_TAINTS;
   for (const c of node.status?.conditions ?? []) {
-    for (const m of map) if (m.type === c.type && m.status === c.status) want.push({ key: m.key, effect: 'NoSchedule' });
+    for (const m of map)
+      if (m.type === c.type && m.status === c.status) want.push({ key: m.key, effect: 'NoSchedule' });
   }
   if (node.spec?.unschedulable) want.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });
   const have = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' && MANAGED_KEYS.has(t.key));
@@ -51,9 +58,18 @@ export class NoScheduleTaintController {
   private readonly nodes: Informer<Node>;
   private readonly queue: WorkQueue;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly options: { outOfDisk?: boolean } = {}) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    quiescence: Quiescence,
+    private readonly options: { outOfDisk?: boolean } = {},
+  ) {
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'node-noschedule-taints', workers: 8 });
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+      name: 'node-noschedule-taints',
+      workers: 8,
+    });
   }
 
   run(): void {

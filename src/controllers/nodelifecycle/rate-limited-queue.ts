@@ -22,7 +22,11 @@ export class TokenBucket implements RateLimiter {
   private last: number;
   private readonly limit: number;
 
-  constructor(readonly qps: number, private readonly burst: number, private readonly now: () => number) {
+  constructor(
+    readonly qps: number,
+    private readonly burst: number,
+    private readonly now: () => number,
+  ) {
     this.tokens = burst;
     this.last = now();
     this.limit = Math.fround(qps);
@@ -109,7 +113,8 @@ class UniqueQueue {
     this.order.set(v, this.seq++);
     const key = (x: TimedValue) => [x.processAt, this.order.get(x)!] as const;
     const [pa, sa] = key(v);
-    let lo = 0, hi = this.queue.length;
+    let lo = 0,
+      hi = this.queue.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const [pb, sb] = key(this.queue[mid]);
@@ -126,7 +131,10 @@ export type ActionResult = { done: true } | { done: false; retryAfterMs: number 
 export class RateLimitedTimedQueue {
   private readonly queue = new UniqueQueue();
 
-  constructor(private limiter: RateLimiter, private readonly now: () => number) {}
+  constructor(
+    private limiter: RateLimiter,
+    private readonly now: () => number,
+  ) {}
 
   /** Enqueues a value to process now; false if it is already in the set. */
   add(value: string, uid: string): boolean {

@@ -14,8 +14,8 @@ export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
  */
 export function zoneKey(labels: Record<string, string> | undefined): string {
   if (!labels) return '';
-  const zone = BETA_ZONE_LABEL in labels ? labels[BETA_ZONE_LABEL] : labels[ZONE_LABEL] ?? '';
-  const region = BETA_REGION_LABEL in labels ? labels[BETA_REGION_LABEL] : labels[REGION_LABEL] ?? '';
+  const zone = BETA_ZONE_LABEL in labels ? labels[BETA_ZONE_LABEL] : (labels[ZONE_LABEL] ?? '');
+  const region = BETA_REGION_LABEL in labels ? labels[BETA_REGION_LABEL] : (labels[REGION_LABEL] ?? '');
   if (region === '' && zone === '') return '';
   return `${region}:\x00:${zone}`;
 }
@@ -28,7 +28,10 @@ export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisrup
  * least the threshold (float32 arithmetic) it is partially disrupted; else normal. A
  * node without a Ready condition counts as not ready.
  */
-export function computeZoneState(readyConditions: readonly (NodeCondition | undefined)[], unhealthyZoneThreshold: number): { notReady: number; state: ZoneState } {
+export function computeZoneState(
+  readyConditions: readonly (NodeCondition | undefined)[],
+  unhealthyZoneThreshold: number,
+): { notReady: number; state: ZoneState } {
   let ready = 0;
   let notReady = 0;
   for (const c of readyConditions) {
@@ -36,7 +39,10 @@ export function computeZoneState(readyConditions: readonly (NodeCondition | unde
     else notReady++;
   }
   if (ready === 0 && notReady > 0) return { notReady, state: 'FullDisruption' };
-  if (notReady > 2 && Math.fround(Math.fround(notReady) / Math.fround(notReady + ready)) >= Math.fround(unhealthyZoneThreshold)) {
+  if (
+    notReady > 2 &&
+    Math.fround(Math.fround(notReady) / Math.fround(notReady + ready)) >= Math.fround(unhealthyZoneThreshold)
+  ) {
     return { notReady, state: 'PartialDisruption' };
   }
   return { notReady, state: 'Normal' };

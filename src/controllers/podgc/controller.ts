@@ -30,7 +30,13 @@ export class PodGCController {
   private readonly quarantine = new Map<string, number>();
   private timer?: TimerHandle;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, private readonly quiescence: Quiescence, private readonly options: PodGCOptions) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly quiescence: Quiescence,
+    private readonly options: PodGCOptions,
+  ) {
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
@@ -54,12 +60,20 @@ export class PodGCController {
 
   async gc(): Promise<void> {
     const now = this.clock.now();
-    const orphans = !this.anyOrphan() ? [] : this.pods.list().filter((p) => p.spec.nodeName && !this.nodes.getByName(p.spec.nodeName));
-    if (orphans.length === 0) { this.quarantine.clear(); return; }
+    const orphans = !this.anyOrphan()
+      ? []
+      : this.pods.list().filter((p) => p.spec.nodeName && !this.nodes.getByName(p.spec.nodeName));
+    if (orphans.length === 0) {
+      this.quarantine.clear();
+      return;
+    }
     const gone = new Set<string>();
     for (const pod of orphans) {
       const node = pod.spec.nodeName!;
-      if (!this.options.quarantine) { gone.add(node); continue; }
+      if (!this.options.quarantine) {
+        gone.add(node);
+        continue;
+      }
       if (!this.quarantine.has(node)) this.quarantine.set(node, now + QUARANTINE_MS);
     }
     for (const [node, until] of [...this.quarantine]) {
@@ -79,7 +93,16 @@ export class PodGCController {
     const ref = { resource: 'pods', namespace: pod.metadata.namespace };
     try {
       if (pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed') {
-        const marked = withPodCondition(pod, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' }, this.clock.now());
+        const marked = withPodCondition(
+          pod,
+          {
+            type: 'DisruptionTarget',
+            status: 'True',
+            reason: 'DeletionByPodGC',
+            message: 'PodGC: node no longer exists',
+          },
+          this.clock.now(),
+        );
         const next = marked ?? { ...pod };
         next.status = { ...next.status, phase: 'Failed' };
         await this.client.update<Pod>(ref, next, { subresource: 'status' });

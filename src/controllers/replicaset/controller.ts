@@ -25,7 +25,11 @@ export interface ReplicaSetOptions {
   deletionOrder: DeletionOrder;
 }
 
-export const DEFAULT_REPLICASET_OPTIONS: ReplicaSetOptions = { burstReplicas: 500, workers: 5, deletionOrder: 'ActivePods' };
+export const DEFAULT_REPLICASET_OPTIONS: ReplicaSetOptions = {
+  burstReplicas: 500,
+  workers: 5,
+  deletionOrder: 'ActivePods',
+};
 
 /** What differs between the two kinds one controller serves (upstream's GroupVersionKind plus the RC conversion). */
 export interface ReplicaKind<T extends KubeObject> {
@@ -41,13 +45,19 @@ export interface ReplicaKind<T extends KubeObject> {
 type Replicated = ReplicaSet | ReplicationController;
 
 export const REPLICA_SET_KIND: ReplicaKind<ReplicaSet> = {
-  kind: 'ReplicaSet', resource: 'replicasets.apps', component: 'replicaset-controller', queueName: 'replicaset',
+  kind: 'ReplicaSet',
+  resource: 'replicasets.apps',
+  component: 'replicaset-controller',
+  queueName: 'replicaset',
   matches: (rs, pod) => selectorFromLabelSelector(rs.spec.selector).matches(pod.metadata.labels ?? {}),
   template: (rs) => rs.spec.template,
 };
 
 export const REPLICATION_CONTROLLER_KIND: ReplicaKind<ReplicationController> = {
-  kind: 'ReplicationController', resource: 'replicationcontrollers', component: 'replication-controller', queueName: 'replicationmanager',
+  kind: 'ReplicationController',
+  resource: 'replicationcontrollers',
+  component: 'replication-controller',
+  queueName: 'replicationmanager',
   matches: (rc, pod) => matchesSelector(pod.metadata.labels, rc.spec.selector),
   template: (rc) => rc.spec.template!,
 };
@@ -67,21 +77,36 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
   private readonly control: PodControl;
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence,
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    quiescence: Quiescence,
     private readonly options: ReplicaSetOptions = DEFAULT_REPLICASET_OPTIONS,
-    private readonly kind: ReplicaKind<T> = REPLICA_SET_KIND as unknown as ReplicaKind<T>) {
+    private readonly kind: ReplicaKind<T> = REPLICA_SET_KIND as unknown as ReplicaKind<T>,
+  ) {
     this.sets = informers.informer<T>({ resource: kind.resource });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.events = new EventRecorder(client, clock, { component: kind.component });
     this.control = new PodControl(client, this.events);
     this.expectations = new Expectations(() => clock.now());
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: kind.queueName, workers: options.workers });
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+      name: kind.queueName,
+      workers: options.workers,
+    });
   }
 
   run(): void {
     const enqueue = (rs: T) => this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
-    this.sets.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: (rs) => { this.expectations.delete(keyOf(rs.metadata.namespace, rs.metadata.name!)); enqueue(rs); } });
+    this.sets.addEventHandler({
+      onAdd: enqueue,
+      onUpdate: (_o, n) => enqueue(n),
+      onDelete: (rs) => {
+        this.expectations.delete(keyOf(rs.metadata.namespace, rs.metadata.name!));
+        enqueue(rs);
+      },
+    });
     this.pods.addEventHandler({
       onAdd: (pod) => {
         if (pod.metadata.deletionTimestamp) return this.podDeleted(pod);
@@ -123,7 +148,8 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
 
   private enqueueMatching(pod: Pod): void {
     for (const rs of this.sets.list()) {
-      if (rs.metadata.namespace === pod.metadata.namespace && this.kind.matches(rs, pod)) this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
+      if (rs.metadata.namespace === pod.metadata.namespace && this.kind.matches(rs, pod))
+        this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
     }
   }
 
@@ -143,7 +169,11 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
         await this.manageReplicas(key, pods, rs);
       } catch (e) {
         const diff = pods.length - (rs.spec.replicas ?? 1);
-        manageError = { reason: diff < 0 ? 'FailedCreate' : 'FailedDelete', message: (e as Error).message, at: isoTime(this.clock.now()) };
+        manageError = {
+          reason: diff < 0 ? 'FailedCreate' : 'FailedDelete',
+          message: (e as Error).message,
+          at: isoTime(this.clock.now()),
+        };
       }
     }
     const status = calculateStatus(rs, pods, this.clock.now(), manageError);
@@ -151,7 +181,12 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
     // Ready pods become available minReadySeconds later: look again then (upstream AddAfter).
     const minReady = rs.spec.minReadySeconds ?? 0;
     const replicas = rs.spec.replicas ?? 1;
-    if (!manageError && minReady > 0 && (status.readyReplicas ?? 0) === replicas && (status.availableReplicas ?? 0) !== replicas) {
+    if (
+      !manageError &&
+      minReady > 0 &&
+      (status.readyReplicas ?? 0) === replicas &&
+      (status.availableReplicas ?? 0) !== replicas
+    ) {
       this.queue.addAfter(key, availabilityRecheckMs(minReady));
     }
     if (manageError) throw new Error(manageError.message);
@@ -183,7 +218,14 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
     const replicas = rs.spec.replicas ?? 1;
     const diff = pods.length - replicas;
     if (diff < 0) {
-      await createExpectedPods(this.control, this.expectations, key, Math.min(-diff, this.options.burstReplicas), this.kind.template(rs), rs);
+      await createExpectedPods(
+        this.control,
+        this.expectations,
+        key,
+        Math.min(-diff, this.options.burstReplicas),
+        this.kind.template(rs),
+        rs,
+      );
     } else if (diff > 0) {
       const order = this.options.deletionOrder;
       const related = order === 'ActivePodsWithRanks' ? this.relatedPods(rs) : [];
@@ -203,7 +245,9 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
     const next = clone(rs);
     next.status = status;
     try {
-      await this.client.update<T>({ resource: this.kind.resource, namespace: rs.metadata.namespace }, next, { subresource: 'status' });
+      await this.client.update<T>({ resource: this.kind.resource, namespace: rs.metadata.namespace }, next, {
+        subresource: 'status',
+      });
     } catch (e) {
       // A conflict means a newer object is on its way through the informer, which syncs it again.
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;

@@ -46,7 +46,10 @@ export function compareForDeletion(a: Pod, b: Pod): number {
   const readyB = isPodReady(b) ? 1 : 0;
   if (readyA !== readyB) return readyA - readyB;
   if (readyA && readyB) {
-    const since = laterOrZeroFirst(podCondition(a, 'Ready')?.lastTransitionTime, podCondition(b, 'Ready')?.lastTransitionTime);
+    const since = laterOrZeroFirst(
+      podCondition(a, 'Ready')?.lastTransitionTime,
+      podCondition(b, 'Ready')?.lastTransitionTime,
+    );
     if (since !== 0) return since; // more recently ready first
   }
   const restartsA = maxRestarts(a);
@@ -99,7 +102,11 @@ function logarithmicOrder(a: Pod, ta: number | undefined, b: Pod, tb: number | u
 
 /** maxContainerRestarts (v1.32): app containers, then restartable init (sidecar) containers. */
 function restarts(pod: Pod): [number, number] {
-  const sidecars = new Set((pod.spec.initContainers ?? []).filter((c) => (c as { restartPolicy?: string }).restartPolicy === 'Always').map((c) => c.name));
+  const sidecars = new Set(
+    (pod.spec.initContainers ?? [])
+      .filter((c) => (c as { restartPolicy?: string }).restartPolicy === 'Always')
+      .map((c) => c.name),
+  );
   const side = (pod.status?.initContainerStatuses ?? []).filter((c) => sidecars.has(c.name)).map((c) => c.restartCount);
   return [maxRestarts(pod), Math.max(0, ...side)];
 }
@@ -145,7 +152,8 @@ export function compareWithRanks(a: Pod, rankA: number, b: Pod, rankB: number, n
 /** getPodsRankedByRelatedPodsOnSameNode: each pod's rank is the number of active related pods on its node ("" for unassigned). */
 export function ranksByRelatedPods(pods: readonly Pod[], related: readonly Pod[]): number[] {
   const onNode = new Map<string, number>();
-  for (const p of related) if (isPodActive(p)) onNode.set(p.spec.nodeName ?? '', (onNode.get(p.spec.nodeName ?? '') ?? 0) + 1);
+  for (const p of related)
+    if (isPodActive(p)) onNode.set(p.spec.nodeName ?? '', (onNode.get(p.spec.nodeName ?? '') ?? 0) + 1);
   return pods.map((p) => onNode.get(p.spec.nodeName ?? '') ?? 0);
 }
 
@@ -155,7 +163,13 @@ export function ranksByRelatedPods(pods: readonly Pod[], related: readonly Pod[]
  * (none for an unowned ReplicaSet or a ReplicationController) — and take the first diff;
  * when all go, they go in the order given.
  */
-export function podsToDelete(pods: readonly Pod[], diff: number, order: DeletionOrder = 'ActivePods', related: readonly Pod[] = [], now = 0): Pod[] {
+export function podsToDelete(
+  pods: readonly Pod[],
+  diff: number,
+  order: DeletionOrder = 'ActivePods',
+  related: readonly Pod[] = [],
+  now = 0,
+): Pod[] {
   if (diff >= pods.length) return pods.slice(0, diff);
   if (order === 'ActivePods') return [...pods].sort(compareForDeletion).slice(0, diff);
   const ranks = ranksByRelatedPods(pods, related);

@@ -43,7 +43,12 @@ export function availabilityRecheckMs(minReadySeconds: number): number {
  * pods; fullyLabeled pods carry every template label; the ReplicaFailure condition
  * reports the last create/delete error and is dropped once manageReplicas succeeds.
  */
-export function calculateStatus<S extends RCStatus>(rc: Replicated, pods: readonly Pod[], now: number, manageError?: ManageError): S {
+export function calculateStatus<S extends RCStatus>(
+  rc: Replicated,
+  pods: readonly Pod[],
+  now: number,
+  manageError?: ManageError,
+): S {
   const templateLabels = Object.entries(rc.spec.template?.metadata?.labels ?? {});
   const minReady = rc.spec.minReadySeconds ?? 0;
   const status: RCStatus = {
@@ -54,13 +59,23 @@ export function calculateStatus<S extends RCStatus>(rc: Replicated, pods: readon
     observedGeneration: rc.metadata.generation,
   };
   // fullyLabeledReplicas, readyReplicas, availableReplicas and observedGeneration are omitempty.
-  for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) if (!status[k]) delete status[k];
+  for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const)
+    if (!status[k]) delete status[k];
   // Upstream sets ReplicaFailure only when it is absent (the first error's message stays) and drops it on success.
   const existing = rc.status?.conditions ?? [];
   const hasFailure = existing.some((c) => c.type === 'ReplicaFailure');
   let conditions = existing;
   if (manageError && !hasFailure) {
-    conditions = [...existing, { type: 'ReplicaFailure', status: 'True', lastTransitionTime: manageError.at, reason: manageError.reason, message: manageError.message }];
+    conditions = [
+      ...existing,
+      {
+        type: 'ReplicaFailure',
+        status: 'True',
+        lastTransitionTime: manageError.at,
+        reason: manageError.reason,
+        message: manageError.message,
+      },
+    ];
   } else if (!manageError && hasFailure) {
     conditions = existing.filter((c) => c.type !== 'ReplicaFailure');
   }

@@ -26,7 +26,13 @@ export class ResourceQuotaController {
   private readonly queue: WorkQueue;
   private timer?: TimerHandle;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, quiescence: Quiescence, private readonly resyncPeriodMs: number) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    quiescence: Quiescence,
+    private readonly resyncPeriodMs: number,
+  ) {
     this.quotas = informers.informer<ResourceQuota>({ resource: 'resourcequotas' });
     this.quotas.addIndexer('namespace', (q) => [q.metadata.namespace ?? '']);
     for (const rt of coreRegistry().all()) {
@@ -40,16 +46,32 @@ export class ResourceQuotaController {
 
   run(): void {
     const quota = (q: ResourceQuota) => this.queue.add(keyOf(q.metadata.namespace, q.metadata.name!));
-    this.quotas.addEventHandler({ onAdd: quota, onUpdate: (o, n) => { if (!jsonEqual(o.spec, n.spec) || !n.status?.used) quota(n); } });
-    const namespace = (o: KubeObject) => { for (const q of this.quotas.byIndex('namespace', o.metadata.namespace ?? '')) quota(q); };
+    this.quotas.addEventHandler({
+      onAdd: quota,
+      onUpdate: (o, n) => {
+        if (!jsonEqual(o.spec, n.spec) || !n.status?.used) quota(n);
+      },
+    });
+    const namespace = (o: KubeObject) => {
+      for (const q of this.quotas.byIndex('namespace', o.metadata.namespace ?? '')) quota(q);
+    };
     for (const { rt, informer } of this.counted) {
       informer.addEventHandler({
         onDelete: namespace,
         // Upstream replenishes when a pod becomes terminal; admission already charged the create.
-        onUpdate: (o, n) => { if (rt.resource === 'pods' && (o as { status?: { phase?: string } }).status?.phase !== (n as { status?: { phase?: string } }).status?.phase) namespace(n); },
+        onUpdate: (o, n) => {
+          if (
+            rt.resource === 'pods' &&
+            (o as { status?: { phase?: string } }).status?.phase !==
+              (n as { status?: { phase?: string } }).status?.phase
+          )
+            namespace(n);
+        },
       });
     }
-    this.timer = this.clock.setInterval(() => { for (const q of this.quotas.list()) quota(q); }, this.resyncPeriodMs);
+    this.timer = this.clock.setInterval(() => {
+      for (const q of this.quotas.list()) quota(q);
+    }, this.resyncPeriodMs);
   }
 
   stop(): void {
@@ -62,14 +84,18 @@ export class ResourceQuotaController {
     const quota = this.quotas.getByName(name, namespace);
     if (!quota) return;
     const hard = quota.spec.hard ?? {};
-    const items = this.counted.flatMap(({ rt, informer }) => informer.byIndex('namespace', namespace!).map((obj) => ({ rt, obj })));
+    const items = this.counted.flatMap(({ rt, informer }) =>
+      informer.byIndex('namespace', namespace!).map((obj) => ({ rt, obj })),
+    );
     const used = formatResourceList(totalUsage(items, Object.keys(hard), quota.spec.scopes, this.clock.now()));
     const status = { hard: { ...hard }, used };
     if (jsonEqual(quota.status, status)) return;
     const next = clone(quota);
     next.status = status;
     try {
-      await this.client.update<ResourceQuota>({ resource: 'resourcequotas', namespace }, next, { subresource: 'status' });
+      await this.client.update<ResourceQuota>({ resource: 'resourcequotas', namespace }, next, {
+        subresource: 'status',
+      });
     } catch (e) {
       // A conflict means a newer object is on its way through the informer, which syncs it again.
       if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;

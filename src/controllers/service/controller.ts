@@ -38,21 +38,41 @@ export class ServiceController {
   private lastNodeSet = '';
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence, private readonly cloud: LoadBalancerProvider, private readonly options: { clusterName: string; nodeSelection: LoadBalancerNodeSelection }) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    clock: Clock,
+    quiescence: Quiescence,
+    private readonly cloud: LoadBalancerProvider,
+    private readonly options: { clusterName: string; nodeSelection: LoadBalancerNodeSelection },
+  ) {
     this.services = informers.informer<Service>({ resource: 'services' });
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.events = new EventRecorder(client, clock, { component: 'service-controller' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'service', workers: 1, baseRetryDelayMs: 5000, maxRetryDelayMs: 300_000 });
+    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+      name: 'service',
+      workers: 1,
+      baseRetryDelayMs: 5000,
+      maxRetryDelayMs: 300_000,
+    });
   }
 
   run(): void {
-    const svc = (s: Service) => { if (wantsLoadBalancer(s) || needsCleanup(s)) this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)); };
+    const svc = (s: Service) => {
+      if (wantsLoadBalancer(s) || needsCleanup(s)) this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
+    };
     this.services.addEventHandler({ onAdd: svc, onUpdate: (_o, n) => svc(n) });
     const nodes = () => this.queue.add(NODE_SYNC_KEY);
     // The node set changes only when a node comes, goes, or starts or stops backing
     // balancers: a heartbeat need not list and sort every node again.
     const backs = (n: Node) => backsLoadBalancer(n, this.options.nodeSelection);
-    this.nodes.addEventHandler({ onAdd: nodes, onUpdate: (o, n) => { if (backs(o) !== backs(n)) nodes(); }, onDelete: nodes });
+    this.nodes.addEventHandler({
+      onAdd: nodes,
+      onUpdate: (o, n) => {
+        if (backs(o) !== backs(n)) nodes();
+      },
+      onDelete: nodes,
+    });
   }
 
   stop(): void {
@@ -60,7 +80,10 @@ export class ServiceController {
   }
 
   private hosts(): Node[] {
-    return this.nodes.list().filter((n) => backsLoadBalancer(n, this.options.nodeSelection)).sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
+    return this.nodes
+      .list()
+      .filter((n) => backsLoadBalancer(n, this.options.nodeSelection))
+      .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
   }
 
   async sync(key: string): Promise<void> {
@@ -76,10 +99,13 @@ export class ServiceController {
     const ref = { resource: 'services', namespace: svc.metadata.namespace };
     let current = svc;
     if (!(svc.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER)) {
-      current = await this.client.patch<Service>(ref, svc.metadata.name!, 'merge', { metadata: { finalizers: [...(svc.metadata.finalizers ?? []), LB_CLEANUP_FINALIZER] } });
+      current = await this.client.patch<Service>(ref, svc.metadata.name!, 'merge', {
+        metadata: { finalizers: [...(svc.metadata.finalizers ?? []), LB_CLEANUP_FINALIZER] },
+      });
     }
     const hosts = this.hosts();
-    if (hosts.length === 0) this.events.warning(svc, 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
+    if (hosts.length === 0)
+      this.events.warning(svc, 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
     const { exists } = await this.cloud.getLoadBalancer(this.options.clusterName, current);
     if (!exists) this.events.normal(svc, 'EnsuringLoadBalancer', 'Ensuring load balancer');
     let status: LoadBalancerStatus;
@@ -121,7 +147,9 @@ export class ServiceController {
     if (jsonEqual(svc.status?.loadBalancer ?? {}, want)) return;
     const next = clone(svc);
     next.status = { ...next.status, loadBalancer: want };
-    await this.client.update<Service>({ resource: 'services', namespace: svc.metadata.namespace }, next, { subresource: 'status' });
+    await this.client.update<Service>({ resource: 'services', namespace: svc.metadata.namespace }, next, {
+      subresource: 'status',
+    });
   }
 
   /** Upstream nodeSyncInternal: a changed node set updates every load balancer. */
@@ -136,10 +164,15 @@ export class ServiceController {
       if (!exists) continue;
       try {
         await this.cloud.updateLoadBalancer(this.options.clusterName, svc, hosts);
-        if (hosts.length === 0) this.events.warning(svc, 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
+        if (hosts.length === 0)
+          this.events.warning(svc, 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
         else this.events.normal(svc, 'UpdatedLoadBalancer', 'Updated load balancer with new hosts');
       } catch (e) {
-        this.events.warning(svc, 'UpdateLoadBalancerFailed', `Error updating load balancer with new hosts ${set}: ${(e as Error).message}`);
+        this.events.warning(
+          svc,
+          'UpdateLoadBalancerFailed',
+          `Error updating load balancer with new hosts ${set}: ${(e as Error).message}`,
+        );
       }
     }
   }

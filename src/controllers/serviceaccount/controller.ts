@@ -16,7 +16,13 @@ export class ServiceAccountsController {
   private readonly accounts: Informer<ServiceAccount>;
   private readonly queue: WorkQueue;
 
-  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence, private readonly names: readonly string[] = ['default']) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    clock: Clock,
+    quiescence: Quiescence,
+    private readonly names: readonly string[] = ['default'],
+  ) {
     this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
     this.accounts = informers.informer<ServiceAccount>({ resource: 'serviceaccounts' });
     this.queue = new WorkQueue(clock, quiescence, (ns) => this.sync(ns), { name: 'serviceaccount', workers: 5 });
@@ -25,7 +31,11 @@ export class ServiceAccountsController {
   run(): void {
     const enqueue = (ns: Namespace) => this.queue.add(ns.metadata.name!);
     this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
-    this.accounts.addEventHandler({ onDelete: (sa) => { if (this.names.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!); } });
+    this.accounts.addEventHandler({
+      onDelete: (sa) => {
+        if (this.names.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!);
+      },
+    });
   }
 
   stop(): void {
@@ -38,10 +48,14 @@ export class ServiceAccountsController {
     for (const name of this.names) {
       if (this.accounts.getByName(name, namespace)) continue;
       try {
-        await this.client.create<ServiceAccount>({ resource: 'serviceaccounts', namespace }, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
+        await this.client.create<ServiceAccount>(
+          { resource: 'serviceaccounts', namespace },
+          { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
+        );
       } catch (e) {
         if (isStatusError(e, 'AlreadyExists')) continue;
-        if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return;
+        if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
+          return;
         throw e;
       }
     }

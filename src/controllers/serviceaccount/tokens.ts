@@ -32,12 +32,24 @@ export class TokensController {
   private readonly secrets: Informer<Secret>;
   private readonly queue: WorkQueue;
 
-  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence, private readonly signer: TokenSigner, private readonly options: TokensOptions) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    clock: Clock,
+    quiescence: Quiescence,
+    private readonly signer: TokenSigner,
+    private readonly options: TokensOptions,
+  ) {
     this.accounts = informers.informer<ServiceAccount>({ resource: 'serviceaccounts' });
     this.secrets = informers.informer<Secret>({ resource: 'secrets' });
-    this.secrets.addIndexer('account', (s) => (s.type === SERVICE_ACCOUNT_TOKEN ? [keyOf(s.metadata.namespace, s.metadata.annotations?.[SA_NAME_ANNOTATION] ?? '')] : []));
+    this.secrets.addIndexer('account', (s) =>
+      s.type === SERVICE_ACCOUNT_TOKEN
+        ? [keyOf(s.metadata.namespace, s.metadata.annotations?.[SA_NAME_ANNOTATION] ?? '')]
+        : [],
+    );
     this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
-      name: 'tokens', workers: 5,
+      name: 'tokens',
+      workers: 5,
       // The key is retried with back-off; the failure is still told (upstream: utilruntime.HandleError).
       onError: (key, e) => reportTo(`service account token controller (${key})`)(e),
     });
@@ -77,23 +89,39 @@ export class TokensController {
     if (live.length !== listed.length) {
       const next = clone(sa);
       next.secrets = live;
-      await this.client.update<ServiceAccount>({ resource: 'serviceaccounts', namespace }, next).catch((e) => { if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e; });
+      await this.client.update<ServiceAccount>({ resource: 'serviceaccounts', namespace }, next).catch((e) => {
+        if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
+      });
       return; // the update brings the account back here
     }
-    if (!this.options.autoGenerate || live.some((ref) => this.secrets.getByName(ref.name, namespace)?.type === SERVICE_ACCOUNT_TOKEN)) return;
+    if (
+      !this.options.autoGenerate ||
+      live.some((ref) => this.secrets.getByName(ref.name, namespace)?.type === SERVICE_ACCOUNT_TOKEN)
+    )
+      return;
     // Upstream re-reads the account live: a stale cache must not make a second token.
     // Gone is an answer (nothing to do); any other failure goes back to the queue, which retries it.
-    const fresh = await this.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace }, name).catch((e) => { if (isStatusError(e, 'NotFound')) return undefined; throw e; });
+    const fresh = await this.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace }, name).catch((e) => {
+      if (isStatusError(e, 'NotFound')) return undefined;
+      throw e;
+    });
     if (!fresh || fresh.metadata.resourceVersion !== sa.metadata.resourceVersion) return;
     const secretName = `${name}-token-${randomSuffix()}`;
     try {
-      await this.client.create<Secret>({ resource: 'secrets', namespace }, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: secretName, namespace, annotations: { [SA_NAME_ANNOTATION]: name, [SA_UID_ANNOTATION]: sa.metadata.uid! } },
-        type: SERVICE_ACCOUNT_TOKEN,
-        data: this.tokenData(namespace, name, sa.metadata.uid!, secretName),
-      });
+      await this.client.create<Secret>(
+        { resource: 'secrets', namespace },
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: {
+            name: secretName,
+            namespace,
+            annotations: { [SA_NAME_ANNOTATION]: name, [SA_UID_ANNOTATION]: sa.metadata.uid! },
+          },
+          type: SERVICE_ACCOUNT_TOKEN,
+          data: this.tokenData(namespace, name, sa.metadata.uid!, secretName),
+        },
+      );
       const next = clone(sa);
       next.secrets = [...listed, { name: secretName }];
       await this.client.update<ServiceAccount>({ resource: 'serviceaccounts', namespace }, next);
@@ -114,7 +142,9 @@ export class TokensController {
     const next = clone(secret);
     next.metadata.annotations = { ...next.metadata.annotations, [SA_UID_ANNOTATION]: sa.metadata.uid! };
     next.data = { ...next.data, ...this.tokenData(namespace, account, sa.metadata.uid!, name) };
-    await this.client.update<Secret>({ resource: 'secrets', namespace }, next).catch((e) => { if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e; });
+    await this.client.update<Secret>({ resource: 'secrets', namespace }, next).catch((e) => {
+      if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
+    });
   }
 
   private tokenData(namespace: string, account: string, uid: string, secretName: string): Record<string, string> {

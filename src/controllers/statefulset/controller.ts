@@ -10,7 +10,14 @@ import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { controllerOf, controllerRef, keyOf } from '../ownership';
-import { completeRollingUpdate, planStatefulSet, POD_INDEX_LABEL, POD_NAME_LABEL, REVISION_LABEL, revisionOf } from './plan';
+import {
+  completeRollingUpdate,
+  planStatefulSet,
+  POD_INDEX_LABEL,
+  POD_NAME_LABEL,
+  REVISION_LABEL,
+  revisionOf,
+} from './plan';
 import { equalData, hashRevision, nextRevision, revisionData, revisionsToTruncate, templateOf } from './revisions';
 
 export interface StatefulSetOptions {
@@ -34,7 +41,13 @@ export class StatefulSetController {
   private readonly queue: WorkQueue;
   readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, clock: Clock, quiescence: Quiescence, private readonly options: StatefulSetOptions = { podIndexLabel: true }) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    clock: Clock,
+    quiescence: Quiescence,
+    private readonly options: StatefulSetOptions = { podIndexLabel: true },
+  ) {
     this.sets = informers.informer<StatefulSet>({ resource: SETS });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.revisions = informers.informer<ControllerRevision>({ resource: REVISIONS });
@@ -50,7 +63,13 @@ export class StatefulSetController {
     const owner = (p: Pod) => {
       const ref = controllerOf(p);
       if (ref?.kind === 'StatefulSet') this.queue.add(keyOf(p.metadata.namespace, ref.name));
-      else if (!ref) for (const s of this.sets.list()) if (s.metadata.namespace === p.metadata.namespace && selectorFromLabelSelector(s.spec.selector).matches(p.metadata.labels ?? {})) enqueue(s);
+      else if (!ref)
+        for (const s of this.sets.list())
+          if (
+            s.metadata.namespace === p.metadata.namespace &&
+            selectorFromLabelSelector(s.spec.selector).matches(p.metadata.labels ?? {})
+          )
+            enqueue(s);
     };
     this.pods.addEventHandler({ onAdd: owner, onUpdate: (_o, p) => owner(p), onDelete: owner });
   }
@@ -66,14 +85,25 @@ export class StatefulSetController {
     const ns = set.metadata.namespace!;
     const selector = selectorFromLabelSelector(set.spec.selector);
     // Upstream getPodsForStatefulSet claims by selector and by name (<set>-<n>); adoption of orphans is left out.
-    const pods = this.pods.byIndex('namespace', ns).filter((p) => controllerOf(p)?.uid === set.metadata.uid && selector.matches(p.metadata.labels ?? {}));
-    const revisions = this.revisions.byIndex('namespace', ns).filter((r) => controllerOf(r)?.uid === set.metadata.uid).sort((a, b) => a.revision - b.revision);
+    const pods = this.pods
+      .byIndex('namespace', ns)
+      .filter((p) => controllerOf(p)?.uid === set.metadata.uid && selector.matches(p.metadata.labels ?? {}));
+    const revisions = this.revisions
+      .byIndex('namespace', ns)
+      .filter((r) => controllerOf(r)?.uid === set.metadata.uid)
+      .sort((a, b) => a.revision - b.revision);
     const { current, update, collisionCount } = await this.statefulSetRevisions(set, revisions);
     const plan = planStatefulSet(set, pods, current.metadata.name!, update.metadata.name!);
     for (const action of plan.actions) {
-      if (action.type === 'create') await this.createPod(set, action.ordinal, action.revision === 'current' ? current : update);
+      if (action.type === 'create')
+        await this.createPod(set, action.ordinal, action.revision === 'current' ? current : update);
       else {
-        if (action.reason === 'failed') this.events.warning(set, 'RecreatingFailedPod', `StatefulSet ${ns}/${set.metadata.name} is recreating failed Pod ${action.pod.metadata.name}`);
+        if (action.reason === 'failed')
+          this.events.warning(
+            set,
+            'RecreatingFailedPod',
+            `StatefulSet ${ns}/${set.metadata.name} is recreating failed Pod ${action.pod.metadata.name}`,
+          );
         await this.deletePod(set, action.pod);
       }
     }
@@ -89,8 +119,18 @@ export class StatefulSetController {
     await this.writeStatus(set, status);
     // Upstream truncateHistory: after the status names the current and update revisions.
     const live = new Set(pods.map(revisionOf).filter((r): r is string => !!r));
-    for (const r of revisionsToTruncate(set, await this.ownRevisions(set), live, status.currentRevision!, status.updateRevision!)) {
-      try { await this.client.delete({ resource: REVISIONS, namespace: ns }, r.metadata.name!); } catch (e) { if (!isStatusError(e, 'NotFound')) throw e; }
+    for (const r of revisionsToTruncate(
+      set,
+      await this.ownRevisions(set),
+      live,
+      status.currentRevision!,
+      status.updateRevision!,
+    )) {
+      try {
+        await this.client.delete({ resource: REVISIONS, namespace: ns }, r.metadata.name!);
+      } catch (e) {
+        if (!isStatusError(e, 'NotFound')) throw e;
+      }
     }
   }
 
@@ -104,7 +144,10 @@ export class StatefulSetController {
    * revision when equal, an older equal one renumbered to the next revision (a rollback), or
    * a new ControllerRevision; the current one is status.currentRevision, else the update one.
    */
-  private async statefulSetRevisions(set: StatefulSet, revisions: ControllerRevision[]): Promise<{ current: ControllerRevision; update: ControllerRevision; collisionCount: number }> {
+  private async statefulSetRevisions(
+    set: StatefulSet,
+    revisions: ControllerRevision[],
+  ): Promise<{ current: ControllerRevision; update: ControllerRevision; collisionCount: number }> {
     let collisionCount = set.status?.collisionCount ?? 0;
     const data = revisionData(set);
     const ref = { resource: REVISIONS, namespace: set.metadata.namespace };
@@ -123,7 +166,12 @@ export class StatefulSetController {
         const revision: ControllerRevision = {
           apiVersion: 'apps/v1',
           kind: 'ControllerRevision',
-          metadata: { name: `${set.metadata.name}-${hash}`, namespace: set.metadata.namespace, labels: { ...set.spec.template.metadata?.labels, [REVISION_LABEL]: hash }, ownerReferences: [controllerRef(set)] },
+          metadata: {
+            name: `${set.metadata.name}-${hash}`,
+            namespace: set.metadata.namespace,
+            labels: { ...set.spec.template.metadata?.labels, [REVISION_LABEL]: hash },
+            ownerReferences: [controllerRef(set)],
+          },
           data,
           revision: next,
         };
@@ -133,7 +181,10 @@ export class StatefulSetController {
         } catch (e) {
           if (!isStatusError(e, 'AlreadyExists')) throw e;
           const existing = await this.client.get<ControllerRevision>(ref, revision.metadata.name!);
-          if (equalData(existing.data, data)) { update = existing; break; }
+          if (equalData(existing.data, data)) {
+            update = existing;
+            break;
+          }
           collisionCount++; // upstream CreateControllerRevision: a hash collision, try the next hash
         }
       }
@@ -162,25 +213,43 @@ export class StatefulSetController {
         ownerReferences: [controllerRef(set)],
       },
       // hostname and subdomain give the pod its stable DNS name <pod>.<serviceName>.
-      spec: { ...clone(template.spec), hostname: name, ...(set.spec.serviceName ? { subdomain: set.spec.serviceName } : {}) } as Pod['spec'],
+      spec: {
+        ...clone(template.spec),
+        hostname: name,
+        ...(set.spec.serviceName ? { subdomain: set.spec.serviceName } : {}),
+      } as Pod['spec'],
     };
     try {
       await this.client.create<Pod>({ resource: 'pods', namespace: set.metadata.namespace }, pod);
       this.events.normal(set, 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`);
     } catch (e) {
       if (isStatusError(e, 'AlreadyExists')) return; // the cache lags: it is there
-      this.events.warning(set, 'FailedCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(e as Error).message}`);
+      this.events.warning(
+        set,
+        'FailedCreate',
+        `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(e as Error).message}`,
+      );
       throw e;
     }
   }
 
   private async deletePod(set: StatefulSet, pod: Pod): Promise<void> {
     try {
-      await this.client.delete({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
-      this.events.normal(set, 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`);
+      await this.client.delete({ resource: 'pods', namespace: pod.metadata.namespace }, pod.metadata.name!, {
+        preconditions: { uid: pod.metadata.uid },
+      });
+      this.events.normal(
+        set,
+        'SuccessfulDelete',
+        `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`,
+      );
     } catch (e) {
       if (isStatusError(e, 'NotFound') || isStatusError(e, 'Conflict')) return;
-      this.events.warning(set, 'FailedDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${(e as Error).message}`);
+      this.events.warning(
+        set,
+        'FailedDelete',
+        `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${(e as Error).message}`,
+      );
       throw e;
     }
   }
@@ -190,7 +259,9 @@ export class StatefulSetController {
     const next = clone(set);
     next.status = status;
     try {
-      await this.client.update<StatefulSet>({ resource: SETS, namespace: set.metadata.namespace }, next, { subresource: 'status' });
+      await this.client.update<StatefulSet>({ resource: SETS, namespace: set.metadata.namespace }, next, {
+        subresource: 'status',
+      });
     } catch (e) {
       if (!isStatusError(e, 'NotFound') && !isStatusError(e, 'Conflict')) throw e;
     }

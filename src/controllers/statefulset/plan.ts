@@ -18,7 +18,8 @@ export const isCreated = (pod: Pod | undefined): pod is Pod => !!pod?.metadata.u
 export const isFailed = (pod: Pod) => pod.status?.phase === 'Failed';
 export const isTerminating = (pod: Pod) => !!pod.metadata.deletionTimestamp;
 /** Upstream isRunningAndReady: phase Running and the Ready condition True. */
-export const isRunningAndReady = (pod: Pod) => pod.status?.phase === 'Running' && podCondition(pod, 'Ready')?.status === 'True';
+export const isRunningAndReady = (pod: Pod) =>
+  pod.status?.phase === 'Running' && podCondition(pod, 'Ready')?.status === 'True';
 /** Upstream isHealthy: running and ready and not being deleted. */
 export const isHealthy = (pod: Pod) => isRunningAndReady(pod) && !isTerminating(pod);
 export const revisionOf = (pod: Pod) => pod.metadata.labels?.[REVISION_LABEL];
@@ -55,7 +56,12 @@ export function revisionForOrdinal(set: StatefulSet, ordinal: number): 'current'
  * pass, nothing past a pod that is not Running and Ready or is terminating. Parallel does
  * every creation and condemnation at once but still updates one pod at a time.
  */
-export function planStatefulSet(set: StatefulSet, pods: readonly Pod[], currentRevision: string, updateRevision: string): Plan {
+export function planStatefulSet(
+  set: StatefulSet,
+  pods: readonly Pod[],
+  currentRevision: string,
+  updateRevision: string,
+): Plan {
   const name = set.metadata.name!;
   const replicaCount = set.spec.replicas ?? 1;
   const monotonic = (set.spec.podManagementPolicy ?? 'OrderedReady') !== 'Parallel';
@@ -76,7 +82,8 @@ export function planStatefulSet(set: StatefulSet, pods: readonly Pod[], currentR
   condemned.sort((a, b) => ordinalOf(a, name) - ordinalOf(b, name));
   let firstUnhealthy: Pod | undefined;
   for (const pod of [...replicas, ...condemned]) {
-    if (pod && !isHealthy(pod) && (!firstUnhealthy || ordinalOf(pod, name) < ordinalOf(firstUnhealthy, name))) firstUnhealthy = pod;
+    if (pod && !isHealthy(pod) && (!firstUnhealthy || ordinalOf(pod, name) < ordinalOf(firstUnhealthy, name)))
+      firstUnhealthy = pod;
   }
   const actions: Action[] = [];
   const plan = { actions, status };
@@ -134,8 +141,22 @@ export function planStatefulSet(set: StatefulSet, pods: readonly Pod[], currentR
  * Upstream completeRollingUpdate: once every pod is updated and ready, the update revision
  * becomes the current one.
  */
-export function completeRollingUpdate(set: StatefulSet, status: { replicas: number; readyReplicas: number; currentReplicas: number; updatedReplicas: number; currentRevision?: string; updateRevision?: string }): void {
-  if ((set.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && status.updatedReplicas === status.replicas && status.readyReplicas === status.replicas) {
+export function completeRollingUpdate(
+  set: StatefulSet,
+  status: {
+    replicas: number;
+    readyReplicas: number;
+    currentReplicas: number;
+    updatedReplicas: number;
+    currentRevision?: string;
+    updateRevision?: string;
+  },
+): void {
+  if (
+    (set.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' &&
+    status.updatedReplicas === status.replicas &&
+    status.readyReplicas === status.replicas
+  ) {
     status.currentReplicas = status.updatedReplicas;
     status.currentRevision = status.updateRevision;
   }

@@ -4,7 +4,12 @@ import { PodTemplateSpec } from '../../api/resources/replicationcontroller';
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -17,7 +22,10 @@ const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
  */
 export function hashRevision(data: unknown, collisionCount?: number): string {
   let h = 0x811c9dc5;
-  const feed = (b: number) => { h ^= b; h = Math.imul(h, 0x01000193) >>> 0; };
+  const feed = (b: number) => {
+    h ^= b;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  };
   for (const b of Buffer.from(JSON.stringify(canonical(data)), 'utf8')) feed(b);
   if (collisionCount !== undefined) {
     const c = Buffer.alloc(4);
@@ -33,7 +41,7 @@ export function revisionData(set: StatefulSet): unknown {
 }
 
 export function templateOf(revision: ControllerRevision): PodTemplateSpec {
-  const t = { ...((revision.data as { spec: { template: PodTemplateSpec & { $patch?: string } } }).spec.template) };
+  const t = { ...(revision.data as { spec: { template: PodTemplateSpec & { $patch?: string } } }).spec.template };
   delete t.$patch;
   return t;
 }
@@ -41,14 +49,23 @@ export function templateOf(revision: ControllerRevision): PodTemplateSpec {
 export const equalData = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 /** Upstream nextRevision: one more than the highest. */
-export const nextRevision = (revisions: readonly ControllerRevision[]) => Math.max(0, ...revisions.map((r) => r.revision)) + 1;
+export const nextRevision = (revisions: readonly ControllerRevision[]) =>
+  Math.max(0, ...revisions.map((r) => r.revision)) + 1;
 
 /**
  * Upstream truncateHistory: keep the current and update revisions and any a live pod still
  * uses; of the rest, delete the oldest beyond revisionHistoryLimit.
  */
-export function revisionsToTruncate(set: StatefulSet, revisions: readonly ControllerRevision[], live: ReadonlySet<string>, current: string, update: string): ControllerRevision[] {
-  const history = [...revisions].sort((a, b) => a.revision - b.revision).filter((r) => r.metadata.name !== current && r.metadata.name !== update && !live.has(r.metadata.name!));
+export function revisionsToTruncate(
+  set: StatefulSet,
+  revisions: readonly ControllerRevision[],
+  live: ReadonlySet<string>,
+  current: string,
+  update: string,
+): ControllerRevision[] {
+  const history = [...revisions]
+    .sort((a, b) => a.revision - b.revision)
+    .filter((r) => r.metadata.name !== current && r.metadata.name !== update && !live.has(r.metadata.name!));
   const over = history.length - (set.spec.revisionHistoryLimit ?? 10);
   return over > 0 ? history.slice(0, over) : [];
 }

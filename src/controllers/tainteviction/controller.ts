@@ -31,7 +31,12 @@ export class TaintEvictionController {
   private readonly work = new Map<string, Work>();
   private readonly events: EventRecorder;
 
-  constructor(informers: InformerFactory, private readonly client: Client, private readonly clock: Clock, private readonly quiescence: Quiescence) {
+  constructor(
+    informers: InformerFactory,
+    private readonly client: Client,
+    private readonly clock: Clock,
+    private readonly quiescence: Quiescence,
+  ) {
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
@@ -47,7 +52,8 @@ export class TaintEvictionController {
     this.pods.addEventHandler({
       onAdd: (p) => this.handlePodUpdate(p),
       onUpdate: (o, p) => {
-        if (o.spec.nodeName !== p.spec.nodeName || !jsonEqual(o.spec.tolerations, p.spec.tolerations)) this.handlePodUpdate(p);
+        if (o.spec.nodeName !== p.spec.nodeName || !jsonEqual(o.spec.tolerations, p.spec.tolerations))
+          this.handlePodUpdate(p);
       },
       onDelete: (p) => this.cancelWork(podKey(p), false),
     });
@@ -69,7 +75,13 @@ export class TaintEvictionController {
     const before = this.taintedNodes.get(name) ?? [];
     if (taints.length === 0) this.taintedNodes.delete(name);
     else this.taintedNodes.set(name, taints);
-    if (jsonEqual(before.map((t) => [t.key, t.value, t.effect]), taints.map((t) => [t.key, t.value, t.effect]))) return;
+    if (
+      jsonEqual(
+        before.map((t) => [t.key, t.value, t.effect]),
+        taints.map((t) => [t.key, t.value, t.effect]),
+      )
+    )
+      return;
     const pods = this.pods.byIndex(POD_NODE_INDEX, name);
     if (taints.length === 0) {
       for (const p of pods) this.cancelWork(podKey(p), true, p);
@@ -83,7 +95,10 @@ export class TaintEvictionController {
     const node = pod.spec.nodeName;
     if (!node) return;
     const taints = this.taintedNodes.get(node);
-    if (!taints) { this.cancelWork(podKey(pod), true, pod); return; }
+    if (!taints) {
+      this.cancelWork(podKey(pod), true, pod);
+      return;
+    }
     this.processPodOnNode(pod, taints, this.clock.now());
   }
 
@@ -97,7 +112,10 @@ export class TaintEvictionController {
       return;
     }
     const min = minTolerationTime(used);
-    if (min < 0) { this.cancelWork(key, true, pod); return; }
+    if (min < 0) {
+      this.cancelWork(key, true, pod);
+      return;
+    }
     const trigger = now + min;
     const existing = this.work.get(key);
     if (existing && existing.createdAt + min < trigger) return; // already scheduled earlier: keep it
@@ -124,7 +142,8 @@ export class TaintEvictionController {
     if (!w) return;
     if (w.timer) this.clock.clear(w.timer);
     this.work.delete(key);
-    if (announce && pod && w.timer) this.events.normal(pod, 'TaintManagerEviction', `Cancelling deletion of Pod ${key}`);
+    if (announce && pod && w.timer)
+      this.events.normal(pod, 'TaintManagerEviction', `Cancelling deletion of Pod ${key}`);
   }
 
   /** Upstream addConditionAndDeletePod: DisruptionTarget condition, then delete (up to 5 tries). */
@@ -134,9 +153,16 @@ export class TaintEvictionController {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         const current = await this.client.get<Pod>(ref, pod.metadata.name!);
-        const next = withPodCondition(current, {
-          type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint',
-        }, this.clock.now());
+        const next = withPodCondition(
+          current,
+          {
+            type: 'DisruptionTarget',
+            status: 'True',
+            reason: 'DeletionByTaintManager',
+            message: 'Taint manager: deleting due to NoExecute taint',
+          },
+          this.clock.now(),
+        );
         if (next) await this.client.update<Pod>(ref, next, { subresource: 'status' });
         await this.client.delete(ref, pod.metadata.name!);
         return;

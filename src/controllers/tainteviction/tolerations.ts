@@ -5,7 +5,10 @@ import { toleratesTaint } from '../../api/taints';
  * Upstream GetMatchingTolerations: whether every taint is tolerated, and the tolerations
  * used (the first matching toleration of each taint).
  */
-export function matchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[]): { all: boolean; used: Toleration[] } {
+export function matchingTolerations(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+): { all: boolean; used: Toleration[] } {
   const used: Toleration[] = [];
   for (const taint of taints) {
     const t = tolerations.find((tol) => toleratesTaint(tol, taint));

@@ -12,7 +12,7 @@ export function upstreamBinDir(): string {
 }
 
 const BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
-export type Binary = typeof BINARIES[number];
+export type Binary = (typeof BINARIES)[number];
 
 /** The binaries the target needs that are not in binDir. */
 export function missingBinaries(binDir = upstreamBinDir()): string[] {
@@ -25,7 +25,10 @@ export function missingBinaries(binDir = upstreamBinDir()): string[] {
  */
 export function startComponent(binDir: string, workDir: string, name: Binary, args: string[]): WatchedProcess {
   const bin = path.join(binDir, name);
-  if (!fs.existsSync(bin)) throw new Error(`no ${name} in ${binDir}: run \`npm run upstream:build\` first (KUBESPEC_UPSTREAM_CACHE sets the cache)`);
+  if (!fs.existsSync(bin))
+    throw new Error(
+      `no ${name} in ${binDir}: run \`npm run upstream:build\` first (KUBESPEC_UPSTREAM_CACHE sets the cache)`,
+    );
   return new WatchedProcess(name, bin, args, {
     logFile: path.join(workDir, `${name}.log`),
     group: true,
@@ -42,7 +45,9 @@ export function answers200(url: string, tls?: https.RequestOptions): Promise<tru
     const mod = url.startsWith('https:') ? https : http;
     const req = mod.get(url, { ...(tls ?? {}), timeout: 5000 }, (res) => {
       let body = '';
-      res.on('data', (c) => { body += c; });
+      res.on('data', (c) => {
+        body += c;
+      });
       res.on('end', () => resolve(res.statusCode === 200 ? true : `${res.statusCode}: ${body.slice(0, 500)}`));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));

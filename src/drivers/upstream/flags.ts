@@ -23,20 +23,33 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
   const kcm = all['kube-controller-manager'] ?? {};
   const sch = all['kube-scheduler'] ?? {};
   const out: UpstreamCommand = { apiserver: [], kcm: [], scheduler: [] };
-  const na = (why: string) => { throw new NotApplicableError(`upstream v1.32: ${why}`); };
+  const na = (why: string) => {
+    throw new NotApplicableError(`upstream v1.32: ${why}`);
+  };
   for (const [flag, value] of Object.entries(api)) {
     switch (flag) {
-      case 'secure-port': case 'bind-address': break; // a free loopback port, set at start
-      case 'insecure-bind-address': break; // meaningless without an insecure port
+      case 'secure-port':
+      case 'bind-address':
+        break; // a free loopback port, set at start
+      case 'insecure-bind-address':
+        break; // meaningless without an insecure port
       case 'insecure-port':
-        if (value !== '0') na(`--insecure-port=${value}: kube-apiserver has no insecure port since v1.24 (the flag was removed)`);
+        if (value !== '0')
+          na(`--insecure-port=${value}: kube-apiserver has no insecure port since v1.24 (the flag was removed)`);
         break;
-      case 'advertise-address': case 'service-cluster-ip-range': case 'default-not-ready-toleration-seconds':
-      case 'default-unreachable-toleration-seconds': case 'enable-admission-plugins': case 'authorization-mode':
-      case 'token-auth-file': case 'kubelet-certificate-authority': case 'anonymous-auth':
+      case 'advertise-address':
+      case 'service-cluster-ip-range':
+      case 'default-not-ready-toleration-seconds':
+      case 'default-unreachable-toleration-seconds':
+      case 'enable-admission-plugins':
+      case 'authorization-mode':
+      case 'token-auth-file':
+      case 'kubelet-certificate-authority':
+      case 'anonymous-auth':
         out.apiserver.push(`--${flag}=${value}`);
         break;
-      default: na(`kube-apiserver flag --${flag} has no translation`);
+      default:
+        na(`kube-apiserver flag --${flag} has no translation`);
     }
   }
   for (const [flag, value] of Object.entries(kcm)) {
@@ -44,26 +57,43 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
       case 'pod-eviction-timeout':
         // Removed in v1.27 with the non-taint eviction path; only its default meaning survives
         // (the DefaultTolerationSeconds admission plugin's 300 s), so any explicit value is moot.
-        if (own['kube-controller-manager']?.['pod-eviction-timeout'] !== undefined) na(`--pod-eviction-timeout=${value}: removed from kube-controller-manager in v1.27 (eviction is taint-based only)`);
+        if (own['kube-controller-manager']?.['pod-eviction-timeout'] !== undefined)
+          na(
+            `--pod-eviction-timeout=${value}: removed from kube-controller-manager in v1.27 (eviction is taint-based only)`,
+          );
         break;
       case 'enable-taint-manager':
         if (value !== 'true') na(`--enable-taint-manager=${value}: removed in v1.27; the taint manager always runs`);
         break;
       case 'cloud-provider':
-        if (value !== '' && value !== 'external') na(`--cloud-provider=${value}: in-tree cloud providers were removed (v1.31); only "external" remains`);
+        if (value !== '' && value !== 'external')
+          na(`--cloud-provider=${value}: in-tree cloud providers were removed (v1.31); only "external" remains`);
         if (value) out.kcm.push(`--cloud-provider=${value}`);
         break;
-      case 'node-monitor-period': case 'node-monitor-grace-period': case 'node-startup-grace-period':
-      case 'node-eviction-rate': case 'secondary-node-eviction-rate': case 'large-cluster-size-threshold':
-      case 'unhealthy-zone-threshold': case 'allocate-node-cidrs': case 'cluster-cidr': case 'node-cidr-mask-size':
-      case 'controllers': case 'resource-quota-sync-period': case 'cluster-name':
+      case 'node-monitor-period':
+      case 'node-monitor-grace-period':
+      case 'node-startup-grace-period':
+      case 'node-eviction-rate':
+      case 'secondary-node-eviction-rate':
+      case 'large-cluster-size-threshold':
+      case 'unhealthy-zone-threshold':
+      case 'allocate-node-cidrs':
+      case 'cluster-cidr':
+      case 'node-cidr-mask-size':
+      case 'controllers':
+      case 'resource-quota-sync-period':
+      case 'cluster-name':
       // Leader election: the timings pass through; --leader-elect itself is off unless the
       // scenario turns it on (one controller manager per scenario, as the reference runs).
-      case 'leader-elect': case 'leader-elect-lease-duration': case 'leader-elect-renew-deadline':
-      case 'leader-elect-retry-period': case 'leader-elect-resource-lock':
+      case 'leader-elect':
+      case 'leader-elect-lease-duration':
+      case 'leader-elect-renew-deadline':
+      case 'leader-elect-retry-period':
+      case 'leader-elect-resource-lock':
         out.kcm.push(`--${flag}=${value}`);
         break;
-      default: na(`kube-controller-manager flag --${flag} has no translation`);
+      default:
+        na(`kube-controller-manager flag --${flag} has no translation`);
     }
   }
   // The controller manager allocates service IPs nowhere, but the node IPAM controller
@@ -71,10 +101,19 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
   if (api['service-cluster-ip-range']) out.kcm.push(`--service-cluster-ip-range=${api['service-cluster-ip-range']}`);
   for (const [flag, value] of Object.entries(sch)) {
     switch (flag) {
-      case 'algorithm-provider': na(`--algorithm-provider=${value}: removed in v1.23 (the scheduler framework's profiles replaced algorithm providers)`); break;
-      case 'policy-config-file': na(`--policy-config-file: scheduler Policy files were removed in v1.23`); break;
-      case 'scheduler-name': out.schedulerName = value; break; // a KubeSchedulerConfiguration profile
-      default: na(`kube-scheduler flag --${flag} has no translation`);
+      case 'algorithm-provider':
+        na(
+          `--algorithm-provider=${value}: removed in v1.23 (the scheduler framework's profiles replaced algorithm providers)`,
+        );
+        break;
+      case 'policy-config-file':
+        na(`--policy-config-file: scheduler Policy files were removed in v1.23`);
+        break;
+      case 'scheduler-name':
+        out.schedulerName = value;
+        break; // a KubeSchedulerConfiguration profile
+      default:
+        na(`kube-scheduler flag --${flag} has no translation`);
     }
   }
   return out;

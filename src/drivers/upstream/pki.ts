@@ -23,11 +23,20 @@ export class UpstreamPki {
     this.ca = CertificateAuthority.create('kubespec-upstream-ca', { reuseLeafKey: true });
     fs.writeFileSync(this.file('ca.crt'), this.ca.certPem);
     fs.writeFileSync(this.file('ca.key'), this.ca.keyPair.keyPem, { mode: 0o600 });
-    const serving = this.ca.issue({ commonName: 'kube-apiserver', dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'], ipAddresses: ['127.0.0.1'], usage: 'server' });
+    const serving = this.ca.issue({
+      commonName: 'kube-apiserver',
+      dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'],
+      ipAddresses: ['127.0.0.1'],
+      usage: 'server',
+    });
     fs.writeFileSync(this.file('apiserver.crt'), serving.certPem);
     fs.writeFileSync(this.file('apiserver.key'), serving.keyPem, { mode: 0o600 });
     // Service-account tokens: the controller manager signs with the private key, the API server verifies with it too.
-    const sa = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const sa = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     fs.writeFileSync(this.file('sa.key'), sa.privateKey, { mode: 0o600 });
     fs.writeFileSync(this.file('sa.pub'), sa.publicKey);
   }
@@ -49,7 +58,12 @@ export class UpstreamPki {
 
   kubeconfig(server: string, user: string, groups: string[]): string {
     const pair = this.client(user, groups);
-    return kubeconfigYaml(server, user, { 'client-certificate-data': b64(pair.certPem), 'client-key-data': b64(pair.keyPem) }, this.ca.certPem);
+    return kubeconfigYaml(
+      server,
+      user,
+      { 'client-certificate-data': b64(pair.certPem), 'client-key-data': b64(pair.keyPem) },
+      this.ca.certPem,
+    );
   }
 }
 

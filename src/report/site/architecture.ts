@@ -13,7 +13,12 @@ const BOX = { w: 230, line: 15, pad: 10 };
 
 function box(x: number, y: number, g: ComponentGroup, fill: string): { svg: string; h: number } {
   const h = BOX.pad * 2 + 20 + g.parts.length * BOX.line;
-  const lines = g.parts.map((p, i) => `<text x="${x + BOX.pad}" y="${y + BOX.pad + 34 + i * BOX.line}" font-size="11" fill="#374151">${esc(p)}</text>`).join('');
+  const lines = g.parts
+    .map(
+      (p, i) =>
+        `<text x="${x + BOX.pad}" y="${y + BOX.pad + 34 + i * BOX.line}" font-size="11" fill="#374151">${esc(p)}</text>`,
+    )
+    .join('');
   return {
     h,
     svg: `<g class="component" data-process="${esc(g.process)}"><rect x="${x}" y="${y}" width="${BOX.w}" height="${h}" rx="8" fill="${fill}" stroke="#6b7280"/>
@@ -22,7 +27,8 @@ function box(x: number, y: number, g: ComponentGroup, fill: string): { svg: stri
 }
 
 function arrow(x1: number, y1: number, x2: number, y2: number, label = ''): string {
-  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+  const mx = (x1 + x2) / 2,
+    my = (y1 + y2) / 2;
   return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="#1d4ed8" stroke-width="1.6" marker-end="url(#arrow)"/>${label ? `<text x="${mx + 4}" y="${my - 4}" font-size="10" fill="#1d4ed8">${esc(label)}</text>` : ''}`;
 }
 
@@ -31,8 +37,13 @@ export function architectureSvg(groups: ComponentGroup[]): string {
   const find = (p: string) => groups.find((g) => g.process === p) ?? { process: p, parts: [] };
   const api = find('kube-apiserver');
   const store = find('store');
-  const others = groups.filter((g) => g !== api && g !== store && g.process !== 'kube-apiserver' && g.process !== 'store');
-  const clients: ComponentGroup = { process: 'clients', parts: ['kubectl', '@kubernetes/client-node', 'kubespec steps (the driver)'] };
+  const others = groups.filter(
+    (g) => g !== api && g !== store && g.process !== 'kube-apiserver' && g.process !== 'store',
+  );
+  const clients: ComponentGroup = {
+    process: 'clients',
+    parts: ['kubectl', '@kubernetes/client-node', 'kubespec steps (the driver)'],
+  };
   const W = 860;
   const apiX = W / 2 - BOX.w / 2;
   const c = box(apiX, 20, clients, '#f3f4f6');
@@ -41,7 +52,8 @@ export function architectureSvg(groups: ComponentGroup[]): string {
   const s = box(apiX, aY + a.h + 60, store, '#fef3c7');
   const sY = aY + a.h + 60;
   // The components sit left and right of the API server, each with an arrow to it.
-  let leftY = aY - 40, rightY = aY - 40;
+  let leftY = aY - 40,
+    rightY = aY - 40;
   const sides: string[] = [];
   others.forEach((g, i) => {
     const onLeft = i % 2 === 0;
@@ -52,7 +64,11 @@ export function architectureSvg(groups: ComponentGroup[]): string {
     const cy = y + Math.min(b.h / 2, 40);
     // One label says what every side arrow means: more would overlap the boxes.
     const label = i === 0 ? 'list/watch, writes' : '';
-    sides.push(onLeft ? arrow(x + BOX.w, cy, apiX - 4, aY + a.h / 2, label) : arrow(x, cy, apiX + BOX.w + 4, aY + a.h / 2, label));
+    sides.push(
+      onLeft
+        ? arrow(x + BOX.w, cy, apiX - 4, aY + a.h / 2, label)
+        : arrow(x, cy, apiX + BOX.w + 4, aY + a.h / 2, label),
+    );
     if (onLeft) leftY += b.h + 24;
     else rightY += b.h + 24;
   });

@@ -29,7 +29,13 @@ export function buildSite(o: SiteOptions): Map<string, string> {
   const input = { catalogue: o.catalogue, features: o.features, report: o.report, architecture, zoneChart };
   const files = new Map<string, string>();
   files.set('index.html', indexPage(input));
-  files.set('features.html', renderDocs(o.catalogue, o.features, o.report).replace('<body>', '<body><p style="grid-column: 1 / 3; margin: 8px 28px"><a href="index.html">← the behaviours</a></p>'));
+  files.set(
+    'features.html',
+    renderDocs(o.catalogue, o.features, o.report).replace(
+      '<body>',
+      '<body><p style="grid-column: 1 / 3; margin: 8px 28px"><a href="index.html">← the behaviours</a></p>',
+    ),
+  );
   for (const b of o.catalogue) files.set(behaviourFile(b.id), behaviourPage(b, input));
   if (o.report) files.set('conformance.html', renderConformanceHtml(o.report));
   files.set('architecture.svg', architecture);

@@ -9,7 +9,7 @@ export function nodeLabelPresence(labels: readonly string[], presence: boolean):
   return (_pod, _meta, node) => {
     const have = node.node?.metadata.labels ?? {};
     for (const key of labels) {
-      if (Object.prototype.hasOwnProperty.call(have, key) !== presence) return [{ kind: 'predicate', reason: 'CheckNodeLabelPresence' }];
+      if (Object.hasOwn(have, key) !== presence) return [{ kind: 'predicate', reason: 'CheckNodeLabelPresence' }];
     }
     return FITS;
   };

@@ -1,10 +1,23 @@
 import { Volume } from '../../api/core';
 import { Predicate, FITS } from './predicate';
 
-interface GcePd { pdName?: string; readOnly?: boolean }
-interface AwsEbs { volumeID?: string }
-interface Rbd { monitors?: string[]; pool?: string; image?: string; readOnly?: boolean }
-interface Iscsi { iqn?: string; readOnly?: boolean }
+interface GcePd {
+  pdName?: string;
+  readOnly?: boolean;
+}
+interface AwsEbs {
+  volumeID?: string;
+}
+interface Rbd {
+  monitors?: string[];
+  pool?: string;
+  image?: string;
+  readOnly?: boolean;
+}
+interface Iscsi {
+  iqn?: string;
+  readOnly?: boolean;
+}
 
 /**
  * isVolumeConflict (v1.12 predicates.go): only four volume types can conflict.
@@ -42,7 +55,8 @@ export const noDiskConflict: Predicate = (pod, _meta, node) => {
   if (volumes.length === 0) return FITS;
   for (const existing of node.pods()) {
     for (const theirs of existing.spec.volumes ?? []) {
-      for (const mine of volumes) if (volumesConflict(mine, theirs)) return [{ kind: 'predicate', reason: 'NoDiskConflict' }];
+      for (const mine of volumes)
+        if (volumesConflict(mine, theirs)) return [{ kind: 'predicate', reason: 'NoDiskConflict' }];
     }
   }
   return FITS;

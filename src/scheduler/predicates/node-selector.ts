@@ -12,10 +12,12 @@ export const podMatchNodeSelector: Predicate = (pod, meta, node) => {
   const labels = node.node?.metadata.labels ?? {};
   if (selector) {
     for (const k in selector) {
-      if (!Object.prototype.hasOwnProperty.call(labels, k) || labels[k] !== selector[k]) return [{ kind: 'predicate', reason: 'MatchNodeSelector' }];
+      if (!Object.hasOwn(labels, k) || labels[k] !== selector[k])
+        return [{ kind: 'predicate', reason: 'MatchNodeSelector' }];
     }
   }
   const terms = meta.requiredTerms;
-  if (terms && !terms.some((t) => termMatches(t, node.node!))) return [{ kind: 'predicate', reason: 'MatchNodeSelector' }];
+  if (terms && !terms.some((t) => termMatches(t, node.node!)))
+    return [{ kind: 'predicate', reason: 'MatchNodeSelector' }];
   return FITS;
 };

@@ -8,6 +8,7 @@ import { Predicate, FITS } from './predicate';
  */
 export const checkNodeUnschedulable: Predicate = (pod, _meta, node) => {
   if (!node.node) return [{ kind: 'predicate', reason: 'NodeUnknownCondition' }];
-  if (node.node.spec?.unschedulable && !tolerated(pod.spec.tolerations, UNSCHEDULABLE_TAINT)) return [{ kind: 'predicate', reason: 'NodeUnschedulable' }];
+  if (node.node.spec?.unschedulable && !tolerated(pod.spec.tolerations, UNSCHEDULABLE_TAINT))
+    return [{ kind: 'predicate', reason: 'NodeUnschedulable' }];
   return FITS;
 };

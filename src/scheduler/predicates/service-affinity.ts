@@ -13,7 +13,7 @@ import { Predicate, FITS } from './predicate';
 export function serviceAffinityConstraints(pod: Pod, meta: PodMeta, labels: readonly string[]): Record<string, string> {
   const affinity: Record<string, string> = {};
   const selector = pod.spec.nodeSelector ?? {};
-  for (const key of labels) if (Object.prototype.hasOwnProperty.call(selector, key)) affinity[key] = selector[key];
+  for (const key of labels) if (Object.hasOwn(selector, key)) affinity[key] = selector[key];
   if (Object.keys(affinity).length === labels.length) return affinity;
   if (meta.cluster.servicesForPod(pod).length === 0) return affinity;
   const peers = selectorFromSet(pod.metadata.labels);
@@ -21,7 +21,7 @@ export function serviceAffinityConstraints(pod: Pod, meta: PodMeta, labels: read
     if (other.metadata.uid === pod.metadata.uid || !peers.matches(other.metadata.labels)) continue;
     const nodeLabels = meta.cluster.nodeInfo(node)?.node?.metadata.labels ?? {};
     for (const key of labels) {
-      if (!(key in affinity) && Object.prototype.hasOwnProperty.call(nodeLabels, key)) affinity[key] = nodeLabels[key];
+      if (!(key in affinity) && Object.hasOwn(nodeLabels, key)) affinity[key] = nodeLabels[key];
     }
     break;
   }
@@ -38,7 +38,8 @@ export function serviceAffinity(labels: readonly string[]): Predicate {
   return (pod, meta, node) => {
     const affinity = meta.once(memoKey, () => serviceAffinityConstraints(pod, meta, labels));
     const have = node.node?.metadata.labels ?? {};
-    for (const key in affinity) if (have[key] !== affinity[key]) return [{ kind: 'predicate', reason: 'CheckServiceAffinity' }];
+    for (const key in affinity)
+      if (have[key] !== affinity[key]) return [{ kind: 'predicate', reason: 'CheckServiceAffinity' }];
     return FITS;
   };
 }

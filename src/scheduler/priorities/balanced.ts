@@ -41,15 +41,25 @@ export function balancedAllocation(era: 'legacy' | 'framework'): Priority {
       const out = new Array<number>(nodes.length);
       for (let i = 0; i < nodes.length; i++) {
         const n = nodes[i];
-        out[i] = legacyBalancedScore(n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU, n.allocatable.milliCPU, n.nonZeroRequested.memory + meta.nonZero.memory, n.allocatable.memory);
+        out[i] = legacyBalancedScore(
+          n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU,
+          n.allocatable.milliCPU,
+          n.nonZeroRequested.memory + meta.nonZero.memory,
+          n.allocatable.memory,
+        );
       }
       return out;
     };
   }
   return (_pod, meta, nodes) => {
     if (meta.request.milliCPU === 0 && meta.request.memory === 0) return nodes.map(() => 0);
-    return nodes.map((n) => frameworkBalancedScore(
-      n.requested.milliCPU + meta.request.milliCPU, n.allocatable.milliCPU,
-      n.requested.memory + meta.request.memory, n.allocatable.memory));
+    return nodes.map((n) =>
+      frameworkBalancedScore(
+        n.requested.milliCPU + meta.request.milliCPU,
+        n.allocatable.milliCPU,
+        n.requested.memory + meta.request.memory,
+        n.allocatable.memory,
+      ),
+    );
   };
 }

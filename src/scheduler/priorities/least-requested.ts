@@ -16,7 +16,11 @@ export function leastRequested(maxScore: number): Priority {
     const out = new Array<number>(nodes.length);
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
-      const cpu = leastRequestedScore(n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU, n.allocatable.milliCPU, maxScore);
+      const cpu = leastRequestedScore(
+        n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU,
+        n.allocatable.milliCPU,
+        maxScore,
+      );
       const mem = leastRequestedScore(n.nonZeroRequested.memory + meta.nonZero.memory, n.allocatable.memory, maxScore);
       out[i] = Math.trunc((cpu + mem) / 2);
     }

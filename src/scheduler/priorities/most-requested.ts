@@ -11,8 +11,11 @@ export function mostRequestedScore(requested: number, capacity: number, maxScore
  * cluster autoscaler can empty and remove the others (ClusterAutoscalerProvider).
  */
 export function mostRequested(maxScore: number): Priority {
-  return (_pod, meta, nodes) => nodes.map((n) => {
-    const u = usage(meta, n);
-    return Math.trunc((mostRequestedScore(u.cpu, u.cpuCap, maxScore) + mostRequestedScore(u.mem, u.memCap, maxScore)) / 2);
-  });
+  return (_pod, meta, nodes) =>
+    nodes.map((n) => {
+      const u = usage(meta, n);
+      return Math.trunc(
+        (mostRequestedScore(u.cpu, u.cpuCap, maxScore) + mostRequestedScore(u.mem, u.memCap, maxScore)) / 2,
+      );
+    });
 }

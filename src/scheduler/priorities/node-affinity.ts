@@ -10,7 +10,9 @@ export function nodeAffinityPriority(maxScore: number): Priority {
   return (pod, _meta, nodes) => {
     const terms = preferredTerms(pod).filter((t) => t.weight !== 0);
     if (terms.length === 0) return nodes.map(() => 0);
-    const raw = nodes.map((n) => terms.reduce((sum, t) => (n.node && termMatches(t.term, n.node) ? sum + t.weight : sum), 0));
+    const raw = nodes.map((n) =>
+      terms.reduce((sum, t) => (n.node && termMatches(t.term, n.node) ? sum + t.weight : sum), 0),
+    );
     return normalize(raw, maxScore, false);
   };
 }

@@ -6,5 +6,6 @@ import { Priority } from './priority';
  * is false; else 0. The value is not looked at.
  */
 export function nodeLabelPriority(label: string, presence: boolean, maxScore: number): Priority {
-  return (_pod, _meta, nodes) => nodes.map((n) => (Object.prototype.hasOwnProperty.call(n.node?.metadata.labels ?? {}, label) === presence ? maxScore : 0));
+  return (_pod, _meta, nodes) =>
+    nodes.map((n) => (Object.hasOwn(n.node?.metadata.labels ?? {}, label) === presence ? maxScore : 0));
 }

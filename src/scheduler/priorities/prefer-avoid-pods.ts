@@ -2,7 +2,9 @@ import { Priority } from './priority';
 
 export const PREFER_AVOID_PODS_ANNOTATION = 'scheduler.alpha.kubernetes.io/preferAvoidPods';
 
-interface AvoidEntry { podSignature?: { podController?: { kind?: string; uid?: string } } }
+interface AvoidEntry {
+  podSignature?: { podController?: { kind?: string; uid?: string } };
+}
 
 /**
  * NodePreferAvoidPodsPriority (v1.12 node_prefer_avoid_pods.go, weight 10000): 0 on a
@@ -18,7 +20,11 @@ export function preferAvoidPodsPriority(maxScore: number): Priority {
       if (!raw) return maxScore;
       try {
         const avoids = (JSON.parse(raw) as { preferAvoidPods?: AvoidEntry[] }).preferAvoidPods ?? [];
-        return avoids.some((a) => a.podSignature?.podController?.kind === ref.kind && a.podSignature.podController.uid === ref.uid) ? 0 : maxScore;
+        return avoids.some(
+          (a) => a.podSignature?.podController?.kind === ref.kind && a.podSignature.podController.uid === ref.uid,
+        )
+          ? 0
+          : maxScore;
       } catch {
         return maxScore;
       }

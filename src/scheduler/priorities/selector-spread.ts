@@ -50,6 +50,10 @@ export function selectorSpread(maxScore: number): Priority {
       }
       return c;
     });
-    return spreadScores(counts, nodes.map((n) => n.zone), maxScore);
+    return spreadScores(
+      counts,
+      nodes.map((n) => n.zone),
+      maxScore,
+    );
   };
 }

@@ -16,18 +16,24 @@ export function serviceAntiAffinityPriority(label: string, maxScore: number): Pr
     const counts = nodes.map((n) => {
       if (!selector) return 0;
       let c = 0;
-      for (const p of n.pods()) if (p.metadata.namespace === pod.metadata.namespace && !p.metadata.deletionTimestamp && selector.matches(p.metadata.labels)) c++;
+      for (const p of n.pods())
+        if (
+          p.metadata.namespace === pod.metadata.namespace &&
+          !p.metadata.deletionTimestamp &&
+          selector.matches(p.metadata.labels)
+        )
+          c++;
       return c;
     });
     const total = counts.reduce((a, b) => a + b, 0);
     const byValue = new Map<string, number>();
     nodes.forEach((n, i) => {
       const labels = n.node?.metadata.labels ?? {};
-      if (Object.prototype.hasOwnProperty.call(labels, label)) byValue.set(labels[label], (byValue.get(labels[label]) ?? 0) + counts[i]);
+      if (Object.hasOwn(labels, label)) byValue.set(labels[label], (byValue.get(labels[label]) ?? 0) + counts[i]);
     });
     return nodes.map((n) => {
       const labels = n.node?.metadata.labels ?? {};
-      if (!Object.prototype.hasOwnProperty.call(labels, label)) return 0;
+      if (!Object.hasOwn(labels, label)) return 0;
       if (total === 0) return maxScore;
       return Math.trunc(maxScore * ((total - byValue.get(labels[label])!) / total));
     });

@@ -10,7 +10,13 @@ import { toleratesTaint } from '../taints';
 export function taintTolerationPriority(maxScore: number): Priority {
   return (pod, _meta, nodes) => {
     const tolerations = (pod.spec.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
-    const raw = nodes.map((n) => (!n.node?.spec?.taints?.length ? 0 : n.node.spec.taints.filter((t) => t.effect === 'PreferNoSchedule' && !tolerations.some((tol) => toleratesTaint(tol, t))).length));
+    const raw = nodes.map((n) =>
+      !n.node?.spec?.taints?.length
+        ? 0
+        : n.node.spec.taints.filter(
+            (t) => t.effect === 'PreferNoSchedule' && !tolerations.some((tol) => toleratesTaint(tol, t)),
+          ).length,
+    );
     return normalize(raw, maxScore, true);
   };
 }

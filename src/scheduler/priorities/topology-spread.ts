@@ -1,5 +1,11 @@
 import { Pod } from '../../api/core';
-import { LabelSelector, matchesNothing, Selector, selectorFromLabelSelector, selectorFromSet } from '../../api/labels/selector';
+import {
+  LabelSelector,
+  matchesNothing,
+  Selector,
+  selectorFromLabelSelector,
+  selectorFromSet,
+} from '../../api/labels/selector';
 import { NodeInfo } from '../nodeinfo';
 import { PodMeta } from '../meta';
 import { podMatchNodeSelector } from '../predicates/node-selector';
@@ -70,8 +76,12 @@ export function defaultSelector(pod: Pod, sources: SpreadSources): Selector {
     if (rc) Object.assign(set, rc.spec?.selector ?? {});
     return selectorFromSet(set);
   }
-  const list = owner?.apiVersion === 'apps/v1' && owner.kind === 'ReplicaSet' ? sources.replicaSets
-    : owner?.apiVersion === 'apps/v1' && owner.kind === 'StatefulSet' ? sources.statefulSets : undefined;
+  const list =
+    owner?.apiVersion === 'apps/v1' && owner.kind === 'ReplicaSet'
+      ? sources.replicaSets
+      : owner?.apiVersion === 'apps/v1' && owner.kind === 'StatefulSet'
+        ? sources.statefulSets
+        : undefined;
   const base = selectorFromSet(set);
   const controller = list ? named(list) : undefined;
   const other = controller ? parse(controller.spec?.selector) : undefined;
@@ -81,16 +91,23 @@ export function defaultSelector(pod: Pod, sources: SpreadSources): Selector {
 
 /** filterTopologySpreadConstraints for ScheduleAnyway: the selector with matchLabelKeys' values merged in. */
 export function softConstraints(pod: Pod): SpreadConstraint[] {
-  const own = ((pod.spec as { topologySpreadConstraints?: PodConstraint[] }).topologySpreadConstraints ?? []);
+  const own = (pod.spec as { topologySpreadConstraints?: PodConstraint[] }).topologySpreadConstraints ?? [];
   const out: SpreadConstraint[] = [];
   for (const c of own) {
     if (c.whenUnsatisfiable !== 'ScheduleAnyway') continue;
     let selector = parse(c.labelSelector);
     if (!selector) continue;
     const keys: Record<string, string> = {};
-    for (const k of c.matchLabelKeys ?? []) if (pod.metadata.labels?.[k] !== undefined) keys[k] = pod.metadata.labels[k];
+    for (const k of c.matchLabelKeys ?? [])
+      if (pod.metadata.labels?.[k] !== undefined) keys[k] = pod.metadata.labels[k];
     if (Object.keys(keys).length > 0) selector = selector.add(...selectorFromSet(keys).requirements());
-    out.push({ maxSkew: c.maxSkew, topologyKey: c.topologyKey, selector, nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor', nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore' });
+    out.push({
+      maxSkew: c.maxSkew,
+      topologyKey: c.topologyKey,
+      selector,
+      nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor',
+      nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore',
+    });
   }
   return out;
 }
@@ -99,14 +116,20 @@ export function softConstraints(pod: Pod): SpreadConstraint[] {
 export function systemDefaultConstraints(pod: Pod, sources: SpreadSources): SpreadConstraint[] {
   const selector = defaultSelector(pod, sources);
   if (selector.empty()) return [];
-  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, selector, nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Ignore' }));
+  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({
+    ...c,
+    selector,
+    nodeAffinityPolicy: 'Honor',
+    nodeTaintsPolicy: 'Ignore',
+  }));
 }
 
 /** countPodsMatchSelector: same namespace, not terminating; an empty selector counts nothing. */
 function countMatching(info: NodeInfo, selector: Selector, namespace: string | undefined): number {
   if (selector.empty()) return 0;
   let n = 0;
-  for (const p of info.pods()) if (!p.metadata.deletionTimestamp && p.metadata.namespace === namespace && selector.matches(p.metadata.labels)) n++;
+  for (const p of info.pods())
+    if (!p.metadata.deletionTimestamp && p.metadata.namespace === namespace && selector.matches(p.metadata.labels)) n++;
   return n;
 }
 
@@ -128,18 +151,23 @@ export function topologySpreadScores(pod: Pod, input: SpreadInput): number[] {
   const { constraints, feasible } = input;
   if (constraints.length === 0) return feasible.map(() => 0);
   const labels = (n: NodeInfo) => n.node?.metadata.labels ?? {};
-  const hasAll = (n: NodeInfo) => constraints.every((c) => Object.prototype.hasOwnProperty.call(labels(n), c.topologyKey));
+  const hasAll = (n: NodeInfo) => constraints.every((c) => Object.hasOwn(labels(n), c.topologyKey));
   const ignored = new Set<string>();
   const counts = constraints.map(() => new Map<string, number>());
   for (const n of feasible) {
-    if (input.requireAllTopologies && !hasAll(n)) { ignored.add(n.name); continue; }
+    if (input.requireAllTopologies && !hasAll(n)) {
+      ignored.add(n.name);
+      continue;
+    }
     constraints.forEach((c, i) => {
       if (c.topologyKey === HOSTNAME_LABEL) return;
       const v = labels(n)[c.topologyKey] ?? '';
       if (!counts[i].has(v)) counts[i].set(v, 0);
     });
   }
-  const weights = constraints.map((c, i) => normalizingWeight(c.topologyKey === HOSTNAME_LABEL ? feasible.length - ignored.size : counts[i].size));
+  const weights = constraints.map((c, i) =>
+    normalizingWeight(c.topologyKey === HOSTNAME_LABEL ? feasible.length - ignored.size : counts[i].size),
+  );
   for (const n of input.all) {
     if (input.requireAllTopologies && !hasAll(n)) continue;
     constraints.forEach((c, i) => {
@@ -155,8 +183,11 @@ export function topologySpreadScores(pod: Pod, input: SpreadInput): number[] {
     let score = 0;
     constraints.forEach((c, i) => {
       const l = labels(n);
-      if (!Object.prototype.hasOwnProperty.call(l, c.topologyKey)) return;
-      const cnt = c.topologyKey === HOSTNAME_LABEL ? countMatching(n, c.selector, pod.metadata.namespace) : counts[i].get(l[c.topologyKey])!;
+      if (!Object.hasOwn(l, c.topologyKey)) return;
+      const cnt =
+        c.topologyKey === HOSTNAME_LABEL
+          ? countMatching(n, c.selector, pod.metadata.namespace)
+          : counts[i].get(l[c.topologyKey])!;
       score += cnt * weights[i] + (c.maxSkew - 1);
     });
     return Math.round(score);
@@ -180,7 +211,9 @@ function inclusion(pod: Pod, meta: PodMeta): SpreadInput['included'] {
   return (c, node) => {
     if (c.nodeAffinityPolicy === 'Honor' && podMatchNodeSelector(pod, meta, node).length > 0) return false;
     if (c.nodeTaintsPolicy === 'Honor') {
-      const taints = (node.node?.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+      const taints = (node.node?.spec?.taints ?? []).filter(
+        (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+      );
       if (taints.some((t) => !tolerated(pod.spec.tolerations, t))) return false;
     }
     return true;
@@ -191,5 +224,11 @@ function inclusion(pod: Pod, meta: PodMeta): SpreadInput['included'] {
 export const podTopologySpread: Priority = (pod, meta, nodes) => {
   const own = ((pod.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints ?? []).length > 0;
   const constraints = own ? softConstraints(pod) : systemDefaultConstraints(pod, meta.cluster.spreadSources());
-  return topologySpreadScores(pod, { constraints, requireAllTopologies: own, feasible: nodes, all: meta.cluster.allNodes(), included: inclusion(pod, meta) });
+  return topologySpreadScores(pod, {
+    constraints,
+    requireAllTopologies: own,
+    feasible: nodes,
+    all: meta.cluster.allNodes(),
+    included: inclusion(pod, meta),
+  });
 };

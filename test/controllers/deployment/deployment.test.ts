@@ -4,25 +4,65 @@ import { Deployment, IntOrString } from '../../../src/api/resources/deployment';
 import { ReplicaSet } from '../../../src/api/resources/replicaset';
 import { PodTemplateSpec } from '../../../src/api/resources/replicationcontroller';
 import { resolveFenceposts, maxUnavailable, maxSurge } from '../../../src/controllers/deployment/fenceposts';
-import { computeHash, equalIgnoreHash, findNewReplicaSet, findOldReplicaSets, replicaSetsToClean, setNewReplicaSetAnnotations } from '../../../src/controllers/deployment/revisions';
-import { cleanupUnhealthyReplicas, scaleDownOldForRollingUpdate, newRSNewReplicas, proportionalScale, reconcileNewReplicaSet, reconcileOldReplicaSets } from '../../../src/controllers/deployment/rolling';
-import { deploymentComplete, deploymentProgressing, deploymentTimedOut, rolloutStatus, setCondition } from '../../../src/controllers/deployment/status';
+import {
+  computeHash,
+  equalIgnoreHash,
+  findNewReplicaSet,
+  findOldReplicaSets,
+  replicaSetsToClean,
+  setNewReplicaSetAnnotations,
+} from '../../../src/controllers/deployment/revisions';
+import {
+  cleanupUnhealthyReplicas,
+  scaleDownOldForRollingUpdate,
+  newRSNewReplicas,
+  proportionalScale,
+  reconcileNewReplicaSet,
+  reconcileOldReplicaSets,
+} from '../../../src/controllers/deployment/rolling';
+import {
+  deploymentComplete,
+  deploymentProgressing,
+  deploymentTimedOut,
+  rolloutStatus,
+  setCondition,
+} from '../../../src/controllers/deployment/status';
 
 // Tables from upstream's pkg/controller/deployment (util/deployment_util_test.go, rolling_test.go).
 
 let uid = 0;
-function deployment(replicas: number, maxSurgeV?: IntOrString, maxUnavailableV?: IntOrString, type: 'RollingUpdate' | 'Recreate' = 'RollingUpdate'): Deployment {
+function deployment(
+  replicas: number,
+  maxSurgeV?: IntOrString,
+  maxUnavailableV?: IntOrString,
+  type: 'RollingUpdate' | 'Recreate' = 'RollingUpdate',
+): Deployment {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'foo', namespace: 'default', uid: 'd', generation: 1 },
-    spec: { replicas, selector: { matchLabels: { foo: 'bar' } }, template: tmpl('nginx'), strategy: { type, rollingUpdate: { maxSurge: maxSurgeV, maxUnavailable: maxUnavailableV } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'foo', namespace: 'default', uid: 'd', generation: 1 },
+    spec: {
+      replicas,
+      selector: { matchLabels: { foo: 'bar' } },
+      template: tmpl('nginx'),
+      strategy: { type, rollingUpdate: { maxSurge: maxSurgeV, maxUnavailable: maxUnavailableV } },
+    },
   };
 }
 function tmpl(image: string, labels: Record<string, string> = { foo: 'bar' }): PodTemplateSpec {
   return { metadata: { labels }, spec: { containers: [{ name: 'c', image }] } };
 }
-function rs(name: string, replicas: number, available = 0, created = '2025-01-01T00:00:00Z', image = 'nginx'): ReplicaSet {
+function rs(
+  name: string,
+  replicas: number,
+  available = 0,
+  created = '2025-01-01T00:00:00Z',
+  image = 'nginx',
+): ReplicaSet {
   return {
-    apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, uid: `rs-${++uid}`, creationTimestamp: created, generation: 1 },
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name, uid: `rs-${++uid}`, creationTimestamp: created, generation: 1 },
     spec: { replicas, selector: { matchLabels: { foo: 'bar' } }, template: tmpl(image) },
     status: { replicas, availableReplicas: available, observedGeneration: 1 },
   };
@@ -37,7 +77,8 @@ test('ResolveFenceposts (TestResolveFenceposts): surge rounds up, unavailable do
     [undefined, undefined, 10, 0, 1],
     ['25%', '25%', 3, 1, 0],
   ];
-  for (const [s, u, desired, surge, unavailable] of rows) assert.deepEqual(resolveFenceposts(s, u, desired), { surge, unavailable }, `${s}/${u} of ${desired}`);
+  for (const [s, u, desired, surge, unavailable] of rows)
+    assert.deepEqual(resolveFenceposts(s, u, desired), { surge, unavailable }, `${s}/${u} of ${desired}`);
   assert.throws(() => resolveFenceposts('oops', '39%', 10));
   assert.throws(() => resolveFenceposts('55%', 'urg', 10));
 });
@@ -74,7 +115,11 @@ test('reconcileNewReplicaSet (TestDeploymentController_reconcileNewReplicaSet)',
   for (const [replicas, surge, oldReplicas, newReplicas, expected] of rows) {
     const newRS = rs('foo-v2', newReplicas);
     const oldRS = rs('foo-v1', oldReplicas);
-    assert.equal(reconcileNewReplicaSet([newRS, oldRS], newRS, deployment(replicas, surge, 0)), expected, `${replicas}/${surge}/${oldReplicas}/${newReplicas}`);
+    assert.equal(
+      reconcileNewReplicaSet([newRS, oldRS], newRS, deployment(replicas, surge, 0)),
+      expected,
+      `${replicas}/${surge}/${oldReplicas}/${newReplicas}`,
+    );
   }
 });
 
@@ -97,7 +142,12 @@ test('reconcileOldReplicaSets (TestDeploymentController_reconcileOldReplicaSets)
 });
 
 test('cleanupUnhealthyReplicas (TestDeploymentController_cleanupUnhealthyReplicas)', () => {
-  const rows: [number, number, number, number][] = [[10, 8, 1, 1], [10, 8, 3, 2], [10, 8, 0, 0], [10, 10, 3, 0]];
+  const rows: [number, number, number, number][] = [
+    [10, 8, 1, 1],
+    [10, 8, 3, 2],
+    [10, 8, 0, 0],
+    [10, 10, 3, 0],
+  ];
   for (const [oldReplicas, ready, maxCleanup, expected] of rows) {
     const old = rs('foo-v2', oldReplicas, ready);
     const cleaned = cleanupUnhealthyReplicas([old], maxCleanup).reduce((n, r) => n + oldReplicas - r.replicas, 0);
@@ -106,11 +156,21 @@ test('cleanupUnhealthyReplicas (TestDeploymentController_cleanupUnhealthyReplica
 });
 
 test('scaleDownOldReplicaSetsForRollingUpdate (TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate)', () => {
-  const rows: [number, number, number, number, number | undefined][] = [[10, 0, 10, 10, 9], [10, 2, 10, 10, 8], [10, 2, 8, 10, undefined], [10, 2, 10, 0, undefined], [10, 2, 1, 10, undefined]];
+  const rows: [number, number, number, number, number | undefined][] = [
+    [10, 0, 10, 10, 9],
+    [10, 2, 10, 10, 8],
+    [10, 2, 8, 10, undefined],
+    [10, 2, 10, 0, undefined],
+    [10, 2, 1, 10, undefined],
+  ];
   for (const [replicas, unavailable, ready, oldReplicas, expected] of rows) {
     const old = rs('foo-v2', oldReplicas, ready);
     const resizes = scaleDownOldForRollingUpdate([old], [old], deployment(replicas, 0, unavailable));
-    assert.equal(resizes.find((r) => r.rs === old)?.replicas, expected, `${replicas}/${unavailable}/${ready}/${oldReplicas}`);
+    assert.equal(
+      resizes.find((r) => r.rs === old)?.replicas,
+      expected,
+      `${replicas}/${unavailable}/${ready}/${oldReplicas}`,
+    );
   }
 });
 
@@ -121,17 +181,30 @@ test('DeploymentComplete (TestDeploymentComplete)', () => {
     return x;
   };
   const rows: [Deployment, boolean][] = [
-    [d(5, 5, 5, 4, 1, 0), false], [d(5, 5, 5, 3, 1, 0), false], [d(5, 5, 5, 5, 0, 0), true],
-    [d(5, 5, 4, 5, 0, 0), false], [d(1, 2, 1, 1, 0, 1), false], [d(1, 1, 1, 0, 1, 1), false],
+    [d(5, 5, 5, 4, 1, 0), false],
+    [d(5, 5, 5, 3, 1, 0), false],
+    [d(5, 5, 5, 5, 0, 0), true],
+    [d(5, 5, 4, 5, 0, 0), false],
+    [d(1, 2, 1, 1, 0, 1), false],
+    [d(1, 1, 1, 0, 1, 1), false],
   ];
   for (const [x, expected] of rows) assert.equal(deploymentComplete(x, x.status!), expected, JSON.stringify(x.status));
 });
 
 test('DeploymentProgressing (TestDeploymentProgressing)', () => {
-  const st = (replicas: number, updatedReplicas: number, readyReplicas: number, availableReplicas: number) => ({ replicas, updatedReplicas, readyReplicas, availableReplicas });
+  const st = (replicas: number, updatedReplicas: number, readyReplicas: number, availableReplicas: number) => ({
+    replicas,
+    updatedReplicas,
+    readyReplicas,
+    availableReplicas,
+  });
   const rows: [ReturnType<typeof st>, ReturnType<typeof st>, boolean][] = [
-    [st(10, 4, 4, 4), st(10, 6, 4, 4), true], [st(10, 4, 4, 4), st(10, 4, 4, 4), false], [st(10, 4, 6, 6), st(8, 4, 6, 6), true],
-    [st(10, 7, 3, 3), st(10, 6, 3, 3), false], [st(10, 4, 7, 7), st(8, 8, 5, 5), true], [st(10, 10, 9, 8), st(10, 10, 10, 8), true],
+    [st(10, 4, 4, 4), st(10, 6, 4, 4), true],
+    [st(10, 4, 4, 4), st(10, 4, 4, 4), false],
+    [st(10, 4, 6, 6), st(8, 4, 6, 6), true],
+    [st(10, 7, 3, 3), st(10, 6, 3, 3), false],
+    [st(10, 4, 7, 7), st(8, 8, 5, 5), true],
+    [st(10, 10, 9, 8), st(10, 10, 10, 8), true],
     [st(10, 10, 10, 9), st(10, 10, 10, 10), true],
   ];
   for (const [old, next, expected] of rows) {
@@ -146,7 +219,9 @@ test('DeploymentTimedOut (TestDeploymentTimedOut): strictly after lastUpdateTime
   const d = (pds: number | undefined) => {
     const x = deployment(1, 1, 1);
     x.spec.progressDeadlineSeconds = pds;
-    x.status = { conditions: [{ type: 'Progressing', status: 'True', reason: '', lastUpdateTime: '2016-01-01T00:01:09Z' }] };
+    x.status = {
+      conditions: [{ type: 'Progressing', status: 'True', reason: '', lastUpdateTime: '2016-01-01T00:01:09Z' }],
+    };
     return x;
   };
   assert.equal(deploymentTimedOut(d(undefined), d(undefined).status!, at(1, 20)), false);
@@ -156,19 +231,56 @@ test('DeploymentTimedOut (TestDeploymentTimedOut): strictly after lastUpdateTime
 });
 
 test('SetDeploymentCondition: same status and reason change nothing; same status keeps the transition time', () => {
-  const status = { conditions: [{ type: 'Progressing', status: 'True' as const, reason: 'A', lastUpdateTime: 't1', lastTransitionTime: 't1' }] };
-  setCondition(status, { type: 'Progressing', status: 'True', reason: 'A', lastUpdateTime: 't2', lastTransitionTime: 't2' });
+  const status = {
+    conditions: [
+      { type: 'Progressing', status: 'True' as const, reason: 'A', lastUpdateTime: 't1', lastTransitionTime: 't1' },
+    ],
+  };
+  setCondition(status, {
+    type: 'Progressing',
+    status: 'True',
+    reason: 'A',
+    lastUpdateTime: 't2',
+    lastTransitionTime: 't2',
+  });
   assert.equal(status.conditions[0].lastUpdateTime, 't1');
-  setCondition(status, { type: 'Progressing', status: 'True', reason: 'B', lastUpdateTime: 't3', lastTransitionTime: 't3' });
-  assert.deepEqual(status.conditions[0], { type: 'Progressing', status: 'True', reason: 'B', lastUpdateTime: 't3', lastTransitionTime: 't1' });
+  setCondition(status, {
+    type: 'Progressing',
+    status: 'True',
+    reason: 'B',
+    lastUpdateTime: 't3',
+    lastTransitionTime: 't3',
+  });
+  assert.deepEqual(status.conditions[0], {
+    type: 'Progressing',
+    status: 'True',
+    reason: 'B',
+    lastUpdateTime: 't3',
+    lastTransitionTime: 't1',
+  });
 });
 
 test('EqualIgnoreHash (TestEqualIgnoreHash): only the pod-template-hash label is ignored', () => {
-  const t = (labels: Record<string, string>, node = 'foo-node') => ({ metadata: { labels }, spec: { nodeName: node, containers: [] } });
-  assert.equal(equalIgnoreHash(t({ 'pod-template-hash': 'value-1', something: 'else' }), t({ 'pod-template-hash': 'value-2', something: 'else' })), true);
-  assert.equal(equalIgnoreHash(t({ something: 'else' }), t({ 'pod-template-hash': 'value-2', something: 'else' })), true);
+  const t = (labels: Record<string, string>, node = 'foo-node') => ({
+    metadata: { labels },
+    spec: { nodeName: node, containers: [] },
+  });
+  assert.equal(
+    equalIgnoreHash(
+      t({ 'pod-template-hash': 'value-1', something: 'else' }),
+      t({ 'pod-template-hash': 'value-2', something: 'else' }),
+    ),
+    true,
+  );
+  assert.equal(
+    equalIgnoreHash(t({ something: 'else' }), t({ 'pod-template-hash': 'value-2', something: 'else' })),
+    true,
+  );
   assert.equal(equalIgnoreHash(t({ something: 'else' }), t({ 'pod-template-hash': 'value-2' })), false);
-  assert.equal(equalIgnoreHash(t({ 'pod-template-hash': 'value-1' }), t({ 'pod-template-hash': 'value-1', something: 'else' })), false);
+  assert.equal(
+    equalIgnoreHash(t({ 'pod-template-hash': 'value-1' }), t({ 'pod-template-hash': 'value-1', something: 'else' })),
+    false,
+  );
   assert.equal(equalIgnoreHash(t({ something: 'else' }, 'a'), t({ something: 'else' }, 'b')), false);
 });
 
@@ -198,9 +310,17 @@ test('SetNewReplicaSetAnnotations: revision raised, the old one recorded in revi
   d.metadata.annotations = { team: 'a', 'kubectl.kubernetes.io/last-applied-configuration': '{}' };
   const fresh = rs('x', 0);
   assert.equal(setNewReplicaSetAnnotations(d, fresh, 1, false), true);
-  assert.deepEqual(fresh.metadata.annotations, { team: 'a', 'deployment.kubernetes.io/revision': '1', 'deployment.kubernetes.io/desired-replicas': '3', 'deployment.kubernetes.io/max-replicas': '4' });
+  assert.deepEqual(fresh.metadata.annotations, {
+    team: 'a',
+    'deployment.kubernetes.io/revision': '1',
+    'deployment.kubernetes.io/desired-replicas': '3',
+    'deployment.kubernetes.io/max-replicas': '4',
+  });
   const back = rs('y', 0);
-  back.metadata.annotations = { 'deployment.kubernetes.io/revision': '2', 'deployment.kubernetes.io/revision-history': '1' };
+  back.metadata.annotations = {
+    'deployment.kubernetes.io/revision': '2',
+    'deployment.kubernetes.io/revision-history': '1',
+  };
   assert.equal(setNewReplicaSetAnnotations(d, back, 4, true), true);
   assert.equal(back.metadata.annotations['deployment.kubernetes.io/revision'], '4');
   assert.equal(back.metadata.annotations['deployment.kubernetes.io/revision-history'], '1,2');
@@ -227,20 +347,44 @@ test('proportional scaling (TestScale-like): a scaling event mid-rollout shares 
   const d = deployment(20, 3, 2);
   const oldRS = rs('old', 8, 8, '2025-01-01T00:00:00Z', 'old');
   const newRS = rs('new', 5, 5, '2025-01-01T00:00:10Z');
-  for (const x of [oldRS, newRS]) x.metadata.annotations = { 'deployment.kubernetes.io/desired-replicas': '10', 'deployment.kubernetes.io/max-replicas': '13' };
+  for (const x of [oldRS, newRS])
+    x.metadata.annotations = {
+      'deployment.kubernetes.io/desired-replicas': '10',
+      'deployment.kubernetes.io/max-replicas': '13',
+    };
   const { resizes, operation } = proportionalScale(d, newRS, [oldRS]);
   assert.equal(operation, 'up');
-  assert.deepEqual(resizes.map((r) => [r.rs.metadata.name, r.replicas]), [['old', 14], ['new', 9]]);
+  assert.deepEqual(
+    resizes.map((r) => [r.rs.metadata.name, r.replicas]),
+    [
+      ['old', 14],
+      ['new', 9],
+    ],
+  );
   // Only one active ReplicaSet: it takes spec.replicas.
   const lone = rs('lone', 3);
-  assert.deepEqual(proportionalScale(deployment(5, 1, 1), lone, []).resizes.map((r) => r.replicas), [5]);
+  assert.deepEqual(
+    proportionalScale(deployment(5, 1, 1), lone, []).resizes.map((r) => r.replicas),
+    [5],
+  );
 });
 
 test('rolloutStatus: Available by minimum availability; Progressing NewReplicaSetAvailable once complete', () => {
   const d = deployment(3, 1, 0);
   d.status = { observedGeneration: 1 };
   const newRS = rs('new', 3, 3);
-  const s = rolloutStatus([newRS], newRS, { ...d, spec: { ...d.spec, progressDeadlineSeconds: 600 } }, Date.UTC(2025, 0, 1));
-  assert.deepEqual(s.conditions?.map((c) => [c.type, c.status, c.reason]), [['Available', 'True', 'MinimumReplicasAvailable'], ['Progressing', 'True', 'NewReplicaSetAvailable']]);
+  const s = rolloutStatus(
+    [newRS],
+    newRS,
+    { ...d, spec: { ...d.spec, progressDeadlineSeconds: 600 } },
+    Date.UTC(2025, 0, 1),
+  );
+  assert.deepEqual(
+    s.conditions?.map((c) => [c.type, c.status, c.reason]),
+    [
+      ['Available', 'True', 'MinimumReplicasAvailable'],
+      ['Progressing', 'True', 'NewReplicaSetAvailable'],
+    ],
+  );
   assert.equal(s.conditions?.[1].message, 'ReplicaSet "new" has successfully progressed.');
 });

@@ -6,7 +6,13 @@ import { decide, nextRecord } from '../../../src/controllers/leaderelection/reco
 // wait while another holder's record was seen change within the lease, take over after it,
 // renew our own; transitions count takeovers only.
 
-const rec = (holder: string, transitions = 0) => ({ holderIdentity: holder, leaseDurationSeconds: 15, acquireTime: 'a', renewTime: 'r', leaderTransitions: transitions });
+const rec = (holder: string, transitions = 0) => ({
+  holderIdentity: holder,
+  leaseDurationSeconds: 15,
+  acquireTime: 'a',
+  renewTime: 'r',
+  leaderTransitions: transitions,
+});
 
 test('no record: create it', () => {
   assert.deepEqual(decide(undefined, 'me', 0, 15_000, 1000), { act: 'create' });
@@ -23,9 +29,27 @@ test('our own record: renew at any time; an empty holder: take it', () => {
 });
 
 test('records: a renewal keeps acquireTime and transitions, a takeover counts one more, a new lock starts at 0', () => {
-  assert.deepEqual(nextRecord(undefined, 'me', 15, 't1'), { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: 't1', renewTime: 't1', leaderTransitions: 0 });
-  assert.deepEqual(nextRecord(rec('me', 2), 'me', 15, 't2'), { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: 'a', renewTime: 't2', leaderTransitions: 2 });
-  assert.deepEqual(nextRecord(rec('other', 2), 'me', 15, 't3'), { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: 't3', renewTime: 't3', leaderTransitions: 3 });
+  assert.deepEqual(nextRecord(undefined, 'me', 15, 't1'), {
+    holderIdentity: 'me',
+    leaseDurationSeconds: 15,
+    acquireTime: 't1',
+    renewTime: 't1',
+    leaderTransitions: 0,
+  });
+  assert.deepEqual(nextRecord(rec('me', 2), 'me', 15, 't2'), {
+    holderIdentity: 'me',
+    leaseDurationSeconds: 15,
+    acquireTime: 'a',
+    renewTime: 't2',
+    leaderTransitions: 2,
+  });
+  assert.deepEqual(nextRecord(rec('other', 2), 'me', 15, 't3'), {
+    holderIdentity: 'me',
+    leaseDurationSeconds: 15,
+    acquireTime: 't3',
+    renewTime: 't3',
+    leaderTransitions: 3,
+  });
 });
 
 test('a standby elector takes the Lease over once the leader stops renewing for the lease duration', async () => {
@@ -37,8 +61,19 @@ test('a standby elector takes the Lease over once the leader stops renewing for 
   await c.start();
   const t0 = c.clock.now();
   const log: string[] = [];
-  const config = (identity: string) => ({ lock: 'leases' as const, name: 'kube-scheduler', namespace: 'kube-system', identity, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
-  const callbacks = (who: string) => ({ onStartedLeading: () => log.push(`${who} leads at ${(c.clock.now() - t0) / 1000}`), onStoppedLeading: () => log.push(`${who} stops`) });
+  const config = (identity: string) => ({
+    lock: 'leases' as const,
+    name: 'kube-scheduler',
+    namespace: 'kube-system',
+    identity,
+    leaseDurationMs: 15_000,
+    renewDeadlineMs: 10_000,
+    retryPeriodMs: 2_000,
+  });
+  const callbacks = (who: string) => ({
+    onStartedLeading: () => log.push(`${who} leads at ${(c.clock.now() - t0) / 1000}`),
+    onStoppedLeading: () => log.push(`${who} stops`),
+  });
   const a = new LeaderElector(c.client, c.clock, config('a'), callbacks('a'));
   const b = new LeaderElector(c.client, c.clock, config('b'), callbacks('b'));
   try {
@@ -54,7 +89,10 @@ test('a standby elector takes the Lease over once the leader stops renewing for 
     await c.advance(4_000);
     assert.equal(log.length, 3);
     assert.match(log[2], /^b leads at (26|28)$/);
-    const lease = await c.client.get<import('../../../src/api/core').Lease>({ resource: 'leases.coordination.k8s.io', namespace: 'kube-system' }, 'kube-scheduler');
+    const lease = await c.client.get<import('../../../src/api/core').Lease>(
+      { resource: 'leases.coordination.k8s.io', namespace: 'kube-system' },
+      'kube-scheduler',
+    );
     assert.equal(lease.spec.holderIdentity, 'b');
     assert.equal(lease.spec.leaseTransitions, 1);
   } finally {
@@ -73,8 +111,23 @@ test('a leader whose lock is taken stops renewDeadline after its first failed re
   await c.start();
   const t0 = c.clock.now();
   const log: string[] = [];
-  const a = new LeaderElector(c.client, c.clock, { lock: 'leases', name: 'kube-scheduler', namespace: 'kube-system', identity: 'a', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
-    { onStartedLeading: () => log.push(`a leads at ${(c.clock.now() - t0) / 1000}`), onStoppedLeading: () => log.push(`a stops at ${(c.clock.now() - t0) / 1000}`) });
+  const a = new LeaderElector(
+    c.client,
+    c.clock,
+    {
+      lock: 'leases',
+      name: 'kube-scheduler',
+      namespace: 'kube-system',
+      identity: 'a',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    },
+    {
+      onStartedLeading: () => log.push(`a leads at ${(c.clock.now() - t0) / 1000}`),
+      onStoppedLeading: () => log.push(`a stops at ${(c.clock.now() - t0) / 1000}`),
+    },
+  );
   try {
     await a.run(); // acquires at 0
     await c.advance(1_000);
@@ -82,7 +135,10 @@ test('a leader whose lock is taken stops renewDeadline after its first failed re
     const ref = { resource: 'leases.coordination.k8s.io', namespace: 'kube-system' };
     const lease = await c.client.get<import('../../../src/api/core').Lease>(ref, 'kube-scheduler');
     const now = new Date(c.clock.now()).toISOString().replace(/Z$/, '000Z');
-    await c.client.update(ref, { ...lease, spec: { ...lease.spec, holderIdentity: 'b', acquireTime: now, renewTime: now, leaseTransitions: 1 } });
+    await c.client.update(ref, {
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'b', acquireTime: now, renewTime: now, leaseTransitions: 1 },
+    });
     await c.advance(10_000); // 11 s: the poll that began at 2 s has not run out
     assert.deepEqual(log, ['a leads at 0']);
     await c.advance(1_000); // 12 s = 2 s (first failure) + 10 s

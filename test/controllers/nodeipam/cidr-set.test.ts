@@ -5,7 +5,10 @@ import { CidrSet, ERR_NO_CIDRS_REMAINING } from '../../../src/controllers/nodeip
 test('a fresh /16 gives /24s in order', () => {
   const s = new CidrSet('172.20.0.0/16', 24);
   assert.equal(s.maxCIDRs, 256);
-  assert.deepEqual([s.allocateNext(), s.allocateNext(), s.allocateNext()], ['172.20.0.0/24', '172.20.1.0/24', '172.20.2.0/24']);
+  assert.deepEqual(
+    [s.allocateNext(), s.allocateNext(), s.allocateNext()],
+    ['172.20.0.0/24', '172.20.1.0/24', '172.20.2.0/24'],
+  );
 });
 
 test('allocation is round-robin from the cursor, not lowest-free', () => {
@@ -105,7 +108,7 @@ test('upstream TestOccupy: the bits a CIDR covers (IPv4 cases)', () => {
   }
 });
 
-test('upstream TestGetBitforCIDR: a block\'s index (IPv4 cases); outside the cluster is an error', () => {
+test("upstream TestGetBitforCIDR: a block's index (IPv4 cases); outside the cluster is an error", () => {
   const cases: [cluster: string, mask: number, cidr: string, bit: number][] = [
     ['127.0.0.0/8', 16, '127.0.0.0/16', 0],
     ['127.0.0.0/8', 16, '127.123.0.0/16', 123],

@@ -6,18 +6,42 @@ import { isoTime, microTime } from '../../../src/clock';
 
 const T0 = Date.UTC(2025, 0, 1);
 const s = (n: number) => T0 + n * 1000;
-const opts = (now: number): HealthOptions => ({ now, gracePeriodMs: 40_000, startupGracePeriodMs: 60_000, conditionTypes: CONDITIONS_SET_UNKNOWN });
+const opts = (now: number): HealthOptions => ({
+  now,
+  gracePeriodMs: 40_000,
+  startupGracePeriodMs: 60_000,
+  conditionTypes: CONDITIONS_SET_UNKNOWN,
+});
 
 function node(heartbeat: number | undefined, transition = T0): Node {
   return {
     metadata: { name: 'n1', creationTimestamp: isoTime(T0) },
-    status: heartbeat === undefined ? {} : {
-      conditions: [
-        { type: 'Ready', status: 'True', lastHeartbeatTime: isoTime(heartbeat), lastTransitionTime: isoTime(transition), reason: 'KubeletReady' },
-        { type: 'MemoryPressure', status: 'False', lastHeartbeatTime: isoTime(heartbeat), lastTransitionTime: isoTime(transition) },
-        { type: 'NetworkUnavailable', status: 'False', lastHeartbeatTime: isoTime(heartbeat), lastTransitionTime: isoTime(transition) },
-      ],
-    },
+    status:
+      heartbeat === undefined
+        ? {}
+        : {
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                lastHeartbeatTime: isoTime(heartbeat),
+                lastTransitionTime: isoTime(transition),
+                reason: 'KubeletReady',
+              },
+              {
+                type: 'MemoryPressure',
+                status: 'False',
+                lastHeartbeatTime: isoTime(heartbeat),
+                lastTransitionTime: isoTime(transition),
+              },
+              {
+                type: 'NetworkUnavailable',
+                status: 'False',
+                lastHeartbeatTime: isoTime(heartbeat),
+                lastTransitionTime: isoTime(transition),
+              },
+            ],
+          },
   };
 }
 
@@ -52,7 +76,10 @@ test('a new heartbeat moves the probe; the same heartbeat does not', () => {
 });
 
 test('lease renewals are heartbeats; the first lease seen counts even if old', () => {
-  const lease = (renew: number): Lease => ({ metadata: { name: 'n1', namespace: 'kube-node-lease' }, spec: { renewTime: microTime(renew) } });
+  const lease = (renew: number): Lease => ({
+    metadata: { name: 'n1', namespace: 'kube-node-lease' },
+    spec: { renewTime: microTime(renew) },
+  });
   const a = assessNodeHealth(node(s(0)), undefined, lease(s(-100)), opts(s(0)));
   const b = assessNodeHealth(node(s(0)), a.health, lease(s(-100)), opts(s(30)));
   assert.equal(b.health.probeTimestamp, s(0));
@@ -67,12 +94,15 @@ test('a node without Ready gets the startup grace from its creation, then NodeSt
   assert.equal(fresh.updatedConditions, undefined);
   assert.equal(fresh.observed.status, 'Unknown', 'observed is a synthetic Unknown');
   const late = assessNodeHealth(node(undefined), fresh.health, undefined, opts(s(61)));
-  assert.deepEqual(late.updatedConditions!.map((c) => [c.type, c.status, c.reason]), [
-    ['Ready', 'Unknown', 'NodeStatusNeverUpdated'],
-    ['MemoryPressure', 'Unknown', 'NodeStatusNeverUpdated'],
-    ['DiskPressure', 'Unknown', 'NodeStatusNeverUpdated'],
-    ['PIDPressure', 'Unknown', 'NodeStatusNeverUpdated'],
-  ]);
+  assert.deepEqual(
+    late.updatedConditions!.map((c) => [c.type, c.status, c.reason]),
+    [
+      ['Ready', 'Unknown', 'NodeStatusNeverUpdated'],
+      ['MemoryPressure', 'Unknown', 'NodeStatusNeverUpdated'],
+      ['DiskPressure', 'Unknown', 'NodeStatusNeverUpdated'],
+      ['PIDPressure', 'Unknown', 'NodeStatusNeverUpdated'],
+    ],
+  );
   assert.equal(late.updatedConditions![0].lastHeartbeatTime, isoTime(T0), 'heartbeat = creation');
 });
 

@@ -1,12 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALWAYS, NEVER, RateLimitedTimedQueue, TokenBucket } from '../../../src/controllers/nodelifecycle/rate-limited-queue';
+import {
+  ALWAYS,
+  NEVER,
+  RateLimitedTimedQueue,
+  TokenBucket,
+} from '../../../src/controllers/nodelifecycle/rate-limited-queue';
 
 /** Upstream's vectors (rate_limited_queue_test.go), plus the token bucket on a fake clock. */
 
 function drain(q: RateLimitedTimedQueue): Promise<string[]> {
   const seen: string[] = [];
-  return q.try(async (v) => { seen.push(v.value); return { done: true }; }).then(() => seen);
+  return q
+    .try(async (v) => {
+      seen.push(v.value);
+      return { done: true };
+    })
+    .then(() => seen);
 }
 
 test('Add keeps insertion order and refuses duplicates (TestAddNode)', () => {
@@ -19,9 +29,15 @@ test('Add keeps insertion order and refuses duplicates (TestAddNode)', () => {
 });
 
 test('Remove takes a value from anywhere (TestDelNode)', () => {
-  for (const [gone, rest] of [['first', ['second', 'third']], ['second', ['first', 'third']], ['third', ['first', 'second']]] as const) {
+  for (const [gone, rest] of [
+    ['first', ['second', 'third']],
+    ['second', ['first', 'third']],
+    ['third', ['first', 'second']],
+  ] as const) {
     const q = new RateLimitedTimedQueue(ALWAYS, () => 0);
-    q.add('first', '1'); q.add('second', '2'); q.add('third', '3');
+    q.add('first', '1');
+    q.add('second', '2');
+    q.add('third', '3');
     assert.equal(q.remove(gone), true);
     assert.deepEqual(q.pending(), rest);
   }
@@ -29,7 +45,9 @@ test('Remove takes a value from anywhere (TestDelNode)', () => {
 
 test('Try processes what is left; a processed value is not re-added until removed (TestTry, TestAddAfterTry)', async () => {
   const q = new RateLimitedTimedQueue(ALWAYS, () => 0);
-  q.add('first', '1'); q.add('second', '2'); q.add('third', '3');
+  q.add('first', '1');
+  q.add('second', '2');
+  q.add('third', '3');
   q.remove('second');
   assert.deepEqual(await drain(q), ['first', 'third']);
   q.add('first', '1');
@@ -42,29 +60,42 @@ test('Try processes what is left; a processed value is not re-added until remove
 test('A failed value is retried after its wait, behind values already due (TestTryOrdering)', async () => {
   let now = 0;
   const q = new RateLimitedTimedQueue(ALWAYS, () => now);
-  q.add('first', '1'); q.add('second', '2'); q.add('third', '3');
+  q.add('first', '1');
+  q.add('second', '2');
+  q.add('third', '3');
   const order: string[] = [];
   let failed = false;
   await q.try(async (v) => {
-    if (v.value === 'second' && !failed) { failed = true; return { done: false, retryAfterMs: 2 }; }
+    if (v.value === 'second' && !failed) {
+      failed = true;
+      return { done: false, retryAfterMs: 2 };
+    }
     order.push(v.value);
     return { done: true };
   });
   assert.deepEqual(order, ['first', 'third']);
   assert.deepEqual(q.pending(), ['second']);
   now = 3;
-  await q.try(async (v) => { order.push(v.value); return { done: true }; });
+  await q.try(async (v) => {
+    order.push(v.value);
+    return { done: true };
+  });
   assert.deepEqual(order, ['first', 'third', 'second']);
 });
 
 test('A value removed while being processed is not retried (TestTryRemovingWhileTry)', async () => {
   const q = new RateLimitedTimedQueue(ALWAYS, () => 0);
-  q.add('first', '1'); q.add('second', '2'); q.add('third', '3');
+  q.add('first', '1');
+  q.add('second', '2');
+  q.add('third', '3');
   const order: string[] = [];
   let count = 0;
   await q.try(async (v) => {
     count++;
-    if (v.value === 'second') { q.remove('second'); return { done: false, retryAfterMs: 1 }; }
+    if (v.value === 'second') {
+      q.remove('second');
+      return { done: false, retryAfterMs: 1 };
+    }
     order.push(v.value);
     return { done: true };
   });
@@ -91,8 +122,16 @@ test('A queue at 0.1/s lets one node through at once, then one every 10 s', asyn
   const q = new RateLimitedTimedQueue(new TokenBucket(0.1, 1, () => now), () => now);
   for (const n of ['a', 'b', 'c']) q.add(n, n);
   const at: [string, number][] = [];
-  for (now = 0; now <= 25_000; now += 100) await q.try(async (v) => { at.push([v.value, now]); return { done: true }; });
-  assert.deepEqual(at, [['a', 0], ['b', 10_000], ['c', 20_000]]);
+  for (now = 0; now <= 25_000; now += 100)
+    await q.try(async (v) => {
+      at.push([v.value, now]);
+      return { done: true };
+    });
+  assert.deepEqual(at, [
+    ['a', 0],
+    ['b', 10_000],
+    ['c', 20_000],
+  ]);
 });
 
 test('SwapLimiter: same rate is a no-op; 0 means never (QPS 1, as upstream); new rate (TestSwapLimiter)', () => {
@@ -107,7 +146,8 @@ test('SwapLimiter: same rate is a no-op; 0 means never (QPS 1, as upstream); new
 test('SwapLimiter grants no free token when the old limiter had none; keeps the full bucket when it had one', async () => {
   let now = 0;
   const q = new RateLimitedTimedQueue(new TokenBucket(0.1, 1, () => now), () => now);
-  q.add('a', 'a'); q.add('b', 'b');
+  q.add('a', 'a');
+  q.add('b', 'b');
   const seen = await drain(q); // spends the token on "a"
   assert.deepEqual(seen, ['a']);
   q.swapLimiter(0.01); // old bucket empty → the new one is drained

@@ -8,14 +8,19 @@ import { NodeCondition } from '../../../src/api/core';
 import { computeZoneState, zoneEvictionRate, zoneKey } from '../../../src/controllers/nodelifecycle/zones';
 
 const c = (status: NodeCondition['status']): NodeCondition => ({ type: 'Ready', status });
-const T = c('True'), F = c('False'), U = c('Unknown');
+const T = c('True'),
+  F = c('False'),
+  U = c('Unknown');
 
 test('zoneKey follows GetZoneKey: beta labels win, even when empty; region:\\0:zone', () => {
   assert.equal(zoneKey(undefined), '');
   assert.equal(zoneKey({}), '');
   assert.equal(zoneKey({ 'topology.kubernetes.io/zone': 'z1' }), ':\x00:z1');
   assert.equal(zoneKey({ 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': 'z1' }), 'r:\x00:z1');
-  assert.equal(zoneKey({ 'failure-domain.beta.kubernetes.io/zone': 'old', 'topology.kubernetes.io/zone': 'new' }), ':\x00:old');
+  assert.equal(
+    zoneKey({ 'failure-domain.beta.kubernetes.io/zone': 'old', 'topology.kubernetes.io/zone': 'new' }),
+    ':\x00:old',
+  );
   assert.equal(zoneKey({ 'failure-domain.beta.kubernetes.io/zone': '', 'topology.kubernetes.io/zone': 'new' }), '');
   assert.equal(zoneKey({ 'failure-domain.beta.kubernetes.io/region': 'r' }), 'r:\x00:');
 });
@@ -50,29 +55,105 @@ test('setLimiterInZone: Partial slows large zones (> threshold) and stops small 
 
 import { ZoneDisruption } from '../../../src/controllers/nodelifecycle/disruption';
 
-const rates = { nodeEvictionRate: 0.1, secondaryNodeEvictionRate: 0.01, largeClusterSizeThreshold: 50, unhealthyZoneThreshold: 0.55 };
+const rates = {
+  nodeEvictionRate: 0.1,
+  secondaryNodeEvictionRate: 0.01,
+  largeClusterSizeThreshold: 50,
+  unhealthyZoneThreshold: 0.55,
+};
 
 test('handleDisruption: a zone leaving Initial gets its rate; unchanged zones are left alone', () => {
   const d = new ZoneDisruption(rates);
-  d.addZone('a'); d.addZone('b');
-  assert.deepEqual(d.handle(new Map([['a', [T, T]], ['b', [T]]])), { kind: 'normal', rates: new Map([['a', 0.1], ['b', 0.1]]) });
-  assert.deepEqual(d.handle(new Map([['a', [T, T]], ['b', [T]]])), { kind: 'normal', rates: new Map() });
+  d.addZone('a');
+  d.addZone('b');
+  assert.deepEqual(
+    d.handle(
+      new Map([
+        ['a', [T, T]],
+        ['b', [T]],
+      ]),
+    ),
+    {
+      kind: 'normal',
+      rates: new Map([
+        ['a', 0.1],
+        ['b', 0.1],
+      ]),
+    },
+  );
+  assert.deepEqual(
+    d.handle(
+      new Map([
+        ['a', [T, T]],
+        ['b', [T]],
+      ]),
+    ),
+    { kind: 'normal', rates: new Map() },
+  );
   // Zone a fully down while b is healthy: a still evicts at the normal rate.
-  assert.deepEqual(d.handle(new Map([['a', [U, U]], ['b', [T]]])), { kind: 'normal', rates: new Map([['a', 0.1]]) });
+  assert.deepEqual(
+    d.handle(
+      new Map([
+        ['a', [U, U]],
+        ['b', [T]],
+      ]),
+    ),
+    { kind: 'normal', rates: new Map([['a', 0.1]]) },
+  );
   assert.equal(d.states.get('a'), 'FullDisruption');
 });
 
 test('handleDisruption: every zone Full → enter master disruption once; then stay; a ready node → exit with every rate', () => {
   const d = new ZoneDisruption(rates);
-  d.handle(new Map([['a', [T]], ['b', [T]]]));
-  assert.deepEqual(d.handle(new Map([['a', [U]], ['b', [F]]])), { kind: 'enter-master-disruption' });
-  assert.deepEqual(d.handle(new Map([['a', [U]], ['b', [F]]])), { kind: 'stay-master-disruption' });
-  assert.deepEqual(d.handle(new Map([['a', [T]], ['b', [F]]])), { kind: 'exit-master-disruption', rates: new Map([['a', 0.1], ['b', 0.1]]) });
+  d.handle(
+    new Map([
+      ['a', [T]],
+      ['b', [T]],
+    ]),
+  );
+  assert.deepEqual(
+    d.handle(
+      new Map([
+        ['a', [U]],
+        ['b', [F]],
+      ]),
+    ),
+    { kind: 'enter-master-disruption' },
+  );
+  assert.deepEqual(
+    d.handle(
+      new Map([
+        ['a', [U]],
+        ['b', [F]],
+      ]),
+    ),
+    { kind: 'stay-master-disruption' },
+  );
+  assert.deepEqual(
+    d.handle(
+      new Map([
+        ['a', [T]],
+        ['b', [F]],
+      ]),
+    ),
+    {
+      kind: 'exit-master-disruption',
+      rates: new Map([
+        ['a', 0.1],
+        ['b', 0.1],
+      ]),
+    },
+  );
 });
 
 test('handleDisruption: a zone with no nodes left is forgotten', () => {
   const d = new ZoneDisruption(rates);
-  d.handle(new Map([['a', [T]], ['b', [T]]]));
+  d.handle(
+    new Map([
+      ['a', [T]],
+      ['b', [T]],
+    ]),
+  );
   d.handle(new Map([['a', [T]]]));
   assert.deepEqual([...d.states.keys()], ['a']);
 });

@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Pod } from '../../../src/api/core';
-import { compareWithRanks, deletionCost, podsToDelete, POD_DELETION_COST, ranksByRelatedPods } from '../../../src/controllers/replication/ranking';
+import {
+  compareWithRanks,
+  deletionCost,
+  podsToDelete,
+  POD_DELETION_COST,
+  ranksByRelatedPods,
+} from '../../../src/controllers/replication/ranking';
 
 /*
  * v1.32 pkg/controller/controller_utils_test.go TestSortingActivePodsWithRanks (PodDeletionCost
@@ -12,14 +18,32 @@ const HOUR = 3600_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const MONTH_AGO = Date.UTC(2025, 4, 15, 12); // now.AddDate(0, -1, 0)
 
-function mk(name: string, node: string, phase: 'Pending' | 'Unknown' | 'Running', ready: boolean, restarts: number, readySince: number | undefined, created: number | undefined, annotations?: Record<string, string>): Pod {
+function mk(
+  name: string,
+  node: string,
+  phase: 'Pending' | 'Unknown' | 'Running',
+  ready: boolean,
+  restarts: number,
+  readySince: number | undefined,
+  created: number | undefined,
+  annotations?: Record<string, string>,
+): Pod {
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, annotations, creationTimestamp: created === undefined ? undefined : iso(created) },
     spec: { containers: [], ...(node ? { nodeName: node } : {}) },
     status: {
       phase,
-      conditions: ready ? [{ type: 'Ready', status: 'True', ...(readySince === undefined ? {} : { lastTransitionTime: iso(readySince) }) }] : [],
+      conditions: ready
+        ? [
+            {
+              type: 'Ready',
+              status: 'True',
+              ...(readySince === undefined ? {} : { lastTransitionTime: iso(readySince) }),
+            },
+          ]
+        : [],
       containerStatuses: ready ? [{ name: 'c', ready: true, restartCount: restarts, image: '', imageID: '' }] : [],
     },
   } as Pod;
@@ -44,9 +68,17 @@ const ready8h = mk('ready-10-hours', '', 'Running', true, 0, NOW - 8 * HOUR, MON
 
 test('TestSortingActivePodsWithRanks (v1.32): equality tests', () => {
   const pairs: [Pod, Pod][] = [
-    [unscheduled, unscheduled], [scheduledPending, scheduledPending], [unknownPhase, unknownPhase], [runningNotReady, runningNotReady],
-    [readyNowCreatedThen, readyNowCreatedThen], [readyNow, readyNow], [readyThen, readyThen], [readyHighRestarts, readyHighRestarts],
-    [readyNowCreatedThen, readyNowCreatedThen], [unscheduled5h, unscheduled8h], [ready5h, ready8h],
+    [unscheduled, unscheduled],
+    [scheduledPending, scheduledPending],
+    [unknownPhase, unknownPhase],
+    [runningNotReady, runningNotReady],
+    [readyNowCreatedThen, readyNowCreatedThen],
+    [readyNow, readyNow],
+    [readyThen, readyThen],
+    [readyHighRestarts, readyHighRestarts],
+    [readyNowCreatedThen, readyNowCreatedThen],
+    [unscheduled5h, unscheduled8h],
+    [ready5h, ready8h],
   ];
   for (const [a, b] of pairs) {
     assert.equal(compareWithRanks(a, 1, b, 1, NOW), 0, `${a.metadata.name} ~ ${b.metadata.name}`);
@@ -56,11 +88,21 @@ test('TestSortingActivePodsWithRanks (v1.32): equality tests', () => {
 
 test('TestSortingActivePodsWithRanks (v1.32): inequality tests', () => {
   const cases: [Pod, number, Pod, number][] = [
-    [unscheduled, 1, scheduledPending, 2], [unscheduled, 2, scheduledPending, 1], [scheduledPending, 1, unknownPhase, 2],
-    [unknownPhase, 1, runningNotReady, 2], [runningNotReady, 1, readyNoTime, 1], [readyNoTime, 1, readyNow, 1],
-    [readyNow, 2, readyNoTime, 1], [readyNow, 1, readyThen, 1], [readyNow, 2, readyThen, 1],
-    [readyHighRestarts, 1, readyNow, 1], [readyNow, 2, readyHighRestarts, 1], [readyNow, 1, readyNowCreatedThen, 1],
-    [readyNowCreatedThen, 2, readyNow, 1], [lowCost, 2, highCost, 1], [ready2h, 1, ready5h, 1],
+    [unscheduled, 1, scheduledPending, 2],
+    [unscheduled, 2, scheduledPending, 1],
+    [scheduledPending, 1, unknownPhase, 2],
+    [unknownPhase, 1, runningNotReady, 2],
+    [runningNotReady, 1, readyNoTime, 1],
+    [readyNoTime, 1, readyNow, 1],
+    [readyNow, 2, readyNoTime, 1],
+    [readyNow, 1, readyThen, 1],
+    [readyNow, 2, readyThen, 1],
+    [readyHighRestarts, 1, readyNow, 1],
+    [readyNow, 2, readyHighRestarts, 1],
+    [readyNow, 1, readyNowCreatedThen, 1],
+    [readyNowCreatedThen, 2, readyNow, 1],
+    [lowCost, 2, highCost, 1],
+    [ready2h, 1, ready5h, 1],
   ];
   for (const [a, ra, b, rb] of cases) {
     const what = `${a.metadata.name} (rank ${ra}) before ${b.metadata.name} (rank ${rb})`;
@@ -70,7 +112,11 @@ test('TestSortingActivePodsWithRanks (v1.32): inequality tests', () => {
 });
 
 test('GetDeletionCostFromPodAnnotations: int32 decimal; "+1", "01", out of range and non-numbers count 0', () => {
-  const cost = (v?: string) => deletionCost({ metadata: { annotations: v === undefined ? {} : { [POD_DELETION_COST]: v } }, spec: { containers: [] } } as Pod);
+  const cost = (v?: string) =>
+    deletionCost({
+      metadata: { annotations: v === undefined ? {} : { [POD_DELETION_COST]: v } },
+      spec: { containers: [] },
+    } as Pod);
   assert.equal(cost(), 0);
   assert.equal(cost('10'), 10);
   assert.equal(cost('-10'), -10);
@@ -89,7 +135,10 @@ test('getPodsRankedByRelatedPodsOnSameNode: active related pods per node; the do
   const b = mk('b', 'n2', 'Running', true, 0, NOW - HOUR, NOW - HOUR);
   const other = mk('other-rs', 'n2', 'Running', true, 0, NOW - HOUR, NOW - HOUR);
   assert.deepEqual(ranksByRelatedPods([a, b], [a, b, other]), [1, 2]);
-  assert.deepEqual(podsToDelete([a, b, other], 1, 'ActivePodsWithRanks', [a, b, other], NOW).map((p) => p.metadata.name).length, 1);
+  assert.deepEqual(
+    podsToDelete([a, b, other], 1, 'ActivePodsWithRanks', [a, b, other], NOW).map((p) => p.metadata.name).length,
+    1,
+  );
   assert.equal(podsToDelete([a, b], 1, 'ActivePodsWithRanks', [a, b, other], NOW)[0].metadata.name, 'b');
   // Without related pods (an RC, an unowned ReplicaSet) every rank is 0: v1.12's order by age decides.
   assert.deepEqual(ranksByRelatedPods([a, b], []), [0, 0]);

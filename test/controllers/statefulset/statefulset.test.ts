@@ -2,7 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Pod } from '../../../src/api/core';
 import { StatefulSet } from '../../../src/api/resources/statefulset';
-import { completeRollingUpdate, ordinalOf, planStatefulSet, revisionForOrdinal } from '../../../src/controllers/statefulset/plan';
+import {
+  completeRollingUpdate,
+  ordinalOf,
+  planStatefulSet,
+  revisionForOrdinal,
+} from '../../../src/controllers/statefulset/plan';
 import { hashRevision, revisionsToTruncate } from '../../../src/controllers/statefulset/revisions';
 import { ControllerRevision } from '../../../src/api/resources/controllerrevision';
 
@@ -10,14 +15,29 @@ import { ControllerRevision } from '../../../src/api/resources/controllerrevisio
 
 function set(replicas: number, extra: Partial<StatefulSet['spec']> = {}): StatefulSet {
   return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web', namespace: 'default', uid: 's' },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [] } }, podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } }, ...extra },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'web', namespace: 'default', uid: 's' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [] } },
+      podManagementPolicy: 'OrderedReady',
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      ...extra,
+    },
   };
 }
 function pod(ordinal: number, state: 'ready' | 'pending' | 'terminating' | 'failed', revision = 'r1'): Pod {
   return {
-    apiVersion: 'v1', kind: 'Pod',
-    metadata: { name: `web-${ordinal}`, uid: `u${ordinal}`, labels: { app: 'web', 'controller-revision-hash': revision }, ...(state === 'terminating' ? { deletionTimestamp: '2025-01-01T00:00:00Z' } : {}) },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `web-${ordinal}`,
+      uid: `u${ordinal}`,
+      labels: { app: 'web', 'controller-revision-hash': revision },
+      ...(state === 'terminating' ? { deletionTimestamp: '2025-01-01T00:00:00Z' } : {}),
+    },
     spec: { containers: [] },
     status: {
       phase: state === 'pending' ? 'Pending' : state === 'failed' ? 'Failed' : 'Running',
@@ -26,7 +46,9 @@ function pod(ordinal: number, state: 'ready' | 'pending' | 'terminating' | 'fail
   } as Pod;
 }
 const acts = (set: StatefulSet, pods: Pod[], current = 'r1', update = 'r1') =>
-  planStatefulSet(set, pods, current, update).actions.map((a) => (a.type === 'create' ? `create ${a.ordinal} ${a.revision}` : `delete ${a.pod.metadata.name} ${a.reason}`));
+  planStatefulSet(set, pods, current, update).actions.map((a) =>
+    a.type === 'create' ? `create ${a.ordinal} ${a.revision}` : `delete ${a.pod.metadata.name} ${a.reason}`,
+  );
 
 test('getParentNameAndOrdinal: <set>-<n>, else -1', () => {
   assert.equal(ordinalOf(pod(3, 'ready'), 'web'), 3);
@@ -45,7 +67,10 @@ test('OrderedReady scale up: one pod per pass, only after the one before is Runn
 test('Parallel scale up and down: everything at once', () => {
   const p = set(3, { podManagementPolicy: 'Parallel' });
   assert.deepEqual(acts(p, []), ['create 0 update', 'create 1 update', 'create 2 update']);
-  assert.deepEqual(acts(set(1, { podManagementPolicy: 'Parallel' }), [pod(0, 'ready'), pod(1, 'ready'), pod(2, 'pending')]), ['delete web-2 condemned', 'delete web-1 condemned']);
+  assert.deepEqual(
+    acts(set(1, { podManagementPolicy: 'Parallel' }), [pod(0, 'ready'), pod(1, 'ready'), pod(2, 'pending')]),
+    ['delete web-2 condemned', 'delete web-1 condemned'],
+  );
 });
 
 test('OrderedReady scale down: highest ordinal first, waiting while it terminates; an unhealthy first pod may go', () => {
@@ -64,10 +89,18 @@ test('a failed pod is deleted and recreated', () => {
 test('RollingUpdate: the highest ordinal not at the update revision goes first, one at a time, down to the partition', () => {
   const pods = [pod(0, 'ready', 'r1'), pod(1, 'ready', 'r1'), pod(2, 'ready', 'r1')];
   assert.deepEqual(acts(set(3), pods, 'r1', 'r2'), ['delete web-2 update']);
-  assert.deepEqual(acts(set(3), [pod(0, 'ready', 'r1'), pod(1, 'ready', 'r1'), pod(2, 'pending', 'r2')], 'r1', 'r2'), []);
-  assert.deepEqual(acts(set(3), [pod(0, 'ready', 'r1'), pod(1, 'ready', 'r1'), pod(2, 'ready', 'r2')], 'r1', 'r2'), ['delete web-1 update']);
+  assert.deepEqual(
+    acts(set(3), [pod(0, 'ready', 'r1'), pod(1, 'ready', 'r1'), pod(2, 'pending', 'r2')], 'r1', 'r2'),
+    [],
+  );
+  assert.deepEqual(acts(set(3), [pod(0, 'ready', 'r1'), pod(1, 'ready', 'r1'), pod(2, 'ready', 'r2')], 'r1', 'r2'), [
+    'delete web-1 update',
+  ]);
   const partitioned = set(3, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } });
-  assert.deepEqual(acts(partitioned, [pod(0, 'ready', 'r1'), pod(1, 'ready', 'r1'), pod(2, 'ready', 'r2')], 'r1', 'r2'), []);
+  assert.deepEqual(
+    acts(partitioned, [pod(0, 'ready', 'r1'), pod(1, 'ready', 'r1'), pod(2, 'ready', 'r2')], 'r1', 'r2'),
+    [],
+  );
   assert.deepEqual(acts(set(3, { updateStrategy: { type: 'OnDelete' } }), pods, 'r1', 'r2'), []);
 });
 
@@ -80,7 +113,12 @@ test('newVersionedStatefulSetPod: below the partition the current revision, else
 });
 
 test('status counts and completeRollingUpdate', () => {
-  const plan = planStatefulSet(set(3), [pod(0, 'ready', 'r2'), pod(1, 'ready', 'r2'), pod(2, 'ready', 'r2')], 'r1', 'r2');
+  const plan = planStatefulSet(
+    set(3),
+    [pod(0, 'ready', 'r2'), pod(1, 'ready', 'r2'), pod(2, 'ready', 'r2')],
+    'r1',
+    'r2',
+  );
   assert.deepEqual(plan.status, { replicas: 3, readyReplicas: 3, currentReplicas: 0, updatedReplicas: 3 });
   const status = { ...plan.status, currentRevision: 'r1', updateRevision: 'r2' };
   completeRollingUpdate(set(3), status);
@@ -92,7 +130,10 @@ test('truncateHistory keeps current, update and live revisions, then revisionHis
   const rev = (name: string, revision: number) => ({ metadata: { name }, revision }) as ControllerRevision;
   const revisions = [rev('a', 1), rev('b', 2), rev('c', 3), rev('d', 4), rev('e', 5)];
   const s = set(1, { revisionHistoryLimit: 1 });
-  assert.deepEqual(revisionsToTruncate(s, revisions, new Set(['b']), 'e', 'e').map((r) => r.metadata.name), ['a', 'c']);
+  assert.deepEqual(
+    revisionsToTruncate(s, revisions, new Set(['b']), 'e', 'e').map((r) => r.metadata.name),
+    ['a', 'c'],
+  );
 });
 
 test('HashControllerRevision: stable, changed by the collision count, safe alphabet', () => {
