@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { coreRegistry } from '../api/resources';
@@ -18,7 +17,7 @@ import {
 import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
 import { WatchedProcess } from '../util/process';
-import { freePort } from '../util/ports';
+import { freePort, portFree } from '../util/ports';
 
 // Compiled, the driver starts the compiled CLI itself (the run already chose dist/ as current);
 // from the sources, bin/kubespec chooses (dist/ when it is up to date, else ts-node).
@@ -40,14 +39,6 @@ export interface ServeOptions {
   forcedFlags?: Flags;
   /** Where the servers keep their PKI: shared by the run, so keys are made once. */
   dataDir?: string;
-}
-
-function portFree(port: number, host: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, host, () => srv.close(() => resolve(true)));
-  });
 }
 
 /** Resolves once port is free on host; past the deadline, fails naming the port. */

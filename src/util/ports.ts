@@ -12,11 +12,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Whether this loopback port can be listened on now. */
-export function portFree(port: number): Promise<boolean> {
+/** Whether this port can be listened on now, on host (loopback unless said). */
+export function portFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = net.createServer();
     srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
   });
 }

@@ -1,18 +1,9 @@
 // Child processes for the tests that start servers (kubespec serve, kubectl proxy): a free
 // loopback port, start-and-wait-for-a-line, and stop.
 import { ChildProcess, spawn } from 'node:child_process';
-import * as net from 'node:net';
+import { freePort } from '../../src/util/ports';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Starts a process and resolves once its output matches `ready`. */
 export function startProcess(
