@@ -5,7 +5,7 @@ import { Node, Pod, Taint } from '../src/api/core';
 import { isStatusError } from '../src/api/errors';
 import { renderTimeline, TimelineRecorder } from '../src/report/timeline';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { expectEvent, step } from './support';
 import { taintText } from './parameters';
 import { runPodOn } from './pods.steps';
 
@@ -514,27 +514,17 @@ When(
   }),
 );
 
-async function expectPodEvent(world: KubeWorld, reason: string, pod: string, message?: string): Promise<void> {
-  const cluster = await world.cluster();
-  const events = await cluster.events({ involvedName: pod, reason });
-  expect(
-    events.map((e) => `${e.reason}: ${e.message}`),
-    `events for pod ${pod}`,
-  ).to.not.be.empty;
-  if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
-}
-
 Then(
   'there is an event {string} for pod {string}',
   step(async function (this: KubeWorld, reason: string, pod: string) {
-    await expectPodEvent(this, reason, pod);
+    await expectEvent(this, reason, pod, `pod ${pod}`);
   }),
 );
 
 Then(
   'there is an event {string} for pod {string} with message {string}',
   step(async function (this: KubeWorld, reason: string, pod: string, message: string) {
-    await expectPodEvent(this, reason, pod, message);
+    await expectEvent(this, reason, pod, `pod ${pod}`, message);
   }),
 );
 

@@ -6,7 +6,7 @@ import { KubeletSpec } from '../src/drivers';
 import { parseLabels } from '../src/api/labels/parser';
 import { parseTaints } from '../src/api/taints';
 import { KubeWorld } from './world';
-import { ageTolerance, step } from './support';
+import { ageTolerance, expectEvent, step } from './support';
 
 const NODES = { resource: 'nodes' };
 
@@ -382,27 +382,17 @@ Then(
   }),
 );
 
-async function expectNodeEvent(world: KubeWorld, reason: string, name: string, message?: string): Promise<void> {
-  const cluster = await world.cluster();
-  const events = await cluster.events({ involvedName: name, reason });
-  expect(
-    events.map((e) => `${e.reason}: ${e.message}`),
-    `events for ${name}`,
-  ).to.not.be.empty;
-  if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
-}
-
 Then(
   'there is an event {string} for node {node}',
   step(async function (this: KubeWorld, reason: string, name: string) {
-    await expectNodeEvent(this, reason, name);
+    await expectEvent(this, reason, name, name);
   }),
 );
 
 Then(
   'there is an event {string} for node {node} with message {string}',
   step(async function (this: KubeWorld, reason: string, name: string, message: string) {
-    await expectNodeEvent(this, reason, name, message);
+    await expectEvent(this, reason, name, name, message);
   }),
 );
 

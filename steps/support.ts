@@ -1,4 +1,5 @@
 import { setDefaultTimeout } from '@cucumber/cucumber';
+import { expect } from 'chai';
 import { NotApplicableError } from '../src/drivers';
 
 // Steps on real targets wait for real time (a server starting, "41 seconds pass"); how
@@ -72,4 +73,21 @@ export function step<A extends unknown[]>(
   // Cucumber checks a step's arity against its parameters.
   Object.defineProperty(wrapped, 'length', { value: arity });
   return wrapped;
+}
+
+/** Some event with this reason names the object (and, when given, one of them has this message). */
+export async function expectEvent(
+  world: KubeWorld,
+  reason: string,
+  involvedName: string,
+  what: string,
+  message?: string,
+): Promise<void> {
+  const cluster = await world.cluster();
+  const events = await cluster.events({ involvedName, reason });
+  expect(
+    events.map((e) => `${e.reason}: ${e.message}`),
+    `events for ${what}`,
+  ).to.not.be.empty;
+  if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
 }
