@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChildProcess, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,7 +9,8 @@ import { kubeconfigYaml } from '../../src/cluster/serving';
 import { KubeconfigClient } from '../../src/client/kubeconfig';
 import { coreRegistry } from '../../src/api/resources';
 import { LABEL_RUN } from '../../src/drivers/scoped';
-import { freePort, startProcess, stopProcess } from '../support/processes';
+import { WatchedProcess } from '../../src/util/process';
+import { freePort, startProcess } from '../support/processes';
 
 /**
  * A long-lived cluster judged like any other: one `kubespec serve` started by hand, and
@@ -88,7 +89,7 @@ interface Server {
 /** Starts the servers, judges each as a long-lived cluster, and stops them. */
 async function judgeLongLived(servers: Server[]): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-anycluster-'));
-  const started: ChildProcess[] = [];
+  const started: WatchedProcess[] = [];
   const timings: string[] = [];
   const timed = <T>(label: string, f: () => T): T => {
     const t = Date.now();
@@ -118,7 +119,7 @@ async function judgeLongLived(servers: Server[]): Promise<void> {
         ],
         /^kubeconfig: (.+)$/m,
       );
-      started.push(server.child);
+      started.push(server.process);
       kubeconfigs.push(server.match[1].trim());
     }
     const references = new Map<string, Map<string, { status: string }>>();
@@ -167,7 +168,7 @@ async function judgeLongLived(servers: Server[]): Promise<void> {
           ['proxy', '--port=0', '--kubeconfig', kubeconfig],
           /Starting to serve on 127\.0\.0\.1:(\d+)/,
         );
-        started.push(proxy.child);
+        started.push(proxy.process);
         const viaProxy = path.join(work, `proxy-${i}.kubeconfig`);
         fs.writeFileSync(viaProxy, kubeconfigYaml(`http://127.0.0.1:${proxy.match[1]}`, 'proxy', {}));
         const proxied = timed(`${s.label} via kubectl proxy`, () =>
@@ -182,7 +183,7 @@ async function judgeLongLived(servers: Server[]): Promise<void> {
     }
   } finally {
     console.log(timings.join(', '));
-    for (const child of started.reverse()) await stopProcess(child);
+    for (const p of started.reverse()) await p.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort, startProcess, stopProcess } from '../support/processes';
+import { freePort, startProcess } from '../support/processes';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -44,7 +44,7 @@ test('examples/ci/judge.sh judges a cluster from its kubeconfig: a declaration w
     assert.equal(totals.failed, 0);
     assert.match(fs.readFileSync(path.join(ROOT, 'reports/ci/junit.xml'), 'utf8'), /<testsuite /);
   } finally {
-    await stopProcess(server.child);
+    await server.process.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
 });

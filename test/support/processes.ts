@@ -1,48 +1,34 @@
 // Child processes for the tests that start servers (kubespec serve, kubectl proxy): a free
-// loopback port, start-and-wait-for-a-line, and stop.
-import { ChildProcess, spawn } from 'node:child_process';
+// loopback port, and start-and-wait-for-a-line on the project's own WatchedProcess.
+import * as path from 'node:path';
 import { freePort } from '../../src/util/ports';
+import { WatchedProcess } from '../../src/util/process';
 
 export { freePort };
 
-/** Starts a process and resolves once its output matches `ready`. */
-export function startProcess(
+/**
+ * Starts a process and resolves once its output matches `ready`: within 300 s, and failing at
+ * once (with its output's tail) if it exits first. A start that fails stops the process.
+ */
+export async function startProcess(
   cmd: string,
   args: string[],
   ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
-    });
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error(`${cmd} did not start within 300 s:\n${out}`));
-    }, 300_000);
-    const on = (c: Buffer) => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m });
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${cmd} exited with ${code}:\n${out}`));
-    });
+): Promise<{ process: WatchedProcess; match: RegExpExecArray }> {
+  const proc = new WatchedProcess(path.basename(cmd), cmd, args, {
+    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
   });
-}
-
-export function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  child.removeAllListeners('exit');
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  let match: RegExpExecArray | null = null;
+  try {
+    await proc.waitUntil(
+      `${path.basename(cmd)} to print ${ready}`,
+      () => (match = ready.exec(proc.output())) !== null,
+      300_000,
+      50,
+    );
+  } catch (e) {
+    await proc.stop();
+    throw e;
+  }
+  return { process: proc, match: match! };
 }
