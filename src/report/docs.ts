@@ -35,19 +35,22 @@ function tagList(tags: string[], known: Set<string>): string {
     .join(' ');
 }
 
-function table(rows: string[][], header: boolean): string {
+/** A Gherkin data table (first row as the header when asked). */
+export function table(rows: string[][], header: boolean): string {
   if (rows.length === 0) return '';
   return `<table class="data">${rows.map((r, i) => `<tr>${r.map((c) => (i === 0 && header ? `<th>${esc(c)}</th>` : `<td>${esc(c)}</td>`)).join('')}</tr>`).join('')}</table>`;
 }
 
-function step(s: StepDoc): string {
+/** One step: keyword, quoted values and <placeholders> marked, its table or doc string. */
+export function stepHtml(s: StepDoc): string {
   const text = esc(s.text)
     .replace(/&quot;([^&]*)&quot;/g, '<q>$1</q>')
     .replace(/&lt;([a-z]+)&gt;/g, '<var>&lt;$1&gt;</var>');
   return `<li><b>${esc(s.keyword)}</b> ${text}${s.table ? table(s.table, false) : ''}${s.docString !== undefined ? `<pre>${esc(s.docString)}</pre>` : ''}</li>`;
 }
 
-function paragraphs(text: string): string {
+/** A description's paragraphs, with the catalogue's light markup. */
+export function paragraphs(text: string): string {
   return text
     .split(/\n\s*\n/)
     .filter((p) => p.trim())
@@ -74,9 +77,14 @@ function scenario(f: FeatureDoc, s: ScenarioDoc, known: Set<string>, results: Sc
 <h4>${esc(s.keyword)}: ${esc(s.name)} ${status ? `<span class="st st-${esc(status.replace(/\s/g, '-'))}">${esc(status)}</span>` : ''}</h4>
 <div class="tags">${tagList(s.tags, known)}</div>
 ${s.description ? paragraphs(s.description) : ''}
-<ul class="steps">${s.steps.map(step).join('')}</ul>
+<ul class="steps">${s.steps.map(stepHtml).join('')}</ul>
 ${s.examples.map((e) => `<div class="examples"><b>Examples${e.name ? `: ${esc(e.name)}` : ''}</b>${table(e.table, true)}</div>`).join('')}
 </section>`;
+}
+
+/** The anchor of a feature on the features page. */
+export function featureAnchor(f: FeatureDoc): string {
+  return `f-${f.uri.replace(/[^a-z0-9]+/gi, '-')}`;
 }
 
 export function renderDocs(catalogue: Behaviour[], features: FeatureDoc[], report?: ConformanceReport): string {
@@ -96,11 +104,10 @@ export function renderDocs(catalogue: Behaviour[], features: FeatureDoc[], repor
     const g = f.uri.split('/')[1] ?? 'other';
     groups.set(g, [...(groups.get(g) ?? []), f]);
   }
-  const featureId = (f: FeatureDoc) => `f-${f.uri.replace(/[^a-z0-9]+/gi, '-')}`;
   const toc = [...groups]
     .map(
       ([g, fs]) =>
-        `<li><b>${esc(g)}</b><ul>${fs.map((f) => `<li><a href="#${featureId(f)}">${esc(f.name)}</a></li>`).join('')}</ul></li>`,
+        `<li><b>${esc(g)}</b><ul>${fs.map((f) => `<li><a href="#${featureAnchor(f)}">${esc(f.name)}</a></li>`).join('')}</ul></li>`,
     )
     .join('');
   const featureHtml = [...groups]
@@ -108,11 +115,11 @@ export function renderDocs(catalogue: Behaviour[], features: FeatureDoc[], repor
       ([g, fs]) =>
         `<h2>${esc(g)}</h2>${fs
           .map(
-            (f) => `<article id="${featureId(f)}">
+            (f) => `<article id="${featureAnchor(f)}">
 <h3>${esc(f.name)}</h3>
 <div class="tags">${tagList(f.tags, known)} <span class="uri">${esc(f.uri)}</span></div>
 ${paragraphs(f.description)}
-${f.background ? `<section class="background"><h4>Background</h4><ul class="steps">${f.background.steps.map(step).join('')}</ul></section>` : ''}
+${f.background ? `<section class="background"><h4>Background</h4><ul class="steps">${f.background.steps.map(stepHtml).join('')}</ul></section>` : ''}
 ${f.scenarios.map((s) => scenario(f, s, known, results)).join('\n')}
 </article>`,
           )
@@ -131,7 +138,7 @@ ${f.scenarios.map((s) => scenario(f, s, known, results)).join('\n')}
 <div class="cite">Source: ${b.seed.map((c) => esc(citationText(c))).join(' · ')}</div>
 ${b.upstream ? `<div class="upstream">${inlineMarkdown(b.upstream)}</div>` : ''}
 ${b.informative ? `<div class="upstream">Informative: ${inlineMarkdown(b.notApplicableReason ?? '')}</div>` : ''}
-<div class="specs">${specs.length === 0 ? '<i>no scenario yet</i>' : specs.map(({ feature, scenario: s }) => `<a href="#${featureId(feature)}">${esc(feature.name)} › ${esc(s.name)}</a>`).join('<br>')}</div></dd>`;
+<div class="specs">${specs.length === 0 ? '<i>no scenario yet</i>' : specs.map(({ feature, scenario: s }) => `<a href="#${featureAnchor(feature)}">${esc(feature.name)} › ${esc(s.name)}</a>`).join('<br>')}</div></dd>`;
           })
           .join('')}</dl>`,
     )

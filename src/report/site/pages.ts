@@ -3,11 +3,12 @@
 // statement, source section, upstream note, scenarios as prose with their status on every run,
 // and the pictures its scenarios recorded (eviction timelines, the scheduler's decisions).
 import type { Behaviour } from '../catalogue';
-import type { FeatureDoc, ScenarioDoc, StepDoc } from '../features';
+import type { FeatureDoc, ScenarioDoc } from '../features';
 import type { BehaviourStatus, ConformanceReport, ScenarioEntry } from '../model';
 import type { SchedulingDecision } from '../../scheduler/decision';
 import { esc, inlineMarkdown, isEmbeddableSvg } from '../html';
-import { SEED_TITLES } from './seeds';
+import { SOURCES } from '../catalogue';
+import { featureAnchor, paragraphs, stepHtml, table } from '../docs';
 import { SITE_CSS, SITE_JS } from './assets';
 
 export interface SiteInput {
@@ -31,10 +32,6 @@ export function behaviourFile(id: string): string {
   return `behaviours/${id}.html`;
 }
 
-export function featureAnchor(f: FeatureDoc): string {
-  return `f-${f.uri.replace(/[^a-z0-9]+/gi, '-')}`;
-}
-
 function page(title: string, body: string, depth: number): string {
   const up = '../'.repeat(depth);
   return `<!DOCTYPE html>
@@ -51,7 +48,7 @@ function citation(b: Behaviour): string {
   return b.seed
     .map(
       (c) =>
-        `<span class="cite"><span class="doc" title="${esc(SEED_TITLES[c.file]?.file ?? c.file)}">${esc(SEED_TITLES[c.file]?.title ?? c.file)}</span> <span lang="zh">${esc(c.section)}</span></span>`,
+        `<span class="cite"><span class="doc" title="${esc(SOURCES[c.file]?.covers ?? '')}" lang="zh">${esc(SOURCES[c.file]?.title ?? c.file)}</span> <span lang="zh">${esc(c.section)}</span></span>`,
     )
     .join(' · ');
 }
@@ -135,22 +132,6 @@ ${sections}
   );
 }
 
-function stepHtml(s: StepDoc): string {
-  const text = esc(s.text).replace(/&quot;([^&]*)&quot;/g, '<q>$1</q>');
-  const table = s.table
-    ? `<table class="data">${s.table.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</table>`
-    : '';
-  return `<li><b>${esc(s.keyword)}</b> ${text}${table}${s.docString !== undefined ? `<pre>${esc(s.docString)}</pre>` : ''}</li>`;
-}
-
-function paragraphs(text: string): string {
-  return text
-    .split(/\n\s*\n/)
-    .filter((p) => p.trim())
-    .map((p) => `<p>${inlineMarkdown(p.replace(/\s*\n\s*/g, ' '))}</p>`)
-    .join('');
-}
-
 /** The scheduler's decision as a table: one row per node, the failed predicate or each priority's score. */
 export function decisionTable(d: SchedulingDecision): string {
   const priorities = [...new Set(d.nodes.flatMap((n) => Object.keys(n.scores ?? {})))];
@@ -216,7 +197,7 @@ export function behaviourPage(b: Behaviour, input: SiteInput): string {
 ${scenario.description ? paragraphs(scenario.description) : ''}
 ${feature.background ? `<details class="background"><summary>Background</summary><ul class="steps">${feature.background.steps.map(stepHtml).join('')}</ul></details>` : ''}
 <ul class="steps">${scenario.steps.map(stepHtml).join('')}</ul>
-${scenario.examples.map((e) => `<div class="examples"><b>Examples${e.name ? `: ${esc(e.name)}` : ''}</b><table class="data">${e.table.map((r, i) => `<tr>${r.map((c) => (i === 0 ? `<th>${esc(c)}</th>` : `<td>${esc(c)}</td>`)).join('')}</tr>`).join('')}</table></div>`).join('')}
+${scenario.examples.map((e) => `<div class="examples"><b>Examples${e.name ? `: ${esc(e.name)}` : ''}</b>${table(e.table, true)}</div>`).join('')}
 ${failures}${na}${pictures}
 </section>`;
     })
