@@ -47,6 +47,34 @@ async function podsOf(world: KubeWorld, name: string, ns: string): Promise<Pod[]
     .filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
 }
 
+/**
+ * The latest Ready transition among a Deployment's pods (ms since the epoch), as the
+ * controllers read it: lastTransitionTime, which the API keeps to the whole second.
+ */
+async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<number> {
+  const pods = await podsOf(world, name, ns);
+  const times = pods.map((p) => {
+    const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
+    if (!ready?.lastTransitionTime) throw new Error(`pod ${p.metadata.name} of deployment ${name} is not Ready`);
+    return Date.parse(ready.lastTransitionTime);
+  });
+  if (times.length === 0) throw new Error(`deployment ${name} has no active pods`);
+  return Math.max(...times);
+}
+
+// Anchored to the pods' Ready time, as upstream's IsPodAvailable counts minReadySeconds, and
+// not to the end of the preceding steps, which on a real clock end some seconds later.
+When(
+  '{duration} pass(es) after the pods of deployment {string}{in-namespace} became ready',
+  step(async function (this: KubeWorld, ms: number, name: string, ns: string) {
+    const cluster = await this.cluster();
+    const wait = (await lastReadyAt(this, name, ns)) + ms - cluster.now();
+    if (wait < 0)
+      throw new Error(`already ${-wait} ms past ${ms} ms after the pods of deployment ${name} became ready`);
+    await cluster.advance(wait);
+  }),
+);
+
 /** A ReplicaSet row as the tables of the features name its columns. */
 function column(rs: Workload, col: string): string {
   switch (col) {

@@ -26,6 +26,12 @@ Feature: Deployments roll pods from one ReplicaSet to the next
 
   @DEPLOY-CREATE @DEPLOY-STATUS
   Scenario: A Deployment creates one ReplicaSet, labelled by the template's hash, and reports its rollout
+    The pods count as available minReadySeconds (10 s) after they became Ready, so the
+    Deployment is not Available 9 s after that and is 11 s after. Both moments are counted
+    from the pods' Ready time, as IsPodAvailable counts, and not from the end of the checks
+    before them: on a real clock those end seconds later. The API keeps that time to the
+    whole second, so a real clock cannot look at the 10 s instant itself; the next scenario
+    does, on a virtual clock.
     When I create this object:
       """
       apiVersion: apps/v1
@@ -64,24 +70,27 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | status.unavailableReplicas                 | 3             |
     And the deployment "web" has a condition Available "False" with reason "MinimumReplicasUnavailable"
     And the deployment "web" has a condition Progressing "True" with reason "ReplicaSetUpdated"
-    When 10 seconds pass
+    When 9 seconds pass after the pods of deployment "web" became ready
     Then the deployment "web" has a condition Available "False" with reason "MinimumReplicasUnavailable"
-    When 1 more second passes
+    When 11 seconds pass after the pods of deployment "web" became ready
     Then the deployment "web" has:
       | status.availableReplicas   | 3      |
       | status.unavailableReplicas | <none> |
     And the deployment "web" has a condition Available "True" with reason "MinimumReplicasAvailable"
     And the deployment "web" has a condition Progressing "True" with reason "NewReplicaSetAvailable"
 
-  @DEPLOY-STATUS
+  @DEPLOY-STATUS @needs-virtual-time
   Scenario: A pod ready for exactly minReadySeconds is not yet available; a moment later it is
     Upstream IsPodAvailable (pkg/api/v1/pod/util.go, v1.12 and v1.32): available when the
     Ready condition's lastTransitionTime + minReadySeconds is strictly before now. Scaling
     at exactly 10 s makes the ReplicaSet count its pods at that instant: the first pod is
-    not yet available; the controller looks again just after, and then it is.
+    not yet available; the controller looks again just after, and then it is. Only a
+    virtual clock can stop at that instant: on a real one, lastTransitionTime is kept to
+    the whole second and the scale lands some milliseconds after any moment it aims at,
+    when upstream already counts the pod (judged there by the scenario above).
     Given a deployment "web" of 1 replica running "nginx:1.14" with:
       | minReadySeconds | 10 |
-    When 10 seconds pass
+    When 10 seconds pass after the pods of deployment "web" became ready
     And I scale deployment "web" to 2 replicas
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | ready | available |
