@@ -48,30 +48,58 @@ async function podsOf(world: KubeWorld, name: string, ns: string): Promise<Pod[]
 }
 
 /**
- * The latest Ready transition among a Deployment's pods (ms since the epoch), as the
- * controllers read it: lastTransitionTime, which the API keeps to the whole second.
+ * When the last of a Deployment's active pods became Ready (ms since the epoch), as the
+ * controllers read it: the Ready condition's lastTransitionTime, which the API keeps to the
+ * whole second. On a real clock a pod just made may not be Ready yet: wait for all of them.
  */
 async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<number> {
-  const pods = await podsOf(world, name, ns);
-  const times = pods.map((p) => {
-    const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
-    if (!ready?.lastTransitionTime) throw new Error(`pod ${p.metadata.name} of deployment ${name} is not Ready`);
-    return Date.parse(ready.lastTransitionTime);
-  });
-  if (times.length === 0) throw new Error(`deployment ${name} has no active pods`);
-  return Math.max(...times);
+  const cluster = await world.cluster();
+  let latest = 0;
+  await cluster.waitFor(
+    `every active pod of deployment ${name} Ready`,
+    async () => {
+      const pods = await podsOf(world, name, ns);
+      const times = pods.map((p) => {
+        const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
+        return ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : Number.NaN;
+      });
+      if (times.length === 0 || times.some(Number.isNaN)) return false;
+      latest = Math.max(...times);
+      return true;
+    },
+    60_000,
+  );
+  return latest;
 }
 
-// Anchored to the pods' Ready time, as upstream's IsPodAvailable counts minReadySeconds, and
-// not to the end of the preceding steps, which on a real clock end some seconds later.
+/** Lets time pass until `ms` after `since` (the cluster's clock), or fails if that is past. */
+async function advanceUntil(world: KubeWorld, since: number, ms: number, what: string): Promise<void> {
+  const cluster = await world.cluster();
+  const wait = since + ms - cluster.now();
+  if (wait < 0) throw new Error(`already ${-wait} ms past ${ms / 1000} s after ${what}`);
+  await cluster.advance(wait);
+}
+
+// Anchored to the moment the rule counts from (IsPodAvailable: the pods' Ready time;
+// DeploymentTimedOut: the Progressing condition's lastUpdateTime), not to the end of the
+// preceding steps, which on a real clock end some seconds later.
 When(
   '{duration} pass(es) after the pods of deployment {string}{in-namespace} became ready',
   step(async function (this: KubeWorld, ms: number, name: string, ns: string) {
-    const cluster = await this.cluster();
-    const wait = (await lastReadyAt(this, name, ns)) + ms - cluster.now();
-    if (wait < 0)
-      throw new Error(`already ${-wait} ms past ${ms} ms after the pods of deployment ${name} became ready`);
-    await cluster.advance(wait);
+    const since = await lastReadyAt(this, name, ns);
+    await advanceUntil(this, since, ms, `the pods of deployment ${name} became ready`);
+  }),
+);
+
+When(
+  '{duration} pass(es) after the deployment {string}{in-namespace} condition {word} was last updated',
+  step(async function (this: KubeWorld, ms: number, name: string, ns: string, type: string) {
+    const d = (await deployment(this, name, ns)) as Workload & {
+      status?: { conditions?: { type: string; lastUpdateTime?: string }[] };
+    };
+    const updated = d.status?.conditions?.find((c) => c.type === type)?.lastUpdateTime;
+    if (!updated) throw new Error(`deployment ${name} has no condition ${type} with a lastUpdateTime`);
+    await advanceUntil(this, Date.parse(updated), ms, `deployment ${name}'s ${type} condition was last updated`);
   }),
 );
 

@@ -103,10 +103,13 @@ Feature: Deployments roll pods from one ReplicaSet to the next
   @DEPLOY-ROLLING @DEPLOY-ROLLING-DEFAULTS
   Scenario: A new image rolls out within the default 25% surge (rounded up) and 25% unavailable (rounded down)
     # 3 replicas: maxSurge ceil(0.75) = 1 extra pod, maxUnavailable floor(0.75) = 0 pods below 3.
-    # Pods are ready at once and available just after minReadySeconds, so each step waits 11 s.
+    Pods are ready at once and available just after minReadySeconds, so each step waits 11 s
+    from the moment the last pod became Ready, as IsPodAvailable counts (on a real clock the
+    checks before a step end seconds after that moment). The API keeps Ready times to the
+    whole second, so the "not yet" check looks 9 s after, not at the 10 s instant itself.
     Given a deployment "web" of 3 replicas running "nginx:1.14" with:
       | minReadySeconds | 10 |
-    When 11 seconds pass
+    When 11 seconds pass after the pods of deployment "web" became ready
     And I set the image of deployment "web" to "nginx:1.15"
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | available | image      |
@@ -119,22 +122,22 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | status.replicas           | 4 |
       | status.updatedReplicas    | 1 |
       | status.availableReplicas  | 3 |
-    When 10 seconds pass
+    When 9 seconds pass after the pods of deployment "web" became ready
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image      |
       | 1        | 3        | nginx:1.14 |
       | 2        | 1        | nginx:1.15 |
-    When 1 more second passes
+    When 11 seconds pass after the pods of deployment "web" became ready
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | available | image      |
       | 1        | 2        | 2         | nginx:1.14 |
       | 2        | 2        | 1         | nginx:1.15 |
-    When 11 seconds pass
+    When 11 seconds pass after the pods of deployment "web" became ready
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image      |
       | 1        | 1        | nginx:1.14 |
       | 2        | 3        | nginx:1.15 |
-    When 11 seconds pass
+    When 11 seconds pass after the pods of deployment "web" became ready
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | available | image      |
       | 1        | 0        | 0         | nginx:1.14 |
@@ -314,7 +317,10 @@ Feature: Deployments roll pods from one ReplicaSet to the next
   Scenario: A rollout that makes no progress for progressDeadlineSeconds is reported as stuck
     The first rollout is awaited before the kubelets stop: on a real clock it is still under
     way a moment after the Deployment is created (found on upstream v1.32.13, where the new
-    image raced the first rollout).
+    image raced the first rollout). The 30 s are counted from the condition's lastUpdateTime,
+    as DeploymentTimedOut (deployment_util.go) counts, not from the end of the check before.
+    Upstream looks again one second after the deadline (requeueStuckDeployment), so on a
+    real clock the 30 s instant is still "updated" although the time is kept to the second.
     Given a deployment "web" of 2 replicas running "nginx:1.14" with:
       | progressDeadlineSeconds | 30 |
     Then the deployment "web" has a condition Progressing "True" with reason "NewReplicaSetAvailable"
@@ -322,7 +328,7 @@ Feature: Deployments roll pods from one ReplicaSet to the next
     And the kubelet on "n2" stops
     When I set the image of deployment "web" to "nginx:1.15"
     Then the deployment "web" has a condition Progressing "True" with reason "ReplicaSetUpdated"
-    When 30 seconds pass
+    When 30 seconds pass after the deployment "web" condition Progressing was last updated
     Then the deployment "web" has a condition Progressing "True" with reason "ReplicaSetUpdated"
     When 1 more second passes
     Then the deployment "web" has a condition Progressing "False" with reason "ProgressDeadlineExceeded"
