@@ -82,8 +82,16 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
 
   @STS-ORDERED
   Scenario: OrderedReady removes the highest ordinal first and waits until it is gone
+    The set is awaited before the kubelet stops: on a real clock OrderedReady is still
+    making web-2 a moment after the StatefulSet is created (found on upstream v1.32.13,
+    where the kubelet stopped with two pods and the scale-down removed web-1).
     Given a statefulset "web" of 3 replicas running "nginx:1.14"
-    And the kubelet on "n1" stops
+    Then the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+      | web-1 | Running |
+      | web-2 | Running |
+    Given the kubelet on "n1" stops
     When I scale statefulset "web" to 0 replicas
     # The silent kubelet cannot confirm web-2's end: web-1 and web-0 wait.
     Then the pods of statefulset "web" are:
@@ -124,9 +132,16 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
 
   @STS-ROLLING @STS-PARTITION
   Scenario: A rolling update replaces pods from the highest ordinal down, one at a time, and stops at the partition
+    The set is awaited before the kubelet stops: on a real clock OrderedReady is still
+    making pods a moment after the StatefulSet is created.
     Given a statefulset "web" of 3 replicas running "nginx:1.14" with:
       | updateStrategy.rollingUpdate.partition | 1 |
-    And the kubelet on "n1" stops
+    Then the pods of statefulset "web" are:
+      | name  | phase   |
+      | web-0 | Running |
+      | web-1 | Running |
+      | web-2 | Running |
+    Given the kubelet on "n1" stops
     When I patch the statefulset "web" with:
       """
       {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "nginx:1.15"}]}}}}
