@@ -6,7 +6,13 @@ import { KubeletSpec } from '../src/drivers';
 import { parseLabels } from '../src/api/labels/parser';
 import { parseTaints } from '../src/api/taints';
 import { KubeWorld } from './world';
-import { ageTolerance, expectEvent, step } from './support';
+import {
+  ageTolerance,
+  describeConditions as describeNodeConditions,
+  expectCondition,
+  expectEvent,
+  step,
+} from './support';
 
 /**
  * Vocabulary for nodes: hollow kubelets that start, stop and start again, and what their Node
@@ -26,10 +32,7 @@ export function condition(node: Node, type: string): NodeCondition | undefined {
 }
 
 export function describeConditions(node: Node): string {
-  return (
-    (node.status?.conditions ?? []).map((c) => `${c.type}=${c.status} (${c.reason ?? ''})`).join(', ') ||
-    'no conditions'
-  );
+  return describeNodeConditions(node.status?.conditions);
 }
 
 function list(value: string): Record<string, string> {
@@ -199,11 +202,7 @@ async function expectNodeCondition(
   status: string,
   reason?: string,
 ): Promise<void> {
-  const node = await getNode(world, name);
-  const c = condition(node, type);
-  expect(c, `node ${name} has no ${type} condition (${describeConditions(node)})`).to.not.equal(undefined);
-  expect(c!.status, `conditions of ${name}: ${describeConditions(node)}`).to.equal(status);
-  if (reason !== undefined) expect(c!.reason).to.equal(reason);
+  expectCondition(`node ${name}`, (await getNode(world, name)).status?.conditions, type, status, reason);
 }
 
 Then(

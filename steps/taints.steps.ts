@@ -2,7 +2,7 @@ import { DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { Node, Pod, Taint, Toleration } from '../src/api/core';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { expectCondition, step } from './support';
 import { taintText } from './parameters';
 import { runPodOn } from './pods.steps';
 import { timeline, zoneNodes } from './eviction.steps';
@@ -99,10 +99,7 @@ async function expectPodCondition(
 ): Promise<void> {
   const cluster = await world.cluster();
   const pod = await cluster.client.get<Pod>({ resource: 'pods', namespace: 'default' }, name);
-  const c = pod.status?.conditions?.find((x) => x.type === type);
-  expect(c, `pod ${name} has no ${type} condition`).to.not.equal(undefined);
-  expect(c!.status).to.equal(status);
-  if (reason !== undefined) expect(c!.reason).to.equal(reason);
+  expectCondition(`pod ${name}`, pod.status?.conditions, type, status, reason);
 }
 
 Then(

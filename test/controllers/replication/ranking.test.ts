@@ -9,6 +9,7 @@ import {
   POD_DELETION_COST,
   ranksByRelatedPods,
 } from '../../../src/controllers/replication/ranking';
+import { pod, T0 } from './pods';
 
 /*
  * v1.32 pkg/controller/controller_utils_test.go TestSortingActivePodsWithRanks (PodDeletionCost
@@ -146,44 +147,6 @@ test('getPodsRankedByRelatedPodsOnSameNode: active related pods per node; the do
 });
 
 // v1.12 pkg/controller/controller_utils_test.go TestSortingActivePods, and getPodsToDelete on both releases.
-const T0 = Date.UTC(2025, 0, 1);
-
-function pod(
-  name: string,
-  o: {
-    node?: string;
-    phase?: Pod['status'] extends infer S ? (S extends { phase?: infer P } ? P : never) : never;
-    ready?: boolean;
-    readySince?: number;
-    restarts?: number[];
-    created?: number;
-  } = {},
-): Pod {
-  return {
-    metadata: { name, creationTimestamp: o.created !== undefined ? iso(o.created) : undefined },
-    spec: { containers: [{ name: 'c' }], ...(o.node ? { nodeName: o.node } : {}) },
-    status: {
-      phase: o.phase ?? 'Pending',
-      conditions:
-        o.ready === undefined
-          ? []
-          : [
-              {
-                type: 'Ready',
-                status: o.ready ? 'True' : 'False',
-                ...(o.readySince !== undefined ? { lastTransitionTime: iso(o.readySince) } : {}),
-              },
-            ],
-      containerStatuses: (o.restarts ?? []).map((r, i) => ({
-        name: `c${i}`,
-        ready: true,
-        restartCount: r,
-        image: '',
-        imageID: '',
-      })),
-    },
-  };
-}
 
 test('ActivePods order (TestSortingActivePods): unscheduled, pending, unknown, not ready, ready newest first, restarts, newest', () => {
   const month = 30 * 24 * 3600_000;

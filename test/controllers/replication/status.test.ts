@@ -1,50 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Pod } from '../../../src/api/core';
 import { ReplicationController } from '../../../src/api/resources/replicationcontroller';
 import { calculateStatus } from '../../../src/controllers/replication/status';
+import { iso, pod, T0 } from './pods';
 
 // The replication controller's status (calculateStatus); the table of v1.12
 // pkg/controller/replication/replication_controller_test.go TestControllerUpdateReplicas.
-const T0 = Date.UTC(2025, 0, 1);
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-function pod(
-  name: string,
-  o: {
-    node?: string;
-    phase?: Pod['status'] extends infer S ? (S extends { phase?: infer P } ? P : never) : never;
-    ready?: boolean;
-    readySince?: number;
-    restarts?: number[];
-    created?: number;
-  } = {},
-): Pod {
-  return {
-    metadata: { name, creationTimestamp: o.created !== undefined ? iso(o.created) : undefined },
-    spec: { containers: [{ name: 'c' }], ...(o.node ? { nodeName: o.node } : {}) },
-    status: {
-      phase: o.phase ?? 'Pending',
-      conditions:
-        o.ready === undefined
-          ? []
-          : [
-              {
-                type: 'Ready',
-                status: o.ready ? 'True' : 'False',
-                ...(o.readySince !== undefined ? { lastTransitionTime: iso(o.readySince) } : {}),
-              },
-            ],
-      containerStatuses: (o.restarts ?? []).map((r, i) => ({
-        name: `c${i}`,
-        ready: true,
-        restartCount: r,
-        image: '',
-        imageID: '',
-      })),
-    },
-  };
-}
 
 test('calculateStatus (TestControllerUpdateReplicas): replicas, ready, available, observedGeneration; zeros omitted', () => {
   const rc: ReplicationController = {
