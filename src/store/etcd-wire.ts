@@ -3,9 +3,9 @@ import { KeyValue, StoreError, WatchEvent } from './store';
 
 /**
  * How EtcdStore (etcd.ts) speaks etcd's API: its keys' range ends, the guards its write
- * transactions carry (as upstream's etcd3 storage guards them), the store errors a refused
- * transaction or a compacted revision becomes, etcd's key-values and watch events read as the
- * store's (the key prefix of this cluster taken off), and where etcd compacted to.
+ * transactions carry (as upstream's etcd3 storage guards them), the store error a refused
+ * transaction becomes, etcd's key-values and watch events read as the store's (the key prefix
+ * of this cluster taken off), and where etcd compacted to.
  */
 
 /**
@@ -38,15 +38,6 @@ export function guard(k: Buffer, expectedModRevision: number | undefined) {
 export function refused(key: string, expected: number | undefined, current: IKeyValue | undefined): never {
   if (!current) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
   throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${current.mod_revision}, not ${expected}`);
-}
-
-export function compactedError(prefix: string, after: number, compacted: number): StoreError {
-  return new StoreError(
-    'Compacted',
-    prefix,
-    `required revision ${after} has been compacted (oldest available ${compacted})`,
-    compacted,
-  );
 }
 
 /** An etcd key-value as the store's, its key without the key prefix. */

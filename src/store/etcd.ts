@@ -2,16 +2,8 @@ import { Etcd3, Watcher } from 'etcd3';
 import { Quiescence } from '../clock';
 import { Fanout } from './fanout';
 import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
-import {
-  compactedError,
-  guard,
-  logCancelFailure,
-  oldestReadableRevision,
-  rangeEnd,
-  refused,
-  toEvent,
-  toKv,
-} from './etcd-wire';
+import { guard, logCancelFailure, oldestReadableRevision, rangeEnd, refused, toEvent, toKv } from './etcd-wire';
+import { compactedError, futureRevisionError } from './revision-errors';
 
 /**
  * gRPC caps a received message at 4 MiB by default: a LIST of some 7 000 pods is more, and
@@ -255,12 +247,7 @@ export class EtcdStore implements Store {
     const after = options.afterRevision ?? this.rev;
     if (after < this.compacted) throw compactedError(prefix, after, this.compacted);
     if (after > this.rev && after > (await this.currentRevision())) {
-      throw new StoreError(
-        'FutureRevision',
-        prefix,
-        `required revision ${after} is a future revision (current ${this.rev})`,
-        this.rev,
-      );
+      throw futureRevisionError(prefix, after, this.rev);
     }
     if (after >= this.windowStart) {
       // Inside the feed's window: the events it has delivered after `after`, then the rest.
