@@ -11,6 +11,25 @@ import { recordGoal, recordScaling } from './report';
 import { COL } from './chart';
 import { profilePhase } from './profile';
 
+/** One run's size: the profile, NODES nodes in ZONES zones with PODS pods, SIM_MS of heartbeats. */
+interface NodesRun {
+  profile: string;
+  nodes: number;
+  zones: number;
+  pods: number;
+  hourMs: number;
+}
+
+/** The size a run takes from the environment (defaults: upstream's limits, an hour). */
+function sizeFromEnv(): Omit<NodesRun, 'profile'> {
+  return {
+    nodes: Number(process.env.NODES ?? 5000),
+    zones: Number(process.env.ZONES ?? 5),
+    pods: Number(process.env.PODS ?? 150_000),
+    hourMs: Number(process.env.SIM_MS ?? 3_600_000),
+  };
+}
+
 /**
  * The node controller at upstream's scalability limits: NODES nodes in ZONES zones with
  * PODS pods bound directly, an hour of heartbeats, then one zone fails. Sizes come from
@@ -19,13 +38,13 @@ import { profilePhase } from './profile';
  * Wall and CPU time (of this process) are both reported: on a shared machine the wall time
  * says how busy the machine was as much as how fast the code is.
  */
-export async function measureNodes(
-  profile: string,
-  nodes: number,
-  zones: number,
-  pods: number,
-  hourMs: number,
-): Promise<Record<string, string | number>> {
+export async function measureNodes({
+  profile,
+  nodes,
+  zones,
+  pods,
+  hourMs,
+}: NodesRun): Promise<Record<string, string | number>> {
   const cluster = new Cluster({ config: clusterConfig(loadProfile(profile)), clock: 'virtual' });
   const passes: number[] = [];
   const nlc = cluster.nodeLifecycle;
@@ -133,23 +152,17 @@ const REPS = Number(process.env.BENCH_REPS ?? 3);
  * One measurement in a process of its own (so each starts with an empty heap and the peak is
  * its own), through `bench/index.ts nodes-once`, which writes its row to BENCH_ROW_OUT.
  */
-async function measureInChild(
-  profile: string,
-  nodes: number,
-  zones: number,
-  pods: number,
-  hourMs: number,
-): Promise<Record<string, string | number>> {
+async function measureInChild(run: NodesRun): Promise<Record<string, string | number>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-bench-nodes-'));
   const out = path.join(dir, 'row.json');
   try {
     const env = {
       ...process.env,
-      PROFILES: profile,
-      NODES: String(nodes),
-      ZONES: String(zones),
-      PODS: String(pods),
-      SIM_MS: String(hourMs),
+      PROFILES: run.profile,
+      NODES: String(run.nodes),
+      ZONES: String(run.zones),
+      PODS: String(run.pods),
+      SIM_MS: String(run.hourMs),
       BENCH_ROW_OUT: out,
     };
     await new Promise<void>((resolve, reject) => {
@@ -159,7 +172,9 @@ async function measureInChild(
       });
       child.once('error', reject);
       child.once('exit', (code, signal) =>
-        code === 0 ? resolve() : reject(new Error(`bench nodes-once (${nodes} nodes) exited with ${code ?? signal}`)),
+        code === 0
+          ? resolve()
+          : reject(new Error(`bench nodes-once (${run.nodes} nodes) exited with ${code ?? signal}`)),
       );
     });
     return JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, string | number>;
@@ -178,43 +193,29 @@ function medianRow(rows: Record<string, string | number>[]): Record<string, stri
   return out;
 }
 
-async function repeated(
-  profile: string,
-  nodes: number,
-  zones: number,
-  pods: number,
-  hourMs: number,
-): Promise<Record<string, string | number>> {
+async function repeated(run: NodesRun): Promise<Record<string, string | number>> {
   const runs: Record<string, string | number>[] = [];
   for (let i = 0; i < REPS; i++) {
-    console.error(`bench nodes: run ${i + 1} of ${REPS} at ${nodes} nodes / ${pods} pods (${profile})`);
-    runs.push(await measureInChild(profile, nodes, zones, pods, hourMs));
+    console.error(`bench nodes: run ${i + 1} of ${REPS} at ${run.nodes} nodes / ${run.pods} pods (${run.profile})`);
+    runs.push(await measureInChild(run));
   }
   return { ...medianRow(runs), reps: REPS };
 }
 
 /** `nodes-once`: one measurement in this process, its row printed and written to BENCH_ROW_OUT. */
 export async function runNodesOnce(): Promise<void> {
-  const row = await measureNodes(
-    process.env.PROFILES ?? 'kubernetes-1.32',
-    Number(process.env.NODES ?? 5000),
-    Number(process.env.ZONES ?? 5),
-    Number(process.env.PODS ?? 150_000),
-    Number(process.env.SIM_MS ?? 3_600_000),
-  );
+  const row = await measureNodes({ profile: process.env.PROFILES ?? 'kubernetes-1.32', ...sizeFromEnv() });
   if (process.env.BENCH_ROW_OUT) fs.writeFileSync(process.env.BENCH_ROW_OUT, JSON.stringify(row));
   else printTable('Node controller at scale (virtual time, one run)', [row]);
 }
 
 /** `nodes`: the issue's figures at NODES (5000) nodes, medians of BENCH_REPS (3) runs, beside their goals. */
 export async function runNodesBenchmark(): Promise<void> {
-  const nodes = Number(process.env.NODES ?? 5000);
-  const zones = Number(process.env.ZONES ?? 5);
-  const pods = Number(process.env.PODS ?? 150_000);
-  const hourMs = Number(process.env.SIM_MS ?? 3_600_000);
+  const size = sizeFromEnv();
+  const { nodes, pods } = size;
   const rows: Record<string, string | number>[] = [];
   for (const profile of (process.env.PROFILES ?? 'kubernetes-1.32').split(',')) {
-    const row = await repeated(profile, nodes, zones, pods, hourMs);
+    const row = await repeated({ profile, ...size });
     rows.push(row);
     const at = `${profile}, ${nodes} nodes / ${pods} pods`;
     recordGoal(`simulated hour, × real time (wall), ${at}`, row['hour sim/wall'] as number, '≥', 50, '×', REPS);
@@ -247,7 +248,7 @@ export async function runScalingBenchmark(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   let first: { wall: number; cpu: number; heap: number } | undefined;
   for (const nodes of sizes) {
-    const r = await repeated(profile, nodes, zones, nodes * perNode, hourMs);
+    const r = await repeated({ profile, nodes, zones, pods: nodes * perNode, hourMs });
     const perHour = 3_600_000 / hourMs;
     const wall = (r['hour wall s'] as number) * perHour;
     const cpu = (r['hour CPU s'] as number) * perHour;

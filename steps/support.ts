@@ -91,3 +91,28 @@ export async function expectEvent(
   ).to.not.be.empty;
   if (message !== undefined) expect(events.map((e) => e.message)).to.include(message);
 }
+
+interface StatusCondition {
+  type: string;
+  status: string;
+  reason?: string;
+}
+
+/** An object's conditions as the messages show them. */
+export function describeConditions(conditions: StatusCondition[] | undefined): string {
+  return (conditions ?? []).map((c) => `${c.type}=${c.status} (${c.reason ?? ''})`).join(', ') || 'no conditions';
+}
+
+/** The object (named `subject` in the messages) has the condition with this status, and this reason when given. */
+export function expectCondition(
+  subject: string,
+  conditions: StatusCondition[] | undefined,
+  type: string,
+  status: string,
+  reason?: string,
+): void {
+  const c = conditions?.find((x) => x.type === type);
+  expect(c, `${subject} has no ${type} condition (${describeConditions(conditions)})`).to.not.equal(undefined);
+  expect(c!.status, `conditions of ${subject}: ${describeConditions(conditions)}`).to.equal(status);
+  if (reason !== undefined) expect(c!.reason).to.equal(reason);
+}

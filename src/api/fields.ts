@@ -36,10 +36,8 @@ export interface FieldSelector {
   transform(fn: FieldTransform): FieldSelector;
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
-
 function get(fields: Fields, field: string): string {
-  return fields && hasOwn(fields, field) ? fields[field] : '';
+  return fields && Object.hasOwn(fields, field) ? fields[field] : '';
 }
 
 /** EscapeValue: `\` → `\\`, `,` → `\,`, `=` → `\=`. */

@@ -58,7 +58,12 @@ export interface ClusterOptions {
   electScheduler?: boolean;
 }
 
-/** One control plane assembled from its parts: store, API server, controllers, kubelets. */
+/**
+ * One control plane assembled from its parts: store, API server, controllers, kubelets.
+ * Over 400 lines on purpose: one type, the façade drivers ask instead of its components
+ * (ARCHITECTURE.md); how the parts are built is config.ts, controller-manager.ts and
+ * node-controllers.ts, serving them over HTTP is serving.ts.
+ */
 export class Cluster {
   readonly quiescence: Quiescence;
   readonly clock: Clock;

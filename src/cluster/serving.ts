@@ -1,25 +1,23 @@
 import * as fs from 'node:fs';
-import * as https from 'node:https';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CertificateAuthority, CertificateRequest, KeyPair, securePkiDir } from '../apiserver/auth/pki';
+import { CertificateAuthority, KeyPair, securePkiDir } from '../apiserver/auth/pki';
 import { BasicAuthFile, RequestAuthenticator } from '../apiserver/auth/authenticator';
 import { Authorizer } from '../apiserver/auth/authorizer';
 import { authorizerFor } from '../apiserver/auth/modes';
-import { reviewToken, selfSubjectAccessReview, subjectAccessReview, tokenReview } from '../apiserver/auth/reviews';
+import { reviewToken } from '../apiserver/auth/reviews';
 import { ApiHttpServer, Listening } from '../apiserver/http/server';
-import { KubeletClient, NodeDialer } from '../apiserver/http/kubelet-client';
-import { NonResourceRoute } from '../apiserver/http/handler';
-import { writeJSON } from '../apiserver/http/respond';
-import { decodeProtobuf, PROTOBUF } from '../apiserver/http/protobuf';
-import { errors, StatusError } from '../api/errors';
+import { KubeletClient } from '../apiserver/http/kubelet-client';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { KubeletServer } from '../kubelet/server';
-import { parseTaints } from '../api/taints';
 import type { Cluster } from './cluster';
+import { clockRoute, kubeletsRoute, locksRoute } from './control-routes';
+import { HollowNetwork, KubeletCaller } from './hollow-network';
 import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, settleRoute } from './observation-routes';
-import type { KubeletSpec } from './config';
+import { loadOrCreateCA, loadOrIssue } from './pki-files';
+import { reviewRoutes } from './review-routes';
+
+export type { KubeletCaller } from './hollow-network';
 
 /**
  * Serves a Cluster over HTTP(S): the API server's ports with their PKI, authentication and
@@ -27,6 +25,10 @@ import type { KubeletSpec } from './config';
  * time and hollow kubelets (/kubespec/v1/clock, /kubespec/v1/kubelets). The PKI is made
  * on first start in `dir` and reused after; a kubeconfig for the admin (client certificate,
  * CN kubernetes-admin, O system:masters) is written there.
+ *
+ * The routes it serves besides the API are in control-routes.ts (clock, locks, kubelets),
+ * review-routes.ts (TokenReview, SubjectAccessReview) and observation-routes.ts; the PKI on
+ * disk in pki-files.ts; the hollow kubelets' loopback network in hollow-network.ts.
  */
 export interface ServeSettings {
   /** Where the PKI and the kubeconfig live. */
@@ -45,49 +47,6 @@ export interface ServedEndpoints extends Listening {
   server: string;
   caFile: string;
   kubeletCAFile: string;
-}
-
-function loadOrCreateCA(dir: string, name: string, commonName: string, fast: boolean): CertificateAuthority {
-  const crt = path.join(dir, `${name}.crt`);
-  const key = path.join(dir, `${name}.key`);
-  if (fs.existsSync(crt) && fs.existsSync(key))
-    return CertificateAuthority.load(
-      { certPem: fs.readFileSync(crt, 'utf8'), keyPem: fs.readFileSync(key, 'utf8') },
-      { reuseLeafKey: fast },
-    );
-  const ca = CertificateAuthority.create(commonName, { reuseLeafKey: fast });
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(crt, ca.keyPair.certPem, { mode: 0o600 });
-  fs.writeFileSync(key, ca.keyPair.keyPem, { mode: 0o600 });
-  return ca;
-}
-
-function writePair(dir: string, name: string, pair: KeyPair): void {
-  // Whole files only (write, then rename): another server starting on the same directory may read them.
-  for (const [file, text] of [
-    [`${name}.crt`, pair.certPem],
-    [`${name}.key`, pair.keyPem],
-  ]) {
-    const tmp = path.join(dir, `.${file}.${process.pid}`);
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, path.join(dir, file));
-  }
-}
-
-/** The pair dir/name.{crt,key} when the CA issued it for this request (see issued()), else a new one written there. */
-function loadOrIssue(ca: CertificateAuthority, dir: string, name: string, req: CertificateRequest): KeyPair {
-  try {
-    const kept = {
-      certPem: fs.readFileSync(path.join(dir, `${name}.crt`), 'utf8'),
-      keyPem: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8'),
-    };
-    if (ca.issued(kept, req)) return kept;
-  } catch {
-    /* none kept yet */
-  }
-  const pair = ca.issue(req);
-  writePair(dir, name, pair);
-  return pair;
 }
 
 /**
@@ -151,23 +110,6 @@ export function tokenKubeconfig(caPem: string, server: string, token: string | u
 /** A kubeconfig whose user authenticates with HTTP basic auth (kube-apiserver --basic-auth-file, before v1.19). */
 export function basicAuthKubeconfig(caPem: string, server: string, username: string, password: string): string {
   return kubeconfigYaml(server, username, { username, password }, server.startsWith('https:') ? caPem : undefined);
-}
-
-/** Who calls a kubelet directly: a client certificate's user and groups, a bearer token, or nobody. */
-export type KubeletCaller =
-  | { user: string; groups: string[]; untrustedCA?: boolean }
-  | { token: string }
-  | { anonymous: true };
-
-/** Hollow nodes all listen on loopback; this maps each node to its kubelet's real port. */
-class HollowNetwork implements NodeDialer {
-  readonly servers = new Map<string, { kubelet: HollowKubelet; server: KubeletServer }>();
-
-  dial(nodeName: string): { host: string; port: number } | undefined {
-    const s = this.servers.get(nodeName);
-    if (!s?.kubelet.isRunning) return undefined; // a stopped kubelet is a machine that does not answer
-    return { host: '127.0.0.1', port: s.server.port };
-  }
 }
 
 export class ClusterServer {
@@ -260,16 +202,16 @@ export class ClusterServer {
         authorizer: this.authorizer,
         kubelets,
         routes: [
-          this.locksRoute(),
+          locksRoute(),
           settleRoute(this.cluster),
-          this.clockRoute(),
-          this.kubeletsRoute(),
+          clockRoute(this.cluster),
+          kubeletsRoute(this.cluster, this.network, (...a) => this.kubeletRequest(...a)),
           schedulerRoute(this.cluster),
           cloudRoute(this.cluster),
           proxyRoute(this.cluster),
           ...auditRoutes(this.cluster),
           this.revisionTimes.route(),
-          ...this.reviewsRoute(),
+          ...reviewRoutes(this.authenticator, this.authorizer),
         ],
         maxRequestsInflight: f['max-requests-inflight'],
         maxMutatingRequestsInflight: f['max-mutating-requests-inflight'],
@@ -347,38 +289,7 @@ export class ClusterServer {
     method: string,
     pathAndQuery: string,
   ): Promise<{ status: number; body: string }> {
-    const entry = this.network.servers.get(nodeName);
-    if (!entry) throw errors.notFound({ kind: 'kubelets', name: nodeName });
-    if (!entry.kubelet.isRunning) throw errors.serviceUnavailable(`the kubelet on ${nodeName} does not answer`);
-    const cert =
-      'user' in caller
-        ? (caller.untrustedCA ? CertificateAuthority.create('unrelated-ca', { reuseLeafKey: true }) : this.ca!).issue({
-            commonName: caller.user,
-            organizations: caller.groups,
-            usage: 'client',
-          })
-        : undefined;
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        {
-          host: '127.0.0.1',
-          port: entry.server.port,
-          method,
-          path: pathAndQuery,
-          rejectUnauthorized: false,
-          ...(cert ? { cert: cert.certPem, key: cert.keyPem } : {}),
-          headers: 'token' in caller ? { Authorization: `Bearer ${caller.token}` } : {},
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', (e) => reject(errors.internal(`kubelet request: ${e.message}`)));
-      req.end();
-    });
+    return this.network.request(nodeName, caller, this.ca!, method, pathAndQuery);
   }
 
   private async serveKubelet(kubelet: HollowKubelet): Promise<void> {
@@ -402,202 +313,5 @@ export class ClusterServer {
     });
     await server.start();
     this.network.servers.set(kubelet.name, { kubelet, server });
-  }
-
-  private clockLock?: { holder: string; expires: number };
-
-  /**
-   * POST /kubespec/v1/locks/clock {holder, ttlSeconds} → 200 when the caller holds the
-   * virtual clock (free, expired, or already its own: renewed), 409 while another holds it;
-   * DELETE /kubespec/v1/locks/clock/{holder} releases it. Scenarios sharing one server on a
-   * virtual clock take turns with it: time another scenario moved would break their timing.
-   * The ttl is wall-clock time, so a killed run's lock runs out.
-   */
-  private locksRoute(): NonResourceRoute {
-    return {
-      prefix: '/kubespec/v1/locks',
-      untracked: true,
-      handle: async (req, res, p, body) => {
-        const now = Date.now();
-        const held = this.clockLock && this.clockLock.expires > now ? this.clockLock : undefined;
-        if (p === '/kubespec/v1/locks/clock' && req.method === 'GET')
-          return writeJSON(
-            res,
-            200,
-            held ? { holder: held.holder, expires: new Date(held.expires).toISOString() } : {},
-          );
-        if (p === '/kubespec/v1/locks/clock' && req.method === 'POST') {
-          const input = parseJSON(await body()) as { holder?: unknown; ttlSeconds?: unknown };
-          if (typeof input.holder !== 'string' || !input.holder || input.holder.length > 253)
-            throw errors.badRequest('holder must be a non-empty string of at most 253 characters');
-          const ttl = input.ttlSeconds;
-          if (typeof ttl !== 'number' || !(ttl > 0 && ttl <= 86_400))
-            throw errors.badRequest('ttlSeconds must be a number in (0, 86400]');
-          if (held && held.holder !== input.holder)
-            throw errors.conflict({ kind: 'lock', name: 'clock' }, `held by ${held.holder}`);
-          this.clockLock = { holder: input.holder, expires: now + ttl * 1000 };
-          return writeJSON(res, 200, { holder: input.holder, expires: new Date(this.clockLock.expires).toISOString() });
-        }
-        const m = /^\/kubespec\/v1\/locks\/clock\/([^/]+)$/.exec(p);
-        if (m && req.method === 'DELETE') {
-          if (held?.holder === decodeURIComponent(m[1])) this.clockLock = undefined;
-          return writeJSON(res, 200, {});
-        }
-        throw errors.notFound({ kind: 'kubespec', name: p });
-      },
-    };
-  }
-
-  /**
-   * POST /apis/authorization.k8s.io/v1/subjectaccessreviews and selfsubjectaccessreviews,
-   * /apis/authentication.k8s.io/v1/tokenreviews: answered, never stored (authorized as
-   * `create` on them like any resource request).
-   */
-  private reviewsRoute(): NonResourceRoute[] {
-    const route = (
-      prefix: string,
-      answer: (req: IncomingMessage, input: unknown) => Promise<unknown>,
-    ): NonResourceRoute => ({
-      prefix,
-      async handle(req, res, p, body) {
-        if (p !== prefix) throw errors.notFound({ kind: '', name: p });
-        if (req.method !== 'POST')
-          throw errors.methodNotSupported(
-            { kind: prefix.split('/').pop()!, group: prefix.split('/')[2] },
-            (req.method ?? '').toLowerCase(),
-          );
-        const raw = await body();
-        const protobuf = (req.headers['content-type'] ?? '').startsWith(PROTOBUF);
-        writeJSON(res, 201, await answer(req, protobuf ? decodeProtobuf(raw) : parseJSON(raw)));
-      },
-    });
-    return [
-      route('/apis/authorization.k8s.io/v1/subjectaccessreviews', async (_req, input) =>
-        subjectAccessReview(this.authorizer!, input),
-      ),
-      route('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', async (req, input) =>
-        selfSubjectAccessReview(this.authorizer!, await this.authenticator.authenticate(req), input),
-      ),
-      route('/apis/authentication.k8s.io/v1/tokenreviews', async (_req, input) =>
-        tokenReview(this.authenticator.tokens, input),
-      ),
-    ];
-  }
-
-  /** GET /kubespec/v1/clock → {now, mode}; POST {advanceSeconds} → fires due timers, settles, → {now} (409 on the real clock). */
-  private clockRoute(): NonResourceRoute {
-    const cluster = this.cluster;
-    return {
-      prefix: '/kubespec/v1/clock',
-      untracked: true,
-      async handle(req, res, p, body) {
-        if (p !== '/kubespec/v1/clock') throw errors.notFound({ kind: 'kubespec', name: p });
-        const mode = cluster.virtualClock ? 'virtual' : 'real';
-        // RFC 3339 with milliseconds: clients step virtual time to the millisecond.
-        if (req.method === 'GET')
-          return writeJSON(res, 200, { now: new Date(cluster.clock.now()).toISOString(), mode });
-        if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'clock' }, req.method ?? '');
-        if (!cluster.virtualClock)
-          throw errors.conflict({ kind: 'clock', name: 'real' }, 'the real clock cannot be advanced');
-        const input = parseJSON(await body()) as { advanceSeconds?: unknown };
-        const s = input.advanceSeconds;
-        if (typeof s !== 'number' || !Number.isFinite(s) || s < 0)
-          throw errors.badRequest('advanceSeconds must be a finite non-negative number');
-        // Each advance fires every timer due on the way (heartbeats every few seconds per
-        // node): one request may move time by at most MAX_ADVANCE_SECONDS, so it returns.
-        if (s > MAX_ADVANCE_SECONDS)
-          throw errors.badRequest(
-            `advanceSeconds must be at most ${MAX_ADVANCE_SECONDS} (7 days) per request; got ${s}`,
-          );
-        await cluster.advance(Math.round(s * 1000));
-        writeJSON(res, 200, { now: new Date(cluster.clock.now()).toISOString(), mode });
-      },
-    };
-  }
-
-  /**
-   * POST /kubespec/v1/kubelets {nodeName, labels, taints, capacity, allocatable, nodeIP,
-   * externalIP, hostnameOverride, podCIDR, reserved, flags} → 201; …/{name}/stop (after one
-   * last heartbeat, whose time it returns as lastHeartbeat) and …/start → 200; DELETE …/{name}
-   * removes the kubelet, its kube-proxy and its machine → 200 (404 when none runs).
-   */
-  private kubeletsRoute(): NonResourceRoute {
-    const cluster = this.cluster;
-    const network = this.network;
-    const server = this;
-    return {
-      prefix: '/kubespec/v1/kubelets',
-      untracked: true,
-      async handle(req: IncomingMessage, res: ServerResponse, p: string, body) {
-        // DELETE …/{name}: the hollow machine goes for good (clean-up on a long-lived server).
-        const del = /^\/kubespec\/v1\/kubelets\/([^/]+)$/.exec(p);
-        if (req.method === 'DELETE' && del) {
-          const name = decodeURIComponent(del[1]);
-          if (!cluster.removeKubelet(name)) throw errors.notFound({ kind: 'kubelets', name });
-          const served = network.servers.get(name);
-          network.servers.delete(name);
-          await served?.server.stop();
-          await cluster.settle();
-          return writeJSON(res, 200, { nodeName: name, running: false, removed: true });
-        }
-        if (req.method !== 'POST') throw errors.methodNotSupported({ kind: 'kubelets' }, req.method ?? '');
-        if (p === '/kubespec/v1/kubelets') {
-          const input = parseJSON(await body()) as Omit<KubeletSpec, 'name' | 'taints'> & {
-            nodeName?: string;
-            taints?: string | KubeletSpec['taints'];
-          };
-          if (!input.nodeName) throw errors.badRequest('nodeName is required');
-          if (cluster.kubelets.has(input.nodeName))
-            throw errors.alreadyExists({ kind: 'kubelets', name: input.nodeName });
-          const taints = typeof input.taints === 'string' ? parseTaints(input.taints) : input.taints;
-          const { nodeName, taints: _t, ...rest } = input;
-          try {
-            await cluster.addKubelet({ ...rest, name: nodeName, taints });
-          } catch (e) {
-            if (e instanceof StatusError) throw e;
-            throw errors.badRequest((e as Error).message); // a bad flag or quantity in the spec
-          }
-          return writeJSON(res, 201, { nodeName: input.nodeName, running: true });
-        }
-        const m = /^\/kubespec\/v1\/kubelets\/([^/]+)\/(stop|start|request)$/.exec(p);
-        if (!m) throw errors.notFound({ kind: 'kubelets', name: p });
-        if (m[2] === 'request') {
-          // {method, path, caller}: one request straight to that kubelet (see kubeletRequest).
-          const input = parseJSON(await body()) as { method?: string; path?: string; caller?: KubeletCaller };
-          if (typeof input.path !== 'string' || !input.path.startsWith('/'))
-            throw errors.badRequest('path must be an absolute path');
-          const caller = input.caller ?? { anonymous: true };
-          return writeJSON(
-            res,
-            200,
-            await server.kubeletRequest(decodeURIComponent(m[1]), caller, input.method ?? 'GET', input.path),
-          );
-        }
-        const kubelet = cluster.kubelets.get(decodeURIComponent(m[1]));
-        if (!kubelet) throw errors.notFound({ kind: 'kubelets', name: decodeURIComponent(m[1]) });
-        if (m[2] === 'stop') {
-          const at = kubelet.isRunning ? await cluster.silenceKubelet(kubelet.name) : cluster.clock.now();
-          return writeJSON(res, 200, {
-            nodeName: kubelet.name,
-            running: false,
-            lastHeartbeat: new Date(at).toISOString(),
-          });
-        }
-        await kubelet.start();
-        await cluster.settle();
-        writeJSON(res, 200, { nodeName: kubelet.name, running: kubelet.isRunning });
-      },
-    };
-  }
-}
-
-/** The largest step of virtual time one POST /kubespec/v1/clock may ask for. */
-export const MAX_ADVANCE_SECONDS = 7 * 24 * 3600;
-
-function parseJSON(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString('utf8') || '{}');
-  } catch (e) {
-    throw errors.badRequest(`invalid JSON body: ${(e as Error).message}`);
   }
 }

@@ -1,16 +1,9 @@
-import { Etcd3, IKeyValue, Watcher } from 'etcd3';
+import { Etcd3, Watcher } from 'etcd3';
 import { Quiescence } from '../clock';
 import { Fanout } from './fanout';
 import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
-
-/**
- * A watch that etcd would not cancel cleanly (its connection already gone, say) leaks nothing
- * on our side, but it is said, as a failed watch is: the store sits below the client's
- * background reporter, so it logs.
- */
-function logCancelFailure(what: string): (e: unknown) => void {
-  return (e) => console.error(`etcd store: cancelling ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
-}
+import { guard, logCancelFailure, oldestReadableRevision, rangeEnd, refused, toEvent, toKv } from './etcd-wire';
+import { compactedError, futureRevisionError } from './revision-errors';
 
 /**
  * gRPC caps a received message at 4 MiB by default: a LIST of some 7 000 pods is more, and
@@ -42,6 +35,11 @@ export interface EtcdOptions {
  * window; a watch from further back gets its own etcd watch, which replays etcd's history
  * (or is refused as compacted). A write done here keeps the process busy (quiescence) until
  * the feed has delivered it, so "settled" still means every watcher has heard of it.
+ *
+ * Over 400 lines on purpose: one state machine — the newest revision, the compaction, the
+ * feed's window and the writes waiting for it — that every method reads and moves; how it
+ * speaks etcd's API (guards, errors, key-values and events, compaction probing) is apart, in
+ * etcd-wire.ts.
  */
 export class EtcdStore implements Store {
   readonly backend = 'etcd';
@@ -107,7 +105,7 @@ export class EtcdStore implements Store {
       .withPreviousKV()
       .create();
     this.feed = feed;
-    feed.on('data', (res) => this.onFeed(res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv))));
+    feed.on('data', (res) => this.onFeed(res.events.map((e) => toEvent(this.prefix, e.type, e.kv, e.prev_kv))));
     // The client reconnects and resumes from the last revision by itself (a 'disconnected'
     // event only); an 'error' is etcd cancelling the watch, typically because the revision
     // it had to resume from was compacted away while it was disconnected: no resume
@@ -176,7 +174,7 @@ export class EtcdStore implements Store {
   async get<V>(key: string): Promise<KeyValue<V> | undefined> {
     const res = await this.client.kv.range({ key: this.k(key) });
     this.seen(Number(res.header.revision));
-    return res.kvs[0] ? this.toKv<V>(res.kvs[0]) : undefined;
+    return res.kvs[0] ? toKv<V>(this.prefix, res.kvs[0]) : undefined;
   }
 
   async range<V>(prefix: string, options: RangeOptions = {}): Promise<RangeResult<V>> {
@@ -191,7 +189,7 @@ export class EtcdStore implements Store {
     });
     const revision = Number(res.header.revision);
     this.seen(revision);
-    return { items: res.kvs.map((kv) => this.toKv<V>(kv)), revision, more: res.more };
+    return { items: res.kvs.map((kv) => toKv<V>(this.prefix, kv)), revision, more: res.more };
   }
 
   async count(prefix: string): Promise<number> {
@@ -217,11 +215,11 @@ export class EtcdStore implements Store {
   async update<V>(key: string, value: V, expectedModRevision?: number): Promise<KeyValue<V>> {
     const k = this.k(key);
     const res = await this.client.kv.txn({
-      compare: [this.guard(k, expectedModRevision)],
+      compare: [guard(k, expectedModRevision)],
       success: [{ request_put: { key: k, value: Buffer.from(JSON.stringify(value)), prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
     });
-    if (!res.succeeded) this.refused(key, expectedModRevision, res.responses[0]?.response_range?.kvs[0]);
+    if (!res.succeeded) refused(key, expectedModRevision, res.responses[0]?.response_range?.kvs[0]);
     const rev = this.wrote(key, Number(res.header.revision));
     const prev = res.responses[0].response_put.prev_kv!;
     return {
@@ -236,25 +234,20 @@ export class EtcdStore implements Store {
   async delete<V>(key: string, expectedModRevision?: number): Promise<KeyValue<V>> {
     const k = this.k(key);
     const res = await this.client.kv.txn({
-      compare: [this.guard(k, expectedModRevision)],
+      compare: [guard(k, expectedModRevision)],
       success: [{ request_delete_range: { key: k, prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
     });
-    if (!res.succeeded) this.refused(key, expectedModRevision, res.responses[0]?.response_range?.kvs[0]);
+    if (!res.succeeded) refused(key, expectedModRevision, res.responses[0]?.response_range?.kvs[0]);
     this.wrote(key, Number(res.header.revision));
-    return this.toKv<V>(res.responses[0].response_delete_range.prev_kvs[0]);
+    return toKv<V>(this.prefix, res.responses[0].response_delete_range.prev_kvs[0]);
   }
 
   async watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Promise<Watch> {
     const after = options.afterRevision ?? this.rev;
-    if (after < this.compacted) throw this.compactedError(prefix, after, this.compacted);
+    if (after < this.compacted) throw compactedError(prefix, after, this.compacted);
     if (after > this.rev && after > (await this.currentRevision())) {
-      throw new StoreError(
-        'FutureRevision',
-        prefix,
-        `required revision ${after} is a future revision (current ${this.rev})`,
-        this.rev,
-      );
+      throw futureRevisionError(prefix, after, this.rev);
     }
     if (after >= this.windowStart) {
       // Inside the feed's window: the events it has delivered after `after`, then the rest.
@@ -277,7 +270,7 @@ export class EtcdStore implements Store {
     onEnd?: (error: StoreError) => void,
   ): Promise<Watch> {
     // Another API server may have compacted since this one last looked.
-    if (after < (await this.readCompaction())) throw this.compactedError(prefix, after, this.compacted);
+    if (after < (await this.readCompaction())) throw compactedError(prefix, after, this.compacted);
     let watcher: Watcher;
     try {
       watcher = await this.client
@@ -288,13 +281,13 @@ export class EtcdStore implements Store {
         .create();
     } catch (e) {
       const compactedTo = await this.compactionOf(after);
-      if (compactedTo !== undefined) throw this.compactedError(prefix, after, compactedTo);
+      if (compactedTo !== undefined) throw compactedError(prefix, after, compactedTo);
       throw e;
     }
     let stopped = false;
     this.own.add(watcher);
     watcher.on('data', (res) => {
-      const events = res.events.map((e) => this.toEvent(e.type, e.kv, e.prev_kv));
+      const events = res.events.map((e) => toEvent(this.prefix, e.type, e.kv, e.prev_kv));
       if (events.length > 0)
         this.quiescence.defer(() => {
           if (!stopped) onEvent(events);
@@ -334,17 +327,7 @@ export class EtcdStore implements Store {
     } catch (e) {
       if (!/compacted/.test((e as Error).message)) return undefined;
       // etcd does not say where it compacted to; find the oldest revision it still reads.
-      let lo = after + 1,
-        hi = await this.currentRevision();
-      while (lo < hi) {
-        const mid = Math.floor((lo + hi) / 2);
-        try {
-          await this.client.kv.range({ key: Buffer.from(`${this.prefix}/`), revision: mid, count_only: true });
-          hi = mid;
-        } catch {
-          lo = mid + 1;
-        }
-      }
+      const lo = await oldestReadableRevision(this.client, this.prefix, after + 1, await this.currentRevision());
       this.compacted = Math.max(this.compacted, lo);
       return lo;
     }
@@ -428,65 +411,11 @@ export class EtcdStore implements Store {
     return revision;
   }
 
-  private seen(revision: number): void {
-    if (revision > this.rev) this.rev = revision;
-  }
-
-  private guard(k: Buffer, expectedModRevision: number | undefined) {
-    return expectedModRevision === undefined
-      ? { key: k, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 }
-      : { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expectedModRevision };
-  }
-
-  private refused(key: string, expected: number | undefined, current: IKeyValue | undefined): never {
-    if (!current) throw new StoreError('KeyNotFound', key, `key not found: ${key}`);
-    throw new StoreError('RevisionMismatch', key, `key ${key} is at revision ${current.mod_revision}, not ${expected}`);
-  }
-
-  private compactedError(prefix: string, after: number, compacted: number): StoreError {
-    return new StoreError(
-      'Compacted',
-      prefix,
-      `required revision ${after} has been compacted (oldest available ${compacted})`,
-      compacted,
-    );
-  }
-
   private k(key: string): Buffer {
     return Buffer.from(this.prefix + key);
   }
 
-  private toKv<V>(kv: IKeyValue): KeyValue<V> {
-    return {
-      key: kv.key.toString().slice(this.prefix.length),
-      value: JSON.parse(kv.value.toString()) as V,
-      createRevision: Number(kv.create_revision),
-      modRevision: Number(kv.mod_revision),
-      version: Number(kv.version),
-    };
+  private seen(revision: number): void {
+    if (revision > this.rev) this.rev = revision;
   }
-
-  private toEvent(type: string, kv: IKeyValue, prev: IKeyValue | undefined): WatchEvent {
-    const prevKv = prev ? this.toKv(prev) : undefined;
-    if (type === 'Delete' || type === 'DELETE' || (type as unknown) === 1) {
-      const key = kv.key.toString().slice(this.prefix.length);
-      // etcd's delete event has no value: the last one is the previous kv's.
-      const last = prevKv ?? { key, value: null, createRevision: 0, modRevision: 0, version: 0 };
-      return { type: 'DELETE', kv: { ...last, modRevision: Number(kv.mod_revision) }, prevKv, created: false };
-    }
-    const now = this.toKv(kv);
-    return { type: 'PUT', kv: now, prevKv, created: now.version === 1 };
-  }
-}
-
-/** etcd's range end for a prefix: the prefix with its last byte incremented. */
-function rangeEnd(prefix: Buffer): Buffer {
-  const end = Buffer.from(prefix);
-  for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i] < 0xff) {
-      end[i]++;
-      return end.subarray(0, i + 1);
-    }
-  }
-  return Buffer.from([0]);
 }

@@ -2,6 +2,7 @@ import { Quiescence } from '../clock';
 import { Fanout } from './fanout';
 import { KeyIndex } from './key-index';
 import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
+import { checkWatchStart } from './revision-errors';
 
 /**
  * The in-memory backend. Keeps the event history since the last compaction so watches
@@ -104,22 +105,7 @@ export class MemoryStore implements Store {
 
   async watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Promise<Watch> {
     const after = options.afterRevision ?? this.rev;
-    if (after < this.compacted) {
-      throw new StoreError(
-        'Compacted',
-        prefix,
-        `required revision ${after} has been compacted (oldest available ${this.compacted})`,
-        this.compacted,
-      );
-    }
-    if (after > this.rev) {
-      throw new StoreError(
-        'FutureRevision',
-        prefix,
-        `required revision ${after} is a future revision (current ${this.rev})`,
-        this.rev,
-      );
-    }
+    checkWatchStart(prefix, after, this.compacted, this.rev);
     const backlog = this.history.filter((h) => h.revision > after).map((h) => h.event);
     return this.fanout.add(prefix, backlog, onEvent);
   }

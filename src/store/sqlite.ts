@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { Quiescence } from '../clock';
 import { Fanout } from './fanout';
 import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
+import { checkWatchStart } from './revision-errors';
 
 export interface SqliteOptions {
   /**
@@ -191,22 +192,7 @@ export class SqliteStore implements Store {
   async watch<V>(prefix: string, options: WatchOptions, onEvent: (events: WatchEvent<V>[]) => void): Promise<Watch> {
     this.open();
     const after = options.afterRevision ?? this.rev;
-    if (after < this.compacted) {
-      throw new StoreError(
-        'Compacted',
-        prefix,
-        `required revision ${after} has been compacted (oldest available ${this.compacted})`,
-        this.compacted,
-      );
-    }
-    if (after > this.rev) {
-      throw new StoreError(
-        'FutureRevision',
-        prefix,
-        `required revision ${after} is a future revision (current ${this.rev})`,
-        this.rev,
-      );
-    }
+    checkWatchStart(prefix, after, this.compacted, this.rev);
     // Synchronous from the read of the backlog to the registration: no write can come between.
     const backlog =
       after < this.rev

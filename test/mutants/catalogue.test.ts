@@ -15,7 +15,8 @@ import {
   PROFILES,
   tagExpression,
 } from '../../mutants/catalogue';
-import { loadHints, select } from '../../mutants/run';
+import { loadHints } from '../../mutants/run';
+import { select } from '../../mutants/options';
 import { parseScenario, scenarioName } from '../../mutants/worker';
 import { loadCatalogue } from '../../src/report/catalogue';
 import { buildConformance } from '../../src/report/conformance';

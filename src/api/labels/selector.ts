@@ -38,10 +38,8 @@ export class SelectorParseError extends Error {
   }
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
-
 function lookup(labels: Labels | undefined, key: string): string | undefined {
-  if (!labels || !hasOwn(labels, key)) return undefined;
+  if (!labels || !Object.hasOwn(labels, key)) return undefined;
   return labels[key];
 }
 

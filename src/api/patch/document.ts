@@ -17,8 +17,6 @@ export class PatchError extends Error {
   }
 }
 
-export const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
-
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,4 +1,4 @@
-import { hasOwn, isObject, JsonObject, JsonValue, setKey, toJson } from './document';
+import { isObject, JsonObject, JsonValue, setKey, toJson } from './document';
 
 /* application/merge-patch+json: RFC 7386 JSON merge patch. */
 
@@ -8,7 +8,7 @@ function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue 
   for (const k of Object.keys(patch)) {
     const pv = patch[k];
     if (pv === null) delete out[k];
-    else setKey(out, k, mergePatch(hasOwn(out, k) ? out[k] : undefined, pv));
+    else setKey(out, k, mergePatch(Object.hasOwn(out, k) ? out[k] : undefined, pv));
   }
   return out;
 }

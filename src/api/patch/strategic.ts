@@ -1,4 +1,4 @@
-import { describe, hasOwn, isObject, JsonObject, JsonValue, PatchError, setKey, toJson } from './document';
+import { describe, isObject, JsonObject, JsonValue, PatchError, setKey, toJson } from './document';
 import { STRATEGIC_SCHEMAS, StrategicField, StrategicSchema } from './schemas';
 
 /*
@@ -16,7 +16,7 @@ const ERR_BAD_PATCH_RETAIN_KEYS = 'invalid patch format of retainKeys';
 const ERR_BAD_PATCH_SET_ELEMENT_ORDER = 'invalid patch format of setElementOrder list';
 
 function lookupField(schema: StrategicSchema | undefined, key: string): StrategicField | undefined {
-  return schema && hasOwn(schema, key) ? schema[key] : undefined;
+  return schema && Object.hasOwn(schema, key) ? schema[key] : undefined;
 }
 
 function errNoMergeKey(m: JsonObject, key: string): PatchError {
@@ -72,7 +72,7 @@ function removeDirectives(v: JsonValue): JsonValue | undefined {
     return out;
   }
   if (isObject(v)) {
-    if (hasOwn(v, DIRECTIVE)) return undefined;
+    if (Object.hasOwn(v, DIRECTIVE)) return undefined;
     for (const k of Object.keys(v)) {
       const y = removeDirectives(v[k]);
       if (y === undefined) delete v[k];
@@ -126,7 +126,7 @@ function findByMergeKey(list: readonly JsonValue[], mergeKey: string, value: Jso
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
     if (!isObject(v)) throw new PatchError(`value for key ${i} is not a map`);
-    if (hasOwn(v, mergeKey) && sameScalar(v[mergeKey], value)) return i;
+    if (Object.hasOwn(v, mergeKey) && sameScalar(v[mergeKey], value)) return i;
   }
   return -1;
 }
@@ -142,7 +142,7 @@ function handleDirectiveInMergeMap(directive: JsonValue, patch: JsonObject): Jso
 }
 
 function applyRetainKeysDirective(original: JsonObject, patch: JsonObject): void {
-  if (!hasOwn(patch, RETAIN_KEYS)) return;
+  if (!Object.hasOwn(patch, RETAIN_KEYS)) return;
   const list = patch[RETAIN_KEYS];
   delete patch[RETAIN_KEYS];
   if (!Array.isArray(list)) throw new PatchError(ERR_BAD_PATCH_RETAIN_KEYS);
@@ -165,7 +165,7 @@ function validatePatchWithSetOrderList(patchList: JsonValue[], setOrder: JsonVal
   let si = 0;
   while (pi < nonDelete.length && si < setOrder.length) {
     const p = nonDelete[pi];
-    if (isObject(p) && hasOwn(p, DIRECTIVE)) {
+    if (isObject(p) && Object.hasOwn(p, DIRECTIVE)) {
       pi++;
       continue;
     }
@@ -173,8 +173,8 @@ function validatePatchWithSetOrderList(patchList: JsonValue[], setOrder: JsonVal
     if (mergeKey) {
       const s = setOrder[si];
       if (!isObject(p) || !isObject(s)) throw new PatchError(ERR_BAD_PATCH_SET_ELEMENT_ORDER);
-      if (!hasOwn(p, mergeKey)) throw errNoMergeKey(p, mergeKey);
-      if (!hasOwn(s, mergeKey)) throw errNoMergeKey(s, mergeKey);
+      if (!Object.hasOwn(p, mergeKey)) throw errNoMergeKey(p, mergeKey);
+      if (!Object.hasOwn(s, mergeKey)) throw errNoMergeKey(s, mergeKey);
       equal = sameScalar(p[mergeKey], s[mergeKey]);
     } else {
       equal = sameScalar(p, setOrder[si]);
@@ -197,7 +197,7 @@ function partition(list: JsonValue[], by: readonly JsonValue[], mergeKey: string
     let found: boolean;
     if (mergeKey) {
       if (!isObject(v)) throw new PatchError(`expected a map, but received ${describe(v)}`);
-      if (!hasOwn(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
+      if (!Object.hasOwn(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
       found = findByMergeKey(by, mergeKey, v[mergeKey]) >= 0;
     } else {
       found = by.some((x) => sameScalar(x, v));
@@ -220,7 +220,7 @@ function normalizeSliceOrder(
     for (const list of [toSort, order]) {
       for (const v of list) {
         if (!isObject(v)) throw new PatchError(`expected a map, but received ${describe(v)}`);
-        if (!hasOwn(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
+        if (!Object.hasOwn(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
       }
     }
     items = toSort.filter((v) => !(isObject(v) && v[DIRECTIVE] === 'delete'));
@@ -315,13 +315,13 @@ function mergeSlice(
   let replace = false;
   for (const v of patchIn) {
     const m = v as JsonObject;
-    if (!hasOwn(m, DIRECTIVE)) {
+    if (!Object.hasOwn(m, DIRECTIVE)) {
       plain.push(v);
       continue;
     }
     const directive = m[DIRECTIVE];
     if (directive === 'delete') {
-      if (!hasOwn(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
+      if (!Object.hasOwn(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
       for (
         let at = findByMergeKey(view.slice(0, live), mergeKey, m[mergeKey]);
         at >= 0;
@@ -353,7 +353,7 @@ function mergeSlice(
   let shared = !replace;
   for (const v of patch) {
     const m = v as JsonObject;
-    if (!hasOwn(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
+    if (!Object.hasOwn(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
     const at = findByMergeKey(merged, mergeKey, m[mergeKey]);
     if (at >= 0) {
       merged[at] = mergeMap(merged[at] as JsonObject, m, schema);
@@ -374,13 +374,13 @@ function mergeSlice(
 /** $setElementOrder/<list>: merge the list, then order it as the directive says. */
 function mergePatchIntoOriginal(original: JsonObject, patch: JsonObject, schema: StrategicSchema | undefined): void {
   for (const key of Object.keys(patch)) {
-    if (!key.startsWith(SET_ELEMENT_ORDER) || !hasOwn(patch, key)) continue;
+    if (!key.startsWith(SET_ELEMENT_ORDER) || !Object.hasOwn(patch, key)) continue;
     const order = patch[key];
     delete patch[key];
     if (!Array.isArray(order)) throw new PatchError(ERR_BAD_PATCH_SET_ELEMENT_ORDER);
     const listKey = extractKey(key, SET_ELEMENT_ORDER);
-    const foundOriginal = hasOwn(original, listKey);
-    const foundPatch = hasOwn(patch, listKey);
+    const foundOriginal = Object.hasOwn(original, listKey);
+    const foundPatch = Object.hasOwn(patch, listKey);
     const originalList = foundOriginal ? original[listKey] : undefined;
     const patchList = foundPatch ? patch[listKey] : undefined;
     if (foundOriginal && !Array.isArray(originalList))
@@ -421,12 +421,12 @@ function mergePatchIntoOriginal(original: JsonObject, patch: JsonObject, schema:
 }
 
 function mergeMap(original: JsonObject, patch: JsonObject, schema: StrategicSchema | undefined): JsonObject {
-  if (hasOwn(patch, DIRECTIVE)) return handleDirectiveInMergeMap(patch[DIRECTIVE], patch);
+  if (Object.hasOwn(patch, DIRECTIVE)) return handleDirectiveInMergeMap(patch[DIRECTIVE], patch);
   applyRetainKeysDirective(original, patch);
   mergePatchIntoOriginal(original, patch, schema);
 
   for (const rawKey of Object.keys(patch)) {
-    if (!hasOwn(patch, rawKey)) continue;
+    if (!Object.hasOwn(patch, rawKey)) continue;
     const patchV = patch[rawKey];
     let k = rawKey;
     let isDeleteList = false;
@@ -439,7 +439,7 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: StrategicSche
       delete original[k];
       continue;
     }
-    if (!hasOwn(original, k)) {
+    if (!Object.hasOwn(original, k)) {
       if (!isDeleteList) putVerbatim(original, k, patchV);
       continue;
     }

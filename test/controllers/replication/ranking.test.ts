@@ -2,12 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Pod } from '../../../src/api/core';
 import {
+  compareForDeletion,
   compareWithRanks,
   deletionCost,
   podsToDelete,
   POD_DELETION_COST,
   ranksByRelatedPods,
 } from '../../../src/controllers/replication/ranking';
+import { pod, T0 } from './pods';
 
 /*
  * v1.32 pkg/controller/controller_utils_test.go TestSortingActivePodsWithRanks (PodDeletionCost
@@ -142,4 +144,60 @@ test('getPodsRankedByRelatedPodsOnSameNode: active related pods per node; the do
   assert.equal(podsToDelete([a, b], 1, 'ActivePodsWithRanks', [a, b, other], NOW)[0].metadata.name, 'b');
   // Without related pods (an RC, an unowned ReplicaSet) every rank is 0: v1.12's order by age decides.
   assert.deepEqual(ranksByRelatedPods([a, b], []), [0, 0]);
+});
+
+// v1.12 pkg/controller/controller_utils_test.go TestSortingActivePods, and getPodsToDelete on both releases.
+
+test('ActivePods order (TestSortingActivePods): unscheduled, pending, unknown, not ready, ready newest first, restarts, newest', () => {
+  const month = 30 * 24 * 3600_000;
+  const now = T0 + 2 * month;
+  const want = [
+    pod('unscheduled-pending'),
+    pod('scheduled-pending', { node: 'n' }),
+    pod('unknown', { node: 'n', phase: 'Unknown' }),
+    pod('running-not-ready', { node: 'n', phase: 'Running', ready: false }),
+    pod('ready-no-time', { node: 'n', phase: 'Running', ready: true, restarts: [3] }),
+    pod('ready-now', { node: 'n', phase: 'Running', ready: true, readySince: now, restarts: [3] }),
+    pod('ready-month-3', { node: 'n', phase: 'Running', ready: true, readySince: now - month, restarts: [3] }),
+    pod('ready-month-2-new', {
+      node: 'n',
+      phase: 'Running',
+      ready: true,
+      readySince: now - month,
+      restarts: [2, 1],
+      created: now,
+    }),
+    pod('ready-month-2-old', {
+      node: 'n',
+      phase: 'Running',
+      ready: true,
+      readySince: now - month,
+      restarts: [2, 1],
+      created: now - month,
+    }),
+  ];
+  for (let i = 0; i < 10; i++) {
+    const shuffled = [...want].sort(() => Math.random() - 0.5);
+    assert.deepEqual(
+      shuffled.sort(compareForDeletion).map((p) => p.metadata.name),
+      want.map((p) => p.metadata.name),
+    );
+  }
+});
+
+test('getPodsToDelete (v1.12 and v1.32): all of them in the order given; fewer, the lowest ranked first — at replicas 0 too, past the burst', () => {
+  const pods = [pod('bound', { node: 'n', phase: 'Running', ready: true }), pod('unbound')];
+  assert.deepEqual(
+    podsToDelete(pods, 1).map((p) => p.metadata.name),
+    ['unbound'],
+  );
+  assert.deepEqual(
+    podsToDelete(pods, 2).map((p) => p.metadata.name),
+    ['bound', 'unbound'],
+  );
+  // replicas 0, 2 pods, a burst of 1: diff 1 < 2 pods, so sorted (v1.12 sorts whenever diff < len).
+  assert.deepEqual(
+    podsToDelete(pods, 1, 'ActivePodsWithRanks').map((p) => p.metadata.name),
+    ['unbound'],
+  );
 });

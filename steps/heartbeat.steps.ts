@@ -1,0 +1,146 @@
+import { Then } from '@cucumber/cucumber';
+import { expect } from 'chai';
+import { Lease } from '../src/api/core';
+import { isStatusError } from '../src/api/errors';
+import { KubeWorld } from './world';
+import { ageTolerance, step } from './support';
+import { condition, describeConditions, getNode } from './nodes.steps';
+
+/**
+ * Vocabulary for a node's heartbeats: when its Ready condition was last posted and when it
+ * changed, what the node lifecycle controller makes of a silent node after its last heartbeat,
+ * and the node's lease in kube-node-lease.
+ */
+
+Then(
+  'the {word} condition of node {node} kept its last heartbeat time',
+  step(async function (this: KubeWorld, type: string, name: string) {
+    const node = await getNode(this, name);
+    const c = condition(node, type);
+    const last = this.lastHeartbeat.get(name);
+    expect(last, `the kubelet on ${name} was not stopped in this scenario`).to.not.equal(undefined);
+    expect(Date.parse(c!.lastHeartbeatTime!)).to.be.at.most(last!);
+  }),
+);
+
+/** The node's Ready status at a moment after its kubelet's last heartbeat (the clock is advanced to it). */
+for (const [state, expected] of [
+  ['still Ready', 'True'],
+  ['Unknown', 'Unknown'],
+  ['NotReady', 'False'],
+]) {
+  Then(
+    `node {node} is ${state} {duration} after its last heartbeat`,
+    step(async function (this: KubeWorld, name: string, ms: number) {
+      const cluster = await this.cluster();
+      const last = this.lastHeartbeat.get(name);
+      if (last === undefined) throw new Error(`the kubelet on ${name} was not stopped in this scenario`);
+      const at = last + ms;
+      if (at < cluster.now()) throw new Error(`that moment (${ms / 1000} s after the heartbeat) has already passed`);
+      await cluster.advance(at - cluster.now());
+      const node = await getNode(this, name);
+      expect(condition(node, 'Ready')?.status, `at +${ms / 1000} s: ${describeConditions(node)}`).to.equal(expected);
+    }),
+  );
+}
+
+Then(
+  'node {node} becomes Unknown within {duration} of its last heartbeat',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const cluster = await this.cluster();
+    const last = this.lastHeartbeat.get(name);
+    if (last === undefined) throw new Error(`the kubelet on ${name} was not stopped in this scenario`);
+    const deadline = last + ms;
+    await cluster.waitFor(
+      `node ${name} to become Unknown`,
+      async () => condition(await getNode(this, name), 'Ready')?.status === 'Unknown',
+      Math.max(0, deadline - cluster.now()),
+    );
+  }),
+);
+
+const LEASES = { resource: 'leases', namespace: 'kube-node-lease' };
+
+Then(
+  'the lease of node {node} is held by {string} for {duration}',
+  step(async function (this: KubeWorld, name: string, holder: string, ms: number) {
+    const cluster = await this.cluster();
+    const lease = await cluster.client.get<Lease>(LEASES, name);
+    expect(lease.spec.holderIdentity).to.equal(holder);
+    expect(lease.spec.leaseDurationSeconds).to.equal(ms / 1000);
+    expect(lease.metadata.ownerReferences?.[0], 'the lease is owned by its Node').to.include({ kind: 'Node', name });
+  }),
+);
+
+Then(
+  'the lease of node {node} was renewed within the last {duration}',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const cluster = await this.cluster();
+    const lease = await cluster.client.get<Lease>(LEASES, name);
+    const age = cluster.now() - Date.parse(lease.spec.renewTime!);
+    expect(age, `renewTime ${lease.spec.renewTime}`).to.be.within(-ageTolerance(this), ms + ageTolerance(this));
+  }),
+);
+
+Then(
+  'node {node} has no lease',
+  step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    try {
+      await cluster.client.get<Lease>(LEASES, name);
+      expect.fail(`node ${name} has a lease`);
+    } catch (e) {
+      if (!isStatusError(e, 'NotFound')) throw e;
+    }
+  }),
+);
+
+Then(
+  'the Ready condition of node {node} was last posted more than {duration} ago',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const cluster = await this.cluster();
+    const node = await getNode(this, name);
+    const posted = Date.parse(condition(node, 'Ready')!.lastHeartbeatTime!);
+    expect(cluster.now() - posted).to.be.greaterThan(ms);
+  }),
+);
+
+Then(
+  'the Ready condition of node {node} changed status {duration} ago and was posted within the last {duration}',
+  step(async function (this: KubeWorld, name: string, changed: number, posted: number) {
+    const cluster = await this.cluster();
+    const c = condition(await getNode(this, name), 'Ready')!;
+    const slack = ageTolerance(this);
+    expect(cluster.now() - Date.parse(c.lastTransitionTime!), 'since lastTransitionTime').to.be.within(
+      changed - slack,
+      changed + slack,
+    );
+    expect(cluster.now() - Date.parse(c.lastHeartbeatTime!), 'since lastHeartbeatTime').to.be.within(
+      -slack,
+      posted + slack,
+    );
+  }),
+);
+
+/** How long ago the Ready condition's heartbeat was posted (lastHeartbeatTime), within the age tolerance. */
+async function heartbeatAge(world: KubeWorld, name: string): Promise<number> {
+  const cluster = await world.cluster();
+  const c = condition(await getNode(world, name), 'Ready')!;
+  return cluster.now() - Date.parse(c.lastHeartbeatTime!);
+}
+
+Then(
+  'the Ready condition of node {node} was posted within the last {duration}',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const slack = ageTolerance(this);
+    expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(-slack, ms + slack);
+  }),
+);
+
+Then(
+  'the Ready condition of node {node} was posted {duration} ago',
+  step(async function (this: KubeWorld, name: string, ms: number) {
+    const slack = ageTolerance(this);
+    expect(await heartbeatAge(this, name), 'since lastHeartbeatTime').to.be.within(ms - slack, ms + slack);
+  }),
+);
