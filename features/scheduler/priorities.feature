@@ -153,10 +153,10 @@ Feature: Priorities score the nodes that fit; the highest weighted sum wins
       | name | labels                                  |
       | n1   | failure-domain.beta.kubernetes.io/zone=a |
     And a statefulset "web" of 1 replica running "nginx:1.14"
-    And the pods of statefulset "web" are:
+    Then the pods of statefulset "web" are:
       | name  | phase   |
       | web-0 | Running |
-    And the nodes:
+    Given the nodes:
       | name | labels                                  |
       | n2   | failure-domain.beta.kubernetes.io/zone=a |
       | n3   | failure-domain.beta.kubernetes.io/zone=b |
@@ -185,10 +185,10 @@ Feature: Priorities score the nodes that fit; the highest weighted sum wins
       | name | labels                          |
       | n1   | topology.kubernetes.io/zone=a |
     And a statefulset "web" of 1 replica running "nginx:1.14"
-    And the pods of statefulset "web" are:
+    Then the pods of statefulset "web" are:
       | name  | phase   |
       | web-0 | Running |
-    And the nodes:
+    Given the nodes:
       | name | labels                        |
       | n2   | topology.kubernetes.io/zone=a |
       | n3   | topology.kubernetes.io/zone=b |
