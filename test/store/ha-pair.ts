@@ -70,16 +70,21 @@ export interface Pair {
   idB: { controllers: string; scheduler: string };
 }
 
-/** Starts A, then B with A's PKI (as kubeadm join --control-plane copies it); A leads. Every server started is pushed to `started` (for clean-up). */
-export async function startPair(work: string, etcdEndpoint: string, started: Served[]): Promise<Pair> {
+/** Two servers on one etcd: A, then B with A's PKI (as kubeadm join --control-plane copies it), and the admin's client of each. Every server started is pushed to `started` (for clean-up). */
+export async function startServers(
+  work: string,
+  etcdEndpoint: string,
+  started: Served[],
+  flags: string[] = FLAGS,
+): Promise<Pick<Pair, 'a' | 'b' | 'ca' | 'cb'>> {
   const store = etcdEndpoint.replace(/^http:/, 'etcd:');
   const [portA, portB] = [await freePort(), await freePort()];
   const dirA = path.join(work, 'a');
   const dirB = path.join(work, 'b');
-  const a = await serve(dirA, portA, store, FLAGS, profile);
+  const a = await serve(dirA, portA, store, flags, profile);
   started.push(a);
   fs.cpSync(path.join(dirA, 'pki'), path.join(dirB, 'pki'), { recursive: true });
-  const b = await serve(dirB, portB, store, FLAGS, profile);
+  const b = await serve(dirB, portB, store, flags, profile);
   started.push(b);
   const kubeconfig = path.join(work, 'admin.kubeconfig');
   fs.copyFileSync(a.kubeconfig, kubeconfig);
@@ -89,6 +94,12 @@ export async function startPair(work: string, etcdEndpoint: string, started: Ser
     fs.readFileSync(kubeconfig, 'utf8').replace(`https://127.0.0.1:${portA}`, `https://127.0.0.1:${portB}`),
   );
   const cb = KubeconfigClient.fromFile(path.join(work, 'admin-b.kubeconfig'), coreRegistry());
+  return { a, b, ca, cb };
+}
+
+/** Starts the pair (startServers) with leader election on; A leads. */
+export async function startPair(work: string, etcdEndpoint: string, started: Served[]): Promise<Pair> {
+  const { a, b, ca, cb } = await startServers(work, etcdEndpoint, started);
   const idA = identityOf(a);
   const idB = identityOf(b);
   await until('A leads the controller manager', 20_000, async () =>
