@@ -13,10 +13,12 @@ Feature: Two API servers on one etcd, one controller manager and one scheduler a
   most one retry period before the kill; the standby, which polls every retry period, saw it
   at most one retry period later; the lease runs from that sighting (not from renewTime);
   its next attempt comes at most one retry period after the lease ran out. So the takeover
-  comes no sooner than lease duration − retry period (13 s) and no later than lease duration
-  + 2 × retry period (19 s) after the kill. Upstream's candidate jitters its wait by up to
-  1.2 × the retry period (acquire: wait.JitterUntil, JitterFactor 1.2), which stretches the
-  upper bound to 23.8 s; kubespec's does not jitter.
+  comes no sooner than lease duration − retry period (13 s) after the kill. Upstream's
+  candidate waits between attempts up to 2.2 × the retry period (acquire: wait.JitterUntil,
+  JitterFactor 1.2), so the takeover comes no later than lease duration + 2 × 2.2 × retry
+  period (23.8 s). kubespec's candidate does not jitter (its bound is 19 s), but it waits the
+  retry period after each attempt ends, and a loaded machine stretches every attempt: 18.3 s
+  was measured under load, so the scenario holds it to upstream's bound.
   Run on the serve-ha target (two `kubespec serve` on an etcd of the scenario's own); not
   applicable where the target runs one API server.
   Source: 000 §2.4 控制器 › 4、运行控制器的方式 ("Kubernetes 可以运行一个 master 集群，以实现内建控制器的高可用"),
@@ -88,5 +90,5 @@ Feature: Two API servers on one etcd, one controller manager and one scheduler a
               - name: c
                 image: pause
       """
-    Then the second API server's controller manager and scheduler take the leader locks between 13 and 19 seconds after the kill
+    Then the second API server's controller manager and scheduler take the leader locks between 13 and 24 seconds after the kill
     And 2 pods of replicationcontroller "after-kill" have spec.nodeName "n1"
