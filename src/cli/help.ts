@@ -36,6 +36,10 @@ export const SERVE_HELP = `kubespec serve — the whole control plane as one pro
   --store sqlite                 the storage backend: sqlite (default: DATA-DIR/kubespec.db),
                                  sqlite:FILE, etcd://host:port[,host:port…], or memory
                                  (nothing kept); --etcd-servers URL[,URL] also selects etcd
+  --sqlite-sync full|normal      with sqlite: full (default) fsyncs every commit before the write
+                                 is acknowledged, so it survives a power cut (as etcd fsyncs its
+                                 log); normal only hands it to the kernel, which survives kill -9
+                                 but not a power cut, and writes some 15 times faster
   --store-key-prefix /PATH        with etcd: keep this server's keys under PATH (PATH/registry/…),
                                  for several clusters on one etcd
   --etcd-compaction-interval 5m  compact the store's history this often (0 = never); older
