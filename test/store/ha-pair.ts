@@ -6,7 +6,10 @@ import { KubeObject } from '../../src/api/meta';
 import { Lease, Node, Pod } from '../../src/api/core';
 import { Client } from '../../src/client/client';
 import { freePort } from '../../src/store/etcd-process';
-import { kill9, serve, Served } from './serve-process';
+import { after } from 'node:test';
+import * as os from 'node:os';
+import { EtcdServer } from '../../src/store/etcd-process';
+import { kill9, serve, Served, stop } from './serve-process';
 
 /**
  * Two `kubespec serve` on one etcd as an HA pair of masters, and the failover measured when
@@ -33,6 +36,22 @@ const FLAGS = [
   '--node-lease-duration-seconds',
   '6',
 ];
+
+/**
+ * What a test of a pair works in, inside its describe(): a scratch dir, an etcd (not yet
+ * started) and the list of servers started; all stopped and removed after the suite.
+ */
+export function pairFixture(prefix: string): { work: string; etcd: EtcdServer; servers: Served[] } {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const etcd = new EtcdServer();
+  const servers: Served[] = [];
+  after(async () => {
+    for (const s of servers) await stop(s.child);
+    await etcd.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  return { work, etcd, servers };
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,14 +1,10 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { KubeObject } from '../../src/api/meta';
 import { Service } from '../../src/api/resources/service';
 import { Client } from '../../src/client/client';
-import { EtcdServer, etcdMissing } from '../../src/store/etcd-process';
-import { Served, stop } from './serve-process';
-import { startServers } from './ha-pair';
+import { etcdMissing } from '../../src/store/etcd-process';
+import { pairFixture, startServers } from './ha-pair';
 
 /**
  * Service IPs and node ports through the store (upstream's RangeAllocations at
@@ -59,14 +55,7 @@ function assertNoneShared(items: Service[]): void {
 }
 
 describe('service IPs of two kubespec serve on one etcd', { skip: etcdMissing() }, () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-ha-svc-'));
-  const etcd = new EtcdServer();
-  const servers: Served[] = [];
-  after(async () => {
-    for (const s of servers) await stop(s.child);
-    await etcd.stop();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  const { work, etcd, servers } = pairFixture('kubespec-ha-svc-');
 
   test('services created through both at once never share a cluster IP or a node port', async () => {
     await etcd.start();

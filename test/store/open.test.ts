@@ -12,6 +12,7 @@ test('a sqlite store is opened with synchronous=FULL by default, NORMAL when ask
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-open-'));
   try {
     const spec = parseStoreSpec('sqlite', dir);
+    assert.ok(spec.kind === 'sqlite');
     assert.equal(describeStore(spec), `sqlite ${path.join(dir, 'kubespec.db')} (synchronous=FULL)`);
     const full = (await openStore(spec, new Quiescence())) as SqliteStore;
     assert.equal(full.sync, 'full');
