@@ -8,6 +8,8 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
                               reference  in-process, virtual time (default)
                               serve      a fresh \`kubespec serve\` per scenario, over HTTPS (--serve-clock
                                          virtual|real; --serve-flag name=value forces a flag on every server)
+                              serve-ha   per scenario an etcd and two \`kubespec serve --leader-elect true\` on it (an
+                                         HA pair, real time): features/apiserver/ha.feature
                               upstream   upstream Kubernetes v1.32 (etcd, kube-apiserver, controller manager,
                                          scheduler) per scenario, built by \`npm run upstream:build\`; real time
                               kube       any API server: --kubeconfig FILE [--context NAME]
