@@ -25,15 +25,14 @@ function lockRef(world: KubeWorld) {
   return { lock, ref: { resource: lock === 'leases' ? 'leases.coordination.k8s.io' : lock, namespace: 'kube-system' } };
 }
 
-async function readLock(
+/** A leader lock in kube-system (the controller manager's unless named) and its record, read through the driver's client. */
+export async function readLock(
   world: KubeWorld,
+  name = 'kube-controller-manager',
 ): Promise<{ obj: KubeObject & { spec?: Record & { leaseTransitions?: number } }; record: Record }> {
   const cluster = await world.cluster();
   const { lock, ref } = lockRef(world);
-  const obj = await cluster.client.get<KubeObject & { spec?: Record & { leaseTransitions?: number } }>(
-    ref,
-    'kube-controller-manager',
-  );
+  const obj = await cluster.client.get<KubeObject & { spec?: Record & { leaseTransitions?: number } }>(ref, name);
   if (lock === 'leases') {
     const s = obj.spec!;
     return {
@@ -48,7 +47,7 @@ async function readLock(
     };
   }
   const raw = obj.metadata.annotations?.[ANNOTATION];
-  expect(raw, `annotation ${ANNOTATION} on ${lock} kube-system/kube-controller-manager`).to.be.a('string');
+  expect(raw, `annotation ${ANNOTATION} on ${lock} kube-system/${name}`).to.be.a('string');
   return { obj, record: JSON.parse(raw!) as Record };
 }
 

@@ -31,11 +31,12 @@ export interface RequestContext {
 /**
  * Something a resource's REST storage reserves for a new object before it is stored (a
  * service's cluster IP): reserve() may change the object and returns the undo that runs
- * if the create then fails.
+ * (and is waited for) if the create then fails.
  */
+export type Undo = () => void | Promise<void>;
 export interface CreateHook {
   readonly resource: string;
-  reserve(obj: KubeObject, dryRun: boolean): (() => void) | Promise<() => void>;
+  reserve(obj: KubeObject, dryRun: boolean): Undo | Promise<Undo>;
 }
 
 /** A subresource with behaviour of its own (binding, eviction, scale, finalize), registered by handleSubresource. */
@@ -165,13 +166,13 @@ export class ApiServer {
     const attrs = this.attributes('CREATE', rt, obj, undefined, ctx);
     await this.admission.admit(attrs);
     await this.admission.validate(attrs);
-    const undo: (() => void)[] = [];
+    const undo: Undo[] = [];
     try {
       for (const h of this.createHooks)
         if (h.resource === rt.resource) undo.push(await h.reserve(obj, ctx.dryRun ?? false));
       return await storage.create(obj, ctx.dryRun);
     } catch (e) {
-      for (const u of undo) u();
+      for (const u of undo) await u();
       throw e;
     }
   }

@@ -1,14 +1,23 @@
 import { errors } from '../api/errors';
+import { ipv4ToNumber, numberToIPv4 } from '../api/ipv4';
 import { Service } from '../api/resources/service';
 import { KubeObject } from '../api/meta';
+import { reportTo } from '../client/background';
 import { Store, Watch } from '../store';
-import { RangeAllocator, ServiceIPRange } from './ipallocator';
+import { RangeAllocator, ServiceIPRange, StoredRange } from './ipallocator';
 import { CreateHook } from './apiserver';
 
 /** Upstream's key prefix of Services (endpoints live beside them, under /registry/services/endpoints/). */
 const SERVICES = '/registry/services/specs/';
 
+/** Where upstream keeps the two RangeAllocations (pkg/controlplane/storage_core.go: "serviceips", "servicenodeports"). */
+export const SERVICE_IPS_KEY = '/registry/ranges/serviceips';
+export const NODE_PORTS_KEY = '/registry/ranges/servicenodeports';
+
 export const DEFAULT_NODE_PORT_RANGE = { first: 30000, size: 2768 };
+
+/** Runs background work so that whoever waits for the cluster to be at rest waits for it too. */
+export type Track = <T>(p: Promise<T>) => Promise<T>;
 
 /**
  * What the service REST storage reserves for a new Service (upstream service REST Create
@@ -17,34 +26,51 @@ export const DEFAULT_NODE_PORT_RANGE = { first: 30000, size: 2768 };
  * node port for each port of a NodePort or LoadBalancer service. Reservations are rolled
  * back when the create fails and released when the Service leaves the store (whatever
  * deleted it), as upstream's repair loop guarantees.
+ *
+ * The bitmaps live in the store, as upstream's RangeAllocations at /registry/ranges/serviceips
+ * and /registry/ranges/servicenodeports, each change a guarded read-modify-write
+ * (StoredRange): two API servers on one etcd that create services at the same instant never
+ * hand out the same cluster IP or node port.
  */
 export class ServiceAllocations implements CreateHook {
   readonly resource = 'services';
   readonly ips: ServiceIPRange;
-  private readonly nodePorts = new RangeAllocator(DEFAULT_NODE_PORT_RANGE.first, DEFAULT_NODE_PORT_RANGE.size);
+  private readonly ipRange: StoredRange;
+  private readonly portRange: StoredRange;
   private watch?: Watch;
 
   constructor(
     cidr: string,
     private readonly store: Store,
+    private readonly track: Track = (p) => p,
   ) {
     this.ips = new ServiceIPRange(cidr);
+    this.ipRange = new StoredRange(store, SERVICE_IPS_KEY, this.ips.cidr, this.ips.bitmap);
+    const { first, size } = DEFAULT_NODE_PORT_RANGE;
+    const ports = new RangeAllocator(first, size);
+    this.portRange = new StoredRange(store, NODE_PORTS_KEY, `${first}-${first + size - 1}`, ports);
   }
 
   /**
-   * Marks what stored services hold, then follows the store: deletions release, and a
-   * service created through another API server on the same etcd holds its IP and ports
-   * here too (holding what this server reserved itself changes nothing). Two servers that
-   * pick the same free IP at the same instant still collide: upstream serializes that
-   * through the range allocation kept in etcd (/registry/ranges/serviceips), not done here.
+   * Creates the range objects (or marks in them what stored services hold: upstream's repair
+   * at start), then follows the store: a deleted Service's IP and ports go back. Every API
+   * server on the store sees every deletion; StoredRange.releaseDeleted lets only the first
+   * of them release.
    */
   async start(): Promise<void> {
     const { items, revision } = await this.store.range<Service>(SERVICES);
-    for (const kv of items) this.hold(kv.value);
+    const held = items.map((kv) => holdings(kv.value));
+    await this.ipRange.init(held.flatMap((h) => h.ips));
+    await this.portRange.init(held.flatMap((h) => h.ports));
     this.watch = await this.store.watch<Service>(SERVICES, { afterRevision: revision }, (events) => {
       for (const e of events) {
-        if (e.type === 'DELETE') this.releaseAll(e.kv.value);
-        else if (e.created) this.hold(e.kv.value);
+        if (e.type !== 'DELETE') continue;
+        const { ips, ports } = holdings(e.kv.value);
+        const at = e.kv.modRevision;
+        // Called in revision order: the ranges' queues keep that order.
+        if (ips.length > 0) void this.track(this.ipRange.releaseDeleted(ips, at)).catch(reportTo('service IP release'));
+        if (ports.length > 0)
+          void this.track(this.portRange.releaseDeleted(ports, at)).catch(reportTo('service node port release'));
       }
     });
   }
@@ -53,28 +79,22 @@ export class ServiceAllocations implements CreateHook {
     this.watch?.stop();
   }
 
-  private hold(svc: Service): void {
-    if (svc.spec.clusterIP && svc.spec.clusterIP !== 'None') this.ips.allocate(svc.spec.clusterIP);
-    for (const p of svc.spec.ports ?? []) if (p.nodePort) this.nodePorts.allocate(p.nodePort);
-  }
-
-  private releaseAll(svc: Service): void {
-    this.ips.release(svc.spec.clusterIP ?? '');
-    for (const p of svc.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
-  }
-
-  reserve(obj: KubeObject, dryRun: boolean): () => void {
+  async reserve(obj: KubeObject, dryRun: boolean): Promise<() => Promise<void>> {
     const svc = obj as Service;
     const s = svc.spec;
-    if (!s || s.type === 'ExternalName') return () => undefined;
-    const taken: (() => void)[] = [];
-    const rollback = () => {
-      for (const undo of taken) undo();
+    const ips: number[] = [];
+    const ports: number[] = [];
+    const rollback = async () => {
+      if (ips.length > 0) await this.ipRange.release(ips);
+      if (ports.length > 0) await this.portRange.release(ports);
     };
+    if (!s || s.type === 'ExternalName') return rollback;
     try {
       if (s.clusterIP !== 'None') {
         if (s.clusterIP) {
-          const r = dryRun ? 'ok' : this.ips.allocate(s.clusterIP);
+          const n = ipv4ToNumber(s.clusterIP);
+          const inRange = n !== undefined && this.ips.bitmap.contains(n);
+          const r = dryRun ? 'ok' : !inRange ? 'out-of-range' : (await this.ipRange.allocate(n)) ? 'ok' : 'taken';
           if (r !== 'ok') {
             const why =
               r === 'taken'
@@ -88,20 +108,20 @@ export class ServiceAllocations implements CreateHook {
               },
             ]);
           }
+          if (!dryRun) ips.push(n!);
         } else {
-          const ip = this.ips.allocateNext();
-          if (!ip) throw errors.internal(`failed to allocate a serviceIP: range is full`);
-          s.clusterIP = ip;
-          if (dryRun) this.ips.release(ip);
+          const n = dryRun ? await this.ipRange.peekNext() : await this.ipRange.allocateNext();
+          if (n === undefined) throw errors.internal(`failed to allocate a serviceIP: range is full`);
+          s.clusterIP = numberToIPv4(n);
+          if (!dryRun) ips.push(n);
         }
         s.clusterIPs = [s.clusterIP];
-        const ip = s.clusterIP;
-        if (!dryRun) taken.push(() => this.ips.release(ip));
       }
       if (s.type === 'NodePort' || s.type === 'LoadBalancer') {
         for (const [i, p] of (s.ports ?? []).entries()) {
           if (p.nodePort) {
-            if (!this.nodePorts.allocate(p.nodePort)) {
+            const free = dryRun ? await this.portRange.isFree(p.nodePort) : await this.portRange.allocate(p.nodePort);
+            if (!free) {
               throw errors.invalid('Service', svc.metadata.name ?? '', [
                 {
                   reason: 'FieldValueInvalid',
@@ -111,19 +131,26 @@ export class ServiceAllocations implements CreateHook {
               ]);
             }
           } else {
-            const port = this.nodePorts.allocateNext();
+            const port = dryRun ? await this.portRange.peekNext() : await this.portRange.allocateNext();
             if (port === undefined) throw errors.internal('failed to allocate a nodePort: range is full');
             p.nodePort = port;
           }
-          const port = p.nodePort;
-          if (dryRun) this.nodePorts.release(port);
-          else taken.push(() => this.nodePorts.release(port));
+          if (!dryRun) ports.push(p.nodePort);
         }
       }
     } catch (e) {
-      rollback();
+      await rollback();
       throw e;
     }
     return rollback;
   }
+}
+
+/** The cluster IP (as a number) and node ports a stored Service holds. */
+function holdings(svc: Service): { ips: number[]; ports: number[] } {
+  const ip = svc.spec?.clusterIP && svc.spec.clusterIP !== 'None' ? ipv4ToNumber(svc.spec.clusterIP) : undefined;
+  return {
+    ips: ip === undefined ? [] : [ip],
+    ports: (svc.spec?.ports ?? []).flatMap((p) => (p.nodePort ? [p.nodePort] : [])),
+  };
 }

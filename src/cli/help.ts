@@ -8,6 +8,8 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
                               reference  in-process, virtual time (default)
                               serve      a fresh \`kubespec serve\` per scenario, over HTTPS (--serve-clock
                                          virtual|real; --serve-flag name=value forces a flag on every server)
+                              serve-ha   per scenario an etcd and two \`kubespec serve --leader-elect true\` on it (an
+                                         HA pair, real time): features/apiserver/ha.feature
                               upstream   upstream Kubernetes v1.32 (etcd, kube-apiserver, controller manager,
                                          scheduler) per scenario, built by \`npm run upstream:build\`; real time
                               kube       any API server: --kubeconfig FILE [--context NAME]
@@ -36,6 +38,10 @@ export const SERVE_HELP = `kubespec serve — the whole control plane as one pro
   --store sqlite                 the storage backend: sqlite (default: DATA-DIR/kubespec.db),
                                  sqlite:FILE, etcd://host:port[,host:port…], or memory
                                  (nothing kept); --etcd-servers URL[,URL] also selects etcd
+  --sqlite-sync full|normal      with sqlite: full (default) fsyncs every commit before the write
+                                 is acknowledged, so it survives a power cut (as etcd fsyncs its
+                                 log); normal only hands it to the kernel, which survives kill -9
+                                 but not a power cut, and writes some 15 times faster
   --store-key-prefix /PATH        with etcd: keep this server's keys under PATH (PATH/registry/…),
                                  for several clusters on one etcd
   --etcd-compaction-interval 5m  compact the store's history this often (0 = never); older

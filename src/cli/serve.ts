@@ -23,6 +23,7 @@ const OWN = [
   'etcd-servers',
   'etcd-compaction-interval',
   'store-key-prefix',
+  'sqlite-sync',
   'help',
 ];
 
@@ -46,6 +47,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (!/^\/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$/.test(keyPrefix))
       throw new Error(`--store-key-prefix ${keyPrefix}: want a path such as /cluster-a`);
     storeSpec.keyPrefix = keyPrefix;
+  }
+  const sqliteSync = one(args, 'sqlite-sync', undefined);
+  if (sqliteSync !== undefined) {
+    if (sqliteSync !== 'full' && sqliteSync !== 'normal')
+      throw new Error(`--sqlite-sync must be full or normal, got "${sqliteSync}"`);
+    if (storeSpec.kind !== 'sqlite') throw new Error('--sqlite-sync is for a sqlite store');
+    storeSpec.sync = sqliteSync;
   }
   const compactionInterval = parseDuration(one(args, 'etcd-compaction-interval', '5m')!);
   const flags: Flags = {};

@@ -68,7 +68,8 @@ export class ControllerManager {
     const kcm = p.config.flags['kube-controller-manager'];
     const features = p.config.profile.features;
     const cidr = apiserver['service-cluster-ip-range'] ?? '10.96.0.0/12';
-    this.serviceAllocations = new ServiceAllocations(cidr, p.store);
+    // Through the API server's own handle: the range objects are its writes (COMM-APISERVER-ONLY).
+    this.serviceAllocations = new ServiceAllocations(cidr, p.api.store, (w) => p.quiescence.track(w));
     p.api.addCreateHook(this.serviceAllocations);
     p.api.handleSubresource('replicationcontrollers', 'scale', scaleHandler);
     p.api.handleSubresource('namespaces', 'finalize', finalizeHandler);

@@ -55,6 +55,28 @@ export interface Capabilities {
    * etcd (the serve target's default store is sqlite; serve-etcd keeps etcd).
    */
   durableStorage?: boolean;
+  /**
+   * Two API servers on one etcd, each with its controller manager and scheduler under
+   * --leader-elect (an HA pair of masters): a client of each, their leader election
+   * identities and audits, and SIGKILL of the leader (apiServers, killLeader). The serve-ha
+   * target only: the others run one control plane (reference, serve) or one they do not own.
+   */
+  apiServerPair?: boolean;
+}
+
+/** One API server of an HA pair (capability apiServerPair), as a scenario sees it. */
+export interface ApiServerMember {
+  /** "first" (the one the driver speaks to until it is killed) or "second". */
+  name: string;
+  /** The admin's client of this server. */
+  client: Client;
+  /** The identities its controller manager and its scheduler campaign with. */
+  controllerManagerIdentity: string;
+  schedulerIdentity: string;
+  /** False once killed. */
+  alive: boolean;
+  /** What this server's API server has handled (capability audit). */
+  audit(): Promise<ApiAuditReport>;
 }
 
 /** Every capability a scenario may ask for with @needs-<name> (kebab-case there). */
@@ -71,6 +93,7 @@ export const CAPABILITY_NAMES: readonly (keyof Capabilities)[] = [
   'dedicatedCluster',
   'apiServerDefaults',
   'durableStorage',
+  'apiServerPair',
 ];
 
 /** Who a kubeconfig speaks for: the admin, a user by client certificate, a bearer token, or nobody. */
@@ -197,4 +220,12 @@ export interface ClusterDriver {
    * dir, store and port (capability durableStorage); resolves once it serves again.
    */
   restartControlPlane?(): Promise<void>;
+  /** The two API servers of an HA pair, the first first (capability apiServerPair). */
+  apiServers?(): Promise<ApiServerMember[]>;
+  /**
+   * SIGKILL of the server whose controller manager holds the lock kube-system/
+   * kube-controller-manager (capability apiServerPair); the driver's client then speaks to
+   * the survivor. Resolves with the instant of the kill (ms since the epoch).
+   */
+  killLeader?(): Promise<number>;
 }

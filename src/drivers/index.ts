@@ -5,6 +5,7 @@ import { ReferenceDriver } from './reference';
 import { KubeDriver } from './kube';
 import { ScopedDriver } from './scoped';
 import { ServeDriver } from './serve';
+import { ServeHaDriver } from './serve-ha';
 import { UpstreamDriver } from './upstream';
 import { loadTargetDeclaration } from './targets';
 import { KubeconfigClient } from '../client/kubeconfig';
@@ -26,7 +27,7 @@ export function clientFromKubeconfig(file: string, context?: string): Kubeconfig
 export type { SchedulingDecision } from '../scheduler/decision';
 export { CertificateAuthority } from '../apiserver/auth/pki';
 
-export const TARGETS = ['reference', 'serve', 'upstream', 'kube', 'k3s'] as const;
+export const TARGETS = ['reference', 'serve', 'serve-ha', 'upstream', 'kube', 'k3s'] as const;
 
 /** What a run tells the driver factory beyond the target and profile. */
 export interface TargetOptions {
@@ -79,6 +80,10 @@ export function createDriver(target: string, profileName: string, options: Targe
       const declaration = { ...loadTargetDeclaration(options.targetConfig ?? 'serve'), profile: profile.name };
       if (clock === 'real') declaration.capabilities = { ...declaration.capabilities, virtualTime: false };
       return new ServeDriver(profile, declaration, { profileArg: profileName, clock, forcedFlags: options.serveFlags });
+    }
+    case 'serve-ha': {
+      const declaration = { ...loadTargetDeclaration(options.targetConfig ?? 'serve-ha'), profile: profile.name };
+      return new ServeHaDriver(profile, declaration, { profileArg: profileName });
     }
     case 'upstream': {
       const declaration = loadTargetDeclaration(options.targetConfig ?? 'upstream');

@@ -39,6 +39,8 @@ export interface ServeOptions {
   forcedFlags?: Flags;
   /** Where the servers keep their PKI: shared by the run, so keys are made once. */
   dataDir?: string;
+  /** The --store arguments, when not the declaration's (serve-ha: both servers on the scenario's etcd). */
+  storeArgs?: () => Promise<string[]>;
 }
 
 /** Resolves once port is free on host; past the deadline, fails naming the port. */
@@ -271,6 +273,7 @@ export class ServeDriver extends KubeDriver {
 
   /** Where this server keeps its objects: its own SQLite file, or its own key prefix on the run's etcd. */
   private async storeFor(port: number): Promise<string[]> {
+    if (this.options.storeArgs) return this.options.storeArgs();
     switch (this.declaration.store) {
       case 'sqlite':
         this.storeFile = path.join(this.dataDir, `store-${port}.db`);
@@ -288,6 +291,26 @@ export class ServeDriver extends KubeDriver {
       default:
         return ['--store', 'memory'];
     }
+  }
+
+  /** The admin's client of this server (once started). */
+  get apiClient(): KubeconfigClient {
+    return this.api;
+  }
+
+  /** Why the server did not start, if it did not. */
+  get startFailure(): Error | undefined {
+    return this.startError;
+  }
+
+  /** What the server printed so far. */
+  serverOutput(): string {
+    return this.proc?.output() ?? '';
+  }
+
+  /** SIGKILL, and no restart: the server is gone, as a master whose machine died (start() does not bring it back). */
+  async killServer(): Promise<void> {
+    await this.proc?.kill();
   }
 
   /** SIGKILL, then the same server again: same port, data dir and store. */

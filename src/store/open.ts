@@ -8,7 +8,11 @@ export const DEFAULT_SQLITE_FILE = 'kubespec.db';
 
 export type StoreSpec =
   | { kind: 'memory' }
-  | { kind: 'sqlite'; file: string }
+  | {
+      kind: 'sqlite';
+      file: string /** PRAGMA synchronous (--sqlite-sync): FULL unless told. */;
+      sync?: 'full' | 'normal';
+    }
   | { kind: 'etcd'; endpoints: string[] /** Before every key (several clusters on one etcd). */; keyPrefix?: string };
 
 /**
@@ -54,7 +58,7 @@ export async function openStore(spec: StoreSpec, quiescence: Quiescence): Promis
       return new MemoryStore(quiescence);
     case 'sqlite': {
       const { SqliteStore } = await import('./sqlite');
-      return new SqliteStore(spec.file, quiescence);
+      return new SqliteStore(spec.file, quiescence, { sync: spec.sync });
     }
     case 'etcd': {
       const { EtcdStore } = await import('./etcd');
@@ -67,6 +71,6 @@ export function describeStore(spec: StoreSpec): string {
   return spec.kind === 'memory'
     ? 'memory'
     : spec.kind === 'sqlite'
-      ? `sqlite ${spec.file}`
+      ? `sqlite ${spec.file} (synchronous=${(spec.sync ?? 'full').toUpperCase()})`
       : `etcd ${spec.endpoints.join(',')}${spec.keyPrefix ? ` (keys under ${spec.keyPrefix})` : ''}`;
 }

@@ -217,6 +217,11 @@ export class SqliteStore implements Store {
     return this.compacted;
   }
 
+  /** The synchronous setting in force (PRAGMA synchronous: 2 FULL, 1 NORMAL). */
+  get sync(): 'full' | 'normal' {
+    return this.db.pragma('synchronous', { simple: true }) === 1 ? 'normal' : 'full';
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -6,7 +6,10 @@ import { KubeObject } from '../../src/api/meta';
 import { Lease, Node, Pod } from '../../src/api/core';
 import { Client } from '../../src/client/client';
 import { freePort } from '../../src/store/etcd-process';
-import { kill9, serve, Served } from './serve-process';
+import { after } from 'node:test';
+import * as os from 'node:os';
+import { EtcdServer } from '../../src/store/etcd-process';
+import { kill9, serve, Served, stop } from './serve-process';
 
 /**
  * Two `kubespec serve` on one etcd as an HA pair of masters, and the failover measured when
@@ -33,6 +36,22 @@ const FLAGS = [
   '--node-lease-duration-seconds',
   '6',
 ];
+
+/**
+ * What a test of a pair works in, inside its describe(): a scratch dir, an etcd (not yet
+ * started) and the list of servers started; all stopped and removed after the suite.
+ */
+export function pairFixture(prefix: string): { work: string; etcd: EtcdServer; servers: Served[] } {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const etcd = new EtcdServer();
+  const servers: Served[] = [];
+  after(async () => {
+    for (const s of servers) await stop(s.child);
+    await etcd.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  return { work, etcd, servers };
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,16 +89,21 @@ export interface Pair {
   idB: { controllers: string; scheduler: string };
 }
 
-/** Starts A, then B with A's PKI (as kubeadm join --control-plane copies it); A leads. Every server started is pushed to `started` (for clean-up). */
-export async function startPair(work: string, etcdEndpoint: string, started: Served[]): Promise<Pair> {
+/** Two servers on one etcd: A, then B with A's PKI (as kubeadm join --control-plane copies it), and the admin's client of each. Every server started is pushed to `started` (for clean-up). */
+export async function startServers(
+  work: string,
+  etcdEndpoint: string,
+  started: Served[],
+  flags: string[] = FLAGS,
+): Promise<Pick<Pair, 'a' | 'b' | 'ca' | 'cb'>> {
   const store = etcdEndpoint.replace(/^http:/, 'etcd:');
   const [portA, portB] = [await freePort(), await freePort()];
   const dirA = path.join(work, 'a');
   const dirB = path.join(work, 'b');
-  const a = await serve(dirA, portA, store, FLAGS, profile);
+  const a = await serve(dirA, portA, store, flags, profile);
   started.push(a);
   fs.cpSync(path.join(dirA, 'pki'), path.join(dirB, 'pki'), { recursive: true });
-  const b = await serve(dirB, portB, store, FLAGS, profile);
+  const b = await serve(dirB, portB, store, flags, profile);
   started.push(b);
   const kubeconfig = path.join(work, 'admin.kubeconfig');
   fs.copyFileSync(a.kubeconfig, kubeconfig);
@@ -89,6 +113,12 @@ export async function startPair(work: string, etcdEndpoint: string, started: Ser
     fs.readFileSync(kubeconfig, 'utf8').replace(`https://127.0.0.1:${portA}`, `https://127.0.0.1:${portB}`),
   );
   const cb = KubeconfigClient.fromFile(path.join(work, 'admin-b.kubeconfig'), coreRegistry());
+  return { a, b, ca, cb };
+}
+
+/** Starts the pair (startServers) with leader election on; A leads. */
+export async function startPair(work: string, etcdEndpoint: string, started: Served[]): Promise<Pair> {
+  const { a, b, ca, cb } = await startServers(work, etcdEndpoint, started);
   const idA = identityOf(a);
   const idB = identityOf(b);
   await until('A leads the controller manager', 20_000, async () =>

@@ -1,14 +1,10 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { ApiWatchEvent } from '../../src/api/request';
 import { KubeObject } from '../../src/api/meta';
 import { Node } from '../../src/api/core';
-import { EtcdServer, etcdMissing } from '../../src/store/etcd-process';
-import { Served, stop } from './serve-process';
-import { failover, HA_NAMESPACE, holder, sleep, startPair, until } from './ha-pair';
+import { etcdMissing } from '../../src/store/etcd-process';
+import { failover, HA_NAMESPACE, holder, pairFixture, sleep, startPair, until } from './ha-pair';
 
 /**
  * Two `kubespec serve` on one etcd, each a whole control plane (API server, controller
@@ -26,14 +22,7 @@ import { failover, HA_NAMESPACE, holder, sleep, startPair, until } from './ha-pa
  *   working with the same credentials (the pair shares the PKI).
  */
 describe('an HA pair of kubespec serve on one etcd', { skip: etcdMissing() }, () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-ha-'));
-  const etcd = new EtcdServer();
-  const servers: Served[] = [];
-  after(async () => {
-    for (const s of servers) await stop(s.child);
-    await etcd.stop();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  const { work, etcd, servers } = pairFixture('kubespec-ha-');
 
   test('watches across servers agree; kill -9 of the leader: the other takes over', async () => {
     await etcd.start();

@@ -19,6 +19,9 @@ function selects(svc: Service, pod: Pod): boolean {
   );
 }
 
+/** The leader election record's annotation (resourcelock.LeaderElectionRecordAnnotationKey). */
+const LEADER_LOCK = 'control-plane.alpha.kubernetes.io/leader';
+
 /**
  * The endpoints controller (pkg/controller/endpoint, syncService): keeps an Endpoints
  * object per service with a selector, named as the service, from the pods it selects;
@@ -59,8 +62,13 @@ export class EndpointsController {
       onDelete: (p) => touched(p),
     });
     // Upstream onEndpointsDelete and checkLeftoverEndpoints: a deleted or leftover Endpoints is re-checked.
+    // A leader election lock (v1.12's Endpoints lock, with the leader annotation) is no leftover:
+    // upstream skips it, or a second controller manager coming up would delete the lock its
+    // leader holds and force a re-election.
     const ep = (e: Endpoints) => this.queue.add(keyOf(e.metadata.namespace, e.metadata.name!));
-    for (const e of this.endpoints.list()) if (!this.services.getByName(e.metadata.name!, e.metadata.namespace)) ep(e);
+    for (const e of this.endpoints.list())
+      if (!this.services.getByName(e.metadata.name!, e.metadata.namespace) && !e.metadata.annotations?.[LEADER_LOCK])
+        ep(e);
     this.endpoints.addEventHandler({ onDelete: ep });
   }
 
