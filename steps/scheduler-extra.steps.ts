@@ -1,6 +1,8 @@
 import { When } from '@cucumber/cucumber';
 import { expect } from 'chai';
+import * as yaml from 'js-yaml';
 import { Pod } from '../src/api/core';
+import { StatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
 import { step } from './support';
 
@@ -21,6 +23,21 @@ When(
       await cluster.client.patch({ resource: 'pods', namespace }, pod.metadata.name!, 'merge', {
         metadata: { annotations: { [key]: value } },
       });
+    }
+  }),
+);
+
+/** A merge patch to a pod that may be refused (SCHED-GATES: a gate added after creation); the refusal is kept for the next step. */
+When(
+  'I try to patch the pod {string}{in-namespace} with:',
+  step(async function (this: KubeWorld, name: string, namespace: string, patch: string) {
+    const cluster = await this.cluster();
+    this.lastError = undefined;
+    try {
+      await cluster.client.patch({ resource: 'pods', namespace }, name, 'merge', yaml.load(patch));
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      this.lastError = e;
     }
   }),
 );

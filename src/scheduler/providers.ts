@@ -38,6 +38,11 @@ export interface Algorithm {
   provider: string;
   predicates: PredicateConfig[];
   priorities: PriorityConfig[];
+  /**
+   * The SchedulingGates plugin's PreEnqueue (v1.26+): a pod with spec.schedulingGates is not
+   * queued until its last gate is removed. v1.12 has no such field (its API server drops it).
+   */
+  schedulingGates?: boolean;
 }
 
 /**
@@ -205,6 +210,7 @@ export function frameworkPlugins(): Algorithm {
   return {
     era: 'framework',
     provider: 'default-plugins',
+    schedulingGates: true,
     predicates: kinds.map(([name, fn]) => ({ name, kind: name, fn })),
     priorities: [
       { name: 'TaintToleration', weight: 3, fn: taintTolerationPriority(100) },

@@ -150,10 +150,19 @@ export class Scheduler {
     return (pod.spec.schedulerName ?? 'default-scheduler') === this.options.schedulerName;
   }
 
+  /**
+   * SchedulingGates' PreEnqueue (v1.32 plugins/schedulinggates): a gated pod is held out of
+   * the queue — no attempt, no FailedScheduling event; the API server wrote its
+   * SchedulingGated condition. Removing the last gate is a pod update that queues it.
+   */
+  private gated(pod: Pod): boolean {
+    return !!this.options.algorithm.schedulingGates && (pod.spec.schedulingGates?.length ?? 0) > 0;
+  }
+
   private podAdded(pod: Pod): void {
     if (isTerminal(pod)) return;
     if (pod.spec.nodeName) this.cache.addPod(pod);
-    else if (this.responsible(pod) && !pod.metadata.deletionTimestamp)
+    else if (this.responsible(pod) && !pod.metadata.deletionTimestamp && !this.gated(pod))
       this.enqueue(() => this.queue.add(objectKey(pod), pod));
   }
 
@@ -172,7 +181,7 @@ export class Scheduler {
       this.cache.addPod(pod);
       return;
     }
-    if (!this.responsible(pod) || pod.metadata.deletionTimestamp) {
+    if (!this.responsible(pod) || pod.metadata.deletionTimestamp || this.gated(pod)) {
       this.queue.delete(key);
       return;
     }
