@@ -3,6 +3,7 @@ import { objectKey } from '../api/meta';
 import { ClusterView, ServiceLike } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { NodeTree } from './node-tree';
+import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { Selector } from '../api/labels/selector';
 import { podServices, SpreadSources, spreadSelectors } from './spread-selectors';
 
@@ -19,6 +20,8 @@ export class SchedulerCache implements ClusterView {
   private readonly byNamespace = new Map<string, Map<string, { pod: Pod; node: string }>>();
   private sources: SpreadSources = { services: [], replicationControllers: [], replicaSets: [], statefulSets: [] };
 
+  constructor(readonly arithmetic: PodArithmetic = LEGACY_ARITHMETIC) {}
+
   nodeInfo(name: string): NodeInfo | undefined {
     return this.infos.get(name);
   }
@@ -29,7 +32,7 @@ export class SchedulerCache implements ClusterView {
 
   private info(name: string): NodeInfo {
     let i = this.infos.get(name);
-    if (!i) this.infos.set(name, (i = new NodeInfo(name)));
+    if (!i) this.infos.set(name, (i = new NodeInfo(name, undefined, this.arithmetic)));
     return i;
   }
 

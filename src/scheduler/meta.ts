@@ -1,6 +1,7 @@
 import { Node, Pod } from '../api/core';
 import { HostPort, NodeInfo, podHostPorts } from './nodeinfo';
-import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
+import { isZeroRequest, Resources } from '../api/pod-resources';
+import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { CompiledTerm, requiredTerms } from './node-affinity';
 import { Selector } from '../api/labels/selector';
 import { SpreadSources } from './spread-selectors';
@@ -41,9 +42,10 @@ export class PodMeta {
   constructor(
     readonly pod: Pod,
     readonly cluster: ClusterView,
+    arithmetic: PodArithmetic = LEGACY_ARITHMETIC,
   ) {
-    this.request = podRequest(pod);
-    this.nonZero = podNonZeroRequest(pod);
+    this.request = arithmetic.request(pod);
+    this.nonZero = arithmetic.nonZero(pod);
     this.ports = podHostPorts(pod);
     this.zeroRequest = isZeroRequest(this.request);
   }

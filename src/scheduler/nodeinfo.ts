@@ -1,6 +1,7 @@
 import { Node, Pod } from '../api/core';
 import { objectKey } from '../api/meta';
-import { emptyResources, nodeAllocatable, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
+import { emptyResources, nodeAllocatable, Resources } from '../api/pod-resources';
+import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { zoneKey } from './zone';
 
 /** A host port as upstream's HostPortInfo keeps it: hostIP (default 0.0.0.0), protocol (default TCP), port. */
@@ -49,6 +50,8 @@ export class NodeInfo {
   constructor(
     readonly name: string,
     node?: Node,
+    /** How a pod's requests are summed: v1.12's NodeInfo or v1.32's PodRequests. */
+    private readonly arithmetic: PodArithmetic = LEGACY_ARITHMETIC,
   ) {
     if (node) this.setNode(node);
   }
@@ -82,8 +85,8 @@ export class NodeInfo {
     if (this.entries.has(key)) this.removePod(key);
     const entry: PodEntry = {
       pod,
-      request: podRequest(pod),
-      nonZero: podNonZeroRequest(pod),
+      request: this.arithmetic.request(pod),
+      nonZero: this.arithmetic.nonZero(pod),
       ports: podHostPorts(pod),
     };
     this.entries.set(key, entry);

@@ -215,7 +215,7 @@ export function frameworkPlugins(): Algorithm {
     priorities: [
       { name: 'TaintToleration', weight: 3, fn: taintTolerationPriority(100) },
       { name: 'NodeAffinity', weight: 2, fn: nodeAffinityPriority(100) },
-      { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100) },
+      { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100, true) },
       { name: 'PodTopologySpread', weight: 2, fn: podTopologySpread },
       { name: 'NodeResourcesBalancedAllocation', weight: 1, fn: balancedAllocation('framework') },
     ],

@@ -11,6 +11,7 @@ import { ServiceLike } from './meta';
 import { LabelSelected, MapSelected } from './spread-selectors';
 import { Algorithm } from './providers';
 import { SchedulingQueue } from './queue';
+import { arithmeticFor } from './requests';
 import { reportTo } from '../client/background';
 
 export interface SchedulerOptions {
@@ -62,7 +63,7 @@ function schedulingPropertiesChanged(a: Node, b: Node): boolean {
  * waits in the unschedulable queue until the cluster changes.
  */
 export class Scheduler {
-  readonly cache = new SchedulerCache();
+  readonly cache: SchedulerCache;
   readonly queue = new SchedulingQueue();
   readonly decisions: SchedulingDecision[] = [];
   private readonly algorithm: GenericScheduler;
@@ -87,6 +88,7 @@ export class Scheduler {
     private readonly quiescence: Quiescence,
     readonly options: SchedulerOptions,
   ) {
+    this.cache = new SchedulerCache(arithmeticFor(options.algorithm.era));
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.services = informers.informer<KubeObject & ServiceLike>({ resource: 'services' });
