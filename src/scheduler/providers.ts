@@ -18,6 +18,8 @@ import { nodeAffinityPriority } from './priorities/node-affinity';
 import { preferAvoidPodsPriority } from './priorities/prefer-avoid-pods';
 import { equalPriority } from './priorities/equal';
 import { podTopologySpread } from './priorities/topology-spread';
+import { interPodAffinity } from './predicates/inter-pod-affinity';
+import { interPodAffinityPriority } from './priorities/inter-pod-affinity';
 
 /** A configured predicate: its name (as a policy names it), its kind (its place in the order) and the function. */
 export interface PredicateConfig {
@@ -63,6 +65,16 @@ export const PREDICATE_ORDER = [
   'PodToleratesNodeNoExecuteTaints',
   'CheckNodeLabelPresence',
   'CheckServiceAffinity',
+  'MaxEBSVolumeCount',
+  'MaxGCEPDVolumeCount',
+  'MaxCSIVolumeCount',
+  'MaxAzureDiskVolumeCount',
+  'CheckVolumeBinding',
+  'NoVolumeZoneConflict',
+  'CheckNodeMemoryPressure',
+  'CheckNodePIDPressure',
+  'CheckNodeDiskPressure',
+  'MatchInterPodAffinity',
 ];
 
 /** Predicates registered by name in v1.12 (algorithmprovider/defaults), as this control plane implements them. */
@@ -75,6 +87,7 @@ export const LEGACY_PREDICATES: Record<string, Predicate> = {
   NoDiskConflict: noDiskConflict,
   PodToleratesNodeTaints: podToleratesNodeTaints,
   CheckNodeUnschedulable: checkNodeUnschedulable,
+  MatchInterPodAffinity: interPodAffinity('legacy'),
 };
 
 /** PodFitsPorts is PodFitsHostPorts, "registered for backwards compatibility with 1.0". */
@@ -91,6 +104,7 @@ export const LEGACY_PRIORITIES: Record<string, { fn: Priority; weight: number }>
   NodeAffinityPriority: { fn: nodeAffinityPriority(10), weight: 1 },
   TaintTolerationPriority: { fn: taintTolerationPriority(10), weight: 1 },
   EqualPriority: { fn: equalPriority, weight: 1 },
+  InterPodAffinityPriority: { fn: interPodAffinityPriority('legacy'), weight: 1 },
 };
 
 /**
@@ -104,17 +118,16 @@ export const MANDATORY_PREDICATES = ['CheckNodeUnschedulable', 'PodToleratesNode
  * Providers as v1.12 registers them (algorithmprovider/defaults/defaults.go). The
  * upstream DefaultProvider also lists NoVolumeZoneConflict, MaxEBSVolumeCount,
  * MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount, CheckVolumeBinding (persistent volumes,
- * which this control plane does not serve) and MatchInterPodAffinity /
- * InterPodAffinityPriority (inter-pod affinity, not modelled): they are left out, which
- * is exact for pods without PVCs and without pod (anti-)affinity — every pod the suite
- * creates. ClusterAutoscalerProvider is the same with MostRequestedPriority in place of
+ * which this control plane does not serve): they are left out, which is exact for pods
+ * without PVCs. ClusterAutoscalerProvider is the same with MostRequestedPriority in place of
  * LeastRequestedPriority (copyAndReplace).
  */
 export const LEGACY_PROVIDERS: Record<string, { predicates: string[]; priorities: string[] }> = {
   DefaultProvider: {
-    predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
+    predicates: ['NoDiskConflict', 'GeneralPredicates', 'MatchInterPodAffinity', ...MANDATORY_PREDICATES],
     priorities: [
       'SelectorSpreadPriority',
+      'InterPodAffinityPriority',
       'LeastRequestedPriority',
       'BalancedResourceAllocation',
       'NodePreferAvoidPodsPriority',
@@ -123,9 +136,10 @@ export const LEGACY_PROVIDERS: Record<string, { predicates: string[]; priorities
     ],
   },
   ClusterAutoscalerProvider: {
-    predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
+    predicates: ['NoDiskConflict', 'GeneralPredicates', 'MatchInterPodAffinity', ...MANDATORY_PREDICATES],
     priorities: [
       'SelectorSpreadPriority',
+      'InterPodAffinityPriority',
       'MostRequestedPriority',
       'BalancedResourceAllocation',
       'NodePreferAvoidPodsPriority',
@@ -189,12 +203,12 @@ export function legacyProvider(name: string): Algorithm {
 /**
  * The v1.32 default plugin set (pkg/scheduler/apis/config/v1/default_plugins.go) as far
  * as this control plane models it. Filters, in order: NodeUnschedulable, NodeName,
- * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions.
- * Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1 (LeastAllocated),
- * PodTopologySpread 2 (its ScheduleAnyway score, with the system default constraints for
- * a pod without its own), NodeResourcesBalancedAllocation 1. Not modelled: volume
- * limits/binding/zone (no PVs), PodTopologySpread's DoNotSchedule filter, InterPodAffinity
- * (score 0 for pods without pod affinity), ImageLocality (hollow nodes report no images:
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions,
+ * InterPodAffinity. Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1
+ * (LeastAllocated), PodTopologySpread 2 (its ScheduleAnyway score, with the system default
+ * constraints for a pod without its own), InterPodAffinity 2,
+ * NodeResourcesBalancedAllocation 1. Not modelled: volume limits/binding/zone (no PVs),
+ * PodTopologySpread's DoNotSchedule filter, ImageLocality (hollow nodes report no images:
  * every node 0).
  */
 export function frameworkPlugins(): Algorithm {
@@ -206,6 +220,7 @@ export function frameworkPlugins(): Algorithm {
     ['NodePorts', podFitsHostPorts],
     ['NodeResourcesFit', fitsResources(true)],
     ['VolumeRestrictions', noDiskConflict],
+    ['InterPodAffinity', interPodAffinity('framework')],
   ];
   return {
     era: 'framework',
@@ -217,6 +232,7 @@ export function frameworkPlugins(): Algorithm {
       { name: 'NodeAffinity', weight: 2, fn: nodeAffinityPriority(100) },
       { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100, true) },
       { name: 'PodTopologySpread', weight: 2, fn: podTopologySpread },
+      { name: 'InterPodAffinity', weight: 2, fn: interPodAffinityPriority('framework') },
       { name: 'NodeResourcesBalancedAllocation', weight: 1, fn: balancedAllocation('framework') },
     ],
   };

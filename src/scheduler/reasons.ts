@@ -13,7 +13,11 @@ export type PredicateReason =
   | 'PodToleratesNodeTaints'
   | 'NodeUnschedulable'
   | 'NodeUnknownCondition'
-  | 'MaxVolumeCount';
+  | 'MaxVolumeCount'
+  | 'MatchInterPodAffinity'
+  | 'ExistingPodsAntiAffinityRulesNotMatch'
+  | 'PodAffinityRulesNotMatch'
+  | 'PodAntiAffinityRulesNotMatch';
 
 export type FailureReason =
   | { kind: 'predicate'; reason: PredicateReason; taint?: { key: string; value?: string } }
@@ -33,6 +37,10 @@ const LEGACY: Record<PredicateReason, string> = {
   NodeUnschedulable: 'node(s) were unschedulable',
   NodeUnknownCondition: 'node(s) had unknown conditions',
   MaxVolumeCount: 'node(s) exceed max volume count',
+  MatchInterPodAffinity: "node(s) didn't match pod affinity/anti-affinity",
+  ExistingPodsAntiAffinityRulesNotMatch: "node(s) didn't satisfy existing pods anti-affinity rules",
+  PodAffinityRulesNotMatch: "node(s) didn't match pod affinity rules",
+  PodAntiAffinityRulesNotMatch: "node(s) didn't match pod anti-affinity rules",
 };
 
 /** v1.32 framework plugins' ErrReason constants (nodeaffinity, nodename, nodeports, volumerestrictions, …). */
@@ -83,7 +91,15 @@ export function reasonHistogram(failures: ReadonlyMap<string, readonly FailureRe
 
 /** Framework failures preemption could resolve by evicting pods (Unschedulable, not UnschedulableAndUnresolvable). */
 function resolvable(r: FailureReason): boolean {
-  return r.kind === 'insufficient' || r.reason === 'PodFitsHostPorts' || r.reason === 'NoDiskConflict';
+  // InterPodAffinity: a missing affinity match is UnschedulableAndUnresolvable; an
+  // anti-affinity conflict is Unschedulable (evicting the matching pods could resolve it).
+  return (
+    r.kind === 'insufficient' ||
+    r.reason === 'PodFitsHostPorts' ||
+    r.reason === 'NoDiskConflict' ||
+    r.reason === 'PodAntiAffinityRulesNotMatch' ||
+    r.reason === 'ExistingPodsAntiAffinityRulesNotMatch'
+  );
 }
 
 /**
