@@ -19,6 +19,7 @@ import { preferAvoidPodsPriority } from './priorities/prefer-avoid-pods';
 import { equalPriority } from './priorities/equal';
 import { podTopologySpread } from './priorities/topology-spread';
 import { interPodAffinity } from './predicates/inter-pod-affinity';
+import { podTopologySpreadFilter } from './predicates/topology-spread';
 import { interPodAffinityPriority } from './priorities/inter-pod-affinity';
 
 /** A configured predicate: its name (as a policy names it), its kind (its place in the order) and the function. */
@@ -204,11 +205,11 @@ export function legacyProvider(name: string): Algorithm {
  * The v1.32 default plugin set (pkg/scheduler/apis/config/v1/default_plugins.go) as far
  * as this control plane models it. Filters, in order: NodeUnschedulable, NodeName,
  * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions,
- * InterPodAffinity. Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1
+ * PodTopologySpread (DoNotSchedule), InterPodAffinity. Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1
  * (LeastAllocated), PodTopologySpread 2 (its ScheduleAnyway score, with the system default
  * constraints for a pod without its own), InterPodAffinity 2,
  * NodeResourcesBalancedAllocation 1. Not modelled: volume limits/binding/zone (no PVs),
- * PodTopologySpread's DoNotSchedule filter, ImageLocality (hollow nodes report no images:
+ * ImageLocality (hollow nodes report no images:
  * every node 0).
  */
 export function frameworkPlugins(): Algorithm {
@@ -220,6 +221,7 @@ export function frameworkPlugins(): Algorithm {
     ['NodePorts', podFitsHostPorts],
     ['NodeResourcesFit', fitsResources(true)],
     ['VolumeRestrictions', noDiskConflict],
+    ['PodTopologySpread', podTopologySpreadFilter],
     ['InterPodAffinity', interPodAffinity('framework')],
   ];
   return {

@@ -17,7 +17,9 @@ export type PredicateReason =
   | 'MatchInterPodAffinity'
   | 'ExistingPodsAntiAffinityRulesNotMatch'
   | 'PodAffinityRulesNotMatch'
-  | 'PodAntiAffinityRulesNotMatch';
+  | 'PodAntiAffinityRulesNotMatch'
+  | 'PodTopologySpread'
+  | 'PodTopologySpreadMissingLabel';
 
 export type FailureReason =
   | { kind: 'predicate'; reason: PredicateReason; taint?: { key: string; value?: string } }
@@ -41,6 +43,9 @@ const LEGACY: Record<PredicateReason, string> = {
   ExistingPodsAntiAffinityRulesNotMatch: "node(s) didn't satisfy existing pods anti-affinity rules",
   PodAffinityRulesNotMatch: "node(s) didn't match pod affinity rules",
   PodAntiAffinityRulesNotMatch: "node(s) didn't match pod anti-affinity rules",
+  // v1.32 only (podtopologyspread ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch).
+  PodTopologySpread: "node(s) didn't match pod topology spread constraints",
+  PodTopologySpreadMissingLabel: "node(s) didn't match pod topology spread constraints (missing required label)",
 };
 
 /** v1.32 framework plugins' ErrReason constants (nodeaffinity, nodename, nodeports, volumerestrictions, …). */
@@ -98,6 +103,7 @@ function resolvable(r: FailureReason): boolean {
     r.reason === 'PodFitsHostPorts' ||
     r.reason === 'NoDiskConflict' ||
     r.reason === 'PodAntiAffinityRulesNotMatch' ||
+    r.reason === 'PodTopologySpread' ||
     r.reason === 'ExistingPodsAntiAffinityRulesNotMatch'
   );
 }
