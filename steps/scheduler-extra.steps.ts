@@ -1,4 +1,4 @@
-import { When } from '@cucumber/cucumber';
+import { Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import * as yaml from 'js-yaml';
 import { Pod } from '../src/api/core';
@@ -39,5 +39,20 @@ When(
       if (!(e instanceof StatusError)) throw e;
       this.lastError = e;
     }
+  }),
+);
+
+/** SCHED-PROVIDER: a configuration kube-scheduler refuses (v1.12 exits with glog.Fatalf), so the control plane does not come up. */
+Then(
+  'the control plane does not start: {string}',
+  step(async function (this: KubeWorld, message: string) {
+    let error: unknown;
+    try {
+      await this.cluster();
+    } catch (e) {
+      error = e;
+    }
+    expect(error, 'the control plane started').to.be.instanceOf(Error);
+    expect((error as Error).message).to.contain(message);
   }),
 );

@@ -19,7 +19,13 @@ export type PredicateReason =
   | 'PodAffinityRulesNotMatch'
   | 'PodAntiAffinityRulesNotMatch'
   | 'PodTopologySpread'
-  | 'PodTopologySpreadMissingLabel';
+  | 'PodTopologySpreadMissingLabel'
+  | 'NodeNotReady'
+  | 'NodeOutOfDisk'
+  | 'NodeNetworkUnavailable'
+  | 'NodeUnderMemoryPressure'
+  | 'NodeUnderDiskPressure'
+  | 'NodeUnderPIDPressure';
 
 export type FailureReason =
   | { kind: 'predicate'; reason: PredicateReason; taint?: { key: string; value?: string } }
@@ -46,6 +52,13 @@ const LEGACY: Record<PredicateReason, string> = {
   // v1.32 only (podtopologyspread ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch).
   PodTopologySpread: "node(s) didn't match pod topology spread constraints",
   PodTopologySpreadMissingLabel: "node(s) didn't match pod topology spread constraints (missing required label)",
+  // v1.12 CheckNodeCondition and the pressure predicates (run only without TaintNodesByCondition).
+  NodeNotReady: 'node(s) were not ready',
+  NodeOutOfDisk: 'node(s) were out of disk space',
+  NodeNetworkUnavailable: 'node(s) had unavailable network',
+  NodeUnderMemoryPressure: 'node(s) had memory pressure',
+  NodeUnderDiskPressure: 'node(s) had disk pressure',
+  NodeUnderPIDPressure: 'node(s) had pid pressure',
 };
 
 /** v1.32 framework plugins' ErrReason constants (nodeaffinity, nodename, nodeports, volumerestrictions, …). */

@@ -188,6 +188,12 @@ test('Policy: custom predicates by argument, defaults when predicates are absent
       'GeneralPredicates',
       'NoDiskConflict',
       'PodToleratesNodeTaints',
+      'MaxEBSVolumeCount',
+      'MaxGCEPDVolumeCount',
+      'MaxCSIVolumeCount',
+      'MaxAzureDiskVolumeCount',
+      'CheckVolumeBinding',
+      'NoVolumeZoneConflict',
       'MatchInterPodAffinity',
     ],
   );
