@@ -74,3 +74,23 @@ Feature: What a pod asks of a node depends on the release: sidecars and overhead
       | node | NodeResourcesFit | NodeResourcesBalancedAllocation |
       | n1   | 75               | 100                             |
       | n2   | 86               | 87                              |
+
+  @PRIO-BALANCED @profile-kubernetes-1.32
+  Scenario: A best-effort pod is scored by balanced allocation too, on the node's own requests (v1.32)
+    v1.32's NodeResourcesBalancedAllocation reads actual requests: a pod that asks nothing adds
+    nothing, and n1's running pod (cpu only) leaves it unbalanced: (1 − |0.5 − 0| / 2) × 100 =
+    75. Skipping best-effort pods came with v1.33.
+    Given the nodes:
+      | name | cpu | memory |
+      | n1   | 4   | 8Gi    |
+      | n2   | 4   | 8Gi    |
+    And pods running:
+      | name | node | cpu | memory |
+      | used | n1   | 2   | -      |
+    When I create a pod "web" with:
+      | cpu    | - |
+      | memory | - |
+    Then the scheduler scored the nodes for pod "web":
+      | node | NodeResourcesBalancedAllocation |
+      | n1   | 75                              |
+      | n2   | 100                             |
