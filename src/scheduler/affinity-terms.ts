@@ -1,6 +1,7 @@
 import { Pod } from '../api/core';
 import { LabelSelector, Selector, selectorFromLabelSelector } from '../api/labels/selector';
 import { NodeInfo } from './nodeinfo';
+import type { ClusterView } from './meta';
 
 /*
  * Pod (anti-)affinity terms as both releases read them: v1.12's predicates and priorities
@@ -129,10 +130,17 @@ export function topologyPair(info: NodeInfo, key: string): string | undefined {
   return `${key}=${labels[key]}`;
 }
 
-/** Scheduled pods with their node, skipping nodes without a Node object. */
-export function* scheduledPods(nodes: readonly NodeInfo[]): Generator<{ pod: Pod; node: NodeInfo }> {
-  for (const node of nodes) {
+/**
+ * Scheduled pods with their node, skipping nodes without a Node object: every pod, or only
+ * the pods with affinity terms when the others cannot matter (upstream's
+ * HavePodsWithAffinityList and PodsWithAffinity).
+ */
+export function* scheduledPods(
+  cluster: ClusterView,
+  onlyWithAffinity: boolean,
+): Generator<{ pod: Pod; node: NodeInfo }> {
+  for (const node of onlyWithAffinity ? cluster.nodesWithAffinityPods() : cluster.allNodes()) {
     if (!node.node) continue;
-    for (const pod of node.pods()) yield { pod, node };
+    for (const pod of onlyWithAffinity ? node.podsWithAffinity() : node.pods()) yield { pod, node };
   }
 }

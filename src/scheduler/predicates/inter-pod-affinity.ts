@@ -27,8 +27,10 @@ function bump(m: Map<string, number>, info: NodeInfo, key: string): void {
   if (pair !== undefined) m.set(pair, (m.get(pair) ?? 0) + 1);
 }
 
+const STATE = { legacy: 'InterPodAffinity/legacy', framework: 'InterPodAffinity/framework' } as const;
+
 function state(pod: Pod, meta: PodMeta, era: Era): AffinityState {
-  return meta.once(`InterPodAffinity/${era}`, () => {
+  return meta.once(STATE[era], () => {
     const own = podTerms(pod, era);
     const s: AffinityState = {
       existingAntiAffinity: new Map(),
@@ -37,7 +39,9 @@ function state(pod: Pod, meta: PodMeta, era: Era): AffinityState {
       requiredAffinity: own.requiredAffinity,
       requiredAntiAffinity: own.requiredAntiAffinity,
     };
-    for (const { pod: existing, node } of scheduledPods(meta.cluster.allNodes())) {
+    // Without required terms of its own, only running pods with (anti-)affinity can refuse the pod.
+    const onlyWithAffinity = own.requiredAffinity.length + own.requiredAntiAffinity.length === 0;
+    for (const { pod: existing, node } of scheduledPods(meta.cluster, onlyWithAffinity)) {
       for (const t of podTerms(existing, era).requiredAntiAffinity)
         if (termMatches(t, pod)) bump(s.existingAntiAffinity, node, t.topologyKey);
       if (matchesAll(own.requiredAffinity, existing))
@@ -95,6 +99,7 @@ function affinityHolds(s: AffinityState, pod: Pod, info: NodeInfo, era: Era): bo
 export function interPodAffinity(era: Era): Predicate {
   return (pod, meta, info) => {
     const s = state(pod, meta, era);
+    if (s.requiredAffinity.length + s.requiredAntiAffinity.length + s.existingAntiAffinity.size === 0) return FITS;
     const fail = (reason: PredicateReason): FailureReason[] =>
       era === 'legacy'
         ? [

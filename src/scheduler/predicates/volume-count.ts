@@ -46,10 +46,14 @@ function volumeIds(pod: Pod, k: Kind, into: Set<string>): void {
 /** MaxPDVolumeCountChecker.predicate for one kind of volume. */
 export function maxVolumeCount(name: keyof typeof KINDS): Predicate {
   const k = KINDS[name];
-  return (pod, _meta, node) => {
+  return (pod, meta, node) => {
     if (!pod.spec.volumes?.length) return FITS;
-    const wanted = new Set<string>();
-    volumeIds(pod, k, wanted);
+    // The pod's own volumes of this kind, once per cycle (most pods have none: a token secret at most).
+    const wanted = meta.once(name, () => {
+      const ids = new Set<string>();
+      volumeIds(pod, k, ids);
+      return ids;
+    });
     if (wanted.size === 0) return FITS;
     const existing = new Set<string>();
     for (const p of node.pods()) volumeIds(p, k, existing);

@@ -1,4 +1,3 @@
-import { NodeInfo } from '../nodeinfo';
 import { Priority } from './priority';
 
 const MB = 1024 * 1024;
@@ -11,13 +10,6 @@ export function normalizedImageName(name: string): string {
   return name.lastIndexOf(':') <= name.lastIndexOf('/') ? `${name}:latest` : name;
 }
 
-/** The node's images (status.images) by each of their names, with their size. */
-function imagesOf(node: NodeInfo): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const img of node.node?.status?.images ?? []) for (const n of img.names ?? []) m.set(n, img.sizeBytes ?? 0);
-  return m;
-}
-
 /**
  * ImageLocalityPriority (v1.12 image_locality.go, in the DefaultProvider since v1.12) and
  * the ImageLocality plugin (v1.32, weight 1): for each container image present on the node,
@@ -28,20 +20,22 @@ function imagesOf(node: NodeInfo): Map<string, number> {
  */
 export function imageLocality(era: 'legacy' | 'framework'): Priority {
   return (pod, meta, nodes) => {
-    const all = meta.cluster.allNodes();
     const spread = new Map<string, number>();
-    for (const n of all) for (const name of imagesOf(n).keys()) spread.set(name, (spread.get(name) ?? 0) + 1);
+    for (const n of meta.cluster.nodesWithImages())
+      for (const name of n.images.keys()) spread.set(name, (spread.get(name) ?? 0) + 1);
+    if (spread.size === 0) return nodes.map(() => 0);
+    const total = meta.cluster.allNodes().length;
     const containers =
       era === 'framework' ? [...(pod.spec.initContainers ?? []), ...pod.spec.containers] : pod.spec.containers;
     const max = era === 'framework' ? MAX_THRESHOLD * containers.length : MAX_THRESHOLD;
     const top = era === 'framework' ? 100 : 10;
     return nodes.map((n) => {
-      const images = imagesOf(n);
+      const images = n.images;
       let sum = 0;
       for (const c of containers) {
         const name = normalizedImageName(c.image ?? '');
         const size = images.get(name);
-        if (size !== undefined) sum += Math.trunc(size * ((spread.get(name) ?? 0) / all.length));
+        if (size !== undefined) sum += Math.trunc(size * ((spread.get(name) ?? 0) / total));
       }
       const clamped = Math.min(Math.max(sum, MIN_THRESHOLD), max);
       return max <= MIN_THRESHOLD ? 0 : Math.trunc((top * (clamped - MIN_THRESHOLD)) / (max - MIN_THRESHOLD));

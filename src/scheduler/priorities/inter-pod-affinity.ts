@@ -1,6 +1,7 @@
 import { Pod } from '../../api/core';
 import { AffinityTerm, Era, podTerms, scheduledPods, termMatches } from '../affinity-terms';
 import { NodeInfo } from '../nodeinfo';
+import type { ClusterView } from '../meta';
 import { Priority } from './priority';
 
 /** hardPodAffinityWeight (v1.12 --hard-pod-affinity-symmetric-weight, v1.32 InterPodAffinityArgs): 1. */
@@ -34,10 +35,12 @@ function add(
  * required affinity terms the incoming pod matches (+ hardPodAffinityWeight); its preferred
  * affinity (+) and anti-affinity (−) terms the incoming pod matches.
  */
-function topologyScore(pod: Pod, nodes: readonly NodeInfo[], era: Era): TopologyScore {
+function topologyScore(pod: Pod, cluster: ClusterView, era: Era): TopologyScore {
   const own = podTerms(pod, era);
   const score: TopologyScore = new Map();
-  for (const { pod: existing, node } of scheduledPods(nodes)) {
+  // Unless the pod has preferred terms, only running pods with affinity terms lend weight.
+  const onlyWithAffinity = own.preferredAffinity.length + own.preferredAntiAffinity.length === 0;
+  for (const { pod: existing, node } of scheduledPods(cluster, onlyWithAffinity)) {
     const theirs = podTerms(existing, era);
     add(score, own.preferredAffinity, existing, node, 1);
     add(score, own.preferredAntiAffinity, existing, node, -1);
@@ -65,7 +68,7 @@ function rawScore(score: TopologyScore, node: NodeInfo): number {
  */
 export function interPodAffinityPriority(era: Era): Priority {
   return (pod, meta, nodes) => {
-    const score = topologyScore(pod, meta.cluster.allNodes(), era);
+    const score = topologyScore(pod, meta.cluster, era);
     if (score.size === 0) return nodes.map(() => 0);
     const raw = nodes.map((n) => rawScore(score, n));
     let max = era === 'legacy' ? 0 : Number.NEGATIVE_INFINITY;
