@@ -131,3 +131,51 @@ Feature: Algorithm providers and the scheduler policy file
     When I set spec.unschedulable of node "n1" to true
     And I create a pod "web" requesting cpu "8" and memory "64Mi"
     Then pod "web" is unschedulable with message "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable."
+
+  @SCHED-POLICY-NAMES
+  Scenario: Every predicate and priority name v1.12 registers may be named in a policy
+    The volume predicates see no PersistentVolumes here: MaxEBSVolumeCount,
+    MaxGCEPDVolumeCount and MaxAzureDiskVolumeCount count inline volumes (none here), and
+    MaxCSIVolumeCount, NoVolumeZoneConflict and CheckVolumeBinding pass every pod.
+    Given the scheduler policy file:
+      """
+      {"kind": "Policy", "apiVersion": "v1",
+       "predicates": [{"name": "PodFitsPorts"}, {"name": "PodFitsHostPorts"}, {"name": "PodFitsResources"},
+                      {"name": "HostName"}, {"name": "MatchNodeSelector"}, {"name": "NoDiskConflict"},
+                      {"name": "GeneralPredicates"}, {"name": "PodToleratesNodeTaints"},
+                      {"name": "MatchInterPodAffinity"}, {"name": "NoVolumeZoneConflict"},
+                      {"name": "MaxEBSVolumeCount"}, {"name": "MaxGCEPDVolumeCount"},
+                      {"name": "MaxAzureDiskVolumeCount"}, {"name": "MaxCSIVolumeCount"},
+                      {"name": "CheckVolumeBinding"}, {"name": "CheckNodeUnschedulable"}],
+       "priorities": [{"name": "SelectorSpreadPriority", "weight": 1}, {"name": "InterPodAffinityPriority", "weight": 1},
+                      {"name": "LeastRequestedPriority", "weight": 1}, {"name": "BalancedResourceAllocation", "weight": 1},
+                      {"name": "NodePreferAvoidPodsPriority", "weight": 1}, {"name": "NodeAffinityPriority", "weight": 1},
+                      {"name": "TaintTolerationPriority", "weight": 1}, {"name": "ImageLocalityPriority", "weight": 1},
+                      {"name": "ServiceSpreadingPriority", "weight": 1}, {"name": "EqualPriority", "weight": 1},
+                      {"name": "MostRequestedPriority", "weight": 1}, {"name": "RequestedToCapacityRatioPriority", "weight": 1}]}
+      """
+    And the nodes:
+      | name | cpu | memory |
+      | n1   | 4   | 8Gi    |
+      | n2   | 2   | 8Gi    |
+    When I create a pod "web" requesting cpu "1" and memory "1Gi"
+    Then the scheduler scored the nodes for pod "web":
+      | node | LeastRequestedPriority | MostRequestedPriority | RequestedToCapacityRatioPriority | EqualPriority |
+      | n1   | 7                      | 1                     | 8                                | 1             |
+      | n2   | 6                      | 3                     | 7                                | 1             |
+    And pod "web" is bound to node "n1"
+
+  @SCHED-POLICY-NAMES
+  Scenario Outline: With TaintNodesByCondition the condition predicates are unregistered: a policy naming one does not start
+    Given the scheduler policy file:
+      """
+      {"kind": "Policy", "apiVersion": "v1", "predicates": [{"name": "<predicate>"}]}
+      """
+    Then the control plane does not start: "Invalid configuration: Predicate type not found for <predicate>"
+
+    Examples:
+      | predicate               |
+      | CheckNodeCondition      |
+      | CheckNodeMemoryPressure |
+      | CheckNodePIDPressure    |
+      | NoSuchPredicate         |

@@ -96,6 +96,8 @@ export interface Container {
   imagePullPolicy?: string;
   terminationMessagePath?: string;
   terminationMessagePolicy?: string;
+  /** Init containers only, v1.28+: Always makes a restartable init (sidecar) container. */
+  restartPolicy?: 'Always';
 }
 
 export interface Volume {
@@ -146,6 +148,10 @@ export interface PodSpec {
   securityContext?: Record<string, unknown>;
   enableServiceLinks?: boolean;
   preemptionPolicy?: string;
+  /** v1.26+ (GA v1.30): the pod is not scheduled while any gate remains. */
+  schedulingGates?: { name: string }[] | null;
+  /** v1.18+: resources the pod's sandbox uses beyond its containers' (RuntimeClass overhead). */
+  overhead?: ResourceList;
 }
 
 export interface Pod extends KubeObject {

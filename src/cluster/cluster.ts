@@ -108,6 +108,7 @@ export class Cluster {
       jobRestartPolicyRequired: features.jobRestartPolicyRequired,
       namespaceRepeatDeleteAnswered: features.namespaceRepeatDeleteAnswered,
       daemonSetMaxSurge: features.daemonSetMaxSurge,
+      podSchedulingGates: features.podSchedulingGates,
     });
     serveOlderVersions(registry, options.config.profile.olderApiVersions ?? {});
     this.api = new ApiServer(registry, this.store, this.clock);

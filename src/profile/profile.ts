@@ -57,6 +57,8 @@ export interface Profile {
      * pods per node, log2 ages; v1.21+), not by ActivePods (v1.12).
      */
     activePodsWithRanks?: boolean;
+    /** spec.schedulingGates (v1.26+, GA v1.30): kept, validated, and gated pods are not scheduled; v1.12 drops the field. */
+    podSchedulingGates?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

@@ -105,7 +105,7 @@ export class GenericScheduler {
   schedule(pod: Pod, now: number, record: boolean): ScheduleResult {
     const era = this.algorithm.era;
     const all = this.cache.numNodes;
-    const meta = new PodMeta(pod, this.cache);
+    const meta = new PodMeta(pod, this.cache, this.cache.arithmetic);
     const want = numFeasibleNodesToFind(era, all, this.options.percentageOfNodesToScore);
     const feasible: NodeInfo[] = [];
     const failures = new Map<string, FailureReason[]>();

@@ -3,6 +3,7 @@ import { objectKey } from '../api/meta';
 import { ClusterView, ServiceLike } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { NodeTree } from './node-tree';
+import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { Selector } from '../api/labels/selector';
 import { podServices, SpreadSources, spreadSelectors } from './spread-selectors';
 
@@ -17,7 +18,11 @@ export class SchedulerCache implements ClusterView {
   private readonly podNode = new Map<string, string>();
   private readonly assumed = new Set<string>();
   private readonly byNamespace = new Map<string, Map<string, { pod: Pod; node: string }>>();
+  private readonly withAffinity = new Set<NodeInfo>();
+  private readonly withImages = new Set<NodeInfo>();
   private sources: SpreadSources = { services: [], replicationControllers: [], replicaSets: [], statefulSets: [] };
+
+  constructor(readonly arithmetic: PodArithmetic = LEGACY_ARITHMETIC) {}
 
   nodeInfo(name: string): NodeInfo | undefined {
     return this.infos.get(name);
@@ -29,7 +34,7 @@ export class SchedulerCache implements ClusterView {
 
   private info(name: string): NodeInfo {
     let i = this.infos.get(name);
-    if (!i) this.infos.set(name, (i = new NodeInfo(name)));
+    if (!i) this.infos.set(name, (i = new NodeInfo(name, undefined, this.arithmetic)));
     return i;
   }
 
@@ -39,6 +44,8 @@ export class SchedulerCache implements ClusterView {
     if (info.node) this.tree.remove(name, info.zone);
     info.setNode(node);
     this.tree.add(info, info.zone);
+    if (info.images.size > 0) this.withImages.add(info);
+    else this.withImages.delete(info);
   }
 
   removeNode(node: Node): void {
@@ -46,6 +53,7 @@ export class SchedulerCache implements ClusterView {
     const info = this.infos.get(name);
     if (!info?.node) return;
     this.tree.remove(name, info.zone);
+    this.withImages.delete(info);
     info.node = undefined;
     if (info.podCount === 0) this.infos.delete(name);
   }
@@ -64,6 +72,7 @@ export class SchedulerCache implements ClusterView {
     this.assumed.delete(key);
     const info = this.infos.get(node);
     info?.removePod(key);
+    if (info && info.affinityPodCount === 0) this.withAffinity.delete(info);
     if (info && !info.node && info.podCount === 0) this.infos.delete(node);
     const ns = key.slice(0, key.indexOf('/'));
     this.byNamespace.get(ns)?.delete(key);
@@ -93,7 +102,9 @@ export class SchedulerCache implements ClusterView {
     const previous = this.podNode.get(key);
     if (previous !== undefined && previous !== node) this.removePod(key);
     this.podNode.set(key, node);
-    this.info(node).addPod(pod, key);
+    const info = this.info(node);
+    info.addPod(pod, key);
+    if (info.affinityPodCount > 0) this.withAffinity.add(info);
     const ns = pod.metadata.namespace ?? 'default';
     let m = this.byNamespace.get(ns);
     if (!m) this.byNamespace.set(ns, (m = new Map()));
@@ -119,6 +130,14 @@ export class SchedulerCache implements ClusterView {
 
   allNodes(): readonly NodeInfo[] {
     return this.tree.list();
+  }
+
+  nodesWithAffinityPods(): Iterable<NodeInfo> {
+    return this.withAffinity;
+  }
+
+  nodesWithImages(): Iterable<NodeInfo> {
+    return this.withImages;
   }
 
   podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }> {

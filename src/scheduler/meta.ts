@@ -1,6 +1,7 @@
 import { Node, Pod } from '../api/core';
 import { HostPort, NodeInfo, podHostPorts } from './nodeinfo';
-import { isZeroRequest, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
+import { isZeroRequest, Resources } from '../api/pod-resources';
+import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { CompiledTerm, requiredTerms } from './node-affinity';
 import { Selector } from '../api/labels/selector';
 import { SpreadSources } from './spread-selectors';
@@ -21,6 +22,10 @@ export interface ClusterView {
   spreadSources(): SpreadSources;
   /** Every node with a Node object (the framework snapshot's NodeInfos().List()). */
   allNodes(): readonly NodeInfo[];
+  /** The nodes running pods with inter-pod (anti-)affinity (HavePodsWithAffinityList). */
+  nodesWithAffinityPods(): Iterable<NodeInfo>;
+  /** The nodes reporting images in status.images (the rest add nothing to image locality). */
+  nodesWithImages(): Iterable<NodeInfo>;
   /** Scheduled (bound or assumed) pods of a namespace, in the order they were added. */
   podsInNamespace(namespace: string): Iterable<{ pod: Pod; node: string }>;
   nodeInfo(name: string): NodeInfo | undefined;
@@ -41,9 +46,10 @@ export class PodMeta {
   constructor(
     readonly pod: Pod,
     readonly cluster: ClusterView,
+    arithmetic: PodArithmetic = LEGACY_ARITHMETIC,
   ) {
-    this.request = podRequest(pod);
-    this.nonZero = podNonZeroRequest(pod);
+    this.request = arithmetic.request(pod);
+    this.nonZero = arithmetic.nonZero(pod);
     this.ports = podHostPorts(pod);
     this.zeroRequest = isZeroRequest(this.request);
   }
@@ -54,11 +60,12 @@ export class PodMeta {
     return this.terms.value;
   }
 
-  /** Computes a value once per cycle under a name (precomputations of custom predicates). */
+  /** Computes a value once per cycle under a name (precomputations of custom predicates); called per node, so one lookup. */
   once<T>(name: string, compute: () => T): T {
-    if (this.memo.has(name)) return this.memo.get(name) as T;
+    const hit = this.memo.get(name) as { v: T } | undefined;
+    if (hit) return hit.v;
     const v = compute();
-    this.memo.set(name, v);
+    this.memo.set(name, { v });
     return v;
   }
 }

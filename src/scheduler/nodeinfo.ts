@@ -1,6 +1,7 @@
 import { Node, Pod } from '../api/core';
 import { objectKey } from '../api/meta';
-import { emptyResources, nodeAllocatable, podNonZeroRequest, podRequest, Resources } from '../api/pod-resources';
+import { emptyResources, nodeAllocatable, Resources } from '../api/pod-resources';
+import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { zoneKey } from './zone';
 
 /** A host port as upstream's HostPortInfo keeps it: hostIP (default 0.0.0.0), protocol (default TCP), port. */
@@ -27,6 +28,8 @@ interface PodEntry {
   request: Resources;
   nonZero: { milliCPU: number; memory: number };
   ports: HostPort[];
+  /** The pod has podAffinity or podAntiAffinity (NodeInfo.PodsWithAffinity). */
+  withAffinity: boolean;
 }
 
 /**
@@ -42,6 +45,8 @@ export class NodeInfo {
   readonly requested: Resources = emptyResources();
   /** Sum of the pods' non-zero requests (priorities). */
   readonly nonZeroRequested = { milliCPU: 0, memory: 0 };
+  /** How many of the pods have inter-pod (anti-)affinity: most have none, and then nothing needs reading. */
+  affinityPodCount = 0;
   private readonly entries = new Map<string, PodEntry>();
   /** "protocol/port" → hostIP → how many pods use it. */
   private readonly ports = new Map<string, Map<string, number>>();
@@ -49,6 +54,8 @@ export class NodeInfo {
   constructor(
     readonly name: string,
     node?: Node,
+    /** How a pod's requests are summed: v1.12's NodeInfo or v1.32's PodRequests. */
+    private readonly arithmetic: PodArithmetic = LEGACY_ARITHMETIC,
   ) {
     if (node) this.setNode(node);
   }
@@ -56,9 +63,15 @@ export class NodeInfo {
   /** utilnode.GetZoneKey of the node, kept with it. */
   zone = '';
 
+  /** status.images by each of their names → size in bytes (NodeInfo.ImageStates), read once per node update. */
+  images: ReadonlyMap<string, number> = new Map();
+
   setNode(node: Node): void {
     this.node = node;
     this.zone = zoneKey(node);
+    const images = new Map<string, number>();
+    for (const img of node.status?.images ?? []) for (const n of img.names ?? []) images.set(n, img.sizeBytes ?? 0);
+    this.images = images;
     const a = nodeAllocatable(node.status?.allocatable ?? node.status?.capacity);
     this.allocatable = a.resources;
     this.allowedPodNumber = a.pods;
@@ -74,6 +87,12 @@ export class NodeInfo {
     })(this.entries);
   }
 
+  /** The pods with podAffinity or podAntiAffinity (upstream's PodsWithAffinity). */
+  *podsWithAffinity(): Generator<Pod> {
+    if (this.affinityPodCount === 0) return;
+    for (const e of this.entries.values()) if (e.withAffinity) yield e.pod;
+  }
+
   hasPod(key: string): boolean {
     return this.entries.has(key);
   }
@@ -82,9 +101,10 @@ export class NodeInfo {
     if (this.entries.has(key)) this.removePod(key);
     const entry: PodEntry = {
       pod,
-      request: podRequest(pod),
-      nonZero: podNonZeroRequest(pod),
+      request: this.arithmetic.request(pod),
+      nonZero: this.arithmetic.nonZero(pod),
       ports: podHostPorts(pod),
+      withAffinity: !!(pod.spec.affinity?.podAffinity || pod.spec.affinity?.podAntiAffinity),
     };
     this.entries.set(key, entry);
     this.apply(entry, 1);
@@ -114,6 +134,7 @@ export class NodeInfo {
     for (const [name, v] of e.request.scalar) r.scalar.set(name, (r.scalar.get(name) ?? 0) + sign * v);
     this.nonZeroRequested.milliCPU += sign * e.nonZero.milliCPU;
     this.nonZeroRequested.memory += sign * e.nonZero.memory;
+    if (e.withAffinity) this.affinityPodCount += sign;
     for (const p of e.ports) {
       const key = `${p.protocol}/${p.port}`;
       let ips = this.ports.get(key);

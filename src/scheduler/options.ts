@@ -34,7 +34,7 @@ export function schedulerOptions(c: ClusterConfig): SchedulerOptions {
     const policy = parsePolicy(fs.readFileSync(file, 'utf8'));
     return {
       schedulerName: name,
-      algorithm: algorithmFromPolicy(policy),
+      algorithm: algorithmFromPolicy(policy, c.profile.features.taintNodesByCondition),
       percentageOfNodesToScore: 50,
       alwaysCheckAllPredicates: policy.alwaysCheckAllPredicates ?? false,
       recordDecisions: true,
@@ -42,7 +42,7 @@ export function schedulerOptions(c: ClusterConfig): SchedulerOptions {
   }
   return {
     schedulerName: name,
-    algorithm: legacyProvider(f['algorithm-provider'] ?? 'DefaultProvider'),
+    algorithm: legacyProvider(f['algorithm-provider'] ?? 'DefaultProvider', c.profile.features.taintNodesByCondition),
     percentageOfNodesToScore: 50,
     alwaysCheckAllPredicates: false,
     recordDecisions: true,

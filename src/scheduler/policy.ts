@@ -3,6 +3,7 @@ import {
   Algorithm,
   LEGACY_PROVIDERS,
   legacyPredicates,
+  providerPredicates,
   legacyPriority,
   PredicateConfig,
   PriorityConfig,
@@ -86,11 +87,11 @@ function customPriority(name: string, weight: number, arg: PriorityArgument): Pr
  * DefaultProvider's; an empty list means none. Mandatory predicates are always added.
  * Custom predicates run at the place of their kind in predicatesOrdering.
  */
-export function algorithmFromPolicy(policy: Policy): Algorithm {
+export function algorithmFromPolicy(policy: Policy, taintNodesByCondition = true): Algorithm {
   const defaults = LEGACY_PROVIDERS.DefaultProvider;
   const named: string[] = [];
   const custom: PredicateConfig[] = [];
-  if (policy.predicates == null) named.push(...defaults.predicates);
+  if (policy.predicates == null) named.push(...providerPredicates('DefaultProvider', taintNodesByCondition));
   else
     for (const p of policy.predicates) {
       if (p.argument) custom.push(customPredicate(p.name, p.argument));
@@ -102,5 +103,10 @@ export function algorithmFromPolicy(policy: Policy): Algorithm {
       : policy.priorities.map((p) =>
           p.argument ? customPriority(p.name, p.weight, p.argument) : legacyPriority(p.name, p.weight),
         );
-  return { era: 'legacy', provider: 'policy', predicates: legacyPredicates(named, custom), priorities };
+  return {
+    era: 'legacy',
+    provider: 'policy',
+    predicates: legacyPredicates(named, custom, taintNodesByCondition),
+    priorities,
+  };
 }

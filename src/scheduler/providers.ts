@@ -18,6 +18,18 @@ import { nodeAffinityPriority } from './priorities/node-affinity';
 import { preferAvoidPodsPriority } from './priorities/prefer-avoid-pods';
 import { equalPriority } from './priorities/equal';
 import { podTopologySpread } from './priorities/topology-spread';
+import { interPodAffinity } from './predicates/inter-pod-affinity';
+import { podTopologySpreadFilter } from './predicates/topology-spread';
+import {
+  checkNodeCondition,
+  checkNodeDiskPressure,
+  checkNodeMemoryPressure,
+  checkNodePIDPressure,
+} from './predicates/node-conditions';
+import { maxVolumeCount, noServedVolumes } from './predicates/volume-count';
+import { requestedToCapacityRatio } from './priorities/requested-to-capacity';
+import { imageLocality } from './priorities/image-locality';
+import { interPodAffinityPriority } from './priorities/inter-pod-affinity';
 
 /** A configured predicate: its name (as a policy names it), its kind (its place in the order) and the function. */
 export interface PredicateConfig {
@@ -38,6 +50,11 @@ export interface Algorithm {
   provider: string;
   predicates: PredicateConfig[];
   priorities: PriorityConfig[];
+  /**
+   * The SchedulingGates plugin's PreEnqueue (v1.26+): a pod with spec.schedulingGates is not
+   * queued until its last gate is removed. v1.12 has no such field (its API server drops it).
+   */
+  schedulingGates?: boolean;
 }
 
 /**
@@ -58,9 +75,23 @@ export const PREDICATE_ORDER = [
   'PodToleratesNodeNoExecuteTaints',
   'CheckNodeLabelPresence',
   'CheckServiceAffinity',
+  'MaxEBSVolumeCount',
+  'MaxGCEPDVolumeCount',
+  'MaxCSIVolumeCount',
+  'MaxAzureDiskVolumeCount',
+  'CheckVolumeBinding',
+  'NoVolumeZoneConflict',
+  'CheckNodeMemoryPressure',
+  'CheckNodePIDPressure',
+  'CheckNodeDiskPressure',
+  'MatchInterPodAffinity',
 ];
 
-/** Predicates registered by name in v1.12 (algorithmprovider/defaults), as this control plane implements them. */
+/**
+ * Predicates registered by name in v1.12 (algorithmprovider/defaults init, defaultPredicates
+ * and ApplyFeatureGates): every name a Policy may use. The volume predicates see no
+ * PersistentVolumes here (predicates/volume-count.ts).
+ */
 export const LEGACY_PREDICATES: Record<string, Predicate> = {
   GeneralPredicates: generalPredicates,
   PodFitsResources: fitsResources(false),
@@ -70,7 +101,31 @@ export const LEGACY_PREDICATES: Record<string, Predicate> = {
   NoDiskConflict: noDiskConflict,
   PodToleratesNodeTaints: podToleratesNodeTaints,
   CheckNodeUnschedulable: checkNodeUnschedulable,
+  MatchInterPodAffinity: interPodAffinity('legacy'),
+  MaxEBSVolumeCount: maxVolumeCount('MaxEBSVolumeCount'),
+  MaxGCEPDVolumeCount: maxVolumeCount('MaxGCEPDVolumeCount'),
+  MaxAzureDiskVolumeCount: maxVolumeCount('MaxAzureDiskVolumeCount'),
+  MaxCSIVolumeCount: noServedVolumes,
+  NoVolumeZoneConflict: noServedVolumes,
+  CheckVolumeBinding: noServedVolumes,
+  CheckNodeCondition: checkNodeCondition,
+  CheckNodeMemoryPressure: checkNodeMemoryPressure,
+  CheckNodeDiskPressure: checkNodeDiskPressure,
+  CheckNodePIDPressure: checkNodePIDPressure,
 };
+
+/**
+ * ApplyFeatureGates with TaintNodesByCondition (on in v1.12 and the seed profile) removes
+ * these from the registry (RemoveFitPredicate): the conditions reach the scheduler as
+ * taints, and a Policy naming one is refused like an unknown name. Without the gate they
+ * are registered, CheckNodeCondition mandatory, and CheckNodeUnschedulable is not.
+ */
+export const CONDITION_PREDICATES = [
+  'CheckNodeCondition',
+  'CheckNodeMemoryPressure',
+  'CheckNodeDiskPressure',
+  'CheckNodePIDPressure',
+];
 
 /** PodFitsPorts is PodFitsHostPorts, "registered for backwards compatibility with 1.0". */
 export const PREDICATE_ALIASES: Record<string, string> = { PodFitsPorts: 'PodFitsHostPorts' };
@@ -86,46 +141,66 @@ export const LEGACY_PRIORITIES: Record<string, { fn: Priority; weight: number }>
   NodeAffinityPriority: { fn: nodeAffinityPriority(10), weight: 1 },
   TaintTolerationPriority: { fn: taintTolerationPriority(10), weight: 1 },
   EqualPriority: { fn: equalPriority, weight: 1 },
+  InterPodAffinityPriority: { fn: interPodAffinityPriority('legacy'), weight: 1 },
+  ImageLocalityPriority: { fn: imageLocality('legacy'), weight: 1 },
+  RequestedToCapacityRatioPriority: { fn: requestedToCapacityRatio, weight: 1 },
 };
 
 /**
  * With TaintNodesByCondition (on in v1.12 and in the seed profile) ApplyFeatureGates makes
  * PodToleratesNodeTaints and CheckNodeUnschedulable mandatory: every provider and every
- * policy gets them.
+ * policy gets them. Without it CheckNodeCondition is the mandatory one.
  */
 export const MANDATORY_PREDICATES = ['CheckNodeUnschedulable', 'PodToleratesNodeTaints'];
 
+function mandatory(taintNodesByCondition: boolean): string[] {
+  return taintNodesByCondition ? MANDATORY_PREDICATES : ['CheckNodeCondition'];
+}
+
+/** defaultPredicates of v1.12 as ApplyFeatureGates leaves them (no volume predicate can fail here without PVs). */
+const DEFAULT_PREDICATES = [
+  'NoVolumeZoneConflict',
+  'MaxEBSVolumeCount',
+  'MaxGCEPDVolumeCount',
+  'MaxAzureDiskVolumeCount',
+  'MaxCSIVolumeCount',
+  'MatchInterPodAffinity',
+  'NoDiskConflict',
+  'GeneralPredicates',
+  'CheckVolumeBinding',
+];
+
 /**
- * Providers as v1.12 registers them (algorithmprovider/defaults/defaults.go). The
- * upstream DefaultProvider also lists NoVolumeZoneConflict, MaxEBSVolumeCount,
- * MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount, CheckVolumeBinding (persistent volumes,
- * which this control plane does not serve) and MatchInterPodAffinity /
- * InterPodAffinityPriority (inter-pod affinity, not modelled): they are left out, which
- * is exact for pods without PVCs and without pod (anti-)affinity — every pod the suite
- * creates. ClusterAutoscalerProvider is the same with MostRequestedPriority in place of
+ * Providers as v1.12 registers them (algorithmprovider/defaults/defaults.go): the
+ * predicates above plus PodToleratesNodeTaints and, by the feature gate, the mandatory
+ * ones (or the condition predicates without TaintNodesByCondition). ClusterAutoscalerProvider is the same with MostRequestedPriority in place of
  * LeastRequestedPriority (copyAndReplace).
  */
 export const LEGACY_PROVIDERS: Record<string, { predicates: string[]; priorities: string[] }> = {
   DefaultProvider: {
-    predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
+    predicates: DEFAULT_PREDICATES,
     priorities: [
       'SelectorSpreadPriority',
+      'InterPodAffinityPriority',
       'LeastRequestedPriority',
       'BalancedResourceAllocation',
       'NodePreferAvoidPodsPriority',
       'NodeAffinityPriority',
       'TaintTolerationPriority',
+      'ImageLocalityPriority',
     ],
   },
   ClusterAutoscalerProvider: {
-    predicates: ['NoDiskConflict', 'GeneralPredicates', ...MANDATORY_PREDICATES],
+    predicates: DEFAULT_PREDICATES,
     priorities: [
       'SelectorSpreadPriority',
+      'InterPodAffinityPriority',
       'MostRequestedPriority',
       'BalancedResourceAllocation',
       'NodePreferAvoidPodsPriority',
       'NodeAffinityPriority',
       'TaintTolerationPriority',
+      'ImageLocalityPriority',
     ],
   },
 };
@@ -141,9 +216,11 @@ export function orderPredicates(configs: PredicateConfig[]): PredicateConfig[] {
     .map((x) => x.c);
 }
 
-function legacyPredicate(name: string): PredicateConfig {
+function legacyPredicate(name: string, taintNodesByCondition: boolean): PredicateConfig {
   const kind = PREDICATE_ALIASES[name] ?? name;
-  const fn = LEGACY_PREDICATES[kind];
+  const unregistered = taintNodesByCondition ? CONDITION_PREDICATES.includes(kind) : kind === 'CheckNodeUnschedulable';
+  const fn = unregistered ? undefined : LEGACY_PREDICATES[kind];
+  // RegisterCustomFitPredicate: glog.Fatalf, the scheduler does not start.
   if (!fn) throw new Error(`Invalid configuration: Predicate type not found for ${name}`);
   return { name, kind, fn };
 }
@@ -155,19 +232,31 @@ export function legacyPriority(name: string, weight?: number): PriorityConfig {
 }
 
 /** Predicate configs for names, plus the mandatory ones, de-duplicated and ordered. */
-export function legacyPredicates(names: string[], custom: PredicateConfig[] = []): PredicateConfig[] {
+export function legacyPredicates(
+  names: string[],
+  custom: PredicateConfig[] = [],
+  taintNodesByCondition = true,
+): PredicateConfig[] {
   const seen = new Set<string>();
   const out: PredicateConfig[] = [];
-  for (const n of [...names, ...MANDATORY_PREDICATES]) {
+  for (const n of [...names, ...mandatory(taintNodesByCondition)]) {
     if (seen.has(n)) continue;
     seen.add(n);
-    out.push(legacyPredicate(n));
+    out.push(legacyPredicate(n, taintNodesByCondition));
   }
   return orderPredicates([...out, ...custom]);
 }
 
+/** A provider's predicate names after ApplyFeatureGates (PodToleratesNodeTaints inserted; condition predicates kept only without the gate). */
+export function providerPredicates(name: string, taintNodesByCondition: boolean): string[] {
+  const p = LEGACY_PROVIDERS[name].predicates;
+  return taintNodesByCondition
+    ? [...p, 'PodToleratesNodeTaints']
+    : [...p, 'PodToleratesNodeTaints', ...CONDITION_PREDICATES];
+}
+
 /** --algorithm-provider: a legacy provider by name. */
-export function legacyProvider(name: string): Algorithm {
+export function legacyProvider(name: string, taintNodesByCondition = true): Algorithm {
   const p = LEGACY_PROVIDERS[name];
   if (!p)
     throw new Error(
@@ -176,7 +265,7 @@ export function legacyProvider(name: string): Algorithm {
   return {
     era: 'legacy',
     provider: name,
-    predicates: legacyPredicates(p.predicates),
+    predicates: legacyPredicates(providerPredicates(name, taintNodesByCondition), [], taintNodesByCondition),
     priorities: p.priorities.map((n) => legacyPriority(n)),
   };
 }
@@ -184,13 +273,12 @@ export function legacyProvider(name: string): Algorithm {
 /**
  * The v1.32 default plugin set (pkg/scheduler/apis/config/v1/default_plugins.go) as far
  * as this control plane models it. Filters, in order: NodeUnschedulable, NodeName,
- * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions.
- * Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1 (LeastAllocated),
- * PodTopologySpread 2 (its ScheduleAnyway score, with the system default constraints for
- * a pod without its own), NodeResourcesBalancedAllocation 1. Not modelled: volume
- * limits/binding/zone (no PVs), PodTopologySpread's DoNotSchedule filter, InterPodAffinity
- * (score 0 for pods without pod affinity), ImageLocality (hollow nodes report no images:
- * every node 0).
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions,
+ * PodTopologySpread (DoNotSchedule), InterPodAffinity. Scores (weight): TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1
+ * (LeastAllocated), PodTopologySpread 2 (its ScheduleAnyway score, with the system default
+ * constraints for a pod without its own), InterPodAffinity 2,
+ * NodeResourcesBalancedAllocation 1, ImageLocality 1 (from node.status.images). Not
+ * modelled: volume limits/binding/zone (no PVs).
  */
 export function frameworkPlugins(): Algorithm {
   const kinds: [string, Predicate][] = [
@@ -201,17 +289,22 @@ export function frameworkPlugins(): Algorithm {
     ['NodePorts', podFitsHostPorts],
     ['NodeResourcesFit', fitsResources(true)],
     ['VolumeRestrictions', noDiskConflict],
+    ['PodTopologySpread', podTopologySpreadFilter],
+    ['InterPodAffinity', interPodAffinity('framework')],
   ];
   return {
     era: 'framework',
     provider: 'default-plugins',
+    schedulingGates: true,
     predicates: kinds.map(([name, fn]) => ({ name, kind: name, fn })),
     priorities: [
       { name: 'TaintToleration', weight: 3, fn: taintTolerationPriority(100) },
       { name: 'NodeAffinity', weight: 2, fn: nodeAffinityPriority(100) },
-      { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100) },
+      { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100, true) },
       { name: 'PodTopologySpread', weight: 2, fn: podTopologySpread },
+      { name: 'InterPodAffinity', weight: 2, fn: interPodAffinityPriority('framework') },
       { name: 'NodeResourcesBalancedAllocation', weight: 1, fn: balancedAllocation('framework') },
+      { name: 'ImageLocality', weight: 1, fn: imageLocality('framework') },
     ],
   };
 }

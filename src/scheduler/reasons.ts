@@ -13,7 +13,19 @@ export type PredicateReason =
   | 'PodToleratesNodeTaints'
   | 'NodeUnschedulable'
   | 'NodeUnknownCondition'
-  | 'MaxVolumeCount';
+  | 'MaxVolumeCount'
+  | 'MatchInterPodAffinity'
+  | 'ExistingPodsAntiAffinityRulesNotMatch'
+  | 'PodAffinityRulesNotMatch'
+  | 'PodAntiAffinityRulesNotMatch'
+  | 'PodTopologySpread'
+  | 'PodTopologySpreadMissingLabel'
+  | 'NodeNotReady'
+  | 'NodeOutOfDisk'
+  | 'NodeNetworkUnavailable'
+  | 'NodeUnderMemoryPressure'
+  | 'NodeUnderDiskPressure'
+  | 'NodeUnderPIDPressure';
 
 export type FailureReason =
   | { kind: 'predicate'; reason: PredicateReason; taint?: { key: string; value?: string } }
@@ -33,6 +45,20 @@ const LEGACY: Record<PredicateReason, string> = {
   NodeUnschedulable: 'node(s) were unschedulable',
   NodeUnknownCondition: 'node(s) had unknown conditions',
   MaxVolumeCount: 'node(s) exceed max volume count',
+  MatchInterPodAffinity: "node(s) didn't match pod affinity/anti-affinity",
+  ExistingPodsAntiAffinityRulesNotMatch: "node(s) didn't satisfy existing pods anti-affinity rules",
+  PodAffinityRulesNotMatch: "node(s) didn't match pod affinity rules",
+  PodAntiAffinityRulesNotMatch: "node(s) didn't match pod anti-affinity rules",
+  // v1.32 only (podtopologyspread ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch).
+  PodTopologySpread: "node(s) didn't match pod topology spread constraints",
+  PodTopologySpreadMissingLabel: "node(s) didn't match pod topology spread constraints (missing required label)",
+  // v1.12 CheckNodeCondition and the pressure predicates (run only without TaintNodesByCondition).
+  NodeNotReady: 'node(s) were not ready',
+  NodeOutOfDisk: 'node(s) were out of disk space',
+  NodeNetworkUnavailable: 'node(s) had unavailable network',
+  NodeUnderMemoryPressure: 'node(s) had memory pressure',
+  NodeUnderDiskPressure: 'node(s) had disk pressure',
+  NodeUnderPIDPressure: 'node(s) had pid pressure',
 };
 
 /** v1.32 framework plugins' ErrReason constants (nodeaffinity, nodename, nodeports, volumerestrictions, …). */
@@ -83,7 +109,16 @@ export function reasonHistogram(failures: ReadonlyMap<string, readonly FailureRe
 
 /** Framework failures preemption could resolve by evicting pods (Unschedulable, not UnschedulableAndUnresolvable). */
 function resolvable(r: FailureReason): boolean {
-  return r.kind === 'insufficient' || r.reason === 'PodFitsHostPorts' || r.reason === 'NoDiskConflict';
+  // InterPodAffinity: a missing affinity match is UnschedulableAndUnresolvable; an
+  // anti-affinity conflict is Unschedulable (evicting the matching pods could resolve it).
+  return (
+    r.kind === 'insufficient' ||
+    r.reason === 'PodFitsHostPorts' ||
+    r.reason === 'NoDiskConflict' ||
+    r.reason === 'PodAntiAffinityRulesNotMatch' ||
+    r.reason === 'PodTopologySpread' ||
+    r.reason === 'ExistingPodsAntiAffinityRulesNotMatch'
+  );
 }
 
 /**

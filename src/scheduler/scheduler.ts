@@ -11,6 +11,7 @@ import { ServiceLike } from './meta';
 import { LabelSelected, MapSelected } from './spread-selectors';
 import { Algorithm } from './providers';
 import { SchedulingQueue } from './queue';
+import { arithmeticFor } from './requests';
 import { reportTo } from '../client/background';
 
 export interface SchedulerOptions {
@@ -62,7 +63,7 @@ function schedulingPropertiesChanged(a: Node, b: Node): boolean {
  * waits in the unschedulable queue until the cluster changes.
  */
 export class Scheduler {
-  readonly cache = new SchedulerCache();
+  readonly cache: SchedulerCache;
   readonly queue = new SchedulingQueue();
   readonly decisions: SchedulingDecision[] = [];
   private readonly algorithm: GenericScheduler;
@@ -87,6 +88,7 @@ export class Scheduler {
     private readonly quiescence: Quiescence,
     readonly options: SchedulerOptions,
   ) {
+    this.cache = new SchedulerCache(arithmeticFor(options.algorithm.era));
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.services = informers.informer<KubeObject & ServiceLike>({ resource: 'services' });
@@ -150,10 +152,19 @@ export class Scheduler {
     return (pod.spec.schedulerName ?? 'default-scheduler') === this.options.schedulerName;
   }
 
+  /**
+   * SchedulingGates' PreEnqueue (v1.32 plugins/schedulinggates): a gated pod is held out of
+   * the queue — no attempt, no FailedScheduling event; the API server wrote its
+   * SchedulingGated condition. Removing the last gate is a pod update that queues it.
+   */
+  private gated(pod: Pod): boolean {
+    return !!this.options.algorithm.schedulingGates && (pod.spec.schedulingGates?.length ?? 0) > 0;
+  }
+
   private podAdded(pod: Pod): void {
     if (isTerminal(pod)) return;
     if (pod.spec.nodeName) this.cache.addPod(pod);
-    else if (this.responsible(pod) && !pod.metadata.deletionTimestamp)
+    else if (this.responsible(pod) && !pod.metadata.deletionTimestamp && !this.gated(pod))
       this.enqueue(() => this.queue.add(objectKey(pod), pod));
   }
 
@@ -172,7 +183,7 @@ export class Scheduler {
       this.cache.addPod(pod);
       return;
     }
-    if (!this.responsible(pod) || pod.metadata.deletionTimestamp) {
+    if (!this.responsible(pod) || pod.metadata.deletionTimestamp || this.gated(pod)) {
       this.queue.delete(key);
       return;
     }

@@ -183,7 +183,19 @@ test('Policy: custom predicates by argument, defaults when predicates are absent
   const d = algorithmFromPolicy(parsePolicy('priorities: []\n'));
   assert.deepEqual(
     d.predicates.map((p) => p.name),
-    ['CheckNodeUnschedulable', 'GeneralPredicates', 'NoDiskConflict', 'PodToleratesNodeTaints'],
+    [
+      'CheckNodeUnschedulable',
+      'GeneralPredicates',
+      'NoDiskConflict',
+      'PodToleratesNodeTaints',
+      'MaxEBSVolumeCount',
+      'MaxGCEPDVolumeCount',
+      'MaxCSIVolumeCount',
+      'MaxAzureDiskVolumeCount',
+      'CheckVolumeBinding',
+      'NoVolumeZoneConflict',
+      'MatchInterPodAffinity',
+    ],
   );
   assert.throws(
     () => parsePolicy('{"priorities":[{"name":"LeastRequestedPriority","weight":0}]}'),

@@ -1,6 +1,6 @@
 import { ResourceRegistry } from '../registry';
 import { nodes } from './node';
-import { pods } from './pod';
+import { pods, podsResource } from './pod';
 import { namespaces, namespacesResource } from './namespace';
 import { leases } from './lease';
 import { events } from './event';
@@ -30,12 +30,13 @@ export function coreRegistry(
     jobRestartPolicyRequired?: boolean;
     namespaceRepeatDeleteAnswered?: boolean;
     daemonSetMaxSurge?: boolean;
+    podSchedulingGates?: boolean;
   } = {},
 ): ResourceRegistry {
   return new ResourceRegistry()
     .register(options.namespaceRepeatDeleteAnswered ? namespacesResource(true) : namespaces)
     .register(nodes)
-    .register(pods)
+    .register(options.podSchedulingGates === false ? podsResource({ schedulingGates: false }) : pods)
     .register(leases)
     .register(events)
     .register(options.daemonSetMaxSurge === false ? daemonsetsResource({ maxSurge: false }) : daemonsets)

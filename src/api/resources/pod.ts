@@ -1,8 +1,9 @@
 import { Container, Pod } from '../core';
 import { defineResource } from '../registry';
 import { fieldError, FieldErrors } from '../validation/field';
-import { dns1123LabelErrors } from '../validation/names';
+import { dns1123LabelErrors, qualifiedNameErrors } from '../validation/names';
 import { validateResourceList } from './node';
+import { ResourceType } from '../registry';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
@@ -113,6 +114,48 @@ export function validatePodSpec(field: string, spec: Pod['spec'] | undefined): F
       );
     }
   });
+  errs.push(...validateSchedulingGates(`${field}.schedulingGates`, spec.schedulingGates));
+  return errs;
+}
+
+/**
+ * validateSchedulingGates (v1.32 pkg/apis/core/validation, called from ValidatePodSpec):
+ * each gate's name is a qualified name, and no name appears twice. A release without the
+ * field drops it before validation runs (podsResource).
+ */
+export function validateSchedulingGates(field: string, gates: Pod['spec']['schedulingGates']): FieldErrors {
+  const errs: FieldErrors = [];
+  const seen = new Set<string>();
+  (gates ?? []).forEach((g, i) => {
+    const name = g?.name ?? '';
+    for (const e of qualifiedNameErrors(name)) errs.push(fieldError.invalid(`${field}[${i}]`, name, e));
+    if (seen.has(name)) errs.push(fieldError.duplicate(`${field}[${i}]`, name));
+    seen.add(name);
+  });
+  return errs;
+}
+
+/**
+ * validateOnlyDeletedSchedulingGates (v1.32 ValidatePodUpdate): after creation gates may
+ * only be removed; every gate the old pod lacks is refused at its index. Upstream walks a
+ * map (random order); the index order is kept here so the answer repeats.
+ */
+export function validateOnlyDeletedSchedulingGates(
+  field: string,
+  gates: Pod['spec']['schedulingGates'],
+  old: Pod['spec']['schedulingGates'],
+): FieldErrors {
+  const before = new Set((old ?? []).map((g) => g.name));
+  const errs: FieldErrors = [];
+  (gates ?? []).forEach((g, i) => {
+    if (!before.has(g.name))
+      errs.push(
+        fieldError.forbidden(
+          `${field}[${i}].name`,
+          `only deletion is allowed, but found new scheduling gate '${g.name}'`,
+        ),
+      );
+  });
   return errs;
 }
 
@@ -133,62 +176,99 @@ export function qosClass(spec: Pod['spec'] | undefined): 'Guaranteed' | 'Burstab
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-export const pods = defineResource<Pod>({
-  group: '',
-  version: 'v1',
-  resource: 'pods',
-  kind: 'Pod',
-  namespaced: true,
-  shortNames: ['po'],
-  categories: ['all'],
-  subresources: ['status', 'binding', 'eviction', 'log', 'proxy', 'exec', 'attach', 'portforward'],
-  hasStatus: true,
-  defaults(pod) {
-    if (pod.spec) defaultPodSpec(pod.spec);
-  },
-  prepareForCreate(pod) {
-    pod.status = { phase: 'Pending', qosClass: qosClass(pod.spec) };
-  },
-  validate(pod) {
-    return validatePodSpec('spec', pod.spec);
-  },
-  validateUpdate(pod, old) {
-    // Pod spec is immutable apart from a few fields (upstream ValidatePodUpdate).
-    const mutable = (s: Pod['spec']) => ({
-      ...s,
-      containers: s.containers.map((c) => ({ ...c, image: undefined })),
-      initContainers: s.initContainers?.map((c) => ({ ...c, image: undefined })),
-      activeDeadlineSeconds: undefined,
-      tolerations: undefined,
-      terminationGracePeriodSeconds: undefined,
-      nodeName: old.spec.nodeName ? s.nodeName : undefined,
-    });
-    if (JSON.stringify(mutable(pod.spec)) !== JSON.stringify(mutable(old.spec))) {
-      return [
-        fieldError.forbidden(
-          'spec',
-          'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
-        ),
-      ];
-    }
-    return [];
-  },
-  fields(pod) {
-    return {
-      'spec.nodeName': pod.spec.nodeName ?? '',
-      'spec.restartPolicy': pod.spec.restartPolicy ?? '',
-      'spec.schedulerName': pod.spec.schedulerName ?? '',
-      'spec.serviceAccountName': pod.spec.serviceAccountName ?? '',
-      'spec.hostNetwork': String(pod.spec.hostNetwork ?? false),
-      'status.phase': pod.status?.phase ?? '',
-      'status.podIP': pod.status?.podIP ?? '',
-      'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
-    };
-  },
-  gracePeriod(pod, requested) {
-    // Upstream CheckGracefulDelete: unscheduled or finished pods go at once.
-    if (!pod.spec.nodeName) return 0;
-    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return 0;
-    return requested ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-  },
-});
+/**
+ * Pods. With `schedulingGates` (v1.26+, GA v1.30) the API server keeps spec.schedulingGates,
+ * validates it (validateSchedulingGates; nodeName must wait until every gate is cleared,
+ * ValidatePodCreate; gates may only be removed, validateOnlyDeletedSchedulingGates) and a
+ * new gated pod gets PodScheduled=False reason SchedulingGated (applySchedulingGatedCondition
+ * in the pod strategy's PrepareForCreate). Without it (v1.12) the field is unknown to the
+ * Go types and dropped on decode, as Go's JSON decoder drops every unknown field.
+ */
+export function podsResource(options: { schedulingGates: boolean }): ResourceType<Pod> {
+  return defineResource<Pod>({
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    kind: 'Pod',
+    namespaced: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    subresources: ['status', 'binding', 'eviction', 'log', 'proxy', 'exec', 'attach', 'portforward'],
+    hasStatus: true,
+    defaults(pod) {
+      if (!pod.spec) return;
+      if (!options.schedulingGates) delete pod.spec.schedulingGates;
+      defaultPodSpec(pod.spec);
+    },
+    prepareForCreate(pod) {
+      pod.status = { phase: 'Pending', qosClass: qosClass(pod.spec) };
+      if (options.schedulingGates && pod.spec?.schedulingGates?.length)
+        pod.status.conditions = [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            lastProbeTime: null,
+            // UpdatePodCondition stamps "now": the server's clock, as creationTimestamp was just set.
+            lastTransitionTime: pod.metadata.creationTimestamp,
+            reason: 'SchedulingGated',
+            message: 'Scheduling is blocked due to non-empty scheduling gates',
+          },
+        ];
+    },
+    validate(pod) {
+      const errs = validatePodSpec('spec', pod.spec);
+      if (pod.spec?.nodeName && pod.spec.schedulingGates?.length)
+        errs.push(fieldError.forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
+      return errs;
+    },
+    validateUpdate(pod, old) {
+      const gates = validateOnlyDeletedSchedulingGates(
+        'spec.schedulingGates',
+        pod.spec.schedulingGates,
+        old.spec.schedulingGates,
+      );
+      if (gates.length) return gates;
+      // Pod spec is immutable apart from a few fields (upstream ValidatePodUpdate).
+      const mutable = (s: Pod['spec']) => ({
+        ...s,
+        containers: s.containers.map((c) => ({ ...c, image: undefined })),
+        initContainers: s.initContainers?.map((c) => ({ ...c, image: undefined })),
+        activeDeadlineSeconds: undefined,
+        tolerations: undefined,
+        terminationGracePeriodSeconds: undefined,
+        schedulingGates: undefined,
+        nodeName: old.spec.nodeName ? s.nodeName : undefined,
+      });
+      if (JSON.stringify(mutable(pod.spec)) !== JSON.stringify(mutable(old.spec))) {
+        return [
+          fieldError.forbidden(
+            'spec',
+            'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+          ),
+        ];
+      }
+      return [];
+    },
+    fields(pod) {
+      return {
+        'spec.nodeName': pod.spec.nodeName ?? '',
+        'spec.restartPolicy': pod.spec.restartPolicy ?? '',
+        'spec.schedulerName': pod.spec.schedulerName ?? '',
+        'spec.serviceAccountName': pod.spec.serviceAccountName ?? '',
+        'spec.hostNetwork': String(pod.spec.hostNetwork ?? false),
+        'status.phase': pod.status?.phase ?? '',
+        'status.podIP': pod.status?.podIP ?? '',
+        'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
+      };
+    },
+    gracePeriod(pod, requested) {
+      // Upstream CheckGracefulDelete: unscheduled or finished pods go at once.
+      if (!pod.spec.nodeName) return 0;
+      if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return 0;
+      return requested ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+    },
+  });
+}
+
+/** The pods resource of a release with scheduling gates (v1.32). */
+export const pods = podsResource({ schedulingGates: true });

@@ -32,8 +32,9 @@ export function frameworkBalancedScore(cpu: number, cpuCap: number, mem: number,
 /**
  * BalancedResourceAllocation: favour the node whose cpu and memory fractions would be
  * closest. Legacy: on the non-zero requests (as LeastRequested). Framework
- * (useRequested: true): on the actual requests, and skipped (0 everywhere) for a pod
- * that requests neither cpu nor memory (PreScore returns Skip for best-effort pods).
+ * (useRequested: true): on the actual requests — a best-effort pod adds nothing and the
+ * node's own balance decides. (PreScore's Skip for best-effort pods came with v1.33,
+ * kubernetes#130260, not in any v1.32 release.)
  */
 export function balancedAllocation(era: 'legacy' | 'framework'): Priority {
   if (era === 'legacy') {
@@ -52,7 +53,6 @@ export function balancedAllocation(era: 'legacy' | 'framework'): Priority {
     };
   }
   return (_pod, meta, nodes) => {
-    if (meta.request.milliCPU === 0 && meta.request.memory === 0) return nodes.map(() => 0);
     return nodes.map((n) =>
       frameworkBalancedScore(
         n.requested.milliCPU + meta.request.milliCPU,

@@ -17,7 +17,7 @@ import { Priority } from './priority';
  * PodTopologySpread's Score (v1.32 framework/plugins/podtopologyspread/scoring.go), the
  * soft (ScheduleAnyway) half: the pod's own ScheduleAnyway constraints, or — for a pod
  * with none — the system default constraints (hostname maxSkew 3, zone maxSkew 5) over
- * helper.DefaultSelector. The DoNotSchedule filter is not modelled here.
+ * helper.DefaultSelector. The DoNotSchedule filter is predicates/topology-spread.ts.
  */
 
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
@@ -37,6 +37,8 @@ export interface SpreadConstraint {
   selector: Selector;
   nodeAffinityPolicy: Policy;
   nodeTaintsPolicy: Policy;
+  /** minDomains (DoNotSchedule only; default 1). */
+  minDomains?: number;
 }
 
 /** v1.TopologySpreadConstraint as a pod spec carries it (the fields scoring reads). */
@@ -48,6 +50,7 @@ interface PodConstraint {
   matchLabelKeys?: string[];
   nodeAffinityPolicy?: Policy;
   nodeTaintsPolicy?: Policy;
+  minDomains?: number | null;
 }
 
 function parse(ls: LabelSelector | null | undefined): Selector | undefined {
@@ -89,12 +92,17 @@ export function defaultSelector(pod: Pod, sources: SpreadSources): Selector {
   return other && !matchesNothing(other) ? base.add(...other.requirements()) : base;
 }
 
-/** filterTopologySpreadConstraints for ScheduleAnyway: the selector with matchLabelKeys' values merged in. */
-export function softConstraints(pod: Pod): SpreadConstraint[] {
+/**
+ * filterTopologySpreadConstraints: the pod's constraints of one kind (ScheduleAnyway for
+ * the score, DoNotSchedule for the filter), each selector with matchLabelKeys' values
+ * merged in (MatchLabelKeysInPodTopologySpread, beta and on in v1.32); nodeAffinityPolicy
+ * defaults to Honor, nodeTaintsPolicy to Ignore, minDomains to 1.
+ */
+export function podConstraints(pod: Pod, when: PodConstraint['whenUnsatisfiable']): SpreadConstraint[] {
   const own = (pod.spec as { topologySpreadConstraints?: PodConstraint[] }).topologySpreadConstraints ?? [];
   const out: SpreadConstraint[] = [];
   for (const c of own) {
-    if (c.whenUnsatisfiable !== 'ScheduleAnyway') continue;
+    if (c.whenUnsatisfiable !== when) continue;
     let selector = parse(c.labelSelector);
     if (!selector) continue;
     const keys: Record<string, string> = {};
@@ -107,6 +115,7 @@ export function softConstraints(pod: Pod): SpreadConstraint[] {
       selector,
       nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor',
       nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore',
+      minDomains: c.minDomains ?? 1,
     });
   }
   return out;
@@ -125,7 +134,7 @@ export function systemDefaultConstraints(pod: Pod, sources: SpreadSources): Spre
 }
 
 /** countPodsMatchSelector: same namespace, not terminating; an empty selector counts nothing. */
-function countMatching(info: NodeInfo, selector: Selector, namespace: string | undefined): number {
+export function countMatching(info: NodeInfo, selector: Selector, namespace: string | undefined): number {
   if (selector.empty()) return 0;
   let n = 0;
   for (const p of info.pods())
@@ -207,7 +216,7 @@ export function topologySpreadScores(pod: Pod, input: SpreadInput): number[] {
 }
 
 /** matchNodeInclusionPolicies: nodeAffinityPolicy Honor (default) keeps the nodes the pod's nodeSelector/affinity allows; nodeTaintsPolicy Honor drops nodes with untolerated NoSchedule/NoExecute taints. */
-function inclusion(pod: Pod, meta: PodMeta): SpreadInput['included'] {
+export function inclusion(pod: Pod, meta: PodMeta): SpreadInput['included'] {
   return (c, node) => {
     if (c.nodeAffinityPolicy === 'Honor' && podMatchNodeSelector(pod, meta, node).length > 0) return false;
     if (c.nodeTaintsPolicy === 'Honor') {
@@ -223,7 +232,9 @@ function inclusion(pod: Pod, meta: PodMeta): SpreadInput['included'] {
 /** The PodTopologySpread score plugin with systemDefaulted (the v1.32 default configuration). */
 export const podTopologySpread: Priority = (pod, meta, nodes) => {
   const own = ((pod.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints ?? []).length > 0;
-  const constraints = own ? softConstraints(pod) : systemDefaultConstraints(pod, meta.cluster.spreadSources());
+  const constraints = own
+    ? podConstraints(pod, 'ScheduleAnyway')
+    : systemDefaultConstraints(pod, meta.cluster.spreadSources());
   return topologySpreadScores(pod, {
     constraints,
     requireAllTopologies: own,

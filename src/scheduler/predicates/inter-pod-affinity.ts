@@ -1,0 +1,121 @@
+import { Pod } from '../../api/core';
+import { AffinityTerm, Era, matchesAll, podTerms, scheduledPods, termMatches, topologyPair } from '../affinity-terms';
+import { PodMeta } from '../meta';
+import { NodeInfo } from '../nodeinfo';
+import { FailureReason, PredicateReason } from '../reasons';
+import { FITS, Predicate } from './predicate';
+
+/**
+ * Counts per topology pair ("key=value"), computed once per scheduling cycle over every
+ * node (v1.32 InterPodAffinity PreFilter; v1.12 predicate metadata's
+ * topologyPairsAntiAffinityPodsMap, topologyPairsPotentialAffinityPods and
+ * topologyPairsPotentialAntiAffinityPods).
+ */
+interface AffinityState {
+  /** Pairs where an existing pod's required anti-affinity term matches the incoming pod. */
+  existingAntiAffinity: Map<string, number>;
+  /** Pairs holding a pod that matches all of the incoming pod's required affinity terms. */
+  affinity: Map<string, number>;
+  /** Pairs holding a pod that matches one of the incoming pod's required anti-affinity terms. */
+  antiAffinity: Map<string, number>;
+  requiredAffinity: readonly AffinityTerm[];
+  requiredAntiAffinity: readonly AffinityTerm[];
+}
+
+function bump(m: Map<string, number>, info: NodeInfo, key: string): void {
+  const pair = topologyPair(info, key);
+  if (pair !== undefined) m.set(pair, (m.get(pair) ?? 0) + 1);
+}
+
+const STATE = { legacy: 'InterPodAffinity/legacy', framework: 'InterPodAffinity/framework' } as const;
+
+function state(pod: Pod, meta: PodMeta, era: Era): AffinityState {
+  return meta.once(STATE[era], () => {
+    const own = podTerms(pod, era);
+    const s: AffinityState = {
+      existingAntiAffinity: new Map(),
+      affinity: new Map(),
+      antiAffinity: new Map(),
+      requiredAffinity: own.requiredAffinity,
+      requiredAntiAffinity: own.requiredAntiAffinity,
+    };
+    // Without required terms of its own, only running pods with (anti-)affinity can refuse the pod.
+    const onlyWithAffinity = own.requiredAffinity.length + own.requiredAntiAffinity.length === 0;
+    for (const { pod: existing, node } of scheduledPods(meta.cluster, onlyWithAffinity)) {
+      for (const t of podTerms(existing, era).requiredAntiAffinity)
+        if (termMatches(t, pod)) bump(s.existingAntiAffinity, node, t.topologyKey);
+      if (matchesAll(own.requiredAffinity, existing))
+        for (const t of own.requiredAffinity) bump(s.affinity, node, t.topologyKey);
+      for (const t of own.requiredAntiAffinity) if (termMatches(t, existing)) bump(s.antiAffinity, node, t.topologyKey);
+    }
+    return s;
+  });
+}
+
+/** satisfyExistingPodsAntiAffinity: no label pair of the node is one an existing pod's anti-affinity claims. */
+function existingAntiAffinityHolds(s: AffinityState, info: NodeInfo): boolean {
+  if (s.existingAntiAffinity.size === 0) return true;
+  for (const [k, v] of Object.entries(info.node?.metadata.labels ?? {}))
+    if ((s.existingAntiAffinity.get(`${k}=${v}`) ?? 0) > 0) return false;
+  return true;
+}
+
+/** satisfyPodAntiAffinity / nodeMatchesAnyTopologyTerm: no term's pair on this node holds a matching pod. */
+function antiAffinityHolds(s: AffinityState, info: NodeInfo): boolean {
+  for (const t of s.requiredAntiAffinity) {
+    const pair = topologyPair(info, t.topologyKey);
+    if (pair !== undefined && (s.antiAffinity.get(pair) ?? 0) > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * satisfyPodAffinity / nodeMatchesAllTopologyTerms: every term's pair on this node holds a
+ * pod matching all terms. Otherwise the pod may be the first of a group that has affinity
+ * to itself: it passes when no pod anywhere matches and it matches its own terms. v1.32
+ * asks, even then, that the node carry every topology key; v1.12 does not.
+ */
+function affinityHolds(s: AffinityState, pod: Pod, info: NodeInfo, era: Era): boolean {
+  if (s.requiredAffinity.length === 0) return true;
+  let found = true;
+  for (const t of s.requiredAffinity) {
+    const pair = topologyPair(info, t.topologyKey);
+    if (pair === undefined) {
+      if (era === 'framework') return false;
+      found = false;
+    } else if ((s.affinity.get(pair) ?? 0) <= 0) found = false;
+  }
+  if (found) return true;
+  return s.affinity.size === 0 && matchesAll(s.requiredAffinity, pod);
+}
+
+/**
+ * InterPodAffinity's Filter (v1.32 interpodaffinity/filtering.go): the incoming pod's
+ * required affinity, then its required anti-affinity, then the existing pods' required
+ * anti-affinity. MatchInterPodAffinity (v1.12 InterPodAffinityMatches): the existing pods'
+ * anti-affinity first, then the pod's own affinity and anti-affinity; each failure comes
+ * with the generic ErrPodAffinityNotMatch before its own reason.
+ */
+export function interPodAffinity(era: Era): Predicate {
+  return (pod, meta, info) => {
+    const s = state(pod, meta, era);
+    if (s.requiredAffinity.length + s.requiredAntiAffinity.length + s.existingAntiAffinity.size === 0) return FITS;
+    const fail = (reason: PredicateReason): FailureReason[] =>
+      era === 'legacy'
+        ? [
+            { kind: 'predicate', reason: 'MatchInterPodAffinity' },
+            { kind: 'predicate', reason },
+          ]
+        : [{ kind: 'predicate', reason }];
+    if (era === 'legacy') {
+      if (!existingAntiAffinityHolds(s, info)) return fail('ExistingPodsAntiAffinityRulesNotMatch');
+      if (!affinityHolds(s, pod, info, era)) return fail('PodAffinityRulesNotMatch');
+      if (!antiAffinityHolds(s, info)) return fail('PodAntiAffinityRulesNotMatch');
+      return FITS;
+    }
+    if (!affinityHolds(s, pod, info, era)) return fail('PodAffinityRulesNotMatch');
+    if (!antiAffinityHolds(s, info)) return fail('PodAntiAffinityRulesNotMatch');
+    if (!existingAntiAffinityHolds(s, info)) return fail('ExistingPodsAntiAffinityRulesNotMatch');
+    return FITS;
+  };
+}
