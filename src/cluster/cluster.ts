@@ -113,7 +113,7 @@ export class Cluster {
       username: 'system:kube-controller-manager',
       groups: ['system:authenticated'],
     });
-    this.informers = new InformerFactory(this.client);
+    this.informers = new InformerFactory(this.client, this.clock);
     this.nodeLifecycle = new NodeLifecycleController(
       this.informers,
       this.client,
@@ -123,7 +123,7 @@ export class Cluster {
     this.nodeControllers = new NodeControllers(this);
     const schedulerClient = this.clientFor('system:kube-scheduler');
     this.scheduler = new Scheduler(
-      new InformerFactory(schedulerClient),
+      new InformerFactory(schedulerClient, this.clock),
       schedulerClient,
       this.clock,
       this.quiescence,

@@ -197,4 +197,10 @@ export interface ClusterDriver {
    * dir, store and port (capability durableStorage); resolves once it serves again.
    */
   restartControlPlane?(): Promise<void>;
+  /**
+   * The errors the cluster's components handed to their HandleError sink (utilruntime.HandleError)
+   * since it started, one line each: a background failure no request saw. The run attaches
+   * them to the scenario that was running.
+   */
+  unexpectedErrors?(): string[];
 }
