@@ -119,7 +119,10 @@ export class ControllerManager {
     this.tokens = new TokensController(informers, client, clock, quiescence, p.serviceAccountSigner, {
       autoGenerate: features.legacyServiceAccountTokens ?? false,
     });
-    this.endpoints = new EndpointsController(informers, client, clock, quiescence);
+    // The endpoints controller's rules are modelled at the two profiles' releases, v1.12 and v1.32.
+    this.endpoints = new EndpointsController(informers, client, clock, quiescence, {
+      rules: minor >= 20 ? 'v1.32' : 'v1.12',
+    });
     this.services = new ServiceController(informers, client, clock, quiescence, this.cloud, {
       clusterName: kcm['cluster-name'] ?? 'kubernetes',
       nodeSelection: features.stableLoadBalancerNodeSet ? 'stable' : 'legacy',
