@@ -103,6 +103,7 @@ export class Cluster {
       jobRestartPolicyRequired: features.jobRestartPolicyRequired,
       namespaceRepeatDeleteAnswered: features.namespaceRepeatDeleteAnswered,
       daemonSetMaxSurge: features.daemonSetMaxSurge,
+      endpointSlices: features.endpointSlices,
     });
     serveOlderVersions(registry, options.config.profile.olderApiVersions ?? {});
     this.api = new ApiServer(registry, this.store, this.clock);

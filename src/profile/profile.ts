@@ -57,6 +57,11 @@ export interface Profile {
      * pods per node, log2 ages; v1.21+), not by ActivePods (v1.12).
      */
     activePodsWithRanks?: boolean;
+    /**
+     * The discovery.k8s.io/v1 EndpointSlice API and the EndpointSlice and EndpointSliceMirroring
+     * controllers (GA in v1.21; absent in v1.12).
+     */
+    endpointSlices?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

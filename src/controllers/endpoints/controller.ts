@@ -136,8 +136,10 @@ export class EndpointsController {
       // A terminating namespace refuses new Endpoints: nothing to do (upstream drops the error).
       if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
         return;
-      // Someone wrote them first: their event is on its way through the informer and syncs the service again.
-      if (!isStatusError(e, 'AlreadyExists') && !isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+      // A write from a stale cache (AlreadyExists, Conflict, NotFound) is retried with backoff, as
+      // upstream's syncService returns the error to its queue: no event of the Endpoints would
+      // sync the service again (found here: 5 pods of a new service, 1 address listed).
+      throw e;
     }
   }
 }

@@ -3,6 +3,7 @@ import { Namespace } from '../../api/core';
 import { clone, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { coreRegistry } from '../../api/resources';
+import { ResourceRegistry } from '../../api/registry';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
@@ -31,10 +32,7 @@ import { deletionConditions, withConditions } from './conditions';
 export class NamespaceController {
   private readonly namespaces: Informer<Namespace>;
   private readonly queue: WorkQueue;
-  private readonly resources = coreRegistry()
-    .all()
-    .filter((r) => r.namespaced)
-    .map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
+  private readonly resources: string[];
   readonly events: EventRecorder;
 
   constructor(
@@ -43,7 +41,13 @@ export class NamespaceController {
     private readonly clock: Clock,
     quiescence: Quiescence,
     private readonly options: { deletionConditions: boolean } = { deletionConditions: true },
+    /** The resources the API server serves (its release's: EndpointSlices only from v1.21). */
+    registry: ResourceRegistry = coreRegistry(),
   ) {
+    this.resources = registry
+      .all()
+      .filter((r) => r.namespaced)
+      .map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
     this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
     this.events = new EventRecorder(client, clock, { component: 'namespace-controller' });
     this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'namespace', workers: 10 });
