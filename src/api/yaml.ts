@@ -60,16 +60,17 @@ function parseGoInt(s: string): number | undefined {
   const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
   if (!m) return undefined;
   const body = m[2];
-  let n: number;
-  if (/^0[xX]/.test(body)) n = Number.parseInt(body.slice(2), 16);
-  else if (/^0[oO]/.test(body)) n = Number.parseInt(body.slice(2), 8);
-  else if (/^0[bB]/.test(body)) n = Number.parseInt(body.slice(2), 2);
-  else if (body.length > 1 && body[0] === '0') n = Number.parseInt(body.slice(1), 8);
-  else n = Number.parseInt(body, 10);
-  const signed = m[1] === '-' ? -n : n;
+  // BigInt: the bounds of int64 and uint64 are past a double's exact integers.
+  let v: bigint;
+  if (/^0[xX]/.test(body)) v = BigInt(`0x${body.slice(2)}`);
+  else if (/^0[oO]/.test(body)) v = BigInt(`0o${body.slice(2)}`);
+  else if (/^0[bB]/.test(body)) v = BigInt(`0b${body.slice(2)}`);
+  else if (body.length > 1 && body[0] === '0') v = BigInt(`0o${body.slice(1)}`);
+  else v = BigInt(body);
+  const signed = m[1] === '-' ? -v : v;
   // Past uint64 (or below int64), ParseInt and ParseUint both fail: the float rule decides.
-  if (signed > 18446744073709551615 || signed < -9223372036854775808) return undefined;
-  return signed;
+  if (signed > 18446744073709551615n || signed < -9223372036854775808n) return undefined;
+  return Number(signed);
 }
 
 /** go-yaml v2's resolve() for a plain (untagged) scalar. */

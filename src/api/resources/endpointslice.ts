@@ -63,7 +63,9 @@ export const endpointslices = defineResource<EndpointSlice>({
     eps.forEach((ep, i) => {
       const addrs = ep.addresses ?? [];
       if (addrs.length < 1 || addrs.length > 100)
-        errs.push(fieldError.invalid(`endpoints[${i}].addresses`, addrs.length, 'must contain between 1 and 100 addresses'));
+        errs.push(
+          fieldError.invalid(`endpoints[${i}].addresses`, addrs.length, 'must contain between 1 and 100 addresses'),
+        );
       addrs.forEach((a, j) => {
         if (slice.addressType === 'IPv4' && !isIPv4(a))
           errs.push(fieldError.invalid(`endpoints[${i}].addresses[${j}]`, a, 'must be a valid IPv4 address'));
