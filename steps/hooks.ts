@@ -61,6 +61,12 @@ After(async function (this: KubeWorld, { result }: ITestCaseHookParameter) {
     this.attach(JSON.stringify({ simulatedMs: this.driver.now() - this.startedAt }), CLOCK_MEDIA_TYPE);
   }
   await this.driver.stop();
+  const handled = this.driver.unexpectedErrors?.() ?? [];
+  if (handled.length > 0)
+    this.attach(
+      `${handled.length} error(s) the components handled in the background (HandleError) while this scenario ran:\n${handled.join('\n')}`,
+      'text/plain',
+    );
 });
 
 /** Outcomes (Then steps) are eventually consistent on a real clock (see step() in support.ts). */

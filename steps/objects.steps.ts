@@ -1,7 +1,7 @@
 import { DataTable, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
-import * as yaml from 'js-yaml';
 import { KubeObject } from '../src/api/meta';
+import { loadKubernetesYaml } from '../src/api/yaml';
 import { StatusError, isStatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
@@ -10,7 +10,8 @@ import { fieldAt, refFor, resourceFor, resourceNamed, showField } from './object
 /** Generic object vocabulary: create from a manifest, check fields, delete, expect errors. */
 
 function parseManifest(manifest: string): KubeObject {
-  const obj = yaml.load(manifest) as KubeObject;
+  // Read as kubectl reads a manifest (sigs.k8s.io/yaml: YAML 1.1, go-yaml v2).
+  const obj = loadKubernetesYaml(manifest) as KubeObject;
   if (!obj || typeof obj !== 'object') throw new Error('the manifest is not a YAML object');
   return obj;
 }
@@ -239,7 +240,7 @@ for (const [words, options] of [
     step(async function (this: KubeWorld, kind: string, name: string, ns: string, patch: string) {
       const cluster = await this.cluster();
       const { ref } = refFor(kind, ns);
-      await cluster.client.patch(ref, name, 'merge', yaml.load(patch), options);
+      await cluster.client.patch(ref, name, 'merge', loadKubernetesYaml(patch), options);
     }),
   );
 }

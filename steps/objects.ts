@@ -2,7 +2,8 @@ import { KubeObject } from '../src/api/meta';
 import { coreRegistry } from '../src/api/resources';
 import { ResourceType } from '../src/api/registry';
 
-const registry = coreRegistry();
+// Every release's names (EndpointSlices only served from v1.21; a target says whether it serves them).
+const registry = coreRegistry({ endpointSlices: true });
 
 function qualified(rt: ResourceType): string {
   return rt.group ? `${rt.resource}.${rt.group}` : rt.resource;

@@ -5,6 +5,7 @@ import { Service } from '../src/api/resources/service';
 import { ServiceAccount } from '../src/api/resources/serviceaccount';
 import { KubeWorld } from './world';
 import { step } from './support';
+import { fieldAt } from './objects';
 
 /** Service, kube-proxy, load-balancer and service-account vocabulary. */
 
@@ -176,3 +177,83 @@ Then(
     expect(ports, `ports of subset ${index} of endpoints ${name}`).to.have.deep.members(table.hashes());
   }),
 );
+
+// ── EndpointSlices (discovery.k8s.io/v1, the kubernetes-1.32 profile) ──
+
+const SLICE_LABEL_SERVICE = 'kubernetes.io/service-name';
+const SLICE_LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+
+interface SliceView {
+  metadata: { name?: string; labels?: Record<string, string>; ownerReferences?: { kind: string; name: string }[] };
+  addressType?: string;
+  endpoints?: { addresses: string[]; conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean } }[];
+  ports?: { name?: string; port?: number; protocol?: string }[];
+}
+
+/** The EndpointSlices of a service that one controller manages (by their labels). */
+async function slicesOf(world: KubeWorld, name: string, namespace: string, managedBy: string): Promise<SliceView[]> {
+  const cluster = await world.cluster();
+  const list = await cluster.client.list(
+    { resource: 'endpointslices.discovery.k8s.io', namespace },
+    {
+      labelSelector: `${SLICE_LABEL_SERVICE}=${name},${SLICE_LABEL_MANAGED_BY}=${managedBy}`,
+    },
+  );
+  return list.items as unknown as SliceView[];
+}
+
+const managers: Record<string, string> = {
+  'endpoint slices': 'endpointslice-controller.k8s.io',
+  'mirrored endpoint slices': 'endpointslicemirroring-controller.k8s.io',
+};
+
+for (const [what, managedBy] of Object.entries(managers)) {
+  Then(
+    `service {string}{in-namespace} has {int} ${what}`,
+    step(async function (this: KubeWorld, name: string, ns: string, count: number) {
+      const slices = await slicesOf(this, name, ns ?? 'default', managedBy);
+      expect(
+        slices.map((s) => s.metadata.name),
+        `${what} of service ${name}`,
+      ).to.have.length(Number(count));
+    }),
+  );
+
+  /** Every endpoint of the service's slices, in any order: address, ready, serving, terminating (blank: absent). */
+  Then(
+    `the ${what} of service {string}{in-namespace} hold the endpoints:`,
+    step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+      const slices = await slicesOf(this, name, ns ?? 'default', managedBy);
+      const show = (v: boolean | undefined) => (v === undefined ? '' : String(v));
+      const got = slices
+        .flatMap((s) => s.endpoints ?? [])
+        .map((e) => {
+          const row: Record<string, string> = { address: e.addresses.join(',') };
+          for (const c of ['ready', 'serving', 'terminating'] as const)
+            if (table.raw()[0].includes(c)) row[c] = show(e.conditions?.[c]);
+          return JSON.stringify(row);
+        })
+        .sort();
+      const want = table
+        .hashes()
+        .map((r) => JSON.stringify(r))
+        .sort();
+      expect(got, `endpoints of the ${what} of service ${name}`).to.deep.equal(want);
+    }),
+  );
+
+  Then(
+    `every one of the ${what} of service {string}{in-namespace} has:`,
+    step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
+      const slices = await slicesOf(this, name, ns ?? 'default', managedBy);
+      expect(slices, `${what} of service ${name}`).to.not.be.empty;
+      for (const s of slices)
+        for (const [path, value] of table.raw()) {
+          // "label <key>" reads a label (its key has dots); anything else is a field path.
+          const label = /^label (.+)$/.exec(path);
+          const got = label ? s.metadata.labels?.[label[1]] : fieldAt(s, path);
+          expect(got === undefined ? '<none>' : String(got), `${s.metadata.name}: ${path}`).to.equal(value);
+        }
+    }),
+  );
+}

@@ -1,8 +1,8 @@
 import { Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import * as net from 'node:net';
-import * as yaml from 'js-yaml';
 import { Container } from '../src/api/core';
+import { loadKubernetesYaml } from '../src/api/yaml';
 import { Credentials, NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
 import { step } from './support';
@@ -31,7 +31,7 @@ function show(r: KubectlResult): string {
 Given(
   'a pod {string} running on node {node} with container:',
   step(async function (this: KubeWorld, name: string, node: string, doc: string) {
-    const container = yaml.load(doc) as Container;
+    const container = loadKubernetesYaml(doc) as Container;
     await runPodOn(this, name, node, 'default', { containers: [container] });
   }),
 );

@@ -88,6 +88,18 @@ Feature: Nodes register themselves, or an administrator creates them by hand
     When I delete node "10.4.42.8"
     Then node "10.4.42.8" does not exist
 
+  @NODE-MANUAL
+  Scenario: The node controller records a node it learns of and one that is deleted
+    Upstream monitorNodeHealth (node_lifecycle_controller.go, v1.12 and v1.32) records
+    RegisteredNode for a node it sees first and RemovingNode for one gone from its list
+    (RecordNodeEvent: "Node <name> event: …").
+    Given a ready node "n1"
+    When 5 seconds pass
+    Then there is an event "RegisteredNode" for node "n1" with message "Node n1 event: Registered Node n1 in Controller"
+    When I delete node "n1"
+    And 5 seconds pass
+    Then there is an event "RemovingNode" for node "n1" with message "Node n1 event: Removing Node n1 from Controller"
+
   @NODE-STARTUP-GRACE @profile-seed
   Scenario: In the seed's release a never-updated node also gets OutOfDisk Unknown
     When I create this node:

@@ -72,6 +72,17 @@ export class InProcessClient implements Client {
     );
   }
 
+  deleteCollection<T extends KubeObject>(
+    ref: ResourceRef,
+    options: DeleteOptions = {},
+    listOptions: ListOptions = {},
+  ): Promise<KubeList<T>> {
+    return this.run(
+      () =>
+        this.api.deleteCollection(this.target(ref), listOptions, options, { user: this.user }) as Promise<KubeList<T>>,
+    );
+  }
+
   createSubresource<R>(ref: ResourceRef, name: string, subresource: string, body: unknown): Promise<R> {
     return this.run(
       () => this.api.create(this.target(ref, name, subresource), body, { user: this.user }) as Promise<R>,

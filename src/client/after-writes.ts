@@ -29,6 +29,11 @@ export function withWriteHooks(
     update: (ref, obj, o) => after(client().update(ref, obj, o)),
     patch: (ref, name, type, patch, o) => after(client().patch(ref, name, type, patch, o)),
     delete: (ref, name, o) => after(client().delete(ref, name, o)),
+    deleteCollection(ref, o, l) {
+      const c = client();
+      if (!c.deleteCollection) throw new Error('this client has no deleteCollection');
+      return after(c.deleteCollection(ref, o, l));
+    },
     createSubresource: (ref, name, sub, body) => after(client().createSubresource(ref, name, sub, body)),
     watch: (ref, o, h) => client().watch(ref, o, h),
   };

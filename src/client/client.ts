@@ -36,6 +36,16 @@ export interface Client {
     options?: { subresource?: 'status' },
   ): Promise<T>;
   delete<T extends KubeObject>(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<T | Status>;
+  /**
+   * DELETE on a collection (every object the list options select, each deleted as by
+   * delete); returns what was deleted. Optional: a client without it makes callers list and
+   * delete one by one, as upstream's callers do when the verb is not served.
+   */
+  deleteCollection?<T extends KubeObject>(
+    ref: ResourceRef,
+    options?: DeleteOptions,
+    listOptions?: ListOptions,
+  ): Promise<KubeList<T>>;
   /** POST to a subresource such as pods/{name}/binding or pods/{name}/eviction. */
   createSubresource<R = KubeObject | Status>(
     ref: ResourceRef,

@@ -2,7 +2,9 @@ import { KubeObject, objectKey } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Client, ResourceRef, Watch } from './client';
 import { ListOptions } from '../api/request';
-import { reportTo } from './background';
+import { handleError } from './background';
+import { ExponentialBackoff } from './backoff';
+import { Clock, TimerHandle } from '../clock';
 
 export interface EventHandler<T extends KubeObject> {
   onAdd?(obj: T): void;
@@ -25,11 +27,19 @@ export class Informer<T extends KubeObject = KubeObject> {
   private synced = false;
   private stopped = false;
   private lastResourceVersion = '';
+  private readonly backoff = new ExponentialBackoff();
+  private retry?: TimerHandle;
 
+  /**
+   * clock: where a failed relist waits before it tries again (client-go's reflector retries
+   * ListAndWatch through its backoff manager); without one a failed relist is reported and
+   * the informer stays on its last cache.
+   */
   constructor(
     private readonly client: Client,
     readonly ref: ResourceRef,
     private readonly options: ListOptions = {},
+    private readonly clock?: Clock,
   ) {}
 
   addEventHandler(handler: EventHandler<T>): void {
@@ -94,6 +104,24 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.stopped = true;
     this.watch?.stop();
     this.watch = undefined;
+    if (this.retry) this.clock?.clear(this.retry);
+    this.retry = undefined;
+  }
+
+  /**
+   * List and watch again after the watch closed; a failure is reported (HandleError) and
+   * retried after the reflector's backoff (800 ms, doubling, at most 30 s), never given up.
+   */
+  private relist(): void {
+    this.listAndWatch().catch((e) => {
+      handleError(`informer (${this.ref.resource})`, e);
+      if (this.stopped || !this.clock) return;
+      const clock = this.clock;
+      this.retry = clock.setTimeout(() => {
+        this.retry = undefined;
+        if (!this.stopped) this.relist();
+      }, this.backoff.delay(clock.now()));
+    });
   }
 
   private async listAndWatch(): Promise<void> {
@@ -124,8 +152,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         onClose: (error) => {
           if (this.stopped) return;
           // 410 Gone or a dropped connection: list again, as client-go's reflector does.
-          if (error === undefined || isStatusError(error) || error instanceof Error)
-            void this.listAndWatch().catch(reportTo('informer'));
+          if (error === undefined || isStatusError(error) || error instanceof Error) this.relist();
         },
       },
     );
@@ -174,7 +201,10 @@ export class Informer<T extends KubeObject = KubeObject> {
 export class InformerFactory {
   private readonly informers = new Map<string, Informer>();
 
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    private readonly clock?: Clock,
+  ) {}
 
   informer<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Informer<T> {
     const key = JSON.stringify([
@@ -185,7 +215,7 @@ export class InformerFactory {
     ]);
     let inf = this.informers.get(key);
     if (!inf) {
-      inf = new Informer(this.client, ref, options);
+      inf = new Informer(this.client, ref, options, this.clock);
       this.informers.set(key, inf);
     }
     return inf as unknown as Informer<T>;
@@ -201,13 +231,12 @@ export class InformerFactory {
   }
 }
 
-/** Where a handler's failure on one object is reported (stderr unless a test replaces it). */
+/** Counts handler failures on one object (the fuzz test reads it); each goes to the HandleError sink. */
 export const informerErrors = {
   count: 0,
   report: (obj: KubeObject, e: unknown): void => {
-    console.error(
-      `informer: skipped ${obj?.kind ?? 'object'} ${obj?.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj?.metadata?.name}: ${(e as Error)?.stack ?? e}`,
-    );
+    const name = `${obj?.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj?.metadata?.name}`;
+    handleError(`informer: skipped ${obj?.kind ?? 'object'} ${name}`, e);
   },
 };
 

@@ -216,6 +216,17 @@ export class KubeconfigClient implements Client {
     });
   }
 
+  deleteCollection<T extends KubeObject>(
+    ref: ResourceRef,
+    options: DeleteOptions = {},
+    listOptions: ListOptions = {},
+  ): Promise<KubeList<T>> {
+    return this.request('DELETE', this.path(ref), {
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options },
+      query: { labelSelector: listOptions.labelSelector, fieldSelector: listOptions.fieldSelector },
+    });
+  }
+
   createSubresource<R>(ref: ResourceRef, name: string, subresource: string, body: unknown): Promise<R> {
     return this.request('POST', this.path(ref, name, subresource), { body });
   }

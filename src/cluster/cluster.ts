@@ -109,6 +109,7 @@ export class Cluster {
       namespaceRepeatDeleteAnswered: features.namespaceRepeatDeleteAnswered,
       daemonSetMaxSurge: features.daemonSetMaxSurge,
       podSchedulingGates: features.podSchedulingGates,
+      endpointSlices: features.endpointSlices,
     });
     serveOlderVersions(registry, options.config.profile.olderApiVersions ?? {});
     this.api = new ApiServer(registry, this.store, this.clock);
@@ -119,7 +120,7 @@ export class Cluster {
       username: 'system:kube-controller-manager',
       groups: ['system:authenticated'],
     });
-    this.informers = new InformerFactory(this.client);
+    this.informers = new InformerFactory(this.client, this.clock);
     this.nodeLifecycle = new NodeLifecycleController(
       this.informers,
       this.client,
@@ -129,7 +130,7 @@ export class Cluster {
     this.nodeControllers = new NodeControllers(this);
     const schedulerClient = this.clientFor('system:kube-scheduler');
     this.scheduler = new Scheduler(
-      new InformerFactory(schedulerClient),
+      new InformerFactory(schedulerClient, this.clock),
       schedulerClient,
       this.clock,
       this.quiescence,

@@ -12,6 +12,9 @@ import { Client } from '../client/client';
 import { InformerFactory } from '../client/informer';
 import { SimulatedLoadBalancers } from '../cloud/loadbalancer';
 import { EndpointsController } from '../controllers/endpoints/controller';
+import { EndpointSliceController } from '../controllers/endpointslice/controller';
+import { EndpointSliceMirroringController } from '../controllers/endpointslice/mirroring';
+import { DEFAULT_MAX_ENDPOINTS_PER_SLICE } from '../controllers/endpointslice/desired';
 import { GarbageCollector } from '../controllers/garbagecollector/controller';
 import { JobController } from '../controllers/job/controller';
 import { NamespaceController } from '../controllers/namespace/controller';
@@ -60,6 +63,9 @@ export class ControllerManager {
   readonly serviceAccounts: ServiceAccountsController;
   readonly tokens: TokensController;
   readonly endpoints: EndpointsController;
+  /** The EndpointSlice controllers, in releases that serve discovery.k8s.io/v1 (v1.21+). */
+  readonly endpointSlices?: EndpointSliceController;
+  readonly endpointSliceMirroring?: EndpointSliceMirroringController;
   readonly services: ServiceController;
   readonly resourceQuota: ResourceQuotaController;
 
@@ -96,7 +102,7 @@ export class ControllerManager {
       intervalMs: 10_000,
     });
     const { informers, client, clock, quiescence } = p;
-    this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence);
+    this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence, p.api.registry);
     const replicaOptions = {
       ...DEFAULT_REPLICASET_OPTIONS,
       deletionOrder: features.activePodsWithRanks ? ('ActivePodsWithRanks' as const) : ('ActivePods' as const),
@@ -113,14 +119,28 @@ export class ControllerManager {
     this.statefulSets = new StatefulSetController(informers, client, clock, quiescence, { podIndexLabel: minor >= 28 });
     this.jobs = new JobController(informers, client, clock, quiescence);
     // The deletion conditions on a namespace's status came in v1.16.
-    this.namespaces = new NamespaceController(informers, client, clock, quiescence, {
-      deletionConditions: minor >= 16,
-    });
+    this.namespaces = new NamespaceController(
+      informers,
+      client,
+      clock,
+      quiescence,
+      { deletionConditions: minor >= 16 },
+      p.api.registry,
+    );
     this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
     this.tokens = new TokensController(informers, client, clock, quiescence, p.serviceAccountSigner, {
       autoGenerate: features.legacyServiceAccountTokens ?? false,
     });
-    this.endpoints = new EndpointsController(informers, client, clock, quiescence);
+    // The endpoints controller's rules are modelled at the two profiles' releases, v1.12 and v1.32.
+    this.endpoints = new EndpointsController(informers, client, clock, quiescence, {
+      rules: minor >= 20 ? 'v1.32' : 'v1.12',
+    });
+    if (features.endpointSlices) {
+      this.endpointSlices = new EndpointSliceController(informers, client, clock, quiescence, {
+        maxEndpointsPerSlice: DEFAULT_MAX_ENDPOINTS_PER_SLICE,
+      });
+      this.endpointSliceMirroring = new EndpointSliceMirroringController(informers, client, clock, quiescence);
+    }
     this.services = new ServiceController(informers, client, clock, quiescence, this.cloud, {
       clusterName: kcm['cluster-name'] ?? 'kubernetes',
       nodeSelection: features.stableLoadBalancerNodeSet ? 'stable' : 'legacy',
@@ -182,6 +202,8 @@ export class ControllerManager {
       this.serviceAccounts,
       this.tokens,
       this.endpoints,
+      ...(this.endpointSlices ? [this.endpointSlices] : []),
+      ...(this.endpointSliceMirroring ? [this.endpointSliceMirroring] : []),
       this.services,
       this.resourceQuota,
     ];

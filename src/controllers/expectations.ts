@@ -13,6 +13,13 @@ interface Record {
 
 export class Expectations {
   private readonly records = new Map<string, Record>();
+  /**
+   * UIDTrackingControllerExpectations (pkg/controller/controller_utils.go): the keys
+   * (namespace/name) of the pods a controller asked to delete. A deletion counts only for
+   * a pod in this set, once: a pod seen deleted twice (its deletionTimestamp, then its
+   * removal) cannot satisfy the expectation while another deletion is still unseen.
+   */
+  private readonly deleting = new Map<string, Set<string>>();
 
   constructor(private readonly now: () => number) {}
 
@@ -25,7 +32,22 @@ export class Expectations {
     if (r) r.adds--;
   }
 
-  deletionObserved(key: string): void {
+  /** ExpectDeletions with the keys of the pods to delete (UIDTrackingControllerExpectations). */
+  expectDeletions(key: string, podKeys: readonly string[]): void {
+    const keys = new Set(podKeys);
+    this.deleting.set(key, keys);
+    this.expect(key, 0, keys.size);
+  }
+
+  /**
+   * A deletion observed. With podKey, as UIDTrackingControllerExpectations: counts only
+   * for a pod the controller expects to delete, and only the first time it is seen.
+   */
+  deletionObserved(key: string, podKey?: string): void {
+    if (podKey !== undefined) {
+      const keys = this.deleting.get(key);
+      if (!keys?.delete(podKey)) return;
+    }
     const r = this.records.get(key);
     if (r) r.dels--;
   }
@@ -47,6 +69,12 @@ export class Expectations {
 
   delete(key: string): void {
     this.records.delete(key);
+    this.deleting.delete(key);
+  }
+
+  /** The pod keys still expected to be deleted (GetUIDs). */
+  pendingDeletions(key: string): string[] {
+    return [...(this.deleting.get(key) ?? [])];
   }
 }
 

@@ -228,4 +228,10 @@ export interface ClusterDriver {
    * the survivor. Resolves with the instant of the kill (ms since the epoch).
    */
   killLeader?(): Promise<number>;
+  /**
+   * The errors the cluster's components handed to their HandleError sink (utilruntime.HandleError)
+   * since it started, one line each: a background failure no request saw. The run attaches
+   * them to the scenario that was running.
+   */
+  unexpectedErrors?(): string[];
 }

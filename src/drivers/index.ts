@@ -22,7 +22,7 @@ export { formatDecision } from '../scheduler/decision';
 
 /** A client acting as whoever a kubeconfig names, as any other user of that file would. */
 export function clientFromKubeconfig(file: string, context?: string): KubeconfigClient {
-  return KubeconfigClient.fromFile(file, coreRegistry(), context);
+  return KubeconfigClient.fromFile(file, coreRegistry({ endpointSlices: true }), context);
 }
 export type { SchedulingDecision } from '../scheduler/decision';
 export { CertificateAuthority } from '../apiserver/auth/pki';
@@ -96,7 +96,7 @@ export function createDriver(target: string, profileName: string, options: Targe
       const driver = new KubeDriver(
         profile,
         declaration,
-        KubeconfigClient.fromFile(options.kubeconfig, coreRegistry(), options.context),
+        KubeconfigClient.fromFile(options.kubeconfig, coreRegistry({ endpointSlices: true }), options.context),
       );
       // A cluster that outlives the run: names, namespace and clean-up of the scenario's own.
       if (!declaration.shared) return driver;

@@ -8,6 +8,7 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { SchedulingDecision } from '../scheduler/decision';
 import { ReferenceHttp } from './reference-http';
+import { onHandledError } from '../client/background';
 
 /**
  * The reference target: the control plane in this process, on a virtual clock. Each
@@ -35,6 +36,8 @@ export class ReferenceDriver implements ClusterDriver {
   private flags: Flags = {};
   private instance?: Cluster;
   private settling?: Client;
+  private readonly handled: string[] = [];
+  private stopListening?: () => void;
 
   constructor(readonly profile: Profile) {}
 
@@ -54,6 +57,9 @@ export class ReferenceDriver implements ClusterDriver {
 
   async start(): Promise<void> {
     if (this.instance) return;
+    this.stopListening = onHandledError((e) =>
+      this.handled.push(`${new Date(this.instance?.clock.now() ?? 0).toISOString()} ${e.component}: ${e.message}`),
+    );
     this.instance = new Cluster({ config: clusterConfig(this.profile, this.flags), clock: 'virtual' });
     await this.instance.start();
   }
@@ -61,6 +67,13 @@ export class ReferenceDriver implements ClusterDriver {
   async stop(): Promise<void> {
     await this.http.stop();
     await this.instance?.stop();
+    this.stopListening?.();
+    this.stopListening = undefined;
+  }
+
+  /** What the components handed to the HandleError sink since this cluster started. */
+  unexpectedErrors(): string[] {
+    return [...this.handled];
   }
 
   async compactStorage(): Promise<void> {

@@ -262,7 +262,7 @@ export class ServeDriver extends KubeDriver {
     const own = path.join(dataDir, `kubeconfig-${port}`);
     fs.copyFileSync(kubeconfig, own);
     this.kubeconfigCopy = own;
-    this.api = KubeconfigClient.fromFile(own, coreRegistry());
+    this.api = KubeconfigClient.fromFile(own, coreRegistry({ endpointSlices: true }));
     await super.start();
   }
 

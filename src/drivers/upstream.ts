@@ -281,7 +281,7 @@ export class UpstreamDriver extends KubeDriver {
     this.server = server;
     const adminFile = path.join(work, 'admin.kubeconfig');
     fs.writeFileSync(adminFile, pki.kubeconfig(server, 'kubespec-admin', ['system:masters']), { mode: 0o600 });
-    this.api = KubeconfigClient.fromFile(adminFile, coreRegistry());
+    this.api = KubeconfigClient.fromFile(adminFile, coreRegistry({ endpointSlices: true }));
     this.endpoint = { server, secure: { host: '127.0.0.1', port: apiPort }, caFile: pki.file('ca.crt') };
     if (this.options.apiServerOnly) {
       await super.start();

@@ -39,12 +39,14 @@ export class PodRunner {
       this.client,
       { resource: 'nodes' },
       { fieldSelector: `metadata.name=${this.config.nodeName}` },
+      this.clock,
     );
     await this.nodeInformer.run();
     this.informer = new Informer<Pod>(
       this.client,
       { resource: 'pods' },
       { fieldSelector: `spec.nodeName=${this.config.nodeName}` },
+      this.clock,
     );
     this.informer.addEventHandler({
       onAdd: (pod) => void this.sync(pod).catch(reportTo('kubelet')),

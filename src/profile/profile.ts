@@ -59,6 +59,11 @@ export interface Profile {
     activePodsWithRanks?: boolean;
     /** spec.schedulingGates (v1.26+, GA v1.30): kept, validated, and gated pods are not scheduled; v1.12 drops the field. */
     podSchedulingGates?: boolean;
+    /**
+     * The discovery.k8s.io/v1 EndpointSlice API and the EndpointSlice and EndpointSliceMirroring
+     * controllers (GA in v1.21; absent in v1.12).
+     */
+    endpointSlices?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadKubernetesYaml } from '../api/yaml';
 import {
   Algorithm,
   LEGACY_PROVIDERS,
@@ -48,7 +48,7 @@ export function validatePolicy(policy: Policy): string[] {
 
 /** Reads a Policy from JSON or YAML text (JSON is YAML). */
 export function parsePolicy(text: string): Policy {
-  const doc = yaml.load(text);
+  const doc = loadKubernetesYaml(text);
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('invalid policy: not an object');
   const policy = doc as Policy;
   if (policy.kind !== undefined && policy.kind !== 'Policy')

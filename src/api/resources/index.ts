@@ -13,6 +13,7 @@ import { statefulsets } from './statefulset';
 import { controllerrevisions } from './controllerrevision';
 import { services } from './service';
 import { endpoints } from './endpoints';
+import { endpointslices } from './endpointslice';
 import { serviceaccounts } from './serviceaccount';
 import { secrets } from './secret';
 import { resourcequotas } from './resourcequota';
@@ -22,6 +23,7 @@ import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac';
 export { nodes, pods, namespaces, leases, events, daemonsets };
 export { replicasets, deployments, statefulsets, controllerrevisions };
 export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
+export { endpointslices };
 
 /** A registry holding every resource the control plane serves. */
 /** Every built-in resource; a release's validation differences come as options (from its profile). */
@@ -31,9 +33,11 @@ export function coreRegistry(
     namespaceRepeatDeleteAnswered?: boolean;
     daemonSetMaxSurge?: boolean;
     podSchedulingGates?: boolean;
+    /** discovery.k8s.io/v1 EndpointSlices (v1.21+). */
+    endpointSlices?: boolean;
   } = {},
 ): ResourceRegistry {
-  return new ResourceRegistry()
+  const registry = new ResourceRegistry()
     .register(options.namespaceRepeatDeleteAnswered ? namespacesResource(true) : namespaces)
     .register(nodes)
     .register(options.podSchedulingGates === false ? podsResource({ schedulingGates: false }) : pods)
@@ -56,4 +60,5 @@ export function coreRegistry(
     .register(deployments)
     .register(statefulsets)
     .register(controllerrevisions);
+  return options.endpointSlices ? registry.register(endpointslices) : registry;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import * as yaml from 'js-yaml';
 import { errors } from '../../api/errors';
+import { loadKubernetesYaml } from '../../api/yaml';
 import { ResourceType } from '../../api/registry';
 import { DeleteOptions, PatchType } from '../../api/request';
 import { unknownFields } from '../../api/resources/schema';
@@ -95,7 +95,8 @@ export function parseBody(raw: string, allowYaml: boolean): unknown {
     if (allowYaml) {
       let value: unknown;
       try {
-        value = yaml.load(raw);
+        // YAML 1.1 as sigs.k8s.io/yaml reads it (src/api/yaml.ts).
+        value = loadKubernetesYaml(raw);
       } catch (ye) {
         throw errors.badRequest(`error decoding YAML: ${(ye as Error).message}`);
       }

@@ -8,7 +8,18 @@ import { Client } from '../../client/client';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
-import { computeSubsets, endpointsLabels } from './subsets';
+import {
+  computeSubsets,
+  EndpointsRules,
+  endpointsLabels,
+  OVER_CAPACITY_ANNOTATION,
+  truncateEndpoints,
+} from './subsets';
+
+export interface EndpointsControllerOptions {
+  /** Which release's rules (see EndpointsRules). */
+  rules: EndpointsRules;
+}
 
 function selects(svc: Service, pod: Pod): boolean {
   const sel = svc.spec.selector;
@@ -40,6 +51,7 @@ export class EndpointsController {
     private readonly client: Client,
     clock: Clock,
     quiescence: Quiescence,
+    private readonly options: EndpointsControllerOptions = { rules: 'v1.32' },
   ) {
     this.services = informers.informer<Service>({ resource: 'services' });
     this.pods = informers.informer<Pod>({ resource: 'pods' });
@@ -92,11 +104,23 @@ export class EndpointsController {
     }
     if (svc.spec.selector === undefined || svc.spec.type === 'ExternalName') return;
     const pods = this.pods.byIndex('namespace', namespace!).filter((p) => selects(svc, p));
-    const subsets = computeSubsets(svc, pods);
+    const computed = computeSubsets(svc, pods, this.options.rules);
+    // v1.32 caps an Endpoints object at 1000 addresses and says so in an annotation.
+    const { subsets, truncated } =
+      this.options.rules === 'v1.32' ? truncateEndpoints(computed) : { subsets: computed, truncated: false };
     const labels = endpointsLabels(svc);
     const current = this.endpoints.getByName(name, namespace);
-    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels))
+    if (
+      current &&
+      jsonEqual(current.subsets ?? [], subsets) &&
+      jsonEqual(current.metadata.labels ?? {}, labels) &&
+      (current.metadata.annotations?.[OVER_CAPACITY_ANNOTATION] !== undefined) === truncated
+    )
       return;
+    const annotations = { ...current?.metadata.annotations };
+    if (truncated) annotations[OVER_CAPACITY_ANNOTATION] = 'truncated';
+    else delete annotations[OVER_CAPACITY_ANNOTATION];
+    const hasAnnotations = Object.keys(annotations).length > 0;
     try {
       if (!current) {
         // No subsets is no field: upstream's Subsets is `json:"subsets,omitempty"`, so an empty
@@ -104,12 +128,14 @@ export class EndpointsController {
         await this.client.create<Endpoints>(ref, {
           apiVersion: 'v1',
           kind: 'Endpoints',
-          metadata: { name, namespace, labels },
+          metadata: { name, namespace, labels, ...(hasAnnotations ? { annotations } : {}) },
           ...(subsets.length ? { subsets } : {}),
         });
       } else {
         const next = clone(current);
         next.metadata.labels = labels;
+        if (hasAnnotations) next.metadata.annotations = annotations;
+        else delete next.metadata.annotations;
         if (subsets.length) next.subsets = subsets;
         else delete next.subsets;
         await this.client.update<Endpoints>(ref, next);
@@ -118,8 +144,10 @@ export class EndpointsController {
       // A terminating namespace refuses new Endpoints: nothing to do (upstream drops the error).
       if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
         return;
-      // Someone wrote them first: their event is on its way through the informer and syncs the service again.
-      if (!isStatusError(e, 'AlreadyExists') && !isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+      // A write from a stale cache (AlreadyExists, Conflict, NotFound) is retried with backoff, as
+      // upstream's syncService returns the error to its queue: no event of the Endpoints would
+      // sync the service again (found here: 5 pods of a new service, 1 address listed).
+      throw e;
     }
   }
 }

@@ -1,17 +1,79 @@
 import { Pod, podCondition } from '../../api/core';
 import { EndpointAddress, EndpointPort, EndpointSubset } from '../../api/resources/endpoints';
 import { Service, ServicePort } from '../../api/resources/service';
+import { handleError } from '../../client/background';
 
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
 export const TOLERATE_UNREADY_ANNOTATION = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
+/** v1.EndpointsOverCapacity, and the value the controller writes (endpoints_controller.go, v1.32). */
+export const OVER_CAPACITY_ANNOTATION = 'endpoints.kubernetes.io/over-capacity';
+/** maxCapacity (endpoints_controller.go, v1.32): addresses one Endpoints object keeps. */
+export const MAX_ENDPOINTS_CAPACITY = 1000;
 
-/** Upstream ShouldPodBeInEndpoints: not finished, has an IP, not being deleted unless not-ready addresses are published. */
+/**
+ * Which release's endpoints controller: 'v1.12' (the annotation over publishNotReadyAddresses,
+ * not-ready pods kept by restartPolicy, no cap) or 'v1.32' (publishNotReadyAddresses only,
+ * endpointsliceutil.ShouldPodBeInEndpoints, the 1000-address cap). The suite models these two.
+ */
+export type EndpointsRules = 'v1.12' | 'v1.32';
+
+/** Go's strconv.ParseBool: the accepted spellings, else undefined (an error upstream). */
+export function parseGoBool(v: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  return undefined;
+}
+
+/**
+ * v1.32 endpointsliceutil.ShouldPodBeInEndpoints: not terminal (Succeeded/Failed), has an
+ * IP, not being deleted unless terminating pods are included (publishNotReadyAddresses).
+ */
 export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return false;
   if (!pod.status?.podIP) return false;
   if (pod.metadata.deletionTimestamp && !includeTerminating) return false;
   return true;
+}
+
+/**
+ * v1.12 shouldPodBeInEndpoints (endpoints_controller.go), asked only of a pod that is not
+ * ready: kept as a not-ready address unless its restartPolicy says it will not run again
+ * (Never: Failed or Succeeded; OnFailure: Succeeded; Always: never finished).
+ */
+export function notReadyPodKeptV112(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  switch (pod.spec.restartPolicy) {
+    case 'Never':
+      return phase !== 'Failed' && phase !== 'Succeeded';
+    case 'OnFailure':
+      return phase !== 'Succeeded';
+    default:
+      return true;
+  }
+}
+
+/**
+ * Whether not-ready pods are published as ready. v1.12 syncService: publishNotReadyAddresses,
+ * overridden by the tolerate-unready-endpoints annotation when it parses (strconv.ParseBool;
+ * an unparsable value is reported with HandleError and the field stands). v1.32 reads the
+ * field only.
+ */
+export function tolerateUnready(svc: Service, rules: EndpointsRules): boolean {
+  const field = svc.spec.publishNotReadyAddresses === true;
+  const v = svc.metadata.annotations?.[TOLERATE_UNREADY_ANNOTATION];
+  if (rules === 'v1.32' || v === undefined) return field;
+  const b = parseGoBool(v);
+  if (b === undefined) {
+    handleError(
+      'endpoints controller',
+      new Error(
+        `Failed to parse annotation ${TOLERATE_UNREADY_ANNOTATION}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`,
+      ),
+    );
+    return field;
+  }
+  return b;
 }
 
 /**
@@ -27,12 +89,6 @@ export function findPort(pod: Pod, port: ServicePort): number | undefined {
       if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
   }
   return undefined;
-}
-
-function publishNotReady(svc: Service): boolean {
-  return (
-    svc.spec.publishNotReadyAddresses === true || svc.metadata.annotations?.[TOLERATE_UNREADY_ANNOTATION] === 'true'
-  );
 }
 
 function address(pod: Pod, svc: Service): EndpointAddress {
@@ -53,18 +109,23 @@ const portKey = (ports: EndpointPort[]) =>
   JSON.stringify([...ports].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.port - b.port));
 
 /**
- * The subsets of a service's Endpoints (upstream syncService + RepackSubsets): each
- * selected pod with an IP contributes its address under the ports it resolves; ready
- * pods (or all, with publishNotReadyAddresses) go to addresses, others to
+ * The subsets of a service's Endpoints (upstream syncService, addEndpointSubset and
+ * RepackSubsets): each selected pod with an IP contributes its address under the ports it
+ * resolves; ready pods (or all, when not-ready ones are tolerated) go to addresses, others to
  * notReadyAddresses; addresses with the same port set share a subset; a headless service
- * without ports lists addresses with no ports. Sorted, so equal inputs give equal output.
+ * without ports lists addresses with no ports. Which pods count is the release's rule
+ * (tolerateUnready, shouldPodBeInEndpoints, notReadyPodKeptV112). Sorted, so equal inputs
+ * give equal output.
  */
-export function computeSubsets(svc: Service, pods: readonly Pod[]): EndpointSubset[] {
-  const tolerate = publishNotReady(svc);
+export function computeSubsets(svc: Service, pods: readonly Pod[], rules: EndpointsRules = 'v1.32'): EndpointSubset[] {
+  const tolerate = tolerateUnready(svc, rules);
   const groups = new Map<string, { ports: EndpointPort[]; ready: EndpointAddress[]; notReady: EndpointAddress[] }>();
   const headless = svc.spec.clusterIP === 'None';
   for (const pod of pods) {
-    if (!shouldPodBeInEndpoints(pod, tolerate)) continue;
+    if (rules === 'v1.32' && !shouldPodBeInEndpoints(pod, tolerate)) continue;
+    if (rules === 'v1.12' && (!pod.status?.podIP || (pod.metadata.deletionTimestamp && !tolerate))) continue;
+    const ready = tolerate || podCondition(pod, 'Ready')?.status === 'True';
+    if (rules === 'v1.12' && !ready && !notReadyPodKeptV112(pod)) continue;
     const ports: EndpointPort[] = [];
     for (const sp of svc.spec.ports ?? []) {
       const port = findPort(pod, sp);
@@ -80,7 +141,6 @@ export function computeSubsets(svc: Service, pods: readonly Pod[]): EndpointSubs
     const key = portKey(ports);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { ports, ready: [], notReady: [] }));
-    const ready = tolerate || podCondition(pod, 'Ready')?.status === 'True';
     (ready ? g.ready : g.notReady).push(address(pod, svc));
   }
   const out: EndpointSubset[] = [];
@@ -102,4 +162,42 @@ export function endpointsLabels(svc: Service): Record<string, string> {
   if (!svc.spec.clusterIP || svc.spec.clusterIP === 'None') labels[HEADLESS_LABEL] = '';
   else delete labels[HEADLESS_LABEL];
   return labels;
+}
+
+/**
+ * v1.32 truncateEndpoints: over MAX_ENDPOINTS_CAPACITY addresses, keep ready ones first, each
+ * subset its proportional share rounded up (the last ones may get less); when ready addresses
+ * alone exceed the cap, every not-ready address goes. Returns the subsets to write and
+ * whether they were truncated (then the Endpoints carry OVER_CAPACITY_ANNOTATION: truncated).
+ */
+export function truncateEndpoints(subsets: EndpointSubset[]): { subsets: EndpointSubset[]; truncated: boolean } {
+  let ready = 0;
+  let notReady = 0;
+  for (const s of subsets) {
+    ready += s.addresses?.length ?? 0;
+    notReady += s.notReadyAddresses?.length ?? 0;
+  }
+  if (ready + notReady <= MAX_ENDPOINTS_CAPACITY) return { subsets, truncated: false };
+  const truncateReady = ready > MAX_ENDPOINTS_CAPACITY;
+  const max = truncateReady ? MAX_ENDPOINTS_CAPACITY : MAX_ENDPOINTS_CAPACITY - ready;
+  const total = truncateReady ? ready : notReady;
+  let canBeAdded = max;
+  const out = subsets.map((s) => {
+    const inSubset = (truncateReady ? s.addresses?.length : s.notReadyAddresses?.length) ?? 0;
+    const toBeAdded = Math.min(canBeAdded, Math.ceil((inSubset / total) * max));
+    const next: EndpointSubset = { ...s };
+    if (truncateReady) {
+      next.addresses = (s.addresses ?? []).slice(0, toBeAdded);
+      delete next.notReadyAddresses;
+      canBeAdded -= next.addresses.length;
+      if (next.addresses.length === 0) delete next.addresses;
+    } else {
+      const kept = (s.notReadyAddresses ?? []).slice(0, toBeAdded);
+      canBeAdded -= kept.length;
+      if (kept.length) next.notReadyAddresses = kept;
+      else delete next.notReadyAddresses;
+    }
+    return next;
+  });
+  return { subsets: out, truncated: true };
 }

@@ -2,7 +2,7 @@ import { Clock, Quiescence } from '../../clock';
 import { clone, jsonEqual, KubeObject, OwnerReference } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { coreRegistry } from '../../api/resources';
-import { ResourceType } from '../../api/registry';
+import { ResourceRegistry, ResourceType } from '../../api/registry';
 import { Client } from '../../client/client';
 import { DeleteOptions } from '../../api/request';
 import { Informer, InformerFactory } from '../../client/informer';
@@ -37,8 +37,10 @@ export class GarbageCollector {
     private readonly client: Client,
     clock: Clock,
     quiescence: Quiescence,
+    /** The resources the API server serves (its release's: EndpointSlices only from v1.21). */
+    registry: ResourceRegistry = coreRegistry(),
   ) {
-    for (const rt of coreRegistry().all()) {
+    for (const rt of registry.all()) {
       if (IGNORED.has(rt.resource)) continue;
       const ref = rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
       const informer = factory.informer({ resource: ref });

@@ -5,6 +5,7 @@ import { KubeObject, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
+import { handleError } from '../../client/background';
 import { decide, LEADER_ANNOTATION, LeaderElectionRecord, nextRecord } from './record';
 
 export type ResourceLock = 'leases' | 'endpoints' | 'configmaps';
@@ -84,8 +85,11 @@ export class LeaderElector {
     let ok = false;
     try {
       ok = await this.tryAcquireOrRenew();
-    } catch {
-      ok = false; // an API error is a failed attempt; the loop retries (client-go logs it)
+    } catch (e) {
+      // An API error is a failed attempt; the loop retries. client-go logs it
+      // ("error retrieving resource lock"); here it goes to the background sink.
+      handleError(`leader election (${this.config.name})`, e);
+      ok = false;
     }
     const now = this.clock.now();
     if (ok) {

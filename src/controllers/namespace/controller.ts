@@ -3,6 +3,7 @@ import { Namespace } from '../../api/core';
 import { clone, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { coreRegistry } from '../../api/resources';
+import { ResourceRegistry } from '../../api/registry';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
@@ -19,8 +20,8 @@ import { deletionConditions, withConditions } from './conditions';
 
 /**
  * The namespace controller (pkg/controller/namespace, namespacedResourcesDeleter): for a
- * namespace marked for deletion it deletes every namespaced object in it (list + delete
- * per resource, background propagation), waits while content remains, then removes the
+ * namespace marked for deletion it deletes every namespaced object in it (a DeleteCollection
+ * per resource, else list + delete each, background propagation), waits while content remains, then removes the
  * `kubernetes` finalizer through namespaces/finalize and deletes the namespace. Timing as
  * upstream's (v1.12 and v1.32): a namespace event is processed 5 s later
  * (namespaceDeletionGracePeriod); content left is re-checked after estimate/2 + 1 s
@@ -31,10 +32,7 @@ import { deletionConditions, withConditions } from './conditions';
 export class NamespaceController {
   private readonly namespaces: Informer<Namespace>;
   private readonly queue: WorkQueue;
-  private readonly resources = coreRegistry()
-    .all()
-    .filter((r) => r.namespaced)
-    .map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
+  private readonly resources: string[];
   readonly events: EventRecorder;
 
   constructor(
@@ -43,7 +41,13 @@ export class NamespaceController {
     private readonly clock: Clock,
     quiescence: Quiescence,
     private readonly options: { deletionConditions: boolean } = { deletionConditions: true },
+    /** The resources the API server serves (its release's: EndpointSlices only from v1.21). */
+    registry: ResourceRegistry = coreRegistry(),
   ) {
+    this.resources = registry
+      .all()
+      .filter((r) => r.namespaced)
+      .map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
     this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
     this.events = new EventRecorder(client, clock, { component: 'namespace-controller' });
     this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'namespace', workers: 10 });
@@ -131,6 +135,23 @@ export class NamespaceController {
     }
   }
 
+  /**
+   * Upstream deleteCollection (namespaced_resources_deleter.go, v1.12 and v1.32): one DELETE
+   * on the resource's collection in the namespace, background propagation; false when the
+   * client or the server does not offer the verb (MethodNotSupported, or NotFound for a
+   * resource with no top-level verb), and the caller lists and deletes each item instead.
+   */
+  private async deleteCollection(resource: string, namespace: string): Promise<boolean> {
+    if (!this.client.deleteCollection) return false;
+    try {
+      await this.client.deleteCollection({ resource, namespace }, { propagationPolicy: 'Background' });
+      return true;
+    } catch (e) {
+      if (isStatusError(e, 'MethodNotAllowed') || isStatusError(e, 'NotFound')) return false;
+      throw e;
+    }
+  }
+
   /** Deletes what is left in the namespace; returns the pods it found first and what still exists afterwards. */
   private async deleteAllContent(
     namespace: string,
@@ -141,16 +162,17 @@ export class NamespaceController {
       const ref = { resource, namespace };
       const list = await this.client.list(ref);
       if (resource === 'pods') podsBefore = list.items;
-      await Promise.all(
-        list.items.map(async (obj) => {
-          if (obj.metadata.deletionTimestamp) return;
-          try {
-            await this.client.delete(ref, obj.metadata.name!, { propagationPolicy: 'Background' });
-          } catch (e) {
-            if (!isStatusError(e, 'NotFound')) throw e;
-          }
-        }),
-      );
+      if (list.items.length > 0 && !(await this.deleteCollection(resource, namespace)))
+        await Promise.all(
+          list.items.map(async (obj) => {
+            if (obj.metadata.deletionTimestamp) return;
+            try {
+              await this.client.delete(ref, obj.metadata.name!, { propagationPolicy: 'Background' });
+            } catch (e) {
+              if (!isStatusError(e, 'NotFound')) throw e;
+            }
+          }),
+        );
       const after = list.items.length > 0 ? await this.client.list(ref) : list;
       remaining.push(...after.items.map((object) => ({ resource, object })));
     }

@@ -21,7 +21,8 @@ export class NodeLifecycleController {
   private readonly nodes: Informer<Node>;
   private readonly leases: Informer<Lease>;
   private readonly health = new Map<string, NodeHealth>();
-  private readonly known = new Set<string>();
+  /** knownNodeSet: the nodes the last pass saw, by name. */
+  private readonly known = new Map<string, Node>();
   private timer?: TimerHandle;
   readonly events: EventRecorder;
   /** Per-node results of the last pass, for what builds on health (zones, eviction). */
@@ -77,7 +78,7 @@ export class NodeLifecycleController {
     const names = new Set(nodes.map((n) => n.metadata.name!));
     for (const node of nodes) {
       if (!this.known.has(node.metadata.name!)) {
-        this.known.add(node.metadata.name!);
+        this.known.set(node.metadata.name!, node);
         this.events.normal(
           node,
           'RegisteredNode',
@@ -85,8 +86,10 @@ export class NodeLifecycleController {
         );
       }
     }
-    for (const name of [...this.known]) {
+    for (const [name, gone] of [...this.known]) {
       if (!names.has(name)) {
+        // Upstream monitorNodeHealth (v1.12 and v1.32): RecordNodeEvent "RemovingNode".
+        this.events.normal(gone, 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
         this.known.delete(name);
         this.health.delete(name);
       }

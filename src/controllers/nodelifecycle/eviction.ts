@@ -256,7 +256,11 @@ export class NodeEvictionController {
   private async evictNode(name: string): Promise<ActionResult> {
     try {
       await this.deletePods(name);
-    } catch {
+    } catch (e) {
+      // Upstream doEvictionPass: HandleError("unable to evict node"), and the node stays queued.
+      reportTo('node lifecycle controller')(
+        new Error(`unable to evict node ${JSON.stringify(name)}: ${(e as Error)?.message ?? e}`),
+      );
       return { done: false, retryAfterMs: 0 };
     }
     this.marks.set(name, 'evicted');

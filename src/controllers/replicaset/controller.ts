@@ -142,7 +142,8 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
   private podDeleted(pod: Pod): void {
     const owner = this.ownerKey(pod);
     if (!owner) return;
-    this.expectations.deletionObserved(owner);
+    // UIDTrackingControllerExpectations: the pod's key, so its second sighting (deletionTimestamp, then gone) counts once.
+    this.expectations.deletionObserved(owner, keyOf(pod.metadata.namespace, pod.metadata.name!));
     this.queue.add(owner);
   }
 
@@ -230,13 +231,19 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
       const order = this.options.deletionOrder;
       const related = order === 'ActivePodsWithRanks' ? this.relatedPods(rs) : [];
       const victims = podsToDelete(pods, Math.min(diff, this.options.burstReplicas), order, related, this.clock.now());
-      this.expectations.expect(key, 0, victims.length);
+      this.expectations.expectDeletions(
+        key,
+        victims.map((p) => keyOf(p.metadata.namespace, p.metadata.name!)),
+      );
       const results = await Promise.allSettled(victims.map((p) => this.control.deletePod(p, rs)));
-      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed.length > 0) {
-        this.expectations.lowerExpectations(key, 0, failed.length);
-        throw failed[0].reason;
-      }
+      const failed: unknown[] = [];
+      results.forEach((r, i) => {
+        if (r.status === 'fulfilled') return;
+        // A deletion that failed will never be observed (upstream: DeletionObserved for its key).
+        this.expectations.deletionObserved(key, keyOf(victims[i].metadata.namespace, victims[i].metadata.name!));
+        failed.push(r.reason);
+      });
+      if (failed.length > 0) throw failed[0];
     }
   }
 
