@@ -37,6 +37,38 @@ function agentFor(given: unknown, url: URL): http.Agent | undefined {
   return agent instanceof http.Agent ? agent : undefined;
 }
 
+/** The TLS settings of an agent client-node made: two agents with the same ones are interchangeable. */
+const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+/**
+ * client-node builds a new agent for every request, so each request would open a new
+ * connection and do a TLS handshake (with a client certificate: most of a request's cost).
+ * Clients keep their connections (client-go's transport does): a plain http/https agent is
+ * replaced by one kept-alive agent per distinct TLS settings; proxy agents are used as given.
+ */
+class KeptAgents {
+  private readonly agents = new Map<string, http.Agent>();
+
+  for(agent: http.Agent | undefined): http.Agent | undefined {
+    if (!agent || (agent.constructor !== https.Agent && agent.constructor !== http.Agent)) return agent;
+    const options = (agent as http.Agent & { options: Record<string, unknown> }).options;
+    const secure = agent instanceof https.Agent;
+    const id = JSON.stringify([secure, ...TLS_OPTIONS.map((k) => String(options[k] ?? ''))]);
+    let kept = this.agents.get(id);
+    if (!kept) {
+      // A rotated credential (an exec plugin's new certificate) makes a new agent; the old one's sockets close.
+      for (const old of this.agents.values()) old.destroy();
+      this.agents.clear();
+      // Idle connections are closed after a minute (the servers' keep-alive lasts longer).
+      const settings = { ...options, keepAlive: true, timeout: (options.timeout as number | undefined) ?? 60_000 };
+      kept = secure ? new https.Agent(settings) : new http.Agent(settings);
+      this.agents.set(id, kept);
+    }
+    agent.destroy();
+    return kept;
+  }
+}
+
 /**
  * One HTTP(S) exchange with node's own client. The agent is the one client-node builds from
  * the kubeconfig (CA, client certificate, skip-verify, proxy); an https agent is not offered
@@ -79,6 +111,7 @@ function send(
  */
 export class KubeconfigClient implements Client {
   private readonly watcher: KubeWatch;
+  private readonly kept = new KeptAgents();
 
   readonly kubeConfig: KubeConfig;
 
@@ -149,7 +182,7 @@ export class KubeconfigClient implements Client {
       method,
       headers,
       options.body === undefined ? undefined : JSON.stringify(options.body),
-      agentFor(init.agent, url),
+      this.kept.for(agentFor(init.agent, url)),
     );
     const text = res.text;
     let parsed: unknown;

@@ -55,6 +55,11 @@ export class Fanout {
     }
   }
 
+  /** Resolves after every delivery queued so far has run (deliveries run in the order queued). */
+  flushed(): Promise<void> {
+    return new Promise((resolve) => this.quiescence.defer(resolve));
+  }
+
   get size(): number {
     return this.watchers.size;
   }
