@@ -31,9 +31,9 @@ function fieldValue(value: unknown, field: IndexedField): string {
  */
 export class WatchHub<V> {
   private readonly buffer: WatchEvent<V>[] = [];
-  /** The current objects by key, and their keys in order. */
+  /** The current objects by key, and the same in key order. */
   private readonly state = new Map<string, KeyValue<V>>();
-  private readonly keys: string[] = [];
+  private readonly ordered: KeyValue<V>[] = [];
   private readonly indexed = new Map<IndexedField, Map<string, Set<HubWatcher<V>>>>(
     INDEXED_FIELDS.map((f) => [f, new Map()]),
   );
@@ -67,7 +67,7 @@ export class WatchHub<V> {
     const hub = new WatchHub<V>(initial.revision, bufferSize);
     for (const kv of initial.items) {
       hub.state.set(kv.key, kv);
-      hub.keys.push(kv.key); // range answers in key order
+      hub.ordered.push(kv); // range answers in key order
     }
     await store.watch<V>(
       prefix,
@@ -95,9 +95,10 @@ export class WatchHub<V> {
 
   /** Current objects under prefix, in key order, from key `from` on (inclusive), while `take` returns true. */
   scan(prefix: string, from: string, take: (kv: KeyValue<V>) => boolean): void {
-    for (let i = lowerBound(this.keys, from > prefix ? from : prefix); i < this.keys.length; i++) {
-      const key = this.keys[i];
-      if (!key.startsWith(prefix) || !take(this.state.get(key)!)) return;
+    const ordered = this.ordered;
+    for (let i = lowerBound(ordered, from > prefix ? from : prefix); i < ordered.length; i++) {
+      const kv = ordered[i];
+      if (!kv.key.startsWith(prefix) || !take(kv)) return;
     }
   }
 
@@ -126,10 +127,12 @@ export class WatchHub<V> {
   private apply(e: WatchEvent<V>): void {
     const key = e.kv.key;
     if (e.type === 'DELETE') {
-      if (this.state.delete(key)) this.keys.splice(lowerBound(this.keys, key), 1);
+      if (this.state.delete(key)) this.ordered.splice(lowerBound(this.ordered, key), 1);
       return;
     }
-    if (!this.state.has(key)) this.keys.splice(lowerBound(this.keys, key), 0, key);
+    const at = lowerBound(this.ordered, key);
+    if (this.state.has(key)) this.ordered[at] = e.kv;
+    else this.ordered.splice(at, 0, e.kv);
     this.state.set(key, e.kv);
   }
 
@@ -141,7 +144,7 @@ export class WatchHub<V> {
     for (const index of this.indexed.values()) index.clear();
     this.buffer.length = 0;
     this.state.clear();
-    this.keys.length = 0;
+    this.ordered.length = 0;
     for (const w of all) w.end();
   }
 
@@ -191,12 +194,12 @@ export class WatchHub<V> {
 }
 
 /** The first index whose key is ≥ key. */
-function lowerBound(keys: string[], key: string): number {
+function lowerBound(ordered: readonly KeyValue<unknown>[], key: string): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = ordered.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
+    if (ordered[mid].key < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -46,26 +46,28 @@ const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthoriz
  * Clients keep their connections (client-go's transport does): a plain http/https agent is
  * replaced by one kept-alive agent per distinct TLS settings; proxy agents are used as given.
  */
+/** Equal settings: the same value, or buffers (certificates, keys) with the same bytes. */
+function same(a: unknown, b: unknown): boolean {
+  return a === b || (Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b));
+}
+
 class KeptAgents {
-  private readonly agents = new Map<string, http.Agent>();
+  private kept?: { secure: boolean; settings: unknown[]; agent: http.Agent };
 
   for(agent: http.Agent | undefined): http.Agent | undefined {
     if (!agent || (agent.constructor !== https.Agent && agent.constructor !== http.Agent)) return agent;
     const options = (agent as http.Agent & { options: Record<string, unknown> }).options;
     const secure = agent instanceof https.Agent;
-    const id = JSON.stringify([secure, ...TLS_OPTIONS.map((k) => String(options[k] ?? ''))]);
-    let kept = this.agents.get(id);
-    if (!kept) {
-      // A rotated credential (an exec plugin's new certificate) makes a new agent; the old one's sockets close.
-      for (const old of this.agents.values()) old.destroy();
-      this.agents.clear();
-      // Idle connections are closed after a minute (the servers' keep-alive lasts longer).
-      const settings = { ...options, keepAlive: true, timeout: (options.timeout as number | undefined) ?? 60_000 };
-      kept = secure ? new https.Agent(settings) : new http.Agent(settings);
-      this.agents.set(id, kept);
-    }
+    const settings = TLS_OPTIONS.map((k) => options[k]);
     agent.destroy();
-    return kept;
+    if (this.kept && this.kept.secure === secure && this.kept.settings.every((v, i) => same(v, settings[i])))
+      return this.kept.agent;
+    // A rotated credential (an exec plugin's new certificate) makes a new agent; the old one's sockets close.
+    this.kept?.agent.destroy();
+    // Idle connections are closed after a minute (the servers' keep-alive lasts longer).
+    const keep = { ...options, keepAlive: true, timeout: (options.timeout as number | undefined) ?? 60_000 };
+    this.kept = { secure, settings, agent: secure ? new https.Agent(keep) : new http.Agent(keep) };
+    return this.kept.agent;
   }
 }
 
