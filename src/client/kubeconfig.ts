@@ -223,7 +223,14 @@ export class KubeconfigClient implements Client {
 
   list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
     return this.request('GET', this.path(ref), {
-      query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
+      query: {
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        resourceVersion: options.resourceVersion,
+        resourceVersionMatch: options.resourceVersionMatch,
+        limit: options.limit === undefined ? undefined : String(options.limit),
+        continue: options.continue,
+      },
     });
   }
 
