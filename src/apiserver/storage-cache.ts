@@ -2,7 +2,7 @@ import { errors } from '../api/errors';
 import { KubeObject } from '../api/meta';
 import { ApiWatchEvent } from '../api/request';
 import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
-import { ListPage, ListReadOptions, listPage } from './storage-list';
+import { ListPage, ListReadOptions, listPage, tooLarge } from './storage-list';
 import { INDEXED_FIELDS, WatchHub } from './watch-hub';
 import type { FieldSelector } from '../api/fields';
 
@@ -72,14 +72,7 @@ export class ResourceCache<T extends KubeObject> {
       // answers 504 "Too large resource version"; this store has no lag to wait for.
       // revision() is what this server has seen; another server on the same etcd may be ahead.
       const current = after > this.store.revision() ? await this.store.currentRevision() : after;
-      if (after > current) {
-        const e = errors.timeout(`Too large resource version: ${after}, current: ${current}`);
-        e.status.details = {
-          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-          retryAfterSeconds: 1,
-        };
-        throw e;
-      }
+      if (after > current) throw tooLarge(after, current);
     }
     const pinned = INDEXED_FIELDS.map((field) => ({
       field,

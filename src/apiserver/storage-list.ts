@@ -108,7 +108,8 @@ function isCleanPath(p: string): boolean {
 const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-function tooLarge(wanted: number, current: number) {
+/** upstream's NewTooLargeResourceVersionError: 504 with a ResourceVersionTooLarge cause, retry after 1 s. */
+export function tooLarge(wanted: number, current: number) {
   const e = errors.timeout(`Too large resource version: ${wanted}, current: ${current}`);
   e.status.details = {
     causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
