@@ -3,9 +3,12 @@ Feature: List and watch over HTTP
   A list returns the resourceVersion it was read at; a watch streams ADDED, MODIFIED and
   DELETED events as JSON lines, in order; without a resourceVersion it first replays the
   current objects as ADDED. A version older than the storage keeps (compacted) is answered
-  410 Expired ("too old resource version").
+  410 Expired ("too old resource version"). A list may come in chunks: limit cuts it, and
+  the continue token of each chunk fetches the next at the first chunk's resourceVersion.
   Source: 002 §2 (list/watch), §3. Upstream: k8s.io/apiserver endpoints/handlers/watch.go,
-  storage/cacher.
+  storage/cacher; chunking: storage/etcd3 store.GetList and storage.EncodeContinue (v1.12
+  and v1.32); resourceVersionMatch: apimachinery internalversion/validation
+  ValidateListOptions (v1.32).
 
   Background:
     Given a ready node "n1"
@@ -35,3 +38,25 @@ Feature: List and watch over HTTP
     And the API server compacts its storage
     And I run "kubectl get --raw /api/v1/namespaces/default/pods?watch=true&resourceVersion=1 --request-timeout=15s"
     Then kubectl fails with "Error from server (Expired): too old resource version: 1"
+
+  Scenario: A list in chunks: limit answers part of it with a continue token, and kubectl follows the tokens
+    With limit=2 of three pods the answer has two and a token to fetch the rest (and, with
+    no selector, how many remain); kubectl get --chunk-size=1 pages through all three.
+    When I create a pod "a"
+    And I create a pod "b"
+    And I create a pod "c"
+    And I run "kubectl get --raw /api/v1/namespaces/default/pods?limit=2"
+    Then kubectl prints ""continue":""
+    And kubectl prints ""remainingItemCount":1"
+    When I run "kubectl get pods --chunk-size=1 -o name"
+    Then kubectl prints exactly:
+      """
+      pod/a
+      pod/b
+      pod/c
+      """
+
+  @profile-kubernetes-1.32
+  Scenario: resourceVersionMatch Exact with resourceVersion 0 is refused as invalid
+    When I run "kubectl get --raw /api/v1/namespaces/default/pods?resourceVersion=0&resourceVersionMatch=Exact"
+    Then kubectl fails with "resourceVersionMatch "exact" is forbidden for resourceVersion "0""

@@ -18,10 +18,17 @@ export interface RequestTarget {
   subresource?: string;
 }
 
-/** meta/v1 ListOptions: the selectors as strings, as in ?labelSelector=…&fieldSelector=…. */
+/** meta/v1 ListOptions: the selectors as strings, as in ?labelSelector=…&fieldSelector=…, and the read options. */
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
+  /** List: "" a consistent read, "0" any, N with resourceVersionMatch. Watch: start after it. */
+  resourceVersion?: string;
+  /** "Exact" or "NotOlderThan" (lists only). */
+  resourceVersionMatch?: string;
+  /** At most this many items; the list's metadata.continue then fetches the next chunk. */
+  limit?: number;
+  continue?: string;
 }
 
 export interface WatchOptions extends ListOptions {

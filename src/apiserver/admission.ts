@@ -42,11 +42,19 @@ export class AdmissionChain {
     return this.plugins.map((p) => p.name);
   }
 
+  // A plugin that answers synchronously (most, for most resources: a Lease renewal concerns
+  // none of them) is not awaited: an await per plugin per write is a microtask turn each.
   async admit(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    for (const p of this.plugins) {
+      const pending = p.admit?.(attrs);
+      if (pending) await pending;
+    }
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.validate) await p.validate(attrs);
+    for (const p of this.plugins) {
+      const pending = p.validate?.(attrs);
+      if (pending) await pending;
+    }
   }
 }

@@ -189,7 +189,13 @@ export class ApiServer {
   async list(target: RequestTarget, query: ListOptions = {}, ctx: RequestContext = {}): Promise<KubeList> {
     this.audit.recordRead(ctx.user?.username, 'list');
     const rt = this.resolve(target);
-    return this.storage(rt).list(this.namespaceOf(rt, target), this.listOptions(query, rt));
+    return this.storage(rt).list(this.namespaceOf(rt, target), {
+      ...this.listOptions(query, rt),
+      resourceVersion: query.resourceVersion,
+      resourceVersionMatch: query.resourceVersionMatch,
+      limit: query.limit,
+      continue: query.continue,
+    });
   }
 
   private async doUpdate(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject> {

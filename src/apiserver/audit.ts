@@ -60,6 +60,7 @@ export class ApiAudit {
       },
       revision: () => store.revision(),
       currentRevision: () => store.currentRevision(),
+      progress: store.progress ? () => store.progress!() : undefined,
       get: <V>(key: string) => store.get<V>(key),
       range: <V>(prefix: string, o?: RangeOptions): Promise<RangeResult<V>> => store.range<V>(prefix, o),
       count: (prefix: string) => store.count(prefix),

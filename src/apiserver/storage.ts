@@ -5,23 +5,26 @@ import { clone, deepFreeze, jsonEqual, KubeList, KubeObject } from '../api/meta'
 import { apiVersionOf, ResourceType } from '../api/registry';
 import { Selector } from '../api/labels/selector';
 import { FieldSelector } from '../api/fields';
-import { KeyValue, Store, StoreError, WatchEvent as StoreWatchEvent } from '../store';
+import { KeyValue, Store, StoreError } from '../store';
 import { nameErrors } from '../api/validation/field';
 import { ApiWatchEvent, DeleteOptions } from '../api/request';
 import { randomSuffix } from '../api/names';
 import { retryOnRevisionMismatch } from './storage-retry';
 import { decodeTyped, pruneUnknownFields } from '../api/resources/schema';
 import { decodeObjectMeta, validateObjectMeta } from '../api/validation/objectmeta';
-import { INDEXED_FIELDS, WatchHub } from './watch-hub';
+import { CacheFilter, ResourceCache } from './storage-cache';
+import { ListReadOptions } from './storage-list';
+import { share } from './serialized';
+import { withPropagationFinalizers } from './deletion-policy';
 
-/** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions). */
-export interface StorageListOptions {
+/** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions), and its read options. */
+export interface StorageListOptions extends ListReadOptions {
   labelSelector?: Selector;
   fieldSelector?: FieldSelector;
 }
 
 export interface StorageWatchOptions extends StorageListOptions {
-  /** Start after this resourceVersion; "" or "0" means: current state as ADDED, then changes. */
+  /** Start after this resourceVersion; "" (a consistent read) or "0" (the cache's): current state as ADDED, then changes. */
   resourceVersion?: string;
 }
 
@@ -41,11 +44,15 @@ const decorated = new WeakMap<KeyValue, KubeObject>();
  * Admission and authorization are the API server's; this layer only keeps objects right.
  */
 export class ResourceStorage<T extends KubeObject = KubeObject> {
+  private readonly cache: ResourceCache<T>;
+
   constructor(
     readonly type: ResourceType<T>,
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new ResourceCache(store, { prefix: (ns) => this.prefix(ns), decorate: (kv) => this.decorate(kv) });
+  }
 
   key(namespace: string | undefined, name: string): string {
     return this.type.namespaced
@@ -69,11 +76,11 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    * its decorated object is made once (the backends that keep their KeyValues, as the memory
    * store does, hand the same one to every get, range and watch event).
    */
-  private decorate(kv: KeyValue<T>): T {
+  decorate(kv: KeyValue<T>): T {
     const cached = decorated.get(kv);
     if (cached) return cached as T;
     const metadata = Object.freeze({ ...kv.value.metadata, resourceVersion: String(kv.modRevision) });
-    const obj = Object.freeze({ ...kv.value, metadata }) as T;
+    const obj = share(Object.freeze({ ...kv.value, metadata }) as T);
     decorated.set(kv, obj);
     return obj;
   }
@@ -180,17 +187,17 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return this.decorate(await this.getKV(namespace, name));
   }
 
+  /** A list (or one page of it) from the watch cache, with upstream's resourceVersion semantics (./storage-list). */
   async list(namespace: string | undefined, options: StorageListOptions = {}): Promise<KubeList<T>> {
-    const { items, revision } = await this.store.range<T>(this.prefix(namespace));
-    const out: T[] = [];
-    for (const kv of items) {
-      if (this.matches(kv.value, options)) out.push(this.decorate(kv));
-    }
+    const page = await this.cache.list(namespace, options, this.filter(options));
+    const metadata: KubeList<T>['metadata'] = { resourceVersion: String(page.revision) };
+    if (page.continue !== undefined) metadata.continue = page.continue;
+    if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
     return {
       apiVersion: apiVersionOf(this.type),
       kind: this.type.listKind,
-      metadata: { resourceVersion: String(revision) },
-      items: out,
+      metadata,
+      items: page.items.map((kv) => this.decorate(kv)),
     };
   }
 
@@ -347,121 +354,23 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     });
   }
 
-  /**
-   * Streams changes after a resourceVersion, filtered by the selectors. An object that
-   * stops (or starts) matching is reported DELETED (or ADDED), as upstream's watch cache does.
-   */
-  async watch(
+  /** Streams changes after a resourceVersion, filtered by the selectors (from the watch cache: ./storage-cache). */
+  watch(
     namespace: string | undefined,
     options: StorageWatchOptions,
     onEvent: (e: ApiWatchEvent<T>) => void,
   ): Promise<{ stop(): void }> {
-    let after: number;
-    const rv = options.resourceVersion;
-    if (!rv || rv === '0') {
-      const initial = await this.store.range<T>(this.prefix(namespace));
-      after = initial.revision;
-      const added = initial.items.filter((kv) => this.matches(kv.value, options)).map((kv) => this.decorate(kv));
-      // Delivered before any change: the store delivers changes asynchronously.
-      for (const obj of added) onEvent({ type: 'ADDED', object: obj });
-    } else {
-      after = Number(rv);
-      if (!Number.isInteger(after) || after < 0) throw errors.badRequest(`invalid resource version: ${rv}`);
-      // Newer than anything stored: upstream's watch cache waits up to 3 s for it, then
-      // answers 504 "Too large resource version"; this store has no lag to wait for.
-      // revision() is what this server has seen; another server on the same etcd may be ahead.
-      const current = after > this.store.revision() ? await this.store.currentRevision() : after;
-      if (after > current) {
-        const e = errors.timeout(`Too large resource version: ${after}, current: ${current}`);
-        e.status.details = {
-          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-          retryAfterSeconds: 1,
-        };
-        throw e;
-      }
-    }
-    const prefix = this.prefix(namespace);
-    const pinned = INDEXED_FIELDS.map((field) => ({
-      field,
-      value: options.fieldSelector?.requiresExactMatch(field),
-    })).find((i) => i.value !== undefined);
-    let stopped = false;
-    const deliver = (e: StoreWatchEvent<T>) => {
-      if (stopped) return;
-      const out = this.translate(e, options);
-      if (out) onEvent(out);
-    };
-    // The store lost the thread of history under this watch: it ends with 410 Gone, as
-    // upstream's etcd3 watcher ends a watch whose revision was compacted, and the client
-    // lists again (client-go's reflector does on any 410).
-    const end = () => {
-      if (stopped) return;
-      stopped = true;
-      onEvent({
-        type: 'ERROR',
-        object: errors.gone(`too old resource version: ${after} (the storage's watch was cancelled: list again)`)
-          .status as unknown as T,
-      });
-    };
-    const remove = (await this.hub()).add({
-      prefix,
-      after,
-      index: pinned ? { field: pinned.field, value: pinned.value! } : undefined,
-      deliver,
-      end,
-    });
-    if (remove)
-      return {
-        stop: () => {
-          stopped = true;
-          remove();
-        },
-      };
-    // Older than the hub remembers: the store's own history, or 410 Gone.
-    try {
-      const w = await this.store.watch<T>(prefix, { afterRevision: after, onEnd: end }, (events) =>
-        events.forEach(deliver),
-      );
-      return {
-        stop: () => {
-          stopped = true;
-          w.stop();
-        },
-      };
-    } catch (e) {
-      if (e instanceof StoreError && e.code === 'Compacted')
-        throw errors.gone(`too old resource version: ${after} (${e.revision})`);
-      if (e instanceof StoreError && e.code === 'FutureRevision')
-        throw errors.timeout(`Too large resource version: ${after}, current: ${this.store.revision()}`);
-      throw e;
-    }
+    return this.cache.watch(namespace, options.resourceVersion, this.filter(options), onEvent);
   }
 
-  private watchHub?: Promise<WatchHub<T>>;
-
-  /** The shared fan-out for this resource, made on the first watch (made again if that failed or its store watch ended). */
-  private hub(): Promise<WatchHub<T>> {
-    if (!this.watchHub) {
-      const opening = WatchHub.open<T>(this.store, this.prefix(), () => {
-        if (this.watchHub === opening) this.watchHub = undefined;
-      });
-      this.watchHub = opening;
-      opening.catch(() => {
-        if (this.watchHub === opening) this.watchHub = undefined;
-      });
-    }
-    return this.watchHub;
-  }
-
-  private translate(e: StoreWatchEvent<T>, options: StorageListOptions): ApiWatchEvent<T> | undefined {
-    const nowMatches = this.matches(e.kv.value, options);
-    const before = e.prevKv ? this.matches(e.prevKv.value, options) : false;
-    if (e.type === 'DELETE') return before ? { type: 'DELETED', object: this.decorate(e.kv) } : undefined;
-    if (e.created) return nowMatches ? { type: 'ADDED', object: this.decorate(e.kv) } : undefined;
-    if (nowMatches && before) return { type: 'MODIFIED', object: this.decorate(e.kv) };
-    if (nowMatches) return { type: 'ADDED', object: this.decorate(e.kv) };
-    if (before) return { type: 'DELETED', object: this.decorate(e.kv) };
-    return undefined;
+  private filter(options: StorageListOptions): CacheFilter<T> {
+    const label = options.labelSelector && !options.labelSelector.empty() ? options.labelSelector : undefined;
+    const field = options.fieldSelector && !options.fieldSelector.empty() ? options.fieldSelector : undefined;
+    return {
+      matches: (obj) => this.matches(obj, options),
+      empty: !label && !field,
+      fieldSelector: field,
+    };
   }
 }
 
@@ -488,37 +397,4 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 function shouldDeleteDuringUpdate(obj: KubeObject): boolean {
   const m = obj.metadata;
   return m.deletionTimestamp !== undefined && (m.finalizers ?? []).length === 0 && m.deletionGracePeriodSeconds === 0;
-}
-
-function withPropagationFinalizers(
-  finalizers: readonly string[],
-  options: DeleteOptions,
-  defaultPolicy?: 'orphan',
-): string[] {
-  const out = [...finalizers];
-  let policy =
-    options.propagationPolicy ??
-    (options.orphanDependents === true ? 'Orphan' : options.orphanDependents === false ? 'Background' : undefined);
-  // Upstream shouldOrphanDependents: an explicit option wins, then a finalizer already set, then the type's default.
-  if (!policy && defaultPolicy === 'orphan' && !out.includes('foregroundDeletion')) policy = 'Orphan';
-  const add = (f: string) => {
-    if (!out.includes(f)) out.push(f);
-  };
-  const drop = (f: string) => {
-    const i = out.indexOf(f);
-    if (i >= 0) out.splice(i, 1);
-  };
-  if (policy === 'Orphan') {
-    add('orphan');
-    drop('foregroundDeletion');
-  }
-  if (policy === 'Foreground') {
-    add('foregroundDeletion');
-    drop('orphan');
-  }
-  if (policy === 'Background') {
-    drop('orphan');
-    drop('foregroundDeletion');
-  }
-  return out;
 }

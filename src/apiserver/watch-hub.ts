@@ -22,13 +22,18 @@ function fieldValue(value: unknown, field: IndexedField): string {
 }
 
 /**
- * The API server's watch fan-out for one resource (upstream's watch cache, smaller): a
- * single store watch, a buffer of recent events for watches that start a little in the
- * past, and watchers indexed by the field value they pin (a kubelet watching the pods on
- * its node, or its own Node by name), so one event reaches only the watchers it concerns.
+ * The API server's watch cache for one resource (upstream's cacher and watchCache): one
+ * store watch after one range, the current objects in key order (what lists are served
+ * from, as v1.32's btree watch cache keeps them), a buffer of recent events for watches
+ * that start a little in the past and for lists at an older revision, and watchers indexed
+ * by the field value they pin (a kubelet watching the pods on its node, or its own Node by
+ * name), so one event reaches only the watchers it concerns.
  */
 export class WatchHub<V> {
   private readonly buffer: WatchEvent<V>[] = [];
+  /** The current objects by key, and the same in key order. */
+  private readonly state = new Map<string, KeyValue<V>>();
+  private readonly ordered: KeyValue<V>[] = [];
   private readonly indexed = new Map<IndexedField, Map<string, Set<HubWatcher<V>>>>(
     INDEXED_FIELDS.map((f) => [f, new Map()]),
   );
@@ -58,7 +63,12 @@ export class WatchHub<V> {
     onEnded: () => void = () => undefined,
     bufferSize = 10_000,
   ): Promise<WatchHub<V>> {
-    const hub = new WatchHub<V>(store.revision(), bufferSize);
+    const initial = await store.range<V>(prefix);
+    const hub = new WatchHub<V>(initial.revision, bufferSize);
+    for (const kv of initial.items) {
+      hub.state.set(kv.key, kv);
+      hub.ordered.push(kv); // range answers in key order
+    }
     await store.watch<V>(
       prefix,
       {
@@ -73,6 +83,59 @@ export class WatchHub<V> {
     return hub;
   }
 
+  /** Events up to this revision are in the cache (a consistent read may need to wait for more: ./storage-list). */
+  get cachedRevision(): number {
+    return this.revision;
+  }
+
+  /** Notes that the store has handed over everything up to `revision` (its progress): nothing for this prefix came. */
+  caughtUp(revision: number): void {
+    if (!this.ended && revision > this.revision) this.revision = revision;
+  }
+
+  /** Current objects under prefix, in key order, from key `from` on (inclusive), while `take` returns true. */
+  scan(prefix: string, from: string, take: (kv: KeyValue<V>) => boolean): void {
+    const ordered = this.ordered;
+    for (let i = lowerBound(ordered, from > prefix ? from : prefix); i < ordered.length; i++) {
+      const kv = ordered[i];
+      if (!kv.key.startsWith(prefix) || !take(kv)) return;
+    }
+  }
+
+  has(key: string): boolean {
+    return this.state.has(key);
+  }
+
+  /**
+   * The objects as they were at `revision`, for a list at an older revision (a chunk of a
+   * paginated list, resourceVersionMatch=Exact): the keys changed since then mapped to
+   * their value then (undefined: absent then), from the buffered events' previous values.
+   * Undefined when the buffer no longer reaches back that far (upstream's etcd answers such
+   * a list with "compacted", 410 Expired).
+   */
+  changedSince(revision: number): Map<string, KeyValue<V> | undefined> | undefined {
+    if (this.ended || revision < this.oldestServable) return undefined;
+    const then = new Map<string, KeyValue<V> | undefined>();
+    for (let i = this.buffer.length - 1; i >= 0 && this.buffer[i].kv.modRevision > revision; i--) {
+      const e = this.buffer[i];
+      if (!e.created && !e.prevKv) return undefined; // a backend that keeps no previous value: cannot look back
+      then.set(e.kv.key, e.created ? undefined : e.prevKv);
+    }
+    return then;
+  }
+
+  private apply(e: WatchEvent<V>): void {
+    const key = e.kv.key;
+    if (e.type === 'DELETE') {
+      if (this.state.delete(key)) this.ordered.splice(lowerBound(this.ordered, key), 1);
+      return;
+    }
+    const at = lowerBound(this.ordered, key);
+    if (this.state.has(key)) this.ordered[at] = e.kv;
+    else this.ordered.splice(at, 0, e.kv);
+    this.state.set(key, e.kv);
+  }
+
   private endAll(): void {
     this.ended = true;
     const all = [...this.general];
@@ -80,6 +143,8 @@ export class WatchHub<V> {
     this.general.clear();
     for (const index of this.indexed.values()) index.clear();
     this.buffer.length = 0;
+    this.state.clear();
+    this.ordered.length = 0;
     for (const w of all) w.end();
   }
 
@@ -112,6 +177,7 @@ export class WatchHub<V> {
   private dispatch(events: WatchEvent<V>[]): void {
     for (const e of events) {
       this.buffer.push(e);
+      this.apply(e);
       this.revision = e.kv.modRevision;
       for (const w of this.general) this.send(w, e);
       for (const [field, index] of this.indexed) {
@@ -125,4 +191,16 @@ export class WatchHub<V> {
     // Trimmed in halves, not per event: shifting a long array on every event is quadratic.
     if (this.buffer.length > 2 * this.bufferSize) this.buffer.splice(0, this.buffer.length - this.bufferSize);
   }
+}
+
+/** The first index whose key is ≥ key. */
+function lowerBound(ordered: readonly KeyValue<unknown>[], key: string): number {
+  let lo = 0;
+  let hi = ordered.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ordered[mid].key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -37,6 +37,40 @@ function agentFor(given: unknown, url: URL): http.Agent | undefined {
   return agent instanceof http.Agent ? agent : undefined;
 }
 
+/** The TLS settings of an agent client-node made: two agents with the same ones are interchangeable. */
+const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+/**
+ * client-node builds a new agent for every request, so each request would open a new
+ * connection and do a TLS handshake (with a client certificate: most of a request's cost).
+ * Clients keep their connections (client-go's transport does): a plain http/https agent is
+ * replaced by one kept-alive agent per distinct TLS settings; proxy agents are used as given.
+ */
+/** Equal settings: the same value, or buffers (certificates, keys) with the same bytes. */
+function same(a: unknown, b: unknown): boolean {
+  return a === b || (Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b));
+}
+
+class KeptAgents {
+  private kept?: { secure: boolean; settings: unknown[]; agent: http.Agent };
+
+  for(agent: http.Agent | undefined): http.Agent | undefined {
+    if (!agent || (agent.constructor !== https.Agent && agent.constructor !== http.Agent)) return agent;
+    const options = (agent as http.Agent & { options: Record<string, unknown> }).options;
+    const secure = agent instanceof https.Agent;
+    const settings = TLS_OPTIONS.map((k) => options[k]);
+    agent.destroy();
+    if (this.kept && this.kept.secure === secure && this.kept.settings.every((v, i) => same(v, settings[i])))
+      return this.kept.agent;
+    // A rotated credential (an exec plugin's new certificate) makes a new agent; the old one's sockets close.
+    this.kept?.agent.destroy();
+    // Idle connections are closed after a minute (the servers' keep-alive lasts longer).
+    const keep = { ...options, keepAlive: true, timeout: (options.timeout as number | undefined) ?? 60_000 };
+    this.kept = { secure, settings, agent: secure ? new https.Agent(keep) : new http.Agent(keep) };
+    return this.kept.agent;
+  }
+}
+
 /**
  * One HTTP(S) exchange with node's own client. The agent is the one client-node builds from
  * the kubeconfig (CA, client certificate, skip-verify, proxy); an https agent is not offered
@@ -79,6 +113,7 @@ function send(
  */
 export class KubeconfigClient implements Client {
   private readonly watcher: KubeWatch;
+  private readonly kept = new KeptAgents();
 
   readonly kubeConfig: KubeConfig;
 
@@ -149,7 +184,7 @@ export class KubeconfigClient implements Client {
       method,
       headers,
       options.body === undefined ? undefined : JSON.stringify(options.body),
-      agentFor(init.agent, url),
+      this.kept.for(agentFor(init.agent, url)),
     );
     const text = res.text;
     let parsed: unknown;
@@ -188,7 +223,14 @@ export class KubeconfigClient implements Client {
 
   list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
     return this.request('GET', this.path(ref), {
-      query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
+      query: {
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        resourceVersion: options.resourceVersion,
+        resourceVersionMatch: options.resourceVersionMatch,
+        limit: options.limit === undefined ? undefined : String(options.limit),
+        continue: options.continue,
+      },
     });
   }
 

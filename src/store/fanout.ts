@@ -49,10 +49,21 @@ export class Fanout {
   }
 
   publish(events: WatchEvent[]): void {
+    const mineOf = (w: Watcher, e: WatchEvent) => e.kv.key.startsWith(w.prefix) && e.kv.modRevision > w.after;
     for (const w of this.watchers) {
-      const mine = events.filter((e) => e.kv.key.startsWith(w.prefix) && e.kv.modRevision > w.after);
+      // One event (every write of memory and sqlite): handed over as it is, no array per watcher.
+      if (events.length === 1) {
+        if (mineOf(w, events[0])) this.deliver(w, events);
+        continue;
+      }
+      const mine = events.filter((e) => mineOf(w, e));
       if (mine.length > 0) this.deliver(w, mine);
     }
+  }
+
+  /** Resolves after every delivery queued so far has run (deliveries run in the order queued). */
+  flushed(): Promise<void> {
+    return new Promise((resolve) => this.quiescence.defer(resolve));
   }
 
   get size(): number {

@@ -29,6 +29,12 @@ export class MemoryStore implements Store {
     return this.rev;
   }
 
+  async progress(): Promise<number> {
+    const revision = this.rev;
+    await this.fanout.flushed();
+    return revision;
+  }
+
   async currentRevision(): Promise<number> {
     return this.rev;
   }

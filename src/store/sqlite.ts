@@ -112,6 +112,12 @@ export class SqliteStore implements Store {
     return this.rev;
   }
 
+  async progress(): Promise<number> {
+    const revision = this.rev;
+    await this.fanout.flushed();
+    return revision;
+  }
+
   async currentRevision(): Promise<number> {
     return this.rev;
   }

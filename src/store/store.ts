@@ -86,6 +86,13 @@ export interface Store {
   revision(): number;
   /** The backend's revision now (etcd: a round trip; the others: revision()). */
   currentRevision(): Promise<number>;
+  /**
+   * Resolves with the revision the store was at when called, once every event up to it has
+   * been handed to every watcher (etcd's progress notification, as upstream's cacher asks
+   * for before a consistent read from its cache). Absent on a backend that cannot promise
+   * it: its readers read the store itself.
+   */
+  progress?(): Promise<number>;
   get<V>(key: string): Promise<KeyValue<V> | undefined>;
   /** Every key starting with prefix, in key order. */
   range<V>(prefix: string, options?: RangeOptions): Promise<RangeResult<V>>;

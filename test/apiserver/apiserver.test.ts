@@ -119,6 +119,8 @@ test('watch from a resourceVersion streams ADDED, MODIFIED, DELETED in order, fi
   const ref = { resource: 'pods', namespace: 'default' };
   const list = await c.client.list(ref);
   const seen: string[] = [];
+  // Pods no scheduler picks up: the scheduler's own write (PodScheduled False, no nodes) is not among the events.
+  const unscheduled = { schedulerName: 'nobody' };
   const w = await c.client.watch<Pod>(
     ref,
     { resourceVersion: list.metadata.resourceVersion, labelSelector: 'app=web' },
@@ -126,9 +128,9 @@ test('watch from a resourceVersion streams ADDED, MODIFIED, DELETED in order, fi
       onEvent: (e: ApiWatchEvent<Pod>) => seen.push(`${e.type} ${e.object.metadata.name}`),
     },
   );
-  await c.client.create(ref, pod('a'));
+  await c.client.create(ref, pod('a', unscheduled));
   await c.client.create(ref, {
-    ...pod('other'),
+    ...pod('other', unscheduled),
     metadata: { name: 'other', namespace: 'default', labels: { app: 'db' } },
   });
   await c.client.patch(ref, 'a', 'merge', { metadata: { annotations: { x: '1' } } });

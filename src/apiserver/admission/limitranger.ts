@@ -22,23 +22,27 @@ export function limitRanger(api: ApiServer): AdmissionPlugin {
     attrs.namespace;
   return {
     name: 'LimitRanger',
-    async admit(attrs) {
+    admit(attrs) {
       if (!applies(attrs)) return;
-      const pod = attrs.object as Pod;
-      for (const lr of await rangesIn(attrs.namespace!)) {
-        const note = applyDefaults(pod, lr.spec?.limits ?? []);
-        if (note) pod.metadata.annotations = { ...pod.metadata.annotations, [LIMIT_RANGER_ANNOTATION]: note };
-      }
+      return (async () => {
+        const pod = attrs.object as Pod;
+        for (const lr of await rangesIn(attrs.namespace!)) {
+          const note = applyDefaults(pod, lr.spec?.limits ?? []);
+          if (note) pod.metadata.annotations = { ...pod.metadata.annotations, [LIMIT_RANGER_ANNOTATION]: note };
+        }
+      })();
     },
-    async validate(attrs) {
+    validate(attrs) {
       if (!applies(attrs)) return;
-      const pod = attrs.object as Pod;
-      const errs = (await rangesIn(attrs.namespace!)).flatMap((lr) => validateLimits(pod, lr.spec?.limits ?? []));
-      if (errs.length > 0)
-        throw errors.forbidden(
-          { kind: 'pods', name: pod.metadata.name ?? '' },
-          errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`,
-        );
+      return (async () => {
+        const pod = attrs.object as Pod;
+        const errs = (await rangesIn(attrs.namespace!)).flatMap((lr) => validateLimits(pod, lr.spec?.limits ?? []));
+        if (errs.length > 0)
+          throw errors.forbidden(
+            { kind: 'pods', name: pod.metadata.name ?? '' },
+            errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`,
+          );
+      })();
     },
   };
 }

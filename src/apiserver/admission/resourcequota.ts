@@ -34,38 +34,41 @@ function parseList(list: Record<string, string> | undefined): Usage {
 export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdmissionOptions): AdmissionPlugin {
   return {
     name: 'ResourceQuota',
-    async validate(attrs) {
+    validate(attrs) {
       if (attrs.operation !== 'CREATE' || attrs.subresource || !attrs.object || !attrs.namespace || attrs.dryRun)
         return;
-      const rt = attrs.resource;
-      const handled = handledNames(rt);
-      const quotas = (
-        await api.storage<ResourceQuota>({ resource: 'resourcequotas' }).list(attrs.namespace)
-      ).items.filter(
-        (q) =>
-          Object.keys(q.spec?.hard ?? {}).some((h) => handled.includes(h)) &&
-          matchesScopes(rt, attrs.object!, q.spec.scopes),
-      );
-      if (quotas.length === 0) return;
-      const usage = usageOf(rt, attrs.object, api.clock.now());
-      for (const q of quotas) {
-        const hard = Object.keys(q.spec.hard ?? {});
-        if (rt.resource === 'pods' && rt.group === '') {
-          const missing = missingConstraints(attrs.object as Pod, hard);
-          if (missing.size > 0) {
-            const what =
-              options.constraintMessages === 'legacy'
-                ? [...missing.keys()].join(',')
-                : [...missing].map(([r, cs]) => `${r} for: ${cs.join(',')}`).join('; ');
-            throw refuse(attrs, `failed quota: ${q.metadata.name}: must specify ${what}`);
+      const object = attrs.object;
+      return (async () => {
+        const rt = attrs.resource;
+        const handled = handledNames(rt);
+        const quotas = (
+          await api.storage<ResourceQuota>({ resource: 'resourcequotas' }).list(attrs.namespace)
+        ).items.filter(
+          (q) =>
+            Object.keys(q.spec?.hard ?? {}).some((h) => handled.includes(h)) &&
+            matchesScopes(rt, attrs.object!, q.spec.scopes),
+        );
+        if (quotas.length === 0) return;
+        const usage = usageOf(rt, object, api.clock.now());
+        for (const q of quotas) {
+          const hard = Object.keys(q.spec.hard ?? {});
+          if (rt.resource === 'pods' && rt.group === '') {
+            const missing = missingConstraints(attrs.object as Pod, hard);
+            if (missing.size > 0) {
+              const what =
+                options.constraintMessages === 'legacy'
+                  ? [...missing.keys()].join(',')
+                  : [...missing].map(([r, cs]) => `${r} for: ${cs.join(',')}`).join('; ');
+              throw refuse(attrs, `failed quota: ${q.metadata.name}: must specify ${what}`);
+            }
           }
+          const used = q.status?.used ?? {};
+          if (Object.keys(q.status?.hard ?? {}).some((h) => used[h] === undefined))
+            throw refuse(attrs, `status unknown for quota: ${q.metadata.name}`);
         }
-        const used = q.status?.used ?? {};
-        if (Object.keys(q.status?.hard ?? {}).some((h) => used[h] === undefined))
-          throw refuse(attrs, `status unknown for quota: ${q.metadata.name}`);
-      }
-      if ([...usage.values()].every((v) => v.isZero())) return;
-      for (const q of quotas) await charge(api, attrs, q, usage);
+        if ([...usage.values()].every((v) => v.isZero())) return;
+        for (const q of quotas) await charge(api, attrs, q, usage);
+      })();
     },
   };
 }

@@ -30,31 +30,33 @@ function forbidden(attrs: AdmissionAttributes, why: string) {
 export function serviceAccountAdmission(api: ApiServer, options: ServiceAccountAdmissionOptions): AdmissionPlugin {
   return {
     name: 'ServiceAccount',
-    async admit(attrs) {
+    admit(attrs) {
       if (attrs.resource.resource !== 'pods' || attrs.operation !== 'CREATE' || attrs.subresource || !attrs.object)
         return;
-      const pod = attrs.object as Pod;
-      if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
-      const name = pod.spec.serviceAccountName || pod.spec.serviceAccount || 'default';
-      pod.spec.serviceAccountName = name;
-      pod.spec.serviceAccount = name;
-      const ns = attrs.namespace!;
-      let sa: ServiceAccount;
-      try {
-        sa = await api.storage<ServiceAccount>({ resource: 'serviceaccounts' }).get(ns, name);
-      } catch {
-        throw forbidden(attrs, `error looking up service account ${ns}/${name}: serviceaccount "${name}" not found`);
-      }
-      const automount = pod.spec.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true;
-      if (!automount) return;
-      if (allContainers(pod).some((c) => c.volumeMounts?.some((m) => m.mountPath === TOKEN_MOUNT_PATH))) return;
-      const volume = options.legacyTokenSecrets ? await legacyVolume(api, ns, sa, attrs) : projectedVolume();
-      pod.spec.volumes = [...(pod.spec.volumes ?? []), volume];
-      for (const c of allContainers(pod))
-        c.volumeMounts = [
-          ...(c.volumeMounts ?? []),
-          { name: volume.name, readOnly: true, mountPath: TOKEN_MOUNT_PATH },
-        ];
+      return (async () => {
+        const pod = attrs.object as Pod;
+        if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
+        const name = pod.spec.serviceAccountName || pod.spec.serviceAccount || 'default';
+        pod.spec.serviceAccountName = name;
+        pod.spec.serviceAccount = name;
+        const ns = attrs.namespace!;
+        let sa: ServiceAccount;
+        try {
+          sa = await api.storage<ServiceAccount>({ resource: 'serviceaccounts' }).get(ns, name);
+        } catch {
+          throw forbidden(attrs, `error looking up service account ${ns}/${name}: serviceaccount "${name}" not found`);
+        }
+        const automount = pod.spec.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true;
+        if (!automount) return;
+        if (allContainers(pod).some((c) => c.volumeMounts?.some((m) => m.mountPath === TOKEN_MOUNT_PATH))) return;
+        const volume = options.legacyTokenSecrets ? await legacyVolume(api, ns, sa, attrs) : projectedVolume();
+        pod.spec.volumes = [...(pod.spec.volumes ?? []), volume];
+        for (const c of allContainers(pod))
+          c.volumeMounts = [
+            ...(c.volumeMounts ?? []),
+            { name: volume.name, readOnly: true, mountPath: TOKEN_MOUNT_PATH },
+          ];
+      })();
     },
   };
 }

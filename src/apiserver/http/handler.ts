@@ -9,8 +9,8 @@ import { RequestAuthenticator } from '../auth/authenticator';
 import { Authorizer, forbiddenMessage } from '../auth/authorizer';
 import { requestInfo, RequestInfo, queryBool } from './request-info';
 import { pageNotFound, writeError, writeJSON } from './respond';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery';
-import { openapiDocument, openapiIndex } from './openapi';
+import { InflightLimit } from './inflight';
+import { serveNonResource } from './non-resource';
 import { IncludeObject, toTable, wantsTable } from './table';
 import { serverSideApply } from './apply';
 import { KubeletClient } from './kubelet-client';
@@ -65,49 +65,18 @@ export interface HttpHandlerOptions {
   maxMutatingRequestsInflight?: number;
 }
 
-const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
-
 const UNSECURED: UserInfo = { username: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
 
 export class ApiHttpHandler {
-  private readonly inflight = { reads: 0, writes: 0 };
+  private readonly inflight: InflightLimit;
+
+  constructor(readonly options: HttpHandlerOptions) {
+    this.inflight = new InflightLimit(options.maxRequestsInflight ?? 400, options.maxMutatingRequestsInflight ?? 200);
+  }
+
   /** Requests refused with 429 (for tests and figures). */
-  refused = 0;
-
-  constructor(readonly options: HttpHandlerOptions) {}
-
-  /**
-   * Upstream's max-in-flight filter: short requests beyond the limit are answered 429 with
-   * Retry-After; long-running ones (watch, proxy, logs) and system:masters are never refused.
-   * Returns the release of the slot taken, if any.
-   */
-  private admitInflight(user: UserInfo, info: RequestInfo, q: URLSearchParams): (() => void) | undefined {
-    const longRunning =
-      info.verb === 'watch' ||
-      queryBool(q.get('watch')) ||
-      info.subresource === 'proxy' ||
-      info.subresource === 'log' ||
-      info.subresource === 'exec' ||
-      info.subresource === 'portforward' ||
-      info.subresource === 'attach';
-    if (longRunning) return undefined;
-    const mutating = MUTATING.has(info.verb);
-    const key = mutating ? 'writes' : 'reads';
-    const limit = mutating
-      ? (this.options.maxMutatingRequestsInflight ?? 200)
-      : (this.options.maxRequestsInflight ?? 400);
-    if (limit > 0 && this.inflight[key] >= limit && !user.groups.includes('system:masters')) {
-      this.refused++;
-      throw errors.tooManyRequests('Too many requests, please try again later.', 1);
-    }
-    this.inflight[key]++;
-    let released = false;
-    return () => {
-      if (!released) {
-        released = true;
-        this.inflight[key]--;
-      }
-    };
+  get refused(): number {
+    return this.inflight.refused;
   }
 
   /** The request listener for node's http/https servers. */
@@ -196,8 +165,17 @@ export class ApiHttpHandler {
     for (const r of this.options.routes ?? []) {
       if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body);
     }
-    if (!info.isResourceRequest) return this.nonResource(req, res, info, url);
-    const slot = this.admitInflight(user, info, url.searchParams);
+    if (!info.isResourceRequest)
+      return serveNonResource(
+        req,
+        res,
+        info,
+        url,
+        this.options.api.registry,
+        this.options.gitVersion,
+        this.options.serverAddress,
+      );
+    const slot = this.inflight.admit(user, info, url.searchParams);
     try {
       return await this.resource(req, res, info, url.searchParams, user, body, () => {
         slot?.();
@@ -228,41 +206,6 @@ export class ApiHttpHandler {
       ? { kind: info.resource!, group: info.group || undefined, name: info.name }
       : undefined;
     throw errors.forbiddenMessage(forbiddenMessage(attrs), t);
-  }
-
-  private async nonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL): Promise<void> {
-    const { api, gitVersion } = this.options;
-    const p = url.pathname.replace(/\/+$/, '') || '/';
-    const text = (code: number, body: string) => {
-      res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(body);
-    };
-    if (p === '/healthz' || p === '/livez' || p === '/readyz') return text(200, 'ok');
-    if (p === '/version') return writeJSON(res, 200, versionInfo(gitVersion));
-    if (p === '/api') return writeJSON(res, 200, apiVersions(this.options.serverAddress?.() ?? req.headers.host ?? ''));
-    if (p === '/apis') return writeJSON(res, 200, apiGroupList(api.registry));
-    if (info.apiPrefix === 'api' && p === `/api/${info.version}`) {
-      const list = apiResourceList(api.registry, '', info.version);
-      if (list) return writeJSON(res, 200, list);
-    }
-    if (info.apiPrefix === 'apis' && p === `/apis/${info.group}/${info.version}`) {
-      const list = apiResourceList(api.registry, info.group, info.version);
-      if (list) return writeJSON(res, 200, list);
-    }
-    const group = /^\/apis\/([^/]+)$/.exec(p);
-    if (group) {
-      const g = apiGroup(api.registry, group[1]);
-      if (g) return writeJSON(res, 200, g);
-    }
-    if (p === '/openapi/v3') return writeJSON(res, 200, openapiIndex(api.registry, gitVersion));
-    const oa = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);
-    if (oa) {
-      const doc = oa[1]
-        ? openapiDocument(api.registry, '', oa[1], gitVersion)
-        : openapiDocument(api.registry, oa[2], oa[3], gitVersion);
-      if (doc) return writeJSON(res, 200, doc);
-    }
-    throw pageNotFound();
   }
 
   private resolve(info: RequestInfo): ResourceType {
@@ -353,11 +296,17 @@ export class ApiHttpHandler {
         return writeJSON(res, 200, out(obj));
       }
       case 'list': {
-        resourceVersionParam(q);
         intParam(q, 'timeoutSeconds', 0);
         const list = await api.list(
           target,
-          { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined },
+          {
+            labelSelector: q.get('labelSelector') ?? undefined,
+            fieldSelector: q.get('fieldSelector') ?? undefined,
+            resourceVersion: resourceVersionParam(q),
+            resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+            limit: intParam(q, 'limit'),
+            continue: q.get('continue') ?? undefined,
+          },
           ctx,
         );
         if (table)

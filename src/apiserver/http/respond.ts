@@ -1,15 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import { errors, StatusError } from '../../api/errors';
 import { Status } from '../../api/meta';
+import { isListBody, jsonBytes, listBytes } from '../serialized';
 
 /**
  * Every JSON answer carries Content-Type application/json: kubectl decodes anything else
- * (or nothing) as protobuf and fails.
+ * (or nothing) as protobuf and fails. Stored objects, alone or in a list, are written from
+ * their cached bytes (../serialized).
  */
 export function writeJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
-  const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  const bytes = isListBody(body) ? listBytes(body) : jsonBytes(body);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes.length });
+  res.end(bytes);
 }
 
 export function writeStatus(res: ServerResponse, status: Status): void {

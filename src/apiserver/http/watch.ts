@@ -7,6 +7,7 @@ import type { ApiServer, RequestContext } from '../apiserver';
 import { intParam, resourceVersionParam } from './decode';
 import { queryBool } from './request-info';
 import { IncludeObject, toTable } from './table';
+import { watchLine } from '../serialized';
 
 /**
  * A watcher whose client stops reading is closed once this much is waiting for it (events
@@ -45,12 +46,12 @@ export async function serveWatch(
       "sendInitialEvents is not supported by this server; list, then watch from the list's resourceVersion",
     );
   const fieldSelector = [q.get('fieldSelector'), nameSelector].filter(Boolean).join(',') || undefined;
-  const pending: string[] = [];
+  const pending: (string | Buffer)[] = [];
   let started = false;
   let first = true;
   let unsent = 0;
   let closed = false;
-  const send = (line: string) => {
+  const send = (line: string | Buffer) => {
     if (closed) return;
     if (unsent >= WATCH_BUFFER_EVENTS || res.writableLength > WATCH_BUFFER_BYTES) {
       // The client stopped reading: drop it (it will list and watch again, as after a 410).
@@ -64,7 +65,7 @@ export async function serveWatch(
       unsent--;
     });
   };
-  const write = (line: string) => (started ? send(line) : pending.push(line));
+  const write = (line: string | Buffer) => (started ? send(line) : pending.push(line));
   let ended = false;
   const handle = await api.watch(
     target,
@@ -77,17 +78,19 @@ export async function serveWatch(
         if (started) res.end();
         return;
       }
-      // `out` converts to the version the client asked for (older group versions of a release).
-      let object: unknown = out(e.object);
       if (table && (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED')) {
-        object = toTable(rt, [e.object], clock.now(), {
+        const object = toTable(rt, [e.object], clock.now(), {
           resourceVersion: e.object.metadata.resourceVersion,
           withColumns: first,
           include: (q.get('includeObject') ?? 'Metadata') as IncludeObject,
         });
         first = false;
+        write(`${JSON.stringify({ type: e.type, object })}\n`);
+        return;
       }
-      write(`${JSON.stringify({ type: e.type, object })}\n`);
+      // `out` converts to the version the client asked for (older group versions of a release);
+      // the storage version's line is made once per event and shared by every watcher.
+      write(watchLine(e.type, out(e.object)));
     },
     ctx,
   );
