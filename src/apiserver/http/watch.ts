@@ -10,12 +10,17 @@ import { IncludeObject, toTable } from './table';
 import { watchLine } from '../serialized';
 
 /**
- * A watcher whose client stops reading is closed once this much is waiting for it (events
- * or bytes), as upstream's cacher closes a watcher whose buffer is full: one slow reader
- * may not hold the server's memory.
+ * A watcher whose client stops reading is closed, as upstream's cacher closes a watcher whose
+ * buffer stays full: one slow reader may not hold the server's memory. Past this many bytes
+ * waiting it is closed at once; past this many events it is closed unless the socket drains
+ * within WATCH_DRAIN_GRACE_MS (real time: it is the client's network, not the cluster's
+ * clock), as upstream's cacher waits a budgeted timeout before it gives up on a watcher. A
+ * replay of a long history (a watch resumed from an old resourceVersion) is one burst of
+ * events a reading client takes at once: it must not count as a slow reader.
  */
 export const WATCH_BUFFER_EVENTS = 1000;
 export const WATCH_BUFFER_BYTES = 8 * 1024 * 1024;
+export const WATCH_DRAIN_GRACE_MS = 5_000;
 
 /** Watchers dropped for not reading (figures for tests and the README). */
 export const watchStats = { dropped: 0 };
@@ -51,18 +56,29 @@ export async function serveWatch(
   let first = true;
   let unsent = 0;
   let closed = false;
+  let drainTimer: NodeJS.Timeout | undefined;
+  // The client stopped reading: drop it (it will list and watch again, as after a 410).
+  const drop = () => {
+    if (closed) return;
+    closed = true;
+    if (drainTimer) clearTimeout(drainTimer);
+    watchStats.dropped++;
+    res.destroy();
+  };
   const send = (line: string | Buffer) => {
     if (closed) return;
-    if (unsent >= WATCH_BUFFER_EVENTS || res.writableLength > WATCH_BUFFER_BYTES) {
-      // The client stopped reading: drop it (it will list and watch again, as after a 410).
-      closed = true;
-      watchStats.dropped++;
-      res.destroy();
-      return;
+    if (res.writableLength > WATCH_BUFFER_BYTES) return drop();
+    if (unsent >= WATCH_BUFFER_EVENTS && !drainTimer) {
+      drainTimer = setTimeout(drop, WATCH_DRAIN_GRACE_MS);
+      drainTimer.unref();
     }
     unsent++;
     res.write(line, () => {
       unsent--;
+      if (drainTimer && unsent < WATCH_BUFFER_EVENTS) {
+        clearTimeout(drainTimer);
+        drainTimer = undefined;
+      }
     });
   };
   const write = (line: string | Buffer) => (started ? send(line) : pending.push(line));
@@ -109,6 +125,7 @@ export async function serveWatch(
     const done = () => {
       handle.stop();
       if (timer) clock.clear(timer);
+      if (drainTimer) clearTimeout(drainTimer);
       resolve();
     };
     res.on('close', done);
