@@ -34,6 +34,10 @@ type EvictionMark = 'toBeEvicted' | 'evicted';
  * or direct pod deletion after --pod-eviction-timeout (the seed's v1.12 default); plus
  * MarkPodsNotReady when a node stops being Ready. The queues are drained every 100 ms,
  * but only while some queue holds a node, so an idle cluster costs nothing here.
+ * Kept in one file (about 400 lines): the queues, the marks and the two eviction modes
+ * share one state per node, and upstream keeps this in one controller (node_lifecycle_controller.go);
+ * the pieces that stand alone already live beside it (zones, disruption, rate-limited queue,
+ * node writes, health).
  */
 export class NodeEvictionController {
   private readonly nodes: Informer<Node>;
