@@ -15,19 +15,11 @@ import {
   OVER_CAPACITY_ANNOTATION,
   truncateEndpoints,
 } from './subsets';
+import { followServicePods, selects } from '../service-pods';
 
 export interface EndpointsControllerOptions {
   /** Which release's rules (see EndpointsRules). */
   rules: EndpointsRules;
-}
-
-function selects(svc: Service, pod: Pod): boolean {
-  const sel = svc.spec.selector;
-  return (
-    sel !== undefined &&
-    svc.metadata.namespace === pod.metadata.namespace &&
-    Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v)
-  );
 }
 
 /** The leader election record's annotation (resourcelock.LeaderElectionRecordAnnotationKey). */
@@ -62,17 +54,7 @@ export class EndpointsController {
   }
 
   run(): void {
-    const svc = (s: Service) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
-    this.services.addEventHandler({ onAdd: svc, onUpdate: (_o, n) => svc(n), onDelete: svc });
-    const touched = (...pods: Pod[]) => {
-      for (const s of this.services.byIndex('namespace', pods[0].metadata.namespace ?? ''))
-        if (pods.some((p) => selects(s, p))) svc(s);
-    };
-    this.pods.addEventHandler({
-      onAdd: (p) => touched(p),
-      onUpdate: (o, n) => touched(o, n),
-      onDelete: (p) => touched(p),
-    });
+    followServicePods(this.services, this.pods, (s) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)));
     // Upstream onEndpointsDelete and checkLeftoverEndpoints: a deleted or leftover Endpoints is re-checked.
     // A leader election lock (v1.12's Endpoints lock, with the leader annotation) is no leftover:
     // upstream skips it, or a second controller manager coming up would delete the lock its

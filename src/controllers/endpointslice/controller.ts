@@ -9,21 +9,13 @@ import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
 import { chunk, DesiredGroup, desiredGroups, ENDPOINTSLICE_CONTROLLER, sliceLabels } from './desired';
+import { followServicePods, selects } from '../service-pods';
 
 export const ENDPOINTSLICES = 'endpointslices';
 
 export interface EndpointSliceControllerOptions {
   /** --max-endpoints-per-slice (default 100). */
   maxEndpointsPerSlice: number;
-}
-
-function selects(svc: Service, pod: Pod): boolean {
-  const sel = svc.spec.selector;
-  return (
-    sel !== undefined &&
-    svc.metadata.namespace === pod.metadata.namespace &&
-    Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v)
-  );
 }
 
 const portKey = (ports: SlicePort[] | undefined) => JSON.stringify(ports ?? []);
@@ -75,17 +67,7 @@ export class EndpointSliceController {
   }
 
   run(): void {
-    const svc = (s: Service) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
-    this.services.addEventHandler({ onAdd: svc, onUpdate: (_o, n) => svc(n), onDelete: svc });
-    const touched = (...pods: Pod[]) => {
-      for (const s of this.services.byIndex('namespace', pods[0].metadata.namespace ?? ''))
-        if (pods.some((p) => selects(s, p))) svc(s);
-    };
-    this.pods.addEventHandler({
-      onAdd: (p) => touched(p),
-      onUpdate: (o, n) => touched(o, n),
-      onDelete: (p) => touched(p),
-    });
+    followServicePods(this.services, this.pods, (s) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)));
     // A managed slice changed or deleted by someone else: its service is synced again.
     const slice = (s: EndpointSlice) => {
       const name = s.metadata.labels?.[LABEL_SERVICE_NAME];
