@@ -2,13 +2,20 @@ import { Clock, Quiescence } from '../../clock';
 import { Node, Pod } from '../../api/core';
 import { clone, jsonEqual, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { EndpointSlice, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, SlicePort } from '../../api/resources/endpointslice';
+import { EndpointSlice, SlicePort } from '../../api/resources/endpointslice';
 import { Service } from '../../api/resources/service';
 import { Client } from '../../client/client';
 import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
-import { chunk, DesiredGroup, desiredGroups, ENDPOINTSLICE_CONTROLLER, sliceLabels } from './desired';
+import {
+  chunk,
+  DesiredGroup,
+  desiredGroups,
+  ENDPOINTSLICE_CONTROLLER,
+  managedServiceKey,
+  sliceLabels,
+} from './desired';
 import { followServicePods, selects } from '../service-pods';
 
 export const ENDPOINTSLICES = 'endpointslices';
@@ -58,11 +65,10 @@ export class EndpointSliceController {
     this.slices = informers.informer<EndpointSlice>({ resource: ENDPOINTSLICES });
     this.services.addIndexer('namespace', (s) => [s.metadata.namespace ?? '']);
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
-    this.slices.addIndexer('service', (s) =>
-      s.metadata.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER && s.metadata.labels?.[LABEL_SERVICE_NAME]
-        ? [keyOf(s.metadata.namespace, s.metadata.labels[LABEL_SERVICE_NAME])]
-        : [],
-    );
+    this.slices.addIndexer('service', (s) => {
+      const key = managedServiceKey(s, ENDPOINTSLICE_CONTROLLER);
+      return key ? [key] : [];
+    });
     this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'endpoint_slice', workers: 5 });
   }
 
@@ -70,9 +76,8 @@ export class EndpointSliceController {
     followServicePods(this.services, this.pods, (s) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)));
     // A managed slice changed or deleted by someone else: its service is synced again.
     const slice = (s: EndpointSlice) => {
-      const name = s.metadata.labels?.[LABEL_SERVICE_NAME];
-      if (name && s.metadata.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER)
-        this.queue.add(keyOf(s.metadata.namespace, name));
+      const key = managedServiceKey(s, ENDPOINTSLICE_CONTROLLER);
+      if (key) this.queue.add(key);
     };
     this.slices.addEventHandler({ onUpdate: (_o, n) => slice(n), onDelete: slice });
   }

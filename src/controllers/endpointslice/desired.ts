@@ -1,10 +1,28 @@
 import { Node, Pod, podCondition } from '../../api/core';
-import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME, SliceEndpoint, SlicePort } from '../../api/resources/endpointslice';
+import {
+  EndpointSlice,
+  LABEL_MANAGED_BY,
+  LABEL_SERVICE_NAME,
+  SliceEndpoint,
+  SlicePort,
+} from '../../api/resources/endpointslice';
+import { keyOf } from '../ownership';
 import { Service } from '../../api/resources/service';
 import { findPort, HEADLESS_LABEL, shouldPodBeInEndpoints } from '../endpoints/subsets';
 
 /** The controller's name in the managed-by label (endpointslice.ControllerName, v1.32). */
 export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller.k8s.io';
+
+/**
+ * The key (namespace/name) of the Service a slice belongs to, when the given manager
+ * (endpointslice.kubernetes.io/managed-by) owns it; undefined for anyone else's slice.
+ */
+export function managedServiceKey(slice: EndpointSlice, manager: string): string | undefined {
+  const name = slice.metadata.labels?.[LABEL_SERVICE_NAME];
+  return name && slice.metadata.labels?.[LABEL_MANAGED_BY] === manager
+    ? keyOf(slice.metadata.namespace, name)
+    : undefined;
+}
 /** --max-endpoints-per-slice's default. */
 export const DEFAULT_MAX_ENDPOINTS_PER_SLICE = 100;
 const ZONE_LABEL = 'topology.kubernetes.io/zone';

@@ -15,6 +15,7 @@ import { Informer, InformerFactory } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
 import { ENDPOINTSLICES, ownerRef } from './controller';
+import { managedServiceKey } from './desired';
 
 /** The mirroring controller's managed-by value (endpointslicemirroring.controllerName, v1.32). */
 export const MIRRORING_CONTROLLER = 'endpointslicemirroring-controller.k8s.io';
@@ -47,11 +48,10 @@ export class EndpointSliceMirroringController {
     this.services = informers.informer<Service>({ resource: 'services' });
     this.endpoints = informers.informer<Endpoints>({ resource: 'endpoints' });
     this.slices = informers.informer<EndpointSlice>({ resource: ENDPOINTSLICES });
-    this.slices.addIndexer('mirrored', (s) =>
-      s.metadata.labels?.[LABEL_MANAGED_BY] === MIRRORING_CONTROLLER && s.metadata.labels?.[LABEL_SERVICE_NAME]
-        ? [keyOf(s.metadata.namespace, s.metadata.labels[LABEL_SERVICE_NAME])]
-        : [],
-    );
+    this.slices.addIndexer('mirrored', (s) => {
+      const key = managedServiceKey(s, MIRRORING_CONTROLLER);
+      return key ? [key] : [];
+    });
     this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
       name: 'endpointslice_mirroring',
       workers: 5,
@@ -63,9 +63,8 @@ export class EndpointSliceMirroringController {
     this.services.addEventHandler({ onAdd: add, onUpdate: (_o, n) => add(n), onDelete: add });
     this.endpoints.addEventHandler({ onAdd: add, onUpdate: (_o, n) => add(n), onDelete: add });
     const slice = (s: EndpointSlice) => {
-      const name = s.metadata.labels?.[LABEL_SERVICE_NAME];
-      if (name && s.metadata.labels?.[LABEL_MANAGED_BY] === MIRRORING_CONTROLLER)
-        this.queue.add(keyOf(s.metadata.namespace, name));
+      const key = managedServiceKey(s, MIRRORING_CONTROLLER);
+      if (key) this.queue.add(key);
     };
     this.slices.addEventHandler({ onUpdate: (_o, n) => slice(n), onDelete: slice });
   }
