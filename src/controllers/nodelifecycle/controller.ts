@@ -5,7 +5,7 @@ import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
-import { assessNodeHealth, HealthResult, NodeHealth } from './health';
+import { assessNodeHealth, HealthOptions, HealthResult, NodeHealth } from './health';
 import { NodeLifecycleOptions } from './options';
 import { reportTo } from '../../client/background';
 
@@ -23,6 +23,7 @@ export class NodeLifecycleController {
   private readonly health = new Map<string, NodeHealth>();
   /** knownNodeSet: the nodes the last pass saw, by name. */
   private readonly known = new Map<string, Node>();
+  private readonly leaseKeys = new Map<string, string>();
   private timer?: TimerHandle;
   readonly events: EventRecorder;
   /** Per-node results of the last pass, for what builds on health (zones, eviction). */
@@ -75,7 +76,6 @@ export class NodeLifecycleController {
   async monitorNodeHealth(): Promise<void> {
     const now = this.clock.now();
     const nodes = this.nodes.list();
-    const names = new Set(nodes.map((n) => n.metadata.name!));
     for (const node of nodes) {
       if (!this.known.has(node.metadata.name!)) {
         this.known.set(node.metadata.name!, node);
@@ -86,19 +86,24 @@ export class NodeLifecycleController {
         );
       }
     }
-    for (const [name, gone] of [...this.known]) {
-      if (!names.has(name)) {
+    // Every listed node is known now, so a node is gone exactly when known has more: only
+    // then is the removal scan (and its set of names) worth its cost.
+    const names = this.known.size > nodes.length ? new Set(nodes.map((n) => n.metadata.name!)) : undefined;
+    for (const [name, gone] of names ? [...this.known] : []) {
+      if (!names!.has(name)) {
         // Upstream monitorNodeHealth (v1.12 and v1.32): RecordNodeEvent "RemovingNode".
         this.events.normal(gone, 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
         this.known.delete(name);
         this.health.delete(name);
+        this.leaseKeys.delete(name);
       }
     }
     const results = new Map<string, { node: Node; result: HealthResult }>();
     // Nodes that need no write are judged synchronously; only writes wait.
     const writes: Promise<void>[] = [];
+    const options = this.healthOptions(now);
     for (const node of nodes) {
-      const r = this.updateNodeHealth(node, now);
+      const r = this.updateNodeHealth(node, options);
       if (r instanceof Promise)
         writes.push(
           r.then((w) => {
@@ -111,23 +116,38 @@ export class NodeLifecycleController {
     for (const listener of this.passListeners) await listener(results);
   }
 
-  private updateNodeHealth(
-    node: Node,
-    now: number,
-  ): { node: Node; result: HealthResult } | Promise<{ node: Node; result: HealthResult } | undefined> {
-    const name = node.metadata.name!;
-    const lease = this.leases.getByName(name, NODE_LEASE_NAMESPACE);
-    const result = assessNodeHealth(node, this.health.get(name), lease, {
+  /**
+   * The Lease's cache key for a node, kept: building "kube-node-lease/<name>" anew for each
+   * node on each pass, and hashing it, cost more than the rest of a quiet node's judgement.
+   */
+  private leaseKey(name: string): string {
+    let key = this.leaseKeys.get(name);
+    if (key === undefined) this.leaseKeys.set(name, (key = `${NODE_LEASE_NAMESPACE}/${name}`));
+    return key;
+  }
+
+  /** The options of one pass's judgements (one object for every node of the pass). */
+  private healthOptions(now: number): HealthOptions {
+    return {
       now,
       gracePeriodMs: this.options.nodeMonitorGracePeriod,
       startupGracePeriodMs: this.options.nodeStartupGracePeriod,
       conditionTypes: this.options.conditionTypes,
-    });
+    };
+  }
+
+  private updateNodeHealth(
+    node: Node,
+    options: HealthOptions,
+  ): { node: Node; result: HealthResult } | Promise<{ node: Node; result: HealthResult } | undefined> {
+    const name = node.metadata.name!;
+    const lease = this.leases.get(this.leaseKey(name));
+    const result = assessNodeHealth(node, this.health.get(name), lease, options);
     if (!result.updatedConditions) {
-      this.health.set(name, result.health);
+      if (this.health.get(name) !== result.health) this.health.set(name, result.health);
       return { node, result };
     }
-    return this.writeUnknown(node, name, lease, result, now);
+    return this.writeUnknown(node, name, lease, result, options);
   }
 
   private async writeUnknown(
@@ -135,20 +155,12 @@ export class NodeLifecycleController {
     name: string,
     lease: Lease | undefined,
     result: HealthResult,
-    now: number,
+    options: HealthOptions,
   ): Promise<{ node: Node; result: HealthResult } | undefined> {
     // Write Unknown; on a conflict re-read and judge again (upstream retries 5 times).
     let current = node;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const r =
-        attempt === 0
-          ? result
-          : assessNodeHealth(current, this.health.get(name), lease, {
-              now,
-              gracePeriodMs: this.options.nodeMonitorGracePeriod,
-              startupGracePeriodMs: this.options.nodeStartupGracePeriod,
-              conditionTypes: this.options.conditionTypes,
-            });
+      const r = attempt === 0 ? result : assessNodeHealth(current, this.health.get(name), lease, options);
       if (!r.updatedConditions) {
         this.health.set(name, r.health);
         return { node: current, result: r };

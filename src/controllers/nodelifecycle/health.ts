@@ -58,6 +58,12 @@ function renewTime(lease: Lease | undefined): number | undefined {
   return t;
 }
 
+/** The first Ready condition (upstream GetNodeCondition): a plain loop, as it runs for every node on every pass. */
+function readyCondition(conditions: readonly NodeCondition[]): NodeCondition | undefined {
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === 'Ready') return conditions[i];
+  return undefined;
+}
+
 /**
  * One node, one pass of upstream's tryUpdateNodeHealth: detect heartbeats (the Ready
  * condition's lastHeartbeatTime changing, or the Lease's renewTime advancing), and once
@@ -72,10 +78,12 @@ export function assessNodeHealth(
 ): HealthResult {
   const now = o.now;
   const conditions = node.status?.conditions ?? [];
-  const current = conditions.find((c) => c.type === 'Ready');
+  const current = readyCondition(conditions);
   let observed: NodeCondition;
   let gracePeriodMs: number;
-  let health: NodeHealth | undefined = saved ? { ...saved } : undefined;
+  // Kept as it is unless a heartbeat changes it: every change below makes a new record, so
+  // the common pass (no heartbeat since the last one) allocates nothing for the node.
+  let health: NodeHealth | undefined = saved;
 
   if (!current) {
     const t = node.metadata.creationTimestamp;
@@ -84,7 +92,8 @@ export function assessNodeHealth(
     const created = parseTime(node.metadata.creationTimestamp) ?? now;
     health = health ? { ...health, ready: undefined } : { probeTimestamp: created, readyTransitionTimestamp: created };
   } else {
-    observed = { ...current };
+    // Read only: the informer's condition is frozen, so it needs no copy.
+    observed = current;
     gracePeriodMs = o.gracePeriodMs;
   }
 
@@ -105,7 +114,8 @@ export function assessNodeHealth(
   }
 
   // Heartbeat by Lease: the first lease seen counts, then each strictly later renewTime.
-  if (lease) {
+  // The same (frozen) Lease as last pass cannot have been renewed: no need to compare.
+  if (lease && lease !== health.lease) {
     const seen = health.lease;
     const renewed = renewTime(lease);
     if (!seen || (renewTime(seen) ?? -Infinity) < (renewed ?? -Infinity)) {
