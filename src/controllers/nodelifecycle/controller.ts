@@ -5,11 +5,29 @@ import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { Informer, InformerFactory } from '../../client/informer';
-import { assessNodeHealth, HealthOptions, HealthResult, NodeHealth } from './health';
+import { assessNodeHealth, gracePassed, HealthOptions, HealthResult, NodeHealth } from './health';
 import { NodeLifecycleOptions } from './options';
 import { reportTo } from '../../client/background';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+/** One pass's judgement of one node, as the pass's listeners (zones, eviction) receive it. */
+interface PassEntry {
+  node: Node;
+  result: HealthResult;
+}
+
+/** What the controller keeps of a node between passes. */
+interface NodeRecord {
+  /** The node as the controller first saw it (knownNodeSet), for the RemovingNode event. */
+  registered: Node;
+  /** Its Lease's informer key, made once. */
+  leaseKey: string;
+  /** nodeHealthMap's entry (none until a pass has judged the node). */
+  health?: NodeHealth;
+  /** The last judgement, with what it was made from, while it can be reused. */
+  last?: { node: Node; lease: Lease | undefined; entry: PassEntry };
+}
 
 /**
  * The node lifecycle controller (pkg/controller/nodelifecycle): every node-monitor-period
@@ -20,15 +38,15 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 export class NodeLifecycleController {
   private readonly nodes: Informer<Node>;
   private readonly leases: Informer<Lease>;
-  private readonly health = new Map<string, NodeHealth>();
-  /** knownNodeSet: the nodes the last pass saw, by name. */
-  private readonly known = new Map<string, Node>();
-  private readonly leaseKeys = new Map<string, string>();
+  /**
+   * Upstream's knownNodeSet and nodeHealthMap in one record per node, by name: a pass over
+   * thousands of nodes then finds everything it keeps of a node with one lookup.
+   */
+  private readonly known = new Map<string, NodeRecord>();
   private timer?: TimerHandle;
   readonly events: EventRecorder;
   /** Per-node results of the last pass, for what builds on health (zones, eviction). */
-  private readonly passListeners: ((results: Map<string, { node: Node; result: HealthResult }>) => Promise<void>)[] =
-    [];
+  private readonly passListeners: ((results: Map<string, PassEntry>) => Promise<void>)[] = [];
 
   constructor(
     informers: InformerFactory,
@@ -42,7 +60,7 @@ export class NodeLifecycleController {
   }
 
   /** Lets later slices (eviction, zones) act on each pass's results. */
-  onPass(listener: (results: Map<string, { node: Node; result: HealthResult }>) => Promise<void>): void {
+  onPass(listener: (results: Map<string, PassEntry>) => Promise<void>): void {
     this.passListeners.push(listener);
   }
 
@@ -61,7 +79,7 @@ export class NodeLifecycleController {
 
   /** The controller's record for a node (for diagnostics and reports). */
   healthOf(name: string): NodeHealth | undefined {
-    return this.health.get(name);
+    return this.known.get(name)?.health;
   }
 
   /**
@@ -69,8 +87,8 @@ export class NodeLifecycleController {
    * transition times become now, so grace periods and eviction timeouts start again.
    */
   restartHealthTimers(now: number): void {
-    for (const [name, h] of this.health)
-      this.health.set(name, { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
+    for (const rec of this.known.values())
+      if (rec.health) rec.health = { ...rec.health, probeTimestamp: now, readyTransitionTimestamp: now };
   }
 
   async monitorNodeHealth(): Promise<void> {
@@ -78,7 +96,10 @@ export class NodeLifecycleController {
     const nodes = this.nodes.list();
     for (const node of nodes) {
       if (!this.known.has(node.metadata.name!)) {
-        this.known.set(node.metadata.name!, node);
+        this.known.set(node.metadata.name!, {
+          registered: node,
+          leaseKey: `${NODE_LEASE_NAMESPACE}/${node.metadata.name}`,
+        });
         this.events.normal(
           node,
           'RegisteredNode',
@@ -89,16 +110,14 @@ export class NodeLifecycleController {
     // Every listed node is known now, so a node is gone exactly when known has more: only
     // then is the removal scan (and its set of names) worth its cost.
     const names = this.known.size > nodes.length ? new Set(nodes.map((n) => n.metadata.name!)) : undefined;
-    for (const [name, gone] of names ? [...this.known] : []) {
+    for (const [name, { registered }] of names ? [...this.known] : []) {
       if (!names!.has(name)) {
         // Upstream monitorNodeHealth (v1.12 and v1.32): RecordNodeEvent "RemovingNode".
-        this.events.normal(gone, 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
+        this.events.normal(registered, 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
         this.known.delete(name);
-        this.health.delete(name);
-        this.leaseKeys.delete(name);
       }
     }
-    const results = new Map<string, { node: Node; result: HealthResult }>();
+    const results = new Map<string, PassEntry>();
     // Nodes that need no write are judged synchronously; only writes wait.
     const writes: Promise<void>[] = [];
     const options = this.healthOptions(now);
@@ -116,16 +135,6 @@ export class NodeLifecycleController {
     for (const listener of this.passListeners) await listener(results);
   }
 
-  /**
-   * The Lease's cache key for a node, kept: building "kube-node-lease/<name>" anew for each
-   * node on each pass, and hashing it, cost more than the rest of a quiet node's judgement.
-   */
-  private leaseKey(name: string): string {
-    let key = this.leaseKeys.get(name);
-    if (key === undefined) this.leaseKeys.set(name, (key = `${NODE_LEASE_NAMESPACE}/${name}`));
-    return key;
-  }
-
   /** The options of one pass's judgements (one object for every node of the pass). */
   private healthOptions(now: number): HealthOptions {
     return {
@@ -136,40 +145,54 @@ export class NodeLifecycleController {
     };
   }
 
-  private updateNodeHealth(
-    node: Node,
-    options: HealthOptions,
-  ): { node: Node; result: HealthResult } | Promise<{ node: Node; result: HealthResult } | undefined> {
+  private updateNodeHealth(node: Node, options: HealthOptions): PassEntry | Promise<PassEntry | undefined> {
     const name = node.metadata.name!;
-    const lease = this.leases.get(this.leaseKey(name));
-    const result = assessNodeHealth(node, this.health.get(name), lease, options);
+    const rec = this.known.get(name)!;
+    const lease = this.leases.get(rec.leaseKey);
+    // Nothing the judgement depends on changed since the last pass (the same frozen node and
+    // Lease, the record it left), and the grace period is not over: the same judgement.
+    const last = rec.last;
+    if (
+      last &&
+      last.node === node &&
+      last.lease === lease &&
+      last.entry.result.health === rec.health &&
+      !gracePassed(options.now, rec.health, last.entry.result.gracePeriodMs)
+    )
+      return last.entry;
+    const result = assessNodeHealth(node, rec.health, lease, options);
     if (!result.updatedConditions) {
-      if (this.health.get(name) !== result.health) this.health.set(name, result.health);
-      return { node, result };
+      rec.health = result.health;
+      const entry = { node, result };
+      // Only a judgement with a Ready condition and nothing written is the same next time.
+      rec.last = result.current ? { node, lease, entry } : undefined;
+      return entry;
     }
-    return this.writeUnknown(node, name, lease, result, options);
+    rec.last = undefined;
+    return this.writeUnknown(node, rec, lease, result, options);
   }
 
   private async writeUnknown(
     node: Node,
-    name: string,
+    rec: NodeRecord,
     lease: Lease | undefined,
     result: HealthResult,
     options: HealthOptions,
-  ): Promise<{ node: Node; result: HealthResult } | undefined> {
+  ): Promise<PassEntry | undefined> {
     // Write Unknown; on a conflict re-read and judge again (upstream retries 5 times).
+    const name = node.metadata.name!;
     let current = node;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const r = attempt === 0 ? result : assessNodeHealth(current, this.health.get(name), lease, options);
+      const r = attempt === 0 ? result : assessNodeHealth(current, rec.health, lease, options);
       if (!r.updatedConditions) {
-        this.health.set(name, r.health);
+        rec.health = r.health;
         return { node: current, result: r };
       }
       const next = clone(current);
       next.status = { ...next.status, conditions: r.updatedConditions };
       try {
         const written = await this.client.update<Node>({ resource: 'nodes' }, next, { subresource: 'status' });
-        this.health.set(name, r.health);
+        rec.health = r.health;
         return { node: written, result: r };
       } catch (e) {
         if (isStatusError(e, 'NotFound')) return undefined;

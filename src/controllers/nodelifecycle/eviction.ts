@@ -140,8 +140,8 @@ export class NodeEvictionController {
       if (!result.current) continue;
       // A node with nothing to change is handled synchronously: no promise per node per pass.
       const work = this.options.taintBasedEvictions
-        ? this.processTaintBaseEviction(node, result.observed)
-        : this.processNoTaintBaseEviction(node, result.observed);
+        ? this.processTaintBaseEviction(node, zone, result.observed)
+        : this.processNoTaintBaseEviction(node, zone, result.observed);
       if (work) await work;
       const wasReady = result.observed.status === 'True';
       if (result.current.status !== 'True' && wasReady) {
@@ -178,26 +178,25 @@ export class NodeEvictionController {
   }
 
   /** A promise only when there is something to wait for (a healthy node has not). */
-  private processTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> | undefined {
+  private processTaintBaseEviction(node: Node, zone: string, observed: NodeCondition): Promise<void> | undefined {
     const name = node.metadata.name!;
     const current = this.nodes.getByName(name) ?? node;
-    const zone = zoneKey(node.metadata.labels);
     switch (observed.status) {
       case 'False':
         return this.taintOrQueue(current, zone, NOT_READY_NO_EXECUTE, UNREACHABLE_NO_EXECUTE);
       case 'Unknown':
         return this.taintOrQueue(current, zone, UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE);
       case 'True':
-        return this.markNodeAsReachable(current);
+        return this.markNodeAsReachable(current, zone);
     }
     return undefined;
   }
 
   /** Removes both NoExecute taints (if present) and takes the node out of its zone queue; a promise only when it writes. */
-  private markNodeAsReachable(node: Node): Promise<void> | undefined {
+  private markNodeAsReachable(node: Node, zone = zoneKey(node.metadata.labels)): Promise<void> | undefined {
     const name = node.metadata.name!;
     const dequeue = (): void => {
-      this.queueFor(zoneKey(node.metadata.labels)).remove(name);
+      this.queueFor(zone).remove(name);
     };
     // Most nodes carry no taint at all: the two searches are skipped for them.
     const tainted = (node.spec?.taints?.length ?? 0) > 0;
@@ -232,7 +231,7 @@ export class NodeEvictionController {
   // ── eviction by deletion (before v1.27; the seed's default) ───────────────────────────
 
   /** A promise only when pods are evicted (a healthy node needs none). */
-  private processNoTaintBaseEviction(node: Node, observed: NodeCondition): Promise<void> | undefined {
+  private processNoTaintBaseEviction(node: Node, zone: string, observed: NodeCondition): Promise<void> | undefined {
     const name = node.metadata.name!;
     const health = this.lifecycle.healthOf(name);
     if (!health) return undefined;
@@ -240,7 +239,7 @@ export class NodeEvictionController {
     const timeout = this.options.podEvictionTimeout;
     if (observed.status === 'False' && now > health.readyTransitionTimestamp + timeout) return this.evictPods(node);
     if (observed.status === 'Unknown' && now > health.probeTimestamp + timeout) return this.evictPods(node);
-    if (observed.status === 'True') this.cancelPodEviction(name, zoneKey(node.metadata.labels));
+    if (observed.status === 'True') this.cancelPodEviction(name, zone);
     return undefined;
   }
 

@@ -58,6 +58,11 @@ function renewTime(lease: Lease | undefined): number | undefined {
   return t;
 }
 
+/** Whether the node has been silent past its grace period: strictly after probe + grace. */
+export function gracePassed(now: number, health: NodeHealth, gracePeriodMs: number): boolean {
+  return now > health.probeTimestamp + gracePeriodMs;
+}
+
 /** The first Ready condition (upstream GetNodeCondition): a plain loop, as it runs for every node on every pass. */
 function readyCondition(conditions: readonly NodeCondition[]): NodeCondition | undefined {
   for (let i = 0; i < conditions.length; i++) if (conditions[i].type === 'Ready') return conditions[i];
@@ -123,7 +128,7 @@ export function assessNodeHealth(
     }
   }
 
-  if (!(now > health.probeTimestamp + gracePeriodMs)) {
+  if (!gracePassed(now, health, gracePeriodMs)) {
     return { gracePeriodMs, observed, current, health };
   }
 

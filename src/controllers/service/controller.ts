@@ -83,7 +83,9 @@ export class ServiceController {
     return this.nodes
       .list()
       .filter((n) => backsLoadBalancer(n, this.options.nodeSelection))
-      .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
+      // By code unit, as Go compares strings (and far cheaper than localeCompare, which
+      // cost the most of adding each of thousands of nodes).
+      .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
   }
 
   async sync(key: string): Promise<void> {
