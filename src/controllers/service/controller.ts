@@ -35,7 +35,8 @@ export class ServiceController {
   private readonly services: Informer<Service>;
   private readonly nodes: Informer<Node>;
   private readonly queue: WorkQueue;
-  private lastNodeSet = '';
+  /** The node set the balancers were last given (undefined: not known). */
+  private lastNodeSet: string | undefined = '';
   readonly events: EventRecorder;
 
   constructor(
@@ -108,6 +109,7 @@ export class ServiceController {
       });
     }
     const hosts = this.hosts();
+    this.lastNodeSet ??= nodeSet(hosts);
     if (hosts.length === 0)
       this.events.warning(svc, 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
     const { exists } = await this.cloud.getLoadBalancer(this.options.clusterName, current);
@@ -158,8 +160,15 @@ export class ServiceController {
 
   /** Upstream nodeSyncInternal: a changed node set updates every load balancer. */
   private async syncNodes(): Promise<void> {
+    // No Service has a balancer to update: listing and sorting every node on each node that
+    // comes would be the controller's whole cost while thousands of nodes register. The set
+    // is then unknown, so the next sync with a balancer updates it (ensure remembers its own).
+    if (!this.services.list().some((svc) => wantsLoadBalancer(svc) && !svc.metadata.deletionTimestamp)) {
+      this.lastNodeSet = undefined;
+      return;
+    }
     const hosts = this.hosts();
-    const set = hosts.map((n) => n.metadata.name).join(',');
+    const set = nodeSet(hosts);
     if (set === this.lastNodeSet) return;
     this.lastNodeSet = set;
     for (const svc of this.services.list()) {
@@ -180,4 +189,9 @@ export class ServiceController {
       }
     }
   }
+}
+
+/** A node set as the controller compares it: the sorted names, joined. */
+function nodeSet(hosts: Node[]): string {
+  return hosts.map((n) => n.metadata.name).join(',');
 }
