@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from '../src/cluster/cluster';
@@ -25,7 +26,8 @@ import { recordGoal } from './report';
  * (1000), BENCH_HTTP_LOAD=process|inline|both (where the clients run), BENCH_HTTP_CLUSTER=
  * serve|apiserver (serve: every controller, the scheduler and the informers run beside the
  * API server, as `kubespec serve` does; apiserver: they are stopped, as upstream's
- * benchmark runs kube-apiserver alone).
+ * benchmark runs kube-apiserver alone), BENCH_HTTP_PROFILE=<dir> (a CPU profile of the server
+ * process per phase, <dir>/<n>-<phase>.cpuprofile).
  */
 const NODES = Number(process.env.BENCH_NODES ?? 5000);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
@@ -223,6 +225,37 @@ export async function withKubespecServer<T>(
 
 type Rows = Record<string, string | number>[];
 
+/**
+ * With BENCH_HTTP_PROFILE, this process's CPU profile of each phase (the inspector's
+ * Profiler, started at the phase's start and written at its end), for node-style analysis.
+ */
+class PhaseProfiler {
+  private session?: inspector.Session;
+  private count = 0;
+
+  constructor(private readonly dir = process.env.BENCH_HTTP_PROFILE) {
+    if (!dir) return;
+    fs.mkdirSync(dir, { recursive: true });
+    this.session = new inspector.Session();
+    this.session.connect();
+    this.post('Profiler.enable');
+  }
+
+  private post(method: string): Promise<unknown> {
+    return new Promise((resolve, reject) =>
+      this.session!.post(method, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  }
+
+  async mark(phase: string, at: 'start' | 'end'): Promise<void> {
+    if (!this.session) return;
+    if (at === 'start') return void (await this.post('Profiler.start'));
+    const { profile } = (await this.post('Profiler.stop')) as { profile: unknown };
+    const file = path.join(this.dir!, `${++this.count}-${phase.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+  }
+}
+
 /** Messages from the load process: a phase mark (answered with "go"), or its rows at the end. */
 type LoadMessage = { phase: string; at: 'start' | 'end' } | { rows: Rows } | { error: string };
 
@@ -248,9 +281,11 @@ function withCpu(rows: Rows, cpu: number[], whose: string): Rows {
 async function measureInline(client: KubeconfigClient): Promise<Rows> {
   const cpu: number[] = [];
   let started = 0;
-  const rows = await measureHttp(client, NODES, WATCHERS, (_, at) => {
+  const profiler = new PhaseProfiler();
+  const rows = await measureHttp(client, NODES, WATCHERS, async (phase, at) => {
+    if (at === 'end') cpu.push(cpuSeconds() - started);
+    await profiler.mark(phase, at);
     if (at === 'start') started = cpuSeconds();
-    else cpu.push(cpuSeconds() - started);
   });
   return withCpu(rows, cpu, 'process');
 }
@@ -259,6 +294,7 @@ async function measureInline(client: KubeconfigClient): Promise<Rows> {
 function measureFromProcess(kubeconfig: string): Promise<Rows> {
   const cpu: number[] = [];
   let started = 0;
+  const profiler = new PhaseProfiler();
   return new Promise((resolve, reject) => {
     const child = fork(__filename, [], {
       // The load process is not profiled with the server: --cpu-prof* stays here.
@@ -269,9 +305,14 @@ function measureFromProcess(kubeconfig: string): Promise<Rows> {
     let rows: Rows | undefined;
     child.on('message', (m: LoadMessage) => {
       if ('phase' in m) {
-        if (m.at === 'start') started = cpuSeconds();
-        else cpu.push(cpuSeconds() - started);
-        child.send('go');
+        if (m.at === 'end') cpu.push(cpuSeconds() - started);
+        void profiler.mark(m.phase, m.at).then(
+          () => {
+            if (m.at === 'start') started = cpuSeconds();
+            child.send('go');
+          },
+          (e) => reject(e),
+        );
       } else if ('rows' in m)
         // NaN (no latency for the fan-out) crossed as JSON's null.
         rows = m.rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? NaN])));
