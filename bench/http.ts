@@ -257,7 +257,7 @@ class PhaseProfiler {
 }
 
 /** Messages from the load process: a phase mark (answered with "go"), or its rows at the end. */
-type LoadMessage = { phase: string; at: 'start' | 'end' } | { rows: Rows } | { error: string };
+type LoadMessage = { phase: string; at: 'start' | 'end'; cpu: number } | { rows: Rows } | { error: string };
 
 /** The CPU seconds this process has used (user + system). */
 const cpuSeconds = () => {
@@ -293,6 +293,7 @@ async function measureInline(client: KubeconfigClient): Promise<Rows> {
 /** The measurements with the clients in a process of their own (this file run as a script). */
 function measureFromProcess(kubeconfig: string): Promise<Rows> {
   const cpu: number[] = [];
+  const loadCpu: number[] = [];
   let started = 0;
   const profiler = new PhaseProfiler();
   return new Promise((resolve, reject) => {
@@ -305,7 +306,10 @@ function measureFromProcess(kubeconfig: string): Promise<Rows> {
     let rows: Rows | undefined;
     child.on('message', (m: LoadMessage) => {
       if ('phase' in m) {
-        if (m.at === 'end') cpu.push(cpuSeconds() - started);
+        if (m.at === 'end') {
+          cpu.push(cpuSeconds() - started);
+          loadCpu.push(m.cpu);
+        }
         void profiler.mark(m.phase, m.at).then(
           () => {
             if (m.at === 'start') started = cpuSeconds();
@@ -321,7 +325,7 @@ function measureFromProcess(kubeconfig: string): Promise<Rows> {
     child.once('error', reject);
     child.once('exit', (code, signal) =>
       rows
-        ? resolve(withCpu(rows, cpu, 'server'))
+        ? resolve(withCpu(rows, cpu, 'server').map((r, i) => ({ ...r, 'load process CPU s': loadCpu[i] })))
         : reject(new Error(`bench http load process exited with ${code ?? signal}`)),
     );
   });
@@ -332,11 +336,13 @@ async function loadProcess(kubeconfig: string): Promise<void> {
   const acks: (() => void)[] = [];
   process.on('message', () => acks.shift()?.());
   let last: LoadMessage;
+  let started = 0;
   try {
     const client = KubeconfigClient.fromFile(kubeconfig, coreRegistry());
     const rows = await measureHttp(client, NODES, WATCHERS, (phase, at) => {
       const go = new Promise<void>((r) => acks.push(r));
-      process.send?.({ phase, at });
+      if (at === 'start') started = cpuSeconds();
+      process.send?.({ phase, at, cpu: cpuSeconds() - started });
       return go;
     });
     last = { rows };
