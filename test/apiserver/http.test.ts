@@ -91,6 +91,17 @@ test('request info: namespaced, cluster-scoped, the namespace itself, subresourc
   assert.equal(requestInfo('DELETE', '/apis/coordination.k8s.io/v1/namespaces/x/leases', q()).verb, 'deletecollection');
   assert.equal(requestInfo('GET', '/version', q()).isResourceRequest, false);
   assert.deepEqual(requestInfo('GET', '/api/v1/nodes/n1/proxy/stats/summary', q()).rest, ['stats', 'summary']);
+  // Escaped segments are decoded (only then), a bad escape is the URIError the handler answers 400.
+  assert.equal(requestInfo('GET', '/api/v1/namespaces/d%2Dx/pods/a%3Ab', q()).namespace, 'd-x');
+  assert.equal(requestInfo('GET', '/api/v1/namespaces/d%2Dx/pods/a%3Ab', q()).name, 'a:b');
+  assert.throws(() => requestInfo('GET', '/api/v1/nodes/%zz', q()), URIError);
+  assert.throws(() => requestInfo('GET', '/healthz/%zz', q()), URIError);
+  // Empty segments do not count; a group/version alone is discovery, not a resource.
+  assert.equal(requestInfo('GET', '//api//v1///nodes//n1', q()).name, 'n1');
+  assert.equal(requestInfo('GET', '/apis/apps/v1', q()).isResourceRequest, false);
+  assert.equal(requestInfo('GET', '/apis/apps', q()).apiPrefix, undefined);
+  assert.equal(requestInfo('POST', '/api/v1/namespaces', q()).verb, 'create');
+  assert.equal(requestInfo('PUT', '/api/v1/namespaces/x/finalize', q()).namespace, 'x');
 });
 
 test('RBAC rules: verbs, groups, resources/subresources, names, non-resource URLs', () => {

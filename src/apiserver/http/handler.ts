@@ -69,9 +69,12 @@ const UNSECURED: UserInfo = { username: 'system:unsecured', groups: ['system:mas
 
 export class ApiHttpHandler {
   private readonly inflight: InflightLimit;
+  /** Path prefixes of the routes not counted as work in flight. */
+  private readonly untrackedPrefixes: string[];
 
   constructor(readonly options: HttpHandlerOptions) {
     this.inflight = new InflightLimit(options.maxRequestsInflight ?? 400, options.maxMutatingRequestsInflight ?? 200);
+    this.untrackedPrefixes = (options.routes ?? []).filter((r) => r.untracked).map((r) => r.prefix);
   }
 
   /** Requests refused with 429 (for tests and figures). */
@@ -85,7 +88,8 @@ export class ApiHttpHandler {
     // a watch (or a followed log) stops counting once it streams.
     // A request with a body counts only once the body has arrived: a client that sends half
     // a body and stalls must not hold virtual time still.
-    const untracked = (this.options.routes ?? []).some((r) => r.untracked && (req.url ?? '').startsWith(r.prefix));
+    const untracked =
+      this.untrackedPrefixes.length > 0 && this.untrackedPrefixes.some((p) => (req.url ?? '').startsWith(p));
     const q = this.options.quiescence;
     let tracked = false;
     let done = false;
@@ -260,8 +264,9 @@ export class ApiHttpHandler {
       name: info.name,
       subresource: info.subresource,
     };
-    const ctx: RequestContext = { user, dryRun: q.getAll('dryRun').includes('All') };
-    const dryRunValue = q.getAll('dryRun').find((v) => v !== 'All');
+    const dryRun = q.getAll('dryRun');
+    const ctx: RequestContext = { user, dryRun: dryRun.includes('All') };
+    const dryRunValue = dryRun.find((v) => v !== 'All');
     if (dryRunValue !== undefined) throw errors.badRequest(`Invalid dry run value: ${dryRunValue}`);
     if (info.subresource === 'log') return podLog(api, () => this.kubelets(), res, rt, target, q, release);
     if (info.subresource === 'proxy')

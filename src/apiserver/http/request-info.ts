@@ -27,12 +27,16 @@ export function queryBool(value: string | null): boolean {
   return value !== null && WATCH_TRUE.has(value);
 }
 
+/**
+ * Runs on every request, so it reads the path in one pass: segments are decoded only when
+ * the path has an escape (decodeURIComponent of a segment without "%" is that segment), and
+ * the info is built once instead of copied.
+ */
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const parts = path
-    .split('/')
-    .filter((p) => p !== '')
-    .map(decodeURIComponent);
-  const base: RequestInfo = {
+  const escaped = path.includes('%');
+  const parts: string[] = [];
+  for (const p of path.split('/')) if (p !== '') parts.push(escaped ? decodeURIComponent(p) : p);
+  const info: RequestInfo = {
     isResourceRequest: false,
     path,
     verb: method.toLowerCase(),
@@ -40,31 +44,31 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     version: '',
     rest: [],
   };
-  let i = 0;
+  let i: number;
   if (parts[0] === 'api' && parts.length >= 2) {
-    base.apiPrefix = 'api';
-    base.version = parts[1];
+    info.apiPrefix = 'api';
+    info.version = parts[1];
     i = 2;
   } else if (parts[0] === 'apis' && parts.length >= 3) {
-    base.apiPrefix = 'apis';
-    base.group = parts[1];
-    base.version = parts[2];
+    info.apiPrefix = 'apis';
+    info.group = parts[1];
+    info.version = parts[2];
     i = 3;
   } else {
-    return base;
+    return info;
   }
-  let seg = parts.slice(i);
-  if (seg.length === 0) return base; // discovery of a group/version
-  const info: RequestInfo = { ...base, isResourceRequest: true };
+  if (parts.length === i) return info; // discovery of a group/version
+  info.isResourceRequest = true;
   // /namespaces/{ns}/{resource}… is namespaced; /namespaces and /namespaces/{name}[/status|finalize] are the namespace itself.
-  if (seg[0] === 'namespaces' && seg.length >= 3) {
-    info.namespace = seg[1];
-    seg = seg.slice(2);
+  if (parts[i] === 'namespaces' && parts.length - i >= 3) {
+    info.namespace = parts[i + 1];
+    i += 2;
   }
-  info.resource = seg[0];
-  if (seg.length >= 2) info.name = seg[1];
-  if (seg.length >= 3) info.subresource = seg[2];
-  if (seg.length >= 4) info.rest = seg.slice(3);
+  const n = parts.length - i;
+  info.resource = parts[i];
+  if (n >= 2) info.name = parts[i + 1];
+  if (n >= 3) info.subresource = parts[i + 2];
+  if (n >= 4) info.rest = parts.slice(i + 3);
   if (info.resource === 'namespaces' && info.name && !info.namespace) info.namespace = info.name;
   const m = method.toUpperCase();
   if (m === 'GET' || m === 'HEAD') {

@@ -293,7 +293,8 @@ export function toTable(
 
 /** Whether an Accept header asks for a meta.k8s.io Table (kubectl get). */
 export function wantsTable(accept: string | undefined): boolean {
-  if (!accept) return false;
+  // Every request asks: most Accept headers (application/json) have no Table in them at all.
+  if (!accept?.includes('as=Table')) return false;
   return accept.split(',').some((part) => {
     const params = part.split(';').map((p) => p.trim());
     return params.includes('as=Table') && params.includes('g=meta.k8s.io');
