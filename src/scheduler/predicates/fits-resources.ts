@@ -21,6 +21,9 @@ import {
  * over-committed node refuses a pod that asks only memory); the framework checks only
  * what the pod asks for (> 0).
  */
+/** One pod more than allocatable "pods" does not fit. */
+const tooMany = (pods: number, allowed: number) => pods + 1 > allowed;
+
 export function fitsResources(onlyRequested: boolean): Predicate {
   const fails = (want: number, have: number, cap: number) => !(onlyRequested && want <= 0) && cap < want + have;
   const check: Predicate = (_pod, meta, node) => {
@@ -30,7 +33,7 @@ export function fitsResources(onlyRequested: boolean): Predicate {
     const row = node.row;
     const allowed = d[row + F_ALLOWED_PODS];
     const pods = d[row + F_PODS];
-    if (pods + 1 > allowed)
+    if (tooMany(pods, allowed))
       out = [{ kind: 'insufficient', resource: 'pods', requested: 1, used: pods, capacity: allowed }];
     const req = meta.request;
     if (meta.zeroRequest) return out ?? FITS;
@@ -74,7 +77,7 @@ export function fitsResources(onlyRequested: boolean): Predicate {
   };
   // The same test on the row when the pod asks for no extended resource (those live in the NodeInfo's maps).
   return withRow(check, (meta, d, row) => {
-    if (d[row + F_PODS] + 1 > d[row + F_ALLOWED_PODS]) return false;
+    if (tooMany(d[row + F_PODS], d[row + F_ALLOWED_PODS])) return false;
     if (meta.zeroRequest) return true;
     const req = meta.request;
     return (

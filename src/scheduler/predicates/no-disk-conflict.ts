@@ -1,5 +1,5 @@
 import { Pod, Volume } from '../../api/core';
-import { FITS, NodeCheck, withForPod } from './predicate';
+import { FITS, NodeCheck, perPod } from './predicate';
 
 interface GcePd {
   pdName?: string;
@@ -62,17 +62,8 @@ function conflictsWith(volumes: readonly Volume[]): NodeCheck {
   };
 }
 
-const conflictingVolumes = (pod: Pod) =>
-  (pod.spec.volumes ?? []).filter((v) => CONFLICTING.some((t) => v[t] !== undefined));
-
 /** The pod's volumes of the four kinds are picked once per cycle; a pod with none fits every node. */
-export const noDiskConflict = withForPod(
-  (pod, meta, node) => {
-    const volumes = conflictingVolumes(pod);
-    return volumes.length === 0 ? FITS : conflictsWith(volumes)(pod, meta, node);
-  },
-  (pod) => {
-    const volumes = conflictingVolumes(pod);
-    return volumes.length === 0 ? undefined : conflictsWith(volumes);
-  },
-);
+export const noDiskConflict = perPod((pod: Pod) => {
+  const volumes = (pod.spec.volumes ?? []).filter((v) => CONFLICTING.some((t) => v[t] !== undefined));
+  return volumes.length === 0 ? undefined : volumes;
+}, conflictsWith);

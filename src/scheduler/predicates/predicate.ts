@@ -34,6 +34,22 @@ export function withRow(check: NodeCheck, passesRow: NonNullable<NodeCheck['pass
   return Object.assign(check, { passesRow });
 }
 
+/**
+ * A predicate whose per-node check needs something computed from the pod alone (its
+ * volumes of a kind, its affinity state): `prepare` computes it once per cycle, undefined
+ * when the pod fits every node; `check` is the per-node test given it.
+ */
+export function perPod<T>(
+  prepare: (pod: Pod, meta: PodMeta) => T | undefined,
+  check: (state: T) => NodeCheck,
+): Predicate {
+  const forPod = (pod: Pod, meta: PodMeta) => {
+    const state = prepare(pod, meta);
+    return state === undefined ? undefined : check(state);
+  };
+  return withForPod((pod, meta, node) => forPod(pod, meta)?.(pod, meta, node) ?? FITS, forPod);
+}
+
 /** A predicate with a per-pod specialisation. */
 export function withForPod(check: NodeCheck, forPod: (pod: Pod, meta: PodMeta) => NodeCheck | undefined): Predicate {
   return Object.assign(check, { forPod });

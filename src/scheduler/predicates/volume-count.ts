@@ -1,5 +1,5 @@
 import { Pod, Volume } from '../../api/core';
-import { FITS, NodeCheck, Predicate, withForPod } from './predicate';
+import { FITS, NodeCheck, perPod, Predicate, withForPod } from './predicate';
 
 /*
  * The v1.12 volume predicates of the DefaultProvider, as far as this control plane has
@@ -46,11 +46,6 @@ function volumeIds(pod: Pod, k: Kind, into: Set<string>): void {
 /** MaxPDVolumeCountChecker.predicate for one kind of volume. */
 export function maxVolumeCount(name: keyof typeof KINDS): Predicate {
   const k = KINDS[name];
-  const wantedBy = (pod: Pod) => {
-    const ids = new Set<string>();
-    volumeIds(pod, k, ids);
-    return ids;
-  };
   const check =
     (wanted: ReadonlySet<string>): NodeCheck =>
     (_pod, _meta, node) => {
@@ -62,16 +57,11 @@ export function maxVolumeCount(name: keyof typeof KINDS): Predicate {
       return existing.size + added > limit ? [{ kind: 'predicate', reason: 'MaxVolumeCount' }] : FITS;
     };
   // The pod's own volumes of this kind, once per cycle: most pods have none (a token secret at most) and fit everywhere.
-  return withForPod(
-    (pod, meta, node) => {
-      const wanted = wantedBy(pod);
-      return wanted.size === 0 ? FITS : check(wanted)(pod, meta, node);
-    },
-    (pod) => {
-      const wanted = wantedBy(pod);
-      return wanted.size === 0 ? undefined : check(wanted);
-    },
-  );
+  return perPod((pod) => {
+    const ids = new Set<string>();
+    volumeIds(pod, k, ids);
+    return ids.size === 0 ? undefined : ids;
+  }, check);
 }
 
 /** A predicate over objects this control plane does not serve (PVs, PVCs, StorageClasses, CSI drivers). */

@@ -35,32 +35,27 @@ export function frameworkBalancedScore(cpu: number, cpuCap: number, mem: number,
  * kubernetes#130260, not in any v1.32 release.)
  */
 export function balancedAllocation(era: 'legacy' | 'framework'): Priority {
-  if (era === 'legacy') {
-    return (_pod, meta, nodes, at) => {
-      const out = new Array<number>(nodes.length);
-      for (let i = 0; i < nodes.length; i++) {
-        // The node's numbers from its table row (node-table.ts).
-        const d = at ? at.data : nodes[i].table.data;
-        const row = at ? at.rows[i] : nodes[i].row;
-        out[i] = legacyBalancedScore(
-          d[row + F_NZ_CPU] + meta.nonZero.milliCPU,
-          d[row + F_ALLOC_CPU],
-          d[row + F_NZ_MEM] + meta.nonZero.memory,
-          d[row + F_ALLOC_MEM],
-        );
-      }
-      return out;
-    };
-  }
+  if (era === 'legacy') return fromRows(legacyBalancedScore, 'nonZero');
+  return fromRows(frameworkBalancedScore, 'actual');
+}
+
+/** A score of each node's cpu and memory (the node's requests + the pod's) against allocatable, read from the table rows. */
+function fromRows(
+  score: (cpu: number, cpuCap: number, mem: number, memCap: number) => number,
+  requests: 'nonZero' | 'actual',
+): Priority {
+  const cpuField = requests === 'nonZero' ? F_NZ_CPU : F_REQ_CPU;
+  const memField = requests === 'nonZero' ? F_NZ_MEM : F_REQ_MEM;
   return (_pod, meta, nodes, at) => {
+    const pod = requests === 'nonZero' ? meta.nonZero : meta.request;
     const out = new Array<number>(nodes.length);
     for (let i = 0; i < nodes.length; i++) {
       const d = at ? at.data : nodes[i].table.data;
       const row = at ? at.rows[i] : nodes[i].row;
-      out[i] = frameworkBalancedScore(
-        d[row + F_REQ_CPU] + meta.request.milliCPU,
+      out[i] = score(
+        d[row + cpuField] + pod.milliCPU,
         d[row + F_ALLOC_CPU],
-        d[row + F_REQ_MEM] + meta.request.memory,
+        d[row + memField] + pod.memory,
         d[row + F_ALLOC_MEM],
       );
     }
