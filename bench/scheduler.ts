@@ -113,11 +113,17 @@ export async function run(
   };
 }
 
+/**
+ * Knobs: SCHED_BENCH_SIZES=NODESxPODS,… (default 5000x10000,5000x150000: the goal row is the
+ * 5000-node one with the most pods), SCHED_BENCH_PROFILES=seed,kubernetes-1.32, and
+ * CPU_PROFILE=scheduler-seed (or scheduler-kubernetes-1.32) with CPU_PROFILE_DIR for a
+ * .cpuprofile of the scheduling phase. 'pods per CPU-s' divides by the process's CPU time
+ * over that phase (process.cpuUsage), the figure to trust on a shared machine.
+ */
 export async function runSchedulerBenchmark(): Promise<void> {
   const sizes = (process.env.SCHED_BENCH_SIZES ?? '5000x10000,5000x150000')
     .split(',')
     .map((s) => s.split('x').map(Number));
-  // SCHED_BENCH_PROFILES=seed (or kubernetes-1.32) runs one profile while iterating.
   const profiles = (process.env.SCHED_BENCH_PROFILES ?? 'seed,kubernetes-1.32').split(',');
   const rows: Record<string, string | number>[] = [];
   for (const [nodes, pods] of sizes) {
