@@ -5,6 +5,8 @@ import { NodeVerdict, SchedulingDecision } from './decision';
 import { PodMeta } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { Algorithm } from './providers';
+import { checkFor, NodeCheck } from './predicates/predicate';
+import { Rows } from './node-table';
 import { FailureReason, fitErrorMessage, frameworkFitErrorMessage, reasonText } from './reasons';
 import { seededRandom } from '../util/random';
 
@@ -48,20 +50,27 @@ export class HostSelector {
     this.random = seededRandom(seed);
   }
 
-  select(names: readonly string[], totals: readonly number[]): string {
+  select(names: readonly string[], totals: ArrayLike<number>): string {
+    return names[this.selectIndex(totals)];
+  }
+
+  /** The index of the chosen node in totals. */
+  selectIndex(totals: ArrayLike<number>): number {
     if (this.era === 'legacy') {
+      // The max, how many nodes have it, then the (lastNodeIndex mod that)-th of them in order.
       let max = -Infinity;
-      const maxIdx: number[] = [];
+      let ties = 0;
       for (let i = 0; i < totals.length; i++) {
         if (totals[i] > max) {
           max = totals[i];
-          maxIdx.length = 0;
+          ties = 0;
         }
-        if (totals[i] === max) maxIdx.push(i);
+        if (totals[i] === max) ties++;
       }
-      const ix = this.lastNodeIndex % maxIdx.length;
+      let ix = this.lastNodeIndex % ties;
       this.lastNodeIndex++;
-      return names[maxIdx[ix]];
+      for (let i = 0; i < totals.length; i++) if (totals[i] === max && ix-- === 0) return i;
+      return -1;
     }
     let selected = 0;
     let count = 1;
@@ -74,8 +83,18 @@ export class HostSelector {
         if (Math.floor(this.random() * count) === 0) selected = i;
       }
     }
-    return names[selected];
+    return selected;
   }
+}
+
+function passesRows(
+  checks: readonly NonNullable<NodeCheck['passesRow']>[],
+  meta: PodMeta,
+  data: Float64Array,
+  row: number,
+): boolean {
+  for (let i = 0; i < checks.length; i++) if (!checks[i](meta, data, row)) return false;
+  return true;
 }
 
 export interface GenericSchedulerOptions {
@@ -93,6 +112,9 @@ export interface GenericSchedulerOptions {
 export class GenericScheduler {
   private readonly selector: HostSelector;
   private nextStartNodeIndex = 0;
+  /** The feasible nodes' table rows, reused from cycle to cycle. */
+  private rows = new Int32Array(0);
+  private totals = new Float64Array(0);
 
   constructor(
     readonly algorithm: Algorithm,
@@ -107,20 +129,46 @@ export class GenericScheduler {
     const all = this.cache.numNodes;
     const meta = new PodMeta(pod, this.cache, this.cache.arithmetic);
     const want = numFeasibleNodesToFind(era, all, this.options.percentageOfNodesToScore);
-    const feasible: NodeInfo[] = [];
+    // Sized once for the most nodes this cycle can find (no growth copies), trimmed after.
+    const feasible = new Array<NodeInfo>(Math.min(want, all));
+    let found = 0;
     const failures = new Map<string, FailureReason[]>();
     const verdicts: NodeVerdict[] = [];
-    const order = era === 'framework' ? this.cache.tree.list() : undefined;
+    const tree = this.cache.tree;
+    const order = era === 'framework' ? tree.list() : undefined;
+    const orderRows = era === 'framework' ? tree.listRows() : undefined;
+    const checks = this.checksFor(pod, meta);
+    // When every check can answer from a node's table row, a node that passes them all is
+    // never touched (its NodeInfo is only pushed); the others run the checks for reasons.
+    const rowChecks = checks.every((c) => c.fn.passesRow) ? checks.map((c) => c.fn.passesRow!) : undefined;
+    const data = this.cache.table.data;
+    if (this.rows.length < feasible.length) this.rows = new Int32Array(feasible.length);
+    const rows = this.rows;
     let processed = 0;
-    while (processed < all && feasible.length < want) {
-      const info = order ? order[(this.nextStartNodeIndex + processed) % all] : this.cache.tree.next()!;
-      const name = info.name;
+    while (processed < all && found < want) {
+      let info: NodeInfo;
+      let row: number;
+      if (order) {
+        const k = (this.nextStartNodeIndex + processed) % all;
+        info = order[k];
+        row = orderRows![k];
+      } else {
+        info = tree.next()!;
+        row = tree.row;
+      }
       processed++;
-      const failed = this.filter(pod, meta, info);
-      if (!failed) {
-        feasible.push(info);
+      if (rowChecks && row >= 0 && passesRows(rowChecks, meta, data, row)) {
+        rows[found] = row;
+        feasible[found++] = info;
         continue;
       }
+      const failed = checks.length === 0 ? undefined : this.filter(pod, meta, info, checks);
+      if (!failed) {
+        rows[found] = info.row;
+        feasible[found++] = info;
+        continue;
+      }
+      const name = info.name;
       failures.set(name, failed.reasons);
       if (record)
         verdicts.push({
@@ -129,6 +177,7 @@ export class GenericScheduler {
           reasons: failed.reasons.map((r) => reasonText(r, era)),
         });
     }
+    feasible.length = found;
     if (order && all > 0) this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % all;
     const decision: SchedulingDecision | undefined = record
       ? {
@@ -159,16 +208,20 @@ export class GenericScheduler {
       }
       return { node: feasible[0].name, decision };
     }
-    const totals = new Array<number>(feasible.length).fill(0);
+    // Float64Array: one element kind whatever the priorities return (a −0 would make an Array's doubles).
+    if (this.totals.length < feasible.length) this.totals = new Float64Array(feasible.length);
+    const totals = this.totals.subarray(0, feasible.length);
+    totals.fill(0);
     const perPriority: number[][] = [];
+    const at: Rows = { data, rows };
     for (const p of this.algorithm.priorities) {
-      const scores = p.fn(pod, meta, feasible);
+      const scores = p.fn(pod, meta, feasible, at);
       perPriority.push(scores);
-      for (let i = 0; i < scores.length; i++) totals[i] += scores[i] * p.weight;
+      const w = p.weight;
+      for (let i = 0; i < scores.length; i++) totals[i] += scores[i] * w;
     }
     if (this.algorithm.priorities.length === 0) totals.fill(1); // EqualPriority
-    const names = feasible.map((n) => n.name);
-    const chosen = this.selector.select(names, totals);
+    const chosen = feasible[this.selector.selectIndex(totals)].name;
     if (decision) {
       feasible.forEach((n, i) => {
         decision.nodes.push({
@@ -182,11 +235,26 @@ export class GenericScheduler {
     return { node: chosen, decision };
   }
 
+  /** The predicates, in order, that can fail for this pod (checkFor), each specialised to it once per cycle. */
+  private checksFor(pod: Pod, meta: PodMeta): { name: string; fn: NodeCheck }[] {
+    const out: { name: string; fn: NodeCheck }[] = [];
+    for (const p of this.algorithm.predicates) {
+      const fn = checkFor(p.fn, pod, meta);
+      if (fn) out.push({ name: p.name, fn });
+    }
+    return out;
+  }
+
   /** podFitsOnNode: predicates in order; by default the first failure ends the node's evaluation. */
-  private filter(pod: Pod, meta: PodMeta, info: NodeInfo): { predicate: string; reasons: FailureReason[] } | undefined {
+  private filter(
+    pod: Pod,
+    meta: PodMeta,
+    info: NodeInfo,
+    checks: readonly { name: string; fn: NodeCheck }[],
+  ): { predicate: string; reasons: FailureReason[] } | undefined {
     let first: string | undefined;
     let reasons: FailureReason[] | undefined;
-    for (const p of this.algorithm.predicates) {
+    for (const p of checks) {
       const r = p.fn(pod, meta, info);
       if (r.length === 0) continue;
       if (!first) {

@@ -3,6 +3,7 @@ import { objectKey } from '../api/meta';
 import { ClusterView, ServiceLike } from './meta';
 import { NodeInfo } from './nodeinfo';
 import { NodeTree } from './node-tree';
+import { NodeTable } from './node-table';
 import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { Selector } from '../api/labels/selector';
 import { podServices, SpreadSources, spreadSelectors } from './spread-selectors';
@@ -20,6 +21,8 @@ export class SchedulerCache implements ClusterView {
   private readonly byNamespace = new Map<string, Map<string, { pod: Pod; node: string }>>();
   private readonly withAffinity = new Set<NodeInfo>();
   private readonly withImages = new Set<NodeInfo>();
+  /** The rows the predicate and priority loops read (node-table.ts). */
+  readonly table = new NodeTable(1024);
   private sources: SpreadSources = { services: [], replicationControllers: [], replicaSets: [], statefulSets: [] };
 
   constructor(readonly arithmetic: PodArithmetic = LEGACY_ARITHMETIC) {}
@@ -34,7 +37,7 @@ export class SchedulerCache implements ClusterView {
 
   private info(name: string): NodeInfo {
     let i = this.infos.get(name);
-    if (!i) this.infos.set(name, (i = new NodeInfo(name, undefined, this.arithmetic)));
+    if (!i) this.infos.set(name, (i = new NodeInfo(name, undefined, this.arithmetic, this.table)));
     return i;
   }
 
@@ -54,15 +57,21 @@ export class SchedulerCache implements ClusterView {
     if (!info?.node) return;
     this.tree.remove(name, info.zone);
     this.withImages.delete(info);
-    info.node = undefined;
-    if (info.podCount === 0) this.infos.delete(name);
+    info.clearNode();
+    if (info.podCount === 0) this.drop(info);
   }
 
   /** A pod bound to a node (from the informer): confirms an assumed pod or adds it. */
   addPod(pod: Pod): void {
     const key = objectKey(pod);
-    this.assumed.delete(key);
-    this.place(key, pod, pod.spec.nodeName!);
+    const node = pod.spec.nodeName!;
+    // v1.12 cache.AddPod: an assumed pod confirmed on the node it was assumed on keeps its
+    // place (only the stored object changes); on another node it is moved.
+    if (this.assumed.delete(key) && this.podNode.get(key) === node && this.infos.get(node)?.replacePod(key, pod)) {
+      this.byNamespace.get(pod.metadata.namespace ?? 'default')?.set(key, { pod, node });
+      return;
+    }
+    this.place(key, pod, node);
   }
 
   removePod(key: string): void {
@@ -73,9 +82,14 @@ export class SchedulerCache implements ClusterView {
     const info = this.infos.get(node);
     info?.removePod(key);
     if (info && info.affinityPodCount === 0) this.withAffinity.delete(info);
-    if (info && !info.node && info.podCount === 0) this.infos.delete(node);
+    if (info && !info.node && info.podCount === 0) this.drop(info);
     const ns = key.slice(0, key.indexOf('/'));
     this.byNamespace.get(ns)?.delete(key);
+  }
+
+  private drop(info: NodeInfo): void {
+    this.infos.delete(info.name);
+    this.table.release(info.row);
   }
 
   /** AssumePod: count the pod on the node before its binding is confirmed. */

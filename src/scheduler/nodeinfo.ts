@@ -1,8 +1,25 @@
-import { Node, Pod } from '../api/core';
+import { Node, Pod, Taint } from '../api/core';
 import { objectKey } from '../api/meta';
 import { emptyResources, nodeAllocatable, Resources } from '../api/pod-resources';
 import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
 import { zoneKey } from './zone';
+import {
+  F_ALLOC_CPU,
+  F_ALLOC_EPH,
+  F_ALLOC_MEM,
+  F_ALLOWED_PODS,
+  F_NZ_CPU,
+  F_NZ_MEM,
+  F_PODS,
+  F_REQ_CPU,
+  F_REQ_EPH,
+  F_REQ_MEM,
+  F_FILTER_TAINTS,
+  F_HAS_NODE,
+  F_PREFER_TAINTS,
+  F_UNSCHEDULABLE,
+  NodeTable,
+} from './node-table';
 
 /** A host port as upstream's HostPortInfo keeps it: hostIP (default 0.0.0.0), protocol (default TCP), port. */
 export interface HostPort {
@@ -22,6 +39,9 @@ export function podHostPorts(pod: Pod): HostPort[] {
   }
   return out;
 }
+
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_TAINTS: readonly Taint[] = Object.freeze([]);
 
 interface PodEntry {
   pod: Pod;
@@ -51,12 +71,18 @@ export class NodeInfo {
   /** "protocol/port" → hostIP → how many pods use it. */
   private readonly ports = new Map<string, Map<string, number>>();
 
+  /** This node's row in the table (node-table.ts): the offset of its first field. */
+  readonly row: number;
+
   constructor(
     readonly name: string,
     node?: Node,
     /** How a pod's requests are summed: v1.12's NodeInfo or v1.32's PodRequests. */
     private readonly arithmetic: PodArithmetic = LEGACY_ARITHMETIC,
+    /** The cache's shared table; a NodeInfo on its own gets a table of one row. */
+    readonly table: NodeTable = new NodeTable(1),
   ) {
+    this.row = table.allocate();
     if (node) this.setNode(node);
   }
 
@@ -66,15 +92,59 @@ export class NodeInfo {
   /** status.images by each of their names → size in bytes (NodeInfo.ImageStates), read once per node update. */
   images: ReadonlyMap<string, number> = new Map();
 
+  /*
+   * What the predicates and priorities read of the Node on every decision, taken once per
+   * node update so the per-node loop reads fields of this object instead of walking the
+   * Node (and allocating `?? []` defaults) for each pod.
+   */
+  /** spec.unschedulable (cordoned). */
+  unschedulable = false;
+  /** metadata.labels, never undefined. */
+  labels: Readonly<Record<string, string>> = NO_LABELS;
+  /** The taints with effect NoSchedule or NoExecute (the ones that filter). */
+  filterTaints: readonly Taint[] = NO_TAINTS;
+  /** The taints with effect PreferNoSchedule (the ones TaintTolerationPriority counts). */
+  preferTaints: readonly Taint[] = NO_TAINTS;
+
   setNode(node: Node): void {
     this.node = node;
     this.zone = zoneKey(node);
+    this.unschedulable = !!node.spec?.unschedulable;
+    this.labels = node.metadata.labels ?? NO_LABELS;
+    const taints = node.spec?.taints ?? [];
+    this.filterTaints = taints.length
+      ? taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')
+      : NO_TAINTS;
+    this.preferTaints = taints.length ? taints.filter((t) => t.effect === 'PreferNoSchedule') : NO_TAINTS;
     const images = new Map<string, number>();
     for (const img of node.status?.images ?? []) for (const n of img.names ?? []) images.set(n, img.sizeBytes ?? 0);
     this.images = images;
     const a = nodeAllocatable(node.status?.allocatable ?? node.status?.capacity);
     this.allocatable = a.resources;
     this.allowedPodNumber = a.pods;
+    const d = this.table.data;
+    d[this.row + F_ALLOC_CPU] = a.resources.milliCPU;
+    d[this.row + F_ALLOC_MEM] = a.resources.memory;
+    d[this.row + F_ALLOC_EPH] = a.resources.ephemeralStorage;
+    d[this.row + F_ALLOWED_PODS] = a.pods;
+    d[this.row + F_UNSCHEDULABLE] = this.unschedulable ? 1 : 0;
+    d[this.row + F_HAS_NODE] = 1;
+    d[this.row + F_FILTER_TAINTS] = this.filterTaints.length;
+    d[this.row + F_PREFER_TAINTS] = this.preferTaints.length;
+  }
+
+  /** The Node is gone (cache.removeNode): what was read of it goes too. */
+  clearNode(): void {
+    this.node = undefined;
+    this.unschedulable = false;
+    this.labels = NO_LABELS;
+    this.filterTaints = NO_TAINTS;
+    this.preferTaints = NO_TAINTS;
+    const d = this.table.data;
+    d[this.row + F_UNSCHEDULABLE] = 0;
+    d[this.row + F_HAS_NODE] = 0;
+    d[this.row + F_FILTER_TAINTS] = 0;
+    d[this.row + F_PREFER_TAINTS] = 0;
   }
 
   get podCount(): number {
@@ -110,6 +180,18 @@ export class NodeInfo {
     this.apply(entry, 1);
   }
 
+  /**
+   * The same pod, newer object (an assumed pod's binding confirmed): what it requests, its
+   * ports and affinity cannot have changed (a bound pod's spec is immutable but for
+   * additions these sums do not read), so nothing is summed again.
+   */
+  replacePod(key: string, pod: Pod): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    entry.pod = pod;
+    return true;
+  }
+
   removePod(key: string): boolean {
     const entry = this.entries.get(key);
     if (!entry) return false;
@@ -135,6 +217,13 @@ export class NodeInfo {
     this.nonZeroRequested.milliCPU += sign * e.nonZero.milliCPU;
     this.nonZeroRequested.memory += sign * e.nonZero.memory;
     if (e.withAffinity) this.affinityPodCount += sign;
+    const d = this.table.data;
+    d[this.row + F_REQ_CPU] = r.milliCPU;
+    d[this.row + F_REQ_MEM] = r.memory;
+    d[this.row + F_REQ_EPH] = r.ephemeralStorage;
+    d[this.row + F_NZ_CPU] = this.nonZeroRequested.milliCPU;
+    d[this.row + F_NZ_MEM] = this.nonZeroRequested.memory;
+    d[this.row + F_PODS] = this.entries.size;
     for (const p of e.ports) {
       const key = `${p.protocol}/${p.port}`;
       let ips = this.ports.get(key);

@@ -1,5 +1,15 @@
 import { FailureReason } from '../reasons';
-import { FITS, Predicate } from './predicate';
+import { FITS, Predicate, withRow } from './predicate';
+import {
+  F_ALLOC_CPU,
+  F_ALLOC_EPH,
+  F_ALLOC_MEM,
+  F_ALLOWED_PODS,
+  F_PODS,
+  F_REQ_CPU,
+  F_REQ_EPH,
+  F_REQ_MEM,
+} from '../node-table';
 
 /**
  * PodFitsResources (v1.12 predicates.go; framework NodeResourcesFit fitsRequest).
@@ -11,44 +21,51 @@ import { FITS, Predicate } from './predicate';
  * over-committed node refuses a pod that asks only memory); the framework checks only
  * what the pod asks for (> 0).
  */
+/** One pod more than allocatable "pods" does not fit. */
+const tooMany = (pods: number, allowed: number) => pods + 1 > allowed;
+
 export function fitsResources(onlyRequested: boolean): Predicate {
   const fails = (want: number, have: number, cap: number) => !(onlyRequested && want <= 0) && cap < want + have;
-  return (_pod, meta, node) => {
+  const check: Predicate = (_pod, meta, node) => {
     let out: FailureReason[] | undefined;
-    const allowed = node.allowedPodNumber;
-    if (node.podCount + 1 > allowed)
-      out = [{ kind: 'insufficient', resource: 'pods', requested: 1, used: node.podCount, capacity: allowed }];
+    // The node's numbers from its table row (node-table.ts): one cache line, no nested objects.
+    const d = node.table.data;
+    const row = node.row;
+    const allowed = d[row + F_ALLOWED_PODS];
+    const pods = d[row + F_PODS];
+    if (tooMany(pods, allowed))
+      out = [{ kind: 'insufficient', resource: 'pods', requested: 1, used: pods, capacity: allowed }];
     const req = meta.request;
     if (meta.zeroRequest) return out ?? FITS;
-    const a = node.allocatable;
-    const used = node.requested;
     // Fast path: the common case (everything fits) allocates nothing.
-    if (fails(req.milliCPU, used.milliCPU, a.milliCPU))
+    if (fails(req.milliCPU, d[row + F_REQ_CPU], d[row + F_ALLOC_CPU]))
       (out ??= []).push({
         kind: 'insufficient',
         resource: 'cpu',
         requested: req.milliCPU,
-        used: used.milliCPU,
-        capacity: a.milliCPU,
+        used: d[row + F_REQ_CPU],
+        capacity: d[row + F_ALLOC_CPU],
       });
-    if (fails(req.memory, used.memory, a.memory))
+    if (fails(req.memory, d[row + F_REQ_MEM], d[row + F_ALLOC_MEM]))
       (out ??= []).push({
         kind: 'insufficient',
         resource: 'memory',
         requested: req.memory,
-        used: used.memory,
-        capacity: a.memory,
+        used: d[row + F_REQ_MEM],
+        capacity: d[row + F_ALLOC_MEM],
       });
-    if (fails(req.ephemeralStorage, used.ephemeralStorage, a.ephemeralStorage)) {
+    if (fails(req.ephemeralStorage, d[row + F_REQ_EPH], d[row + F_ALLOC_EPH])) {
       (out ??= []).push({
         kind: 'insufficient',
         resource: 'ephemeral-storage',
         requested: req.ephemeralStorage,
-        used: used.ephemeralStorage,
-        capacity: a.ephemeralStorage,
+        used: d[row + F_REQ_EPH],
+        capacity: d[row + F_ALLOC_EPH],
       });
     }
     if (req.scalar.size) {
+      const a = node.allocatable;
+      const used = node.requested;
       for (const [name, want] of req.scalar) {
         const have = used.scalar.get(name) ?? 0;
         const cap = a.scalar.get(name) ?? 0;
@@ -58,4 +75,16 @@ export function fitsResources(onlyRequested: boolean): Predicate {
     }
     return out ?? FITS;
   };
+  // The same test on the row when the pod asks for no extended resource (those live in the NodeInfo's maps).
+  return withRow(check, (meta, d, row) => {
+    if (tooMany(d[row + F_PODS], d[row + F_ALLOWED_PODS])) return false;
+    if (meta.zeroRequest) return true;
+    const req = meta.request;
+    return (
+      req.scalar.size === 0 &&
+      !fails(req.milliCPU, d[row + F_REQ_CPU], d[row + F_ALLOC_CPU]) &&
+      !fails(req.memory, d[row + F_REQ_MEM], d[row + F_ALLOC_MEM]) &&
+      !fails(req.ephemeralStorage, d[row + F_REQ_EPH], d[row + F_ALLOC_EPH])
+    );
+  });
 }

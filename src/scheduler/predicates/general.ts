@@ -3,7 +3,7 @@ import { fitsResources } from './fits-resources';
 import { podFitsHost } from './host-name';
 import { podFitsHostPorts } from './host-ports';
 import { podMatchNodeSelector } from './node-selector';
-import { FITS, Predicate } from './predicate';
+import { checkFor, FITS, NodeCheck, Predicate, withForPod } from './predicate';
 
 const legacyResources = fitsResources(false);
 
@@ -14,11 +14,20 @@ const legacyResources = fitsResources(false);
  */
 const ALL: readonly Predicate[] = [legacyResources, podFitsHost, podFitsHostPorts, podMatchNodeSelector];
 
-export const generalPredicates: Predicate = (pod, meta, node) => {
-  let out: FailureReason[] | undefined;
-  for (const p of ALL) {
-    const r = p(pod, meta, node);
-    if (r.length) (out ??= []).push(...r);
-  }
-  return out ?? FITS;
-};
+function all(checks: readonly NodeCheck[]): NodeCheck {
+  return (pod, meta, node) => {
+    let out: FailureReason[] | undefined;
+    for (const p of checks) {
+      const r = p(pod, meta, node);
+      if (r.length) (out ??= []).push(...r);
+    }
+    return out ?? FITS;
+  };
+}
+
+/** Per pod, only the parts that can fail (most pods name no node, port or selector: resources alone). */
+export const generalPredicates = withForPod(all(ALL), (pod, meta) => {
+  const checks = ALL.map((p) => checkFor(p, pod, meta)).filter((c): c is NodeCheck => c !== undefined);
+  if (checks.length === 0) return undefined;
+  return checks.length === 1 ? checks[0] : all(checks);
+});

@@ -1,4 +1,4 @@
-import { Predicate, FITS } from './predicate';
+import { FITS, withForPod } from './predicate';
 
 /**
  * PodFitsHostPorts (registered also as PodFitsPorts "for backwards compatibility with
@@ -6,7 +6,10 @@ import { Predicate, FITS } from './predicate';
  * with a used one of the same protocol and port when either IP is 0.0.0.0 or they are
  * equal (HostPortInfo.CheckConflict). hostPort 0 asks for nothing.
  */
-export const podFitsHostPorts: Predicate = (_pod, meta, node) => {
-  for (const p of meta.ports) if (node.portConflicts(p)) return [{ kind: 'predicate', reason: 'PodFitsHostPorts' }];
-  return FITS;
-};
+export const podFitsHostPorts = withForPod(
+  (_pod, meta, node) => {
+    for (const p of meta.ports) if (node.portConflicts(p)) return [{ kind: 'predicate', reason: 'PodFitsHostPorts' }];
+    return FITS;
+  },
+  (_pod, meta) => (meta.ports.length ? podFitsHostPorts : undefined),
+);

@@ -3,7 +3,7 @@ import { AffinityTerm, Era, matchesAll, podTerms, scheduledPods, termMatches, to
 import { PodMeta } from '../meta';
 import { NodeInfo } from '../nodeinfo';
 import { FailureReason, PredicateReason } from '../reasons';
-import { FITS, Predicate } from './predicate';
+import { FITS, NodeCheck, Predicate, withForPod } from './predicate';
 
 /**
  * Counts per topology pair ("key=value"), computed once per scheduling cycle over every
@@ -55,7 +55,7 @@ function state(pod: Pod, meta: PodMeta, era: Era): AffinityState {
 /** satisfyExistingPodsAntiAffinity: no label pair of the node is one an existing pod's anti-affinity claims. */
 function existingAntiAffinityHolds(s: AffinityState, info: NodeInfo): boolean {
   if (s.existingAntiAffinity.size === 0) return true;
-  for (const [k, v] of Object.entries(info.node?.metadata.labels ?? {}))
+  for (const [k, v] of Object.entries(info.labels))
     if ((s.existingAntiAffinity.get(`${k}=${v}`) ?? 0) > 0) return false;
   return true;
 }
@@ -97,9 +97,9 @@ function affinityHolds(s: AffinityState, pod: Pod, info: NodeInfo, era: Era): bo
  * with the generic ErrPodAffinityNotMatch before its own reason.
  */
 export function interPodAffinity(era: Era): Predicate {
-  return (pod, meta, info) => {
+  const check: NodeCheck = (pod, meta, info) => {
     const s = state(pod, meta, era);
-    if (s.requiredAffinity.length + s.requiredAntiAffinity.length + s.existingAntiAffinity.size === 0) return FITS;
+    if (!constrains(s)) return FITS;
     const fail = (reason: PredicateReason): FailureReason[] =>
       era === 'legacy'
         ? [
@@ -118,4 +118,10 @@ export function interPodAffinity(era: Era): Predicate {
     if (!existingAntiAffinityHolds(s, info)) return fail('ExistingPodsAntiAffinityRulesNotMatch');
     return FITS;
   };
+  // Without terms of its own and with no existing pod's anti-affinity matching it, the pod fits every node.
+  return withForPod(check, (pod, meta) => (constrains(state(pod, meta, era)) ? check : undefined));
+}
+
+function constrains(s: AffinityState): boolean {
+  return s.requiredAffinity.length + s.requiredAntiAffinity.length + s.existingAntiAffinity.size > 0;
 }

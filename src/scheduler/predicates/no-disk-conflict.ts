@@ -1,5 +1,5 @@
-import { Volume } from '../../api/core';
-import { Predicate, FITS } from './predicate';
+import { Pod, Volume } from '../../api/core';
+import { FITS, NodeCheck, perPod } from './predicate';
 
 interface GcePd {
   pdName?: string;
@@ -50,14 +50,20 @@ const CONFLICTING = ['gcePersistentDisk', 'awsElasticBlockStore', 'iscsi', 'rbd'
  * NoDiskConflict (framework VolumeRestrictions): the pod does not fit where a pod already
  * on the node mounts a conflicting volume.
  */
-export const noDiskConflict: Predicate = (pod, _meta, node) => {
-  const volumes = (pod.spec.volumes ?? []).filter((v) => CONFLICTING.some((t) => v[t] !== undefined));
-  if (volumes.length === 0) return FITS;
-  for (const existing of node.pods()) {
-    for (const theirs of existing.spec.volumes ?? []) {
-      for (const mine of volumes)
-        if (volumesConflict(mine, theirs)) return [{ kind: 'predicate', reason: 'NoDiskConflict' }];
+function conflictsWith(volumes: readonly Volume[]): NodeCheck {
+  return (_pod, _meta, node) => {
+    for (const existing of node.pods()) {
+      for (const theirs of existing.spec.volumes ?? []) {
+        for (const mine of volumes)
+          if (volumesConflict(mine, theirs)) return [{ kind: 'predicate', reason: 'NoDiskConflict' }];
+      }
     }
-  }
-  return FITS;
-};
+    return FITS;
+  };
+}
+
+/** The pod's volumes of the four kinds are picked once per cycle; a pod with none fits every node. */
+export const noDiskConflict = perPod((pod: Pod) => {
+  const volumes = (pod.spec.volumes ?? []).filter((v) => CONFLICTING.some((t) => v[t] !== undefined));
+  return volumes.length === 0 ? undefined : volumes;
+}, conflictsWith);

@@ -1,5 +1,6 @@
 import { tolerated } from '../taints';
-import { Predicate, FITS } from './predicate';
+import { F_FILTER_TAINTS } from '../node-table';
+import { FITS, Predicate, withRow } from './predicate';
 
 /**
  * PodToleratesNodeTaints (v1.12; framework TaintToleration Filter): every taint with
@@ -7,12 +8,15 @@ import { Predicate, FITS } from './predicate';
  * only lowers the TaintTolerationPriority score). The first untolerated taint is named
  * in the framework's message.
  */
-export const podToleratesNodeTaints: Predicate = (pod, _meta, node) => {
-  for (const taint of node.node?.spec?.taints ?? []) {
-    if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
-    if (!tolerated(pod.spec.tolerations, taint)) {
-      return [{ kind: 'predicate', reason: 'PodToleratesNodeTaints', taint: { key: taint.key, value: taint.value } }];
+export const podToleratesNodeTaints: Predicate = withRow(
+  (pod, _meta, node) => {
+    for (const taint of node.filterTaints) {
+      if (!tolerated(pod.spec.tolerations, taint)) {
+        return [{ kind: 'predicate', reason: 'PodToleratesNodeTaints', taint: { key: taint.key, value: taint.value } }];
+      }
     }
-  }
-  return FITS;
-};
+    return FITS;
+  },
+  // A node without such taints fits whatever the pod tolerates.
+  (_meta, d, row) => d[row + F_FILTER_TAINTS] === 0,
+);

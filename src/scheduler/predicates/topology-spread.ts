@@ -1,7 +1,7 @@
 import { Pod } from '../../api/core';
 import { PodMeta } from '../meta';
 import { countMatching, inclusion, podConstraints, SpreadConstraint } from '../priorities/topology-spread';
-import { FITS, Predicate } from './predicate';
+import { FITS, Predicate, withForPod } from './predicate';
 
 /** What PreFilter computes once per cycle: the matching pods per topology pair of every eligible node. */
 interface SpreadState {
@@ -38,20 +38,25 @@ function state(pod: Pod, meta: PodMeta): SpreadState {
  * global minimum ≤ maxSkew. The minimum is over the eligible domains (nodes passing the
  * inclusion policies), or 0 while there are fewer than minDomains of them.
  */
-export const podTopologySpreadFilter: Predicate = (pod, meta, node) => {
-  const s = state(pod, meta);
-  if (s.constraints.length === 0) return FITS;
-  const labels = node.node?.metadata.labels ?? {};
-  for (let i = 0; i < s.constraints.length; i++) {
-    const c = s.constraints[i];
-    if (!Object.hasOwn(labels, c.topologyKey)) return [{ kind: 'predicate', reason: 'PodTopologySpreadMissingLabel' }];
-    const domains = s.counts[i];
-    let min = domains.size > 0 ? Number.POSITIVE_INFINITY : 0;
-    for (const n of domains.values()) min = Math.min(min, n);
-    if (domains.size < (c.minDomains ?? 1)) min = 0;
-    const self = c.selector.matches(pod.metadata.labels ?? {}) ? 1 : 0;
-    const skew = (domains.get(labels[c.topologyKey]) ?? 0) + self - min;
-    if (skew > c.maxSkew) return [{ kind: 'predicate', reason: 'PodTopologySpread' }];
-  }
-  return FITS;
-};
+export const podTopologySpreadFilter: Predicate = withForPod(
+  (pod, meta, node) => {
+    const s = state(pod, meta);
+    if (s.constraints.length === 0) return FITS;
+    const labels = node.labels;
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      if (!Object.hasOwn(labels, c.topologyKey))
+        return [{ kind: 'predicate', reason: 'PodTopologySpreadMissingLabel' }];
+      const domains = s.counts[i];
+      let min = domains.size > 0 ? Number.POSITIVE_INFINITY : 0;
+      for (const n of domains.values()) min = Math.min(min, n);
+      if (domains.size < (c.minDomains ?? 1)) min = 0;
+      const self = c.selector.matches(pod.metadata.labels ?? {}) ? 1 : 0;
+      const skew = (domains.get(labels[c.topologyKey]) ?? 0) + self - min;
+      if (skew > c.maxSkew) return [{ kind: 'predicate', reason: 'PodTopologySpread' }];
+    }
+    return FITS;
+  },
+  // No DoNotSchedule constraint: nothing to filter on.
+  (pod, meta) => (state(pod, meta).constraints.length ? podTopologySpreadFilter : undefined),
+);

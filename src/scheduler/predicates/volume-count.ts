@@ -1,5 +1,5 @@
 import { Pod, Volume } from '../../api/core';
-import { FITS, Predicate } from './predicate';
+import { FITS, NodeCheck, perPod, Predicate, withForPod } from './predicate';
 
 /*
  * The v1.12 volume predicates of the DefaultProvider, as far as this control plane has
@@ -46,23 +46,26 @@ function volumeIds(pod: Pod, k: Kind, into: Set<string>): void {
 /** MaxPDVolumeCountChecker.predicate for one kind of volume. */
 export function maxVolumeCount(name: keyof typeof KINDS): Predicate {
   const k = KINDS[name];
-  return (pod, meta, node) => {
-    if (!pod.spec.volumes?.length) return FITS;
-    // The pod's own volumes of this kind, once per cycle (most pods have none: a token secret at most).
-    const wanted = meta.once(name, () => {
-      const ids = new Set<string>();
-      volumeIds(pod, k, ids);
-      return ids;
-    });
-    if (wanted.size === 0) return FITS;
-    const existing = new Set<string>();
-    for (const p of node.pods()) volumeIds(p, k, existing);
-    let added = 0;
-    for (const id of wanted) if (!existing.has(id)) added++;
-    const limit = node.allocatable.scalar.get(k.allocatable) ?? k.defaultMax;
-    return existing.size + added > limit ? [{ kind: 'predicate', reason: 'MaxVolumeCount' }] : FITS;
-  };
+  const check =
+    (wanted: ReadonlySet<string>): NodeCheck =>
+    (_pod, _meta, node) => {
+      const existing = new Set<string>();
+      for (const p of node.pods()) volumeIds(p, k, existing);
+      let added = 0;
+      for (const id of wanted) if (!existing.has(id)) added++;
+      const limit = node.allocatable.scalar.get(k.allocatable) ?? k.defaultMax;
+      return existing.size + added > limit ? [{ kind: 'predicate', reason: 'MaxVolumeCount' }] : FITS;
+    };
+  // The pod's own volumes of this kind, once per cycle: most pods have none (a token secret at most) and fit everywhere.
+  return perPod((pod) => {
+    const ids = new Set<string>();
+    volumeIds(pod, k, ids);
+    return ids.size === 0 ? undefined : ids;
+  }, check);
 }
 
 /** A predicate over objects this control plane does not serve (PVs, PVCs, StorageClasses, CSI drivers). */
-export const noServedVolumes: Predicate = () => FITS;
+export const noServedVolumes: Predicate = withForPod(
+  () => FITS,
+  () => undefined,
+);

@@ -1,3 +1,4 @@
+import { F_ALLOC_CPU, F_ALLOC_MEM, F_NZ_CPU, F_NZ_MEM, F_REQ_CPU, F_REQ_MEM } from '../node-table';
 import { Priority } from './priority';
 
 function fractionOfCapacity(requested: number, capacity: number): number {
@@ -21,11 +22,8 @@ export function legacyBalancedScore(cpu: number, cpuCap: number, mem: number, me
  * is |f1 − f2| / 2; score int((1 − std) × 100).
  */
 export function frameworkBalancedScore(cpu: number, cpuCap: number, mem: number, memCap: number): number {
-  const fractions: number[] = [];
-  if (cpuCap > 0) fractions.push(Math.min(1, cpu / cpuCap));
-  if (memCap > 0) fractions.push(Math.min(1, mem / memCap));
   let std = 0;
-  if (fractions.length === 2) std = Math.abs((fractions[0] - fractions[1]) / 2);
+  if (cpuCap > 0 && memCap > 0) std = Math.abs((Math.min(1, cpu / cpuCap) - Math.min(1, mem / memCap)) / 2);
   return Math.trunc((1 - std) * 100);
 }
 
@@ -37,29 +35,30 @@ export function frameworkBalancedScore(cpu: number, cpuCap: number, mem: number,
  * kubernetes#130260, not in any v1.32 release.)
  */
 export function balancedAllocation(era: 'legacy' | 'framework'): Priority {
-  if (era === 'legacy') {
-    return (_pod, meta, nodes) => {
-      const out = new Array<number>(nodes.length);
-      for (let i = 0; i < nodes.length; i++) {
-        const n = nodes[i];
-        out[i] = legacyBalancedScore(
-          n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU,
-          n.allocatable.milliCPU,
-          n.nonZeroRequested.memory + meta.nonZero.memory,
-          n.allocatable.memory,
-        );
-      }
-      return out;
-    };
-  }
-  return (_pod, meta, nodes) => {
-    return nodes.map((n) =>
-      frameworkBalancedScore(
-        n.requested.milliCPU + meta.request.milliCPU,
-        n.allocatable.milliCPU,
-        n.requested.memory + meta.request.memory,
-        n.allocatable.memory,
-      ),
-    );
+  if (era === 'legacy') return fromRows(legacyBalancedScore, 'nonZero');
+  return fromRows(frameworkBalancedScore, 'actual');
+}
+
+/** A score of each node's cpu and memory (the node's requests + the pod's) against allocatable, read from the table rows. */
+function fromRows(
+  score: (cpu: number, cpuCap: number, mem: number, memCap: number) => number,
+  requests: 'nonZero' | 'actual',
+): Priority {
+  const cpuField = requests === 'nonZero' ? F_NZ_CPU : F_REQ_CPU;
+  const memField = requests === 'nonZero' ? F_NZ_MEM : F_REQ_MEM;
+  return (_pod, meta, nodes, at) => {
+    const pod = requests === 'nonZero' ? meta.nonZero : meta.request;
+    const out = new Array<number>(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      const d = at ? at.data : nodes[i].table.data;
+      const row = at ? at.rows[i] : nodes[i].row;
+      out[i] = score(
+        d[row + cpuField] + pod.milliCPU,
+        d[row + F_ALLOC_CPU],
+        d[row + memField] + pod.memory,
+        d[row + F_ALLOC_MEM],
+      );
+    }
+    return out;
   };
 }

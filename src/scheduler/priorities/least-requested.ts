@@ -1,3 +1,4 @@
+import { F_ALLOC_CPU, F_ALLOC_MEM, F_NZ_CPU, F_NZ_MEM } from '../node-table';
 import { Priority } from './priority';
 
 /** leastRequestedScore: ((capacity − requested) × max) / capacity, integer division; 0 when capacity is 0 or exceeded. */
@@ -15,19 +16,21 @@ export function leastRequestedScore(requested: number, capacity: number, maxScor
  * node with no memory scores by cpu alone).
  */
 export function leastRequested(maxScore: number, skipZeroAllocatable = false): Priority {
-  return (_pod, meta, nodes) => {
+  return (_pod, meta, nodes, at) => {
     const out = new Array<number>(nodes.length);
+    const podCpu = meta.nonZero.milliCPU;
+    const podMem = meta.nonZero.memory;
     for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[i];
-      const cpu = leastRequestedScore(
-        n.nonZeroRequested.milliCPU + meta.nonZero.milliCPU,
-        n.allocatable.milliCPU,
-        maxScore,
-      );
-      const mem = leastRequestedScore(n.nonZeroRequested.memory + meta.nonZero.memory, n.allocatable.memory, maxScore);
+      // The node's numbers from its table row (node-table.ts).
+      const d = at ? at.data : nodes[i].table.data;
+      const row = at ? at.rows[i] : nodes[i].row;
+      const cpuCap = d[row + F_ALLOC_CPU];
+      const memCap = d[row + F_ALLOC_MEM];
+      const cpu = leastRequestedScore(d[row + F_NZ_CPU] + podCpu, cpuCap, maxScore);
+      const mem = leastRequestedScore(d[row + F_NZ_MEM] + podMem, memCap, maxScore);
       if (skipZeroAllocatable) {
-        const scores = [...(n.allocatable.milliCPU > 0 ? [cpu] : []), ...(n.allocatable.memory > 0 ? [mem] : [])];
-        out[i] = scores.length === 0 ? 0 : Math.trunc(scores.reduce((a, b) => a + b, 0) / scores.length);
+        const n = (cpuCap > 0 ? 1 : 0) + (memCap > 0 ? 1 : 0);
+        out[i] = n === 0 ? 0 : Math.trunc(((cpuCap > 0 ? cpu : 0) + (memCap > 0 ? mem : 0)) / n);
         continue;
       }
       out[i] = Math.trunc((cpu + mem) / 2);

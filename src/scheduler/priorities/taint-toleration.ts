@@ -1,5 +1,6 @@
 import { normalize, Priority } from './priority';
 import { toleratesTaint } from '../taints';
+import { F_PREFER_TAINTS } from '../node-table';
 
 /**
  * TaintTolerationPriority (v1.12 taint_toleration.go; framework TaintToleration Score):
@@ -8,15 +9,20 @@ import { toleratesTaint } from '../taints';
  * most such taints gets 0 and nodes without get the max.
  */
 export function taintTolerationPriority(maxScore: number): Priority {
-  return (pod, _meta, nodes) => {
+  return (pod, _meta, nodes, at) => {
     const tolerations = (pod.spec.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
-    const raw = nodes.map((n) =>
-      !n.node?.spec?.taints?.length
-        ? 0
-        : n.node.spec.taints.filter(
-            (t) => t.effect === 'PreferNoSchedule' && !tolerations.some((tol) => toleratesTaint(tol, t)),
-          ).length,
-    );
+    const raw = new Array<number>(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      // Most nodes have no PreferNoSchedule taint: their row says so without the NodeInfo.
+      if (at && at.data[at.rows[i] + F_PREFER_TAINTS] === 0) {
+        raw[i] = 0;
+        continue;
+      }
+      const taints = nodes[i].preferTaints;
+      let c = 0;
+      for (const t of taints) if (!tolerations.some((tol) => toleratesTaint(tol, t))) c++;
+      raw[i] = c;
+    }
     return normalize(raw, maxScore, true);
   };
 }
