@@ -12,7 +12,7 @@ import { reportTo } from '../../client/background';
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** One pass's judgement of one node, as the pass's listeners (zones, eviction) receive it. */
-interface PassEntry {
+export interface PassEntry {
   node: Node;
   result: HealthResult;
 }
@@ -46,7 +46,7 @@ export class NodeLifecycleController {
   private timer?: TimerHandle;
   readonly events: EventRecorder;
   /** Per-node results of the last pass, for what builds on health (zones, eviction). */
-  private readonly passListeners: ((results: Map<string, PassEntry>) => Promise<void>)[] = [];
+  private readonly passListeners: ((results: readonly PassEntry[]) => Promise<void>)[] = [];
 
   constructor(
     informers: InformerFactory,
@@ -60,7 +60,7 @@ export class NodeLifecycleController {
   }
 
   /** Lets later slices (eviction, zones) act on each pass's results. */
-  onPass(listener: (results: Map<string, PassEntry>) => Promise<void>): void {
+  onPass(listener: (results: readonly PassEntry[]) => Promise<void>): void {
     this.passListeners.push(listener);
   }
 
@@ -94,18 +94,20 @@ export class NodeLifecycleController {
   async monitorNodeHealth(): Promise<void> {
     const now = this.clock.now();
     const nodes = this.nodes.list();
-    for (const node of nodes) {
-      if (!this.known.has(node.metadata.name!)) {
-        this.known.set(node.metadata.name!, {
-          registered: node,
-          leaseKey: `${NODE_LEASE_NAMESPACE}/${node.metadata.name}`,
-        });
+    // Each node's record, found once here for the whole pass.
+    const records: NodeRecord[] = new Array(nodes.length);
+    for (const [i, node] of nodes.entries()) {
+      let rec = this.known.get(node.metadata.name!);
+      if (!rec) {
+        rec = { registered: node, leaseKey: `${NODE_LEASE_NAMESPACE}/${node.metadata.name}` };
+        this.known.set(node.metadata.name!, rec);
         this.events.normal(
           node,
           'RegisteredNode',
           `Node ${node.metadata.name} event: Registered Node ${node.metadata.name} in Controller`,
         );
       }
+      records[i] = rec;
     }
     // Every listed node is known now, so a node is gone exactly when known has more: only
     // then is the removal scan (and its set of names) worth its cost.
@@ -117,19 +119,20 @@ export class NodeLifecycleController {
         this.known.delete(name);
       }
     }
-    const results = new Map<string, PassEntry>();
+    // In the order judged: the nodes needing no write first, then each write as it lands.
+    const results: PassEntry[] = [];
     // Nodes that need no write are judged synchronously; only writes wait.
     const writes: Promise<void>[] = [];
     const options = this.healthOptions(now);
-    for (const node of nodes) {
-      const r = this.updateNodeHealth(node, options);
+    for (const [i, node] of nodes.entries()) {
+      const r = this.updateNodeHealth(node, records[i], options);
       if (r instanceof Promise)
         writes.push(
           r.then((w) => {
-            if (w) results.set(node.metadata.name!, w);
+            if (w) results.push(w);
           }),
         );
-      else results.set(node.metadata.name!, r);
+      else results.push(r);
     }
     await Promise.all(writes);
     for (const listener of this.passListeners) await listener(results);
@@ -145,9 +148,11 @@ export class NodeLifecycleController {
     };
   }
 
-  private updateNodeHealth(node: Node, options: HealthOptions): PassEntry | Promise<PassEntry | undefined> {
-    const name = node.metadata.name!;
-    const rec = this.known.get(name)!;
+  private updateNodeHealth(
+    node: Node,
+    rec: NodeRecord,
+    options: HealthOptions,
+  ): PassEntry | Promise<PassEntry | undefined> {
     const lease = this.leases.get(rec.leaseKey);
     // Nothing the judgement depends on changed since the last pass (the same frozen node and
     // Lease, the record it left), and the grace period is not over: the same judgement.

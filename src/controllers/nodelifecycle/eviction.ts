@@ -5,13 +5,12 @@ import { isStatusError } from '../../api/errors';
 import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../api/taints';
 import { Client } from '../../client/client';
 import { Informer, InformerFactory } from '../../client/informer';
-import { NodeLifecycleController } from './controller';
+import { NodeLifecycleController, PassEntry } from './controller';
 import { ZoneDisruption } from './disruption';
 import { NodeLifecycleOptions } from './options';
 import { ActionResult, EVICTION_RATE_LIMITER_BURST, RateLimitedTimedQueue, TokenBucket } from './rate-limited-queue';
 import { EXCLUDE_DISRUPTION_LABEL, zoneKey } from './zones';
 import { swapNodeTaints, withPodCondition } from './node-writes';
-import { HealthResult } from './health';
 import { reportTo } from '../../client/background';
 
 /** Upstream NodeEvictionPeriod: how often the tainting (or eviction) pass drains the zone queues. */
@@ -105,9 +104,10 @@ export class NodeEvictionController {
     return this.pods.byIndex(POD_NODE_INDEX, node);
   }
 
-  async afterMonitorPass(results: Map<string, { node: Node; result: HealthResult }>): Promise<void> {
+  async afterMonitorPass(results: readonly PassEntry[]): Promise<void> {
     // classifyNodes: new nodes get their zone queue and are made reachable; gone ones forgotten.
-    for (const [name, { node }] of results) {
+    for (const { node } of results) {
+      const name = node.metadata.name!;
       if (this.zoneOfNode.has(name)) continue;
       const zone = zoneKey(node.metadata.labels);
       this.zoneOfNode.set(name, zone);
@@ -117,8 +117,10 @@ export class NodeEvictionController {
     }
     // Every node of this pass is in zoneOfNode now, so only a larger zoneOfNode can hold a
     // gone node: the scan (a copy of thousands of entries) is skipped on every other pass.
-    for (const [name, zone] of this.zoneOfNode.size > results.size ? [...this.zoneOfNode] : []) {
-      if (results.has(name) || this.nodes.getByName(name)) continue;
+    const judged =
+      this.zoneOfNode.size > results.length ? new Set(results.map((r) => r.node.metadata.name!)) : undefined;
+    for (const [name, zone] of judged ? [...this.zoneOfNode] : []) {
+      if (judged!.has(name) || this.nodes.getByName(name)) continue;
       this.zoneOfNode.delete(name);
       this.marks.delete(name);
       this.nodesToRetry.delete(name);
@@ -126,7 +128,8 @@ export class NodeEvictionController {
     }
 
     const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
-    for (const [name, { node, result }] of results) {
+    for (const { node, result } of results) {
+      const name = node.metadata.name!;
       const zone = zoneKey(node.metadata.labels);
       if (this.zoneOfNode.get(name) !== zone) {
         this.zoneOfNode.set(name, zone);
