@@ -11,6 +11,24 @@ export interface KeyValue<V = unknown> {
   readonly modRevision: number;
   /** Writes to this key since its creation, starting at 1. */
   readonly version: number;
+  /** See DERIVED. */
+  [DERIVED]?: Derived;
+}
+
+/**
+ * A slot on a KeyValue where its reader keeps what it made of it (the API server: the
+ * decorated object of this stored version, ../apiserver/storage.ts), so that one stored
+ * version has one derived object however many times it is read or watched, with no side
+ * table: a WeakMap holding an entry for every stored version costs a hash table as large as
+ * the store, and the garbage collector's ephemeron passes over it. Never part of the value.
+ * A KeyValue copied by spreading carries the slot along: the entry names the KeyValue it
+ * was made for (`of`), and a reader uses it only when that is the one it holds.
+ */
+export const DERIVED = Symbol('derived from this stored version');
+
+export interface Derived {
+  readonly of: KeyValue<unknown>;
+  readonly value: unknown;
 }
 
 export type WatchEventType = 'PUT' | 'DELETE';
