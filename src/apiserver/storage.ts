@@ -49,7 +49,11 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.cache = new ResourceCache(store, { prefix: (ns) => this.prefix(ns), decorate: (kv) => this.decorate(kv) });
+    this.cache = new ResourceCache(store, {
+      prefix: (ns) => this.prefix(ns),
+      decorate: (kv) => this.decorate(kv),
+      namespaced: type.namespaced,
+    });
   }
 
   key(namespace: string | undefined, name: string): string {
@@ -80,7 +84,8 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     if (cached !== undefined && cached.of === kv) return cached.value as T;
     const metadata = Object.freeze({ ...kv.value.metadata, resourceVersion: String(kv.modRevision) });
     const obj = share(Object.freeze({ ...kv.value, metadata }) as T);
-    (kv as { [DERIVED]?: unknown })[DERIVED] = { of: kv, value: obj };
+    // Not enumerable: no spread copy of the KeyValue carries it, no comparison of KeyValues sees it.
+    Object.defineProperty(kv, DERIVED, { value: { of: kv, value: obj }, writable: true, configurable: true });
     return obj;
   }
 

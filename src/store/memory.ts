@@ -1,7 +1,7 @@
 import { Quiescence } from '../clock';
 import { Fanout } from './fanout';
 import { KeyIndex } from './key-index';
-import { DERIVED, KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
+import { KeyValue, RangeOptions, RangeResult, Store, StoreError, Watch, WatchEvent, WatchOptions } from './store';
 import { checkWatchStart } from './revision-errors';
 
 /**
@@ -61,15 +61,7 @@ export class MemoryStore implements Store {
   async create<V>(key: string, value: V): Promise<KeyValue<V>> {
     if (this.data.has(key)) throw new StoreError('KeyExists', key, `key exists: ${key}`);
     const revision = ++this.rev;
-    // The DERIVED slot is there from the start: every KeyValue keeps one shape.
-    const kv: KeyValue<V> = {
-      key,
-      value,
-      createRevision: revision,
-      modRevision: revision,
-      version: 1,
-      [DERIVED]: undefined,
-    };
+    const kv: KeyValue<V> = { key, value, createRevision: revision, modRevision: revision, version: 1 };
     this.data.set(key, kv);
     this.index.add(key);
     this.emit({ type: 'PUT', kv, created: true });
@@ -93,7 +85,6 @@ export class MemoryStore implements Store {
       createRevision: prev.createRevision,
       modRevision: revision,
       version: prev.version + 1,
-      [DERIVED]: undefined,
     };
     this.data.set(key, kv);
     this.emit({ type: 'PUT', kv, prevKv: prev, created: false });
@@ -113,7 +104,7 @@ export class MemoryStore implements Store {
     const revision = ++this.rev;
     this.data.delete(key);
     this.index.remove(key);
-    const tombstone: KeyValue = { ...prev, modRevision: revision, [DERIVED]: undefined };
+    const tombstone: KeyValue = { ...prev, modRevision: revision };
     this.emit({ type: 'DELETE', kv: tombstone, prevKv: prev, created: false });
     return prev as KeyValue<V>;
   }

@@ -20,9 +20,10 @@ export interface KeyValue<V = unknown> {
  * decorated object of this stored version, ../apiserver/storage.ts), so that one stored
  * version has one derived object however many times it is read or watched, with no side
  * table: a WeakMap holding an entry for every stored version costs a hash table as large as
- * the store, and the garbage collector's ephemeron passes over it. Never part of the value.
- * A KeyValue copied by spreading carries the slot along: the entry names the KeyValue it
- * was made for (`of`), and a reader uses it only when that is the one it holds.
+ * the store, and the garbage collector's ephemeron passes over it. Never part of the value;
+ * set as a non-enumerable property (no spread copy or comparison of KeyValues sees it), and
+ * the entry names the KeyValue it was made for (`of`): a reader uses it only when that is
+ * the one it holds.
  */
 export const DERIVED = Symbol('derived from this stored version');
 
