@@ -222,7 +222,21 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
 
   private fieldLabels?: Set<string>;
 
+  /**
+   * The field labels of an object. One event reaches every filtered watcher of the resource in
+   * turn, each matching the same stored value: the fields of the last frozen object asked for
+   * are kept (a frozen object's fields cannot change), so they are made once per event.
+   */
   fieldsOf(obj: T): Record<string, string> {
+    if (obj === this.lastFields?.obj) return this.lastFields.fields;
+    const fields = this.makeFields(obj);
+    if (Object.isFrozen(obj)) this.lastFields = { obj, fields: Object.freeze(fields) };
+    return fields;
+  }
+
+  private lastFields?: { obj: T; fields: Record<string, string> };
+
+  private makeFields(obj: T): Record<string, string> {
     const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
     if (this.type.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
     return { ...fields, ...(this.type.fields?.(obj) ?? {}) };
