@@ -81,11 +81,12 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    */
   decorate(kv: KeyValue<T>): T {
     const cached = kv[DERIVED];
-    if (cached !== undefined && cached.of === kv) return cached.value as T;
+    if (cached !== undefined) return cached as T;
     const metadata = Object.freeze({ ...kv.value.metadata, resourceVersion: String(kv.modRevision) });
     const obj = share(Object.freeze({ ...kv.value, metadata }) as T);
     // Not enumerable: no spread copy of the KeyValue carries it, no comparison of KeyValues sees it.
-    Object.defineProperty(kv, DERIVED, { value: { of: kv, value: obj }, writable: true, configurable: true });
+    // (A KeyValue a backend froze is decorated on each read.)
+    if (Object.isExtensible(kv)) Object.defineProperty(kv, DERIVED, { value: obj });
     return obj;
   }
 

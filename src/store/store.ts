@@ -12,7 +12,7 @@ export interface KeyValue<V = unknown> {
   /** Writes to this key since its creation, starting at 1. */
   readonly version: number;
   /** See DERIVED. */
-  [DERIVED]?: Derived;
+  [DERIVED]?: unknown;
 }
 
 /**
@@ -21,16 +21,10 @@ export interface KeyValue<V = unknown> {
  * version has one derived object however many times it is read or watched, with no side
  * table: a WeakMap holding an entry for every stored version costs a hash table as large as
  * the store, and the garbage collector's ephemeron passes over it. Never part of the value;
- * set as a non-enumerable property (no spread copy or comparison of KeyValues sees it), and
- * the entry names the KeyValue it was made for (`of`): a reader uses it only when that is
- * the one it holds.
+ * set as a non-enumerable property, so that no spread copy of a KeyValue (a tombstone, a
+ * value swapped in) carries it and no comparison of KeyValues sees it.
  */
 export const DERIVED = Symbol('derived from this stored version');
-
-export interface Derived {
-  readonly of: KeyValue<unknown>;
-  readonly value: unknown;
-}
 
 export type WatchEventType = 'PUT' | 'DELETE';
 
