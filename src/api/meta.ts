@@ -151,6 +151,57 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * Structural sharing between stored versions: every subtree of `next` (a private copy about
+ * to be frozen and stored) that holds exactly what the same place in `prev` (a frozen stored
+ * version) holds, members in the same order, is replaced by prev's frozen subtree. The
+ * result serializes as `next` did; a write that changes one field of a Pod's status then
+ * allocates, freezes and keeps only the path to that field, and the versions held in watch
+ * history share the rest. `next` is changed in place; frozen parts of it are left alone.
+ * Returns `next`, or `prev` itself when the two are alike and prev is frozen.
+ */
+export function reuseFrozen<T>(next: T, prev: unknown): T {
+  return (shareWith(next, prev) ? prev : next) as T;
+}
+
+/** Shares prev's equal subtrees into next; true when next as a whole equals prev (and prev may stand for it). */
+function shareWith(next: unknown, prev: unknown): boolean {
+  if (next === prev) return true;
+  if (next === null || prev === null || typeof next !== 'object' || typeof prev !== 'object') return false;
+  // A value with toJSON (a Date) is not compared by its members: never shared.
+  if (Object.isFrozen(next) || hasToJSON(next) || hasToJSON(prev)) return false;
+  const frozenPrev = Object.isFrozen(prev);
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev)) return false;
+    let same = next.length === prev.length;
+    const n = Math.min(next.length, prev.length);
+    for (let i = 0; i < n; i++) {
+      if (shareWith(next[i], prev[i])) {
+        if (next[i] !== prev[i]) next[i] = prev[i];
+      } else same = false;
+    }
+    return same && frozenPrev;
+  }
+  if (Array.isArray(prev)) return false;
+  const rn = next as Record<string, unknown>;
+  const rp = prev as Record<string, unknown>;
+  const kn = Object.keys(rn);
+  const kp = Object.keys(rp);
+  let same = kn.length === kp.length;
+  for (let i = 0; i < kn.length; i++) {
+    const k = kn[i];
+    if (same && kp[i] !== k) same = false;
+    if (!Object.hasOwn(rp, k)) {
+      same = false;
+      continue;
+    }
+    if (shareWith(rn[k], rp[k])) {
+      if (rn[k] !== rp[k]) rn[k] = rp[k];
+    } else same = false;
+  }
+  return same && frozenPrev;
+}
+
 export function objectKey(obj: { metadata: ObjectMeta }): string {
   const { namespace, name } = obj.metadata;
   return namespace ? `${namespace}/${name}` : `${name}`;

@@ -12,6 +12,8 @@ export interface CachedResource<T extends KubeObject> {
   prefix(namespace?: string): string;
   /** The shared frozen object of a stored version. */
   decorate(kv: KeyValue<T>): T;
+  /** Whether keys hold a namespace (prefix/namespace/name) or not (prefix/name). */
+  namespaced: boolean;
 }
 
 /** A filter on objects (the parsed selectors), and the field selector for the hub's index. */
@@ -37,7 +39,16 @@ export class ResourceCache<T extends KubeObject> {
 
   async list(namespace: string | undefined, options: ListReadOptions, filter: CacheFilter<T>): Promise<ListPage<T>> {
     const hub = await this.hub();
-    return listPage(hub, this.store, this.resource.prefix(namespace), options, filter.matches, filter.empty);
+    const prefix = this.resource.prefix(namespace);
+    // A list pinned to one name (a kubelet's informer on its own Node) reads the keys that
+    // start with it rather than every object: the filter still decides, the keys read are
+    // few. Not for a paged list, whose continue token is relative to the resource's prefix.
+    const name = filter.fieldSelector?.requiresExactMatch('metadata.name');
+    const byName =
+      name && !options.limit && !options.continue && (namespace || !this.resource.namespaced)
+        ? `${prefix}${name}`
+        : prefix;
+    return listPage(hub, this.store, byName, options, filter.matches, filter.empty);
   }
 
   /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Clock, isoTime } from '../clock';
 import { errors } from '../api/errors';
-import { clone, deepFreeze, jsonEqual, KubeList, KubeObject } from '../api/meta';
+import { clone, deepFreeze, jsonEqual, KubeList, KubeObject, reuseFrozen } from '../api/meta';
 import { apiVersionOf, ResourceType } from '../api/registry';
 import { Selector } from '../api/labels/selector';
 import { FieldSelector } from '../api/fields';
-import { KeyValue, Store, StoreError } from '../store';
+import { DERIVED, KeyValue, Store, StoreError } from '../store';
 import { nameErrors } from '../api/validation/field';
 import { ApiWatchEvent, DeleteOptions } from '../api/request';
 import { randomSuffix } from '../api/names';
@@ -16,6 +16,7 @@ import { CacheFilter, ResourceCache } from './storage-cache';
 import { ListReadOptions } from './storage-list';
 import { share } from './serialized';
 import { withPropagationFinalizers } from './deletion-policy';
+import { flatString } from '../util/flat-string';
 
 /** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions), and its read options. */
 export interface StorageListOptions extends ListReadOptions {
@@ -35,9 +36,6 @@ export interface DeleteResult<T extends KubeObject = KubeObject> {
   deleted: boolean;
 }
 
-/** The decorated (resourceVersion-carrying, frozen) object of each stored version seen. */
-const decorated = new WeakMap<KeyValue, KubeObject>();
-
 /**
  * REST storage for one resource over the versioned store: keys, resourceVersions,
  * optimistic concurrency, defaults and validation, graceful deletion and finalizers.
@@ -51,7 +49,11 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.cache = new ResourceCache(store, { prefix: (ns) => this.prefix(ns), decorate: (kv) => this.decorate(kv) });
+    this.cache = new ResourceCache(store, {
+      prefix: (ns) => this.prefix(ns),
+      decorate: (kv) => this.decorate(kv),
+      namespaced: type.namespaced,
+    });
   }
 
   key(namespace: string | undefined, name: string): string {
@@ -73,15 +75,18 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
   /**
    * The stored object with its resourceVersion, frozen (callers copy before changing). One
    * copy per stored version, shared by every reader and watcher: a KeyValue never changes, so
-   * its decorated object is made once (the backends that keep their KeyValues, as the memory
-   * store does, hand the same one to every get, range and watch event).
+   * its decorated object is made once and kept in the KeyValue's DERIVED slot (the backends
+   * that keep their KeyValues, as the memory store does, hand the same one to every get,
+   * range and watch event).
    */
   decorate(kv: KeyValue<T>): T {
-    const cached = decorated.get(kv);
-    if (cached) return cached as T;
+    const cached = kv[DERIVED];
+    if (cached !== undefined) return cached as T;
     const metadata = Object.freeze({ ...kv.value.metadata, resourceVersion: String(kv.modRevision) });
     const obj = share(Object.freeze({ ...kv.value, metadata }) as T);
-    decorated.set(kv, obj);
+    // Not enumerable: no spread copy of the KeyValue carries it, no comparison of KeyValues sees it.
+    // (A KeyValue a backend froze is decorated on each read.)
+    if (Object.isExtensible(kv)) Object.defineProperty(kv, DERIVED, { value: obj });
     return obj;
   }
 
@@ -151,8 +156,9 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     if (!m.name && m.generateName) {
       m.name = `${m.generateName}${randomSuffix()}`;
     }
-    m.uid = randomUUID();
-    m.creationTimestamp = isoTime(this.clock.now());
+    // Kept as long as the object: one piece each (../util/flat-string).
+    m.uid = flatString(randomUUID());
+    m.creationTimestamp = flatString(isoTime(this.clock.now()));
     delete m.resourceVersion;
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;
@@ -217,7 +223,21 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
 
   private fieldLabels?: Set<string>;
 
+  /**
+   * The field labels of an object. One event reaches every filtered watcher of the resource in
+   * turn, each matching the same stored value: the fields of the last frozen object asked for
+   * are kept (a frozen object's fields cannot change), so they are made once per event.
+   */
   fieldsOf(obj: T): Record<string, string> {
+    if (obj === this.lastFields?.obj) return this.lastFields.fields;
+    const fields = this.makeFields(obj);
+    if (Object.isFrozen(obj)) this.lastFields = { obj, fields: Object.freeze(fields) };
+    return fields;
+  }
+
+  private lastFields?: { obj: T; fields: Record<string, string> };
+
+  private makeFields(obj: T): Record<string, string> {
     const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
     if (this.type.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
     return { ...fields, ...(this.type.fields?.(obj) ?? {}) };
@@ -250,7 +270,8 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       if (sameObject(next, current)) return current; // no-op writes keep the resourceVersion
       if (this.type.tracksGeneration && specChanged(next, current))
         next.metadata.generation = (current.metadata.generation ?? 0) + 1;
-      const value = deepFreeze(withoutResourceVersion(next));
+      // The parts this write left as they were stay the stored version's (frozen, shared).
+      const value = deepFreeze(reuseFrozen(withoutResourceVersion(next), current));
       if (options.dryRun) return value;
       if (shouldDeleteDuringUpdate(value)) {
         const deleted = await guard(() => this.store.delete<T>(kv.key, kv.modRevision));
@@ -321,7 +342,13 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
         if (dryRun) return { object: marked, deleted: false };
         return {
           object: this.decorate(
-            await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(marked)), kv.modRevision)),
+            await guard(() =>
+              this.store.update(
+                kv.key,
+                deepFreeze(reuseFrozen(withoutResourceVersion(marked), current)),
+                kv.modRevision,
+              ),
+            ),
           ),
           deleted: false,
         };
@@ -347,7 +374,9 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       if (dryRun) return { object: next, deleted: false };
       return {
         object: this.decorate(
-          await guard(() => this.store.update(kv.key, deepFreeze(withoutResourceVersion(next)), kv.modRevision)),
+          await guard(() =>
+            this.store.update(kv.key, deepFreeze(reuseFrozen(withoutResourceVersion(next), current)), kv.modRevision),
+          ),
         ),
         deleted: false,
       };

@@ -3,6 +3,7 @@ import { Event, ObjectReference } from '../api/core';
 import { KubeObject } from '../api/meta';
 import { Client } from './client';
 import { reportTo } from './background';
+import { flatString } from '../util/flat-string';
 
 export interface EventSource {
   component: string;
@@ -56,7 +57,7 @@ export class EventRecorder {
     };
     // Cluster-scoped objects' events live in "default", as upstream records them.
     const namespace = obj.metadata.namespace ?? 'default';
-    const now = isoTime(this.clock.now());
+    const now = flatString(isoTime(this.clock.now()));
     const key = [ref.kind, namespace, ref.name, ref.uid, type, reason, message].join('\u0000');
     const previous = this.seen.get(key);
     if (previous) {
@@ -66,7 +67,8 @@ export class EventRecorder {
         .catch(reportTo('event recorder'));
       return;
     }
-    const name = `${ref.name}.${nameStamp(this.clock.now())}`;
+    // Stored with the Event, as long as it lives: one piece each (../util/flat-string).
+    const name = flatString(`${ref.name}.${nameStamp(this.clock.now())}`);
     this.seen.set(key, { name, namespace, count: 1 });
     const event: Event = {
       apiVersion: 'v1',
@@ -74,7 +76,7 @@ export class EventRecorder {
       metadata: { name, namespace },
       involvedObject: ref,
       reason,
-      message,
+      message: flatString(message),
       source: { component: this.source.component, ...(this.source.host ? { host: this.source.host } : {}) },
       firstTimestamp: now,
       lastTimestamp: now,

@@ -163,8 +163,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
     this.cache.set(key, obj);
     for (const [name, fn] of this.indexers) {
-      if (old) this.indexRemove(name, fn, key, old);
-      this.indexAdd(name, fn, key, obj);
+      if (!old) {
+        this.indexAdd(name, fn, key, obj);
+        continue;
+      }
+      // Most updates (a heartbeat, a status) leave the indexed values as they were: nothing to move.
+      const before = guarded(old, () => fn(old)) ?? [];
+      const after = guarded(obj, () => fn(obj)) ?? [];
+      if (sameValues(before, after)) continue;
+      this.indexValuesRemove(name, key, before);
+      this.indexValuesAdd(name, key, after);
     }
     for (const h of this.handlers) {
       guarded(obj, () => (old ? h.onUpdate?.(old, obj) : h.onAdd?.(obj)));
@@ -179,17 +187,25 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private indexAdd(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+    this.indexValuesAdd(name, key, guarded(obj, () => fn(obj)) ?? []);
+  }
+
+  private indexRemove(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+    this.indexValuesRemove(name, key, guarded(obj, () => fn(obj)) ?? []);
+  }
+
+  private indexValuesAdd(name: string, key: string, values: string[]): void {
     const index = this.indices.get(name)!;
-    for (const v of guarded(obj, () => fn(obj)) ?? []) {
+    for (const v of values) {
       let set = index.get(v);
       if (!set) index.set(v, (set = new Set()));
       set.add(key);
     }
   }
 
-  private indexRemove(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+  private indexValuesRemove(name: string, key: string, values: string[]): void {
     const index = this.indices.get(name)!;
-    for (const v of guarded(obj, () => fn(obj)) ?? []) {
+    for (const v of values) {
       const set = index.get(v);
       set?.delete(key);
       if (set && set.size === 0) index.delete(v);
@@ -229,6 +245,10 @@ export class InformerFactory {
   stop(): void {
     for (const i of this.informers.values()) i.stop();
   }
+}
+
+function sameValues(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** Counts handler failures on one object (the fuzz test reads it); each goes to the HandleError sink. */

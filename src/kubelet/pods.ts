@@ -10,6 +10,7 @@ import { PodIPAllocator } from './ipam';
 import { admitPod } from './admission';
 import { PodLifecycle } from './lifecycle';
 import { reportTo } from '../client/background';
+import { flatString } from '../util/flat-string';
 
 /**
  * Runs the pods bound to this node as simulated processes: a bound pod becomes Running
@@ -118,7 +119,8 @@ export class PodRunner {
       this.lifecycle.started(pod);
       return;
     }
-    const now = isoTime(this.clock.now());
+    // Kept in the pod's status as long as it runs: one piece (../util/flat-string).
+    const now = flatString(isoTime(this.clock.now()));
     const node = this.nodeInformer?.getByName(this.config.nodeName);
     const uid = pod.metadata.uid ?? '';
     if (!this.admitted.has(uid)) {
@@ -152,8 +154,8 @@ export class PodRunner {
         restartCount: 0,
         started: true,
         image: c.image ?? '',
-        imageID: `docker-pullable://${c.image ?? ''}`,
-        containerID: `docker://${(pod.metadata.uid ?? '').replace(/-/g, '')}${c.name}`.slice(0, 73),
+        imageID: flatString(`docker-pullable://${c.image ?? ''}`),
+        containerID: flatString(`docker://${(pod.metadata.uid ?? '').replace(/-/g, '')}${c.name}`.slice(0, 73)),
         state: { running: { startedAt: now } },
       })),
     };

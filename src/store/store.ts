@@ -11,7 +11,20 @@ export interface KeyValue<V = unknown> {
   readonly modRevision: number;
   /** Writes to this key since its creation, starting at 1. */
   readonly version: number;
+  /** See DERIVED. */
+  [DERIVED]?: unknown;
 }
+
+/**
+ * A slot on a KeyValue where its reader keeps what it made of it (the API server: the
+ * decorated object of this stored version, ../apiserver/storage.ts), so that one stored
+ * version has one derived object however many times it is read or watched, with no side
+ * table: a WeakMap holding an entry for every stored version costs a hash table as large as
+ * the store, and the garbage collector's ephemeron passes over it. Never part of the value;
+ * set as a non-enumerable property, so that no spread copy of a KeyValue (a tombstone, a
+ * value swapped in) carries it and no comparison of KeyValues sees it.
+ */
+export const DERIVED = Symbol('derived from this stored version');
 
 export type WatchEventType = 'PUT' | 'DELETE';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clone, jsonEqual } from '../../src/api/meta';
+import { clone, deepFreeze, jsonEqual, reuseFrozen } from '../../src/api/meta';
 
 const samples: unknown[] = [
   { a: 1, b: 'x', c: [1, 2, { d: null }], e: { f: true } },
@@ -47,4 +47,42 @@ test('jsonEqual agrees with comparing JSON serializations, member order included
       assert.equal(jsonEqual(a, b, ['metadata', 'status']), strip(a) === strip(b));
     }
   }
+});
+
+test('reuseFrozen shares the frozen subtrees a new version left alike, and nothing else', () => {
+  const prev = deepFreeze({
+    metadata: { name: 'a', labels: { x: '1' }, resourceVersion: '7' },
+    spec: { containers: [{ name: 'c', image: 'i' }], nodeName: 'n' },
+    status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] },
+  });
+  const next = clone(prev) as typeof prev & { status: { phase: string } };
+  (next as { metadata: Record<string, unknown> }).metadata = { name: 'a', labels: { x: '1' } };
+  (next.status as { phase: string }).phase = 'Running';
+  const before = JSON.stringify(next);
+  const out = reuseFrozen(next, prev);
+  assert.equal(out, next);
+  assert.equal(JSON.stringify(out), before);
+  assert.equal(out.spec, prev.spec, 'an unchanged subtree is the stored one');
+  assert.equal(out.metadata.labels, prev.metadata.labels);
+  assert.equal(out.status.conditions, prev.status.conditions);
+  assert.notEqual(out.status, prev.status, 'a changed subtree is the new one');
+  assert.notEqual(out.metadata, prev.metadata, 'a member less is a change');
+  // Member order is part of the JSON: reordered members are not shared.
+  const reordered = { metadata: prev.metadata, spec: { nodeName: 'n', containers: [{ name: 'c', image: 'i' }] } };
+  assert.notEqual(reuseFrozen(reordered, prev).spec, prev.spec);
+  assert.equal(reordered.spec.containers[0], prev.spec.containers[0]);
+  // Alike as a whole: the frozen stored version itself.
+  assert.equal(reuseFrozen(clone(prev), prev), prev);
+  // Never shared: a prev that is not frozen, a frozen part of next, a value with toJSON.
+  const open = clone(prev);
+  assert.notEqual(reuseFrozen(clone(prev), open).spec, open.spec);
+  const frozenPart = { spec: Object.freeze({ nodeName: 'n' }) };
+  assert.equal(reuseFrozen(frozenPart, deepFreeze({ spec: { nodeName: 'n' } })).spec, frozenPart.spec);
+  const t = { at: new Date(1) };
+  assert.equal(reuseFrozen(t, deepFreeze({ at: new Date(2) })).at, t.at);
+  // Arrays: an element alike is shared, a longer or shorter array is a change.
+  const longer = { spec: { containers: [{ name: 'c', image: 'i' }, { name: 'd' }], nodeName: 'n' } };
+  reuseFrozen(longer, prev);
+  assert.notEqual(longer.spec, prev.spec);
+  assert.equal(longer.spec.containers[0], prev.spec.containers[0]);
 });

@@ -66,3 +66,31 @@ test('a delete whose guarded write loses the race reads again and deletes; past 
   failures = 17;
   await assert.rejects(s.delete('default', 'c'), (e) => e instanceof StoreError && e.code === 'RevisionMismatch');
 });
+
+test('one frozen object per stored version, shared by every read; an update keeps the parts it left alike', async () => {
+  const s = storage();
+  const created = await s.create({ ...cm(), data: { a: 'MQ==' }, metadata: { ...cm().metadata, labels: { x: 'y' } } });
+  const got = await s.get('default', 'c');
+  assert.equal(got, created, 'the same object for the create and the get');
+  assert.equal((await s.list('default')).items[0], created, 'and for a list');
+  assert.ok(Object.isFrozen(got) && Object.isFrozen(got.metadata) && Object.isFrozen(got.data));
+  const updated = await s.guaranteedUpdate('default', 'c', (cur) => ({ ...cur, data: { ...cur.data, b: 'Mg==' } }));
+  assert.notEqual(updated, created);
+  assert.equal(updated.metadata.labels, created.metadata.labels, 'unchanged labels are the stored ones');
+  assert.notEqual(updated.data, created.data);
+  assert.deepEqual(updated.data, { a: 'MQ==', b: 'Mg==' });
+  assert.equal(created.metadata.resourceVersion !== updated.metadata.resourceVersion, true);
+  // The old version is as it was: sharing never changed it.
+  assert.deepEqual(created.data, { a: 'MQ==' });
+});
+
+test('a copy of a KeyValue is decorated on its own: its revision, not the original one', async () => {
+  const s = storage();
+  await s.create(cm());
+  const kv = await s.getKV('default', 'c');
+  const first = s.decorate(kv);
+  const copy = { ...kv, modRevision: kv.modRevision + 5 };
+  assert.equal(s.decorate(copy).metadata.resourceVersion, String(kv.modRevision + 5));
+  assert.equal(s.decorate(kv), first);
+  assert.deepEqual(Object.keys(kv).sort(), ['createRevision', 'key', 'modRevision', 'value', 'version']);
+});
