@@ -237,6 +237,8 @@ async function repeated(run: NodesRun, reps = REPS): Promise<Record<string, stri
     console.error(`bench nodes: run ${i + 1} of ${reps} at ${run.nodes} nodes / ${run.pods} pods (${run.profile})`);
     runs.push(await measureInChild(run));
   }
+  // Every run whole (the scaling table keeps a few columns of the medians only).
+  printTable(`Node controller at scale: each run at ${run.nodes} nodes / ${run.pods} pods (${run.profile})`, runs);
   return { ...medianRow(runs), reps };
 }
 
