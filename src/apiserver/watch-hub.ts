@@ -1,4 +1,4 @@
-import { KeyValue, Store, WatchEvent } from '../store';
+import { KeyValue, LazySortedKeys, lowerBound, Store, WatchEvent } from '../store';
 
 /** One API watch as the hub keeps it: what it wants, from which revision, where to send it. */
 export interface HubWatcher<V> {
@@ -33,16 +33,8 @@ export class WatchHub<V> {
   private readonly buffer: WatchEvent<V>[] = [];
   /** The current objects by key. */
   private readonly state = new Map<string, KeyValue<V>>();
-  /**
-   * Their keys in key order, kept as KeyIndex (../store/key-index) keeps a store's: a new key
-   * is appended, and the array is sorted (and rid of deleted or repeated keys) only when a
-   * scan needs it. Inserting each new key at its place instead moves half the array each
-   * time: quadratic over the 450 000 Events and 150 000 Pods of a 5000-node cluster.
-   */
-  private keys: string[] = [];
-  private sorted = true;
-  /** Keys deleted from state but still in keys. */
-  private removed = 0;
+  /** Their keys in key order, sorted when a scan needs them (../store/key-index). */
+  private readonly keys = new LazySortedKeys((k) => this.state.has(k));
   private readonly indexed = new Map<IndexedField, Map<string, Set<HubWatcher<V>>>>(
     INDEXED_FIELDS.map((f) => [f, new Map()]),
   );
@@ -76,7 +68,7 @@ export class WatchHub<V> {
     const hub = new WatchHub<V>(initial.revision, bufferSize);
     for (const kv of initial.items) {
       hub.state.set(kv.key, kv);
-      hub.keys.push(kv.key); // range answers in key order
+      hub.keys.added(kv.key); // range answers in key order: no sort needed
     }
     await store.watch<V>(
       prefix,
@@ -104,27 +96,11 @@ export class WatchHub<V> {
 
   /** Current objects under prefix, in key order, from key `from` on (inclusive), while `take` returns true. */
   scan(prefix: string, from: string, take: (kv: KeyValue<V>) => boolean): void {
-    const keys = this.ordered();
+    const keys = this.keys.ordered();
     for (let i = lowerBound(keys, from > prefix ? from : prefix); i < keys.length; i++) {
       const key = keys[i];
       if (!key.startsWith(prefix) || !take(this.state.get(key)!)) return;
     }
-  }
-
-  /** The keys of state, sorted, once (a scan's callback may not change state: dispatch runs on a later turn). */
-  private ordered(): string[] {
-    if (this.removed > 0) {
-      this.keys = this.keys.filter((k) => this.state.has(k));
-      this.removed = 0;
-    }
-    if (!this.sorted) {
-      const keys = this.keys.sort();
-      let w = 0;
-      for (let r = 0; r < keys.length; r++) if (r === 0 || keys[r] !== keys[r - 1]) keys[w++] = keys[r];
-      keys.length = w;
-      this.sorted = true;
-    }
-    return this.keys;
   }
 
   has(key: string): boolean {
@@ -152,15 +128,10 @@ export class WatchHub<V> {
   private apply(e: WatchEvent<V>): void {
     const key = e.kv.key;
     if (e.type === 'DELETE') {
-      if (this.state.delete(key)) this.removed++;
+      if (this.state.delete(key)) this.keys.deleted();
       return;
     }
-    if (!this.state.has(key)) {
-      const last = this.keys[this.keys.length - 1];
-      // >= : a key deleted and created again is listed twice until the next sort.
-      if (this.sorted && last !== undefined && last >= key) this.sorted = false;
-      this.keys.push(key);
-    }
+    if (!this.state.has(key)) this.keys.added(key);
     this.state.set(key, e.kv);
   }
 
@@ -172,9 +143,7 @@ export class WatchHub<V> {
     for (const index of this.indexed.values()) index.clear();
     this.buffer.length = 0;
     this.state.clear();
-    this.keys = [];
-    this.sorted = true;
-    this.removed = 0;
+    this.keys.clear();
     for (const w of all) w.end();
   }
 
@@ -221,16 +190,4 @@ export class WatchHub<V> {
     // Trimmed in halves, not per event: shifting a long array on every event is quadratic.
     if (this.buffer.length > 2 * this.bufferSize) this.buffer.splice(0, this.buffer.length - this.bufferSize);
   }
-}
-
-/** The first index whose key is ≥ key. */
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
