@@ -19,8 +19,11 @@ etcd_stamp="$bin/.etcd.stamp"
 version="$(grep -m1 'k8s.io/kubernetes v' "$here/go.mod" | sed 's/.* v//')"
 # What /version reports (a plain `go build` of the module says v0.0.0-master).
 ldflags="-X k8s.io/component-base/version.gitVersion=v$version -X k8s.io/component-base/version.gitMajor=${version%%.*} -X k8s.io/component-base/version.gitMinor=$(echo "$version" | cut -d. -f2) -X k8s.io/component-base/version.gitTreeState=clean"
-kube_want="$( (cat "$here/go.mod" "$here/go.sum"; echo "$ldflags") | sha256sum | cut -d' ' -f1)"
-etcd_want="$(hash_of "$here/etcd/go.mod" "$here/etcd/go.sum")"
+# Static binaries (no cgo, as upstream's release builds): the same files run on this machine and in
+# the control-plane image (upstream/image/), whose userland is busybox-static and no libc.
+export CGO_ENABLED=0
+kube_want="$( (cat "$here/go.mod" "$here/go.sum"; echo "$ldflags cgo=$CGO_ENABLED") | sha256sum | cut -d' ' -f1)"
+etcd_want="$( (cat "$here/etcd/go.mod" "$here/etcd/go.sum"; echo "cgo=$CGO_ENABLED") | sha256sum | cut -d' ' -f1)"
 
 fresh() { # stamp wanted binaries…
   local stamp="$1" want="$2"; shift 2
