@@ -8,16 +8,25 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { tokenKubeconfig } from '../cluster/serving';
 import { freePort, portFree } from '../util/ports';
 import { WatchedProcess } from '../util/process';
+import { reportTo } from '../client/background';
 import { KubeDriver } from './kube';
+import type { ApiAuditReport } from '../apiserver/audit';
+import { waitServing } from './upstream/restart';
+import { listeningAddress } from './upstream/listen';
 import { Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
 import { TargetDeclaration } from './targets';
 import { answers200, Binary, missingBinaries, startComponent, upstreamBinDir } from './upstream/components';
 import { translateFlags, UpstreamCommand } from './upstream/flags';
 import { upstreamPki, UpstreamPki } from './upstream/pki';
+import * as pool from './upstream/pool';
+import { auditFlags, auditOffset, readAudit } from './upstream/audit';
+import { EtcdAccess } from './upstream/storage';
 
 export { missingBinaries, upstreamBinDir };
 
 const START_TIMEOUT_MS = 120_000;
+/** The admin's client certificate: CN kubernetes-admin, O system:masters, as kubeadm and every other target name it. */
+const ADMIN = 'kubernetes-admin';
 
 export interface UpstreamOptions {
   /** Where the four binaries are (default: upstreamBinDir()). */
@@ -41,6 +50,14 @@ export class UpstreamDriver extends KubeDriver {
   private kubeconfigs = 0;
   private launched = false;
   private server?: string;
+  /** Reuse: the API server this scenario got from the pool or will give back (see upstream/pool.ts). */
+  private reuse = {
+    allowed: pool.poolSize() > 0,
+    key: '',
+    baseline: undefined as pool.Baseline | undefined,
+    served: 0,
+  };
+  private etcdClientUrl?: string;
   private readonly binDir: string;
   protected override cleanupOnStop = false;
   readonly http: HttpAccess;
@@ -69,7 +86,7 @@ export class UpstreamDriver extends KubeDriver {
       kubeconfig: async (credentials: Credentials) => {
         const e = await access.serve();
         let text: string;
-        if ('admin' in credentials) text = this.pki().kubeconfig(e.server, 'kubespec-admin', ['system:masters']);
+        if ('admin' in credentials) text = this.pki().kubeconfig(e.server, ADMIN, ['system:masters']);
         else if ('insecurePort' in credentials)
           throw new NotApplicableError(
             'kube-apiserver v1.32 has no insecure port (--insecure-port was removed in v1.24)',
@@ -108,6 +125,19 @@ export class UpstreamDriver extends KubeDriver {
     this.translate(all); // throws NotApplicableError early, before anything starts
   }
 
+  /**
+   * A scenario that asks for a dedicated cluster, or kills the control plane, gets a fresh one
+   * that is stopped afterwards (never one from the pool, never given back).
+   */
+  need(capabilities: readonly string[]): void {
+    this.judgesDefaults = capabilities.includes('apiServerDefaults');
+    if (['dedicatedCluster', 'durableStorage', 'apiServerDefaults'].some((c) => capabilities.includes(c)))
+      this.reuse.allowed = false;
+  }
+
+  /** The scenario judges kube-apiserver's own defaults: port 6443 on every address, AlwaysAllow. */
+  private judgesDefaults = false;
+
   /** Upstream command lines for the merged flags (ports and files are filled in at start). */
   private translate(all: Flags): UpstreamCommand {
     return translateFlags(all, this.flags);
@@ -131,6 +161,7 @@ export class UpstreamDriver extends KubeDriver {
 
   private spawn(name: Binary, args: string[]): WatchedProcess {
     const proc = startComponent(this.binDir, this.workDir!, name, args);
+    this.commands.set(proc, args);
     this.procs.push(proc);
     return proc;
   }
@@ -205,6 +236,39 @@ export class UpstreamDriver extends KubeDriver {
       throw new Error(
         `the upstream binaries are not built (no ${missing.join(', ')} in ${this.binDir}): run \`npm run upstream:build\``,
       );
+    // The controllers are new for every scenario; an API server (and its etcd) may be reused.
+    this.reuse.key = JSON.stringify([cmd.apiserver, this.flags['kube-apiserver']?.['secure-port'] ?? '']);
+    const idle = this.reuse.allowed && !this.options.apiServerOnly ? pool.take(this.reuse.key) : undefined;
+    if (idle) this.adopt(idle);
+    else await this.launchApiServer(cmd);
+    if (this.options.apiServerOnly) {
+      await super.start();
+      return;
+    }
+    // The scenario's audit and storage revisions count from here (its controllers' start included).
+    this.marks = { audit: auditOffset(this.workDir!), revision: await this.etcd().revision() };
+    await this.launchControllers(cmd);
+    if (this.reuse.allowed && !this.reuse.baseline) this.reuse.baseline = await pool.snapshot(this.api);
+    await super.start();
+  }
+
+  /** Takes over an idle API server from the pool (restored to its baseline). */
+  private adopt(idle: pool.IdleControlPlane): void {
+    this.procs.push(...idle.procs);
+    this.workDir = idle.workDir;
+    this.server = idle.server;
+    this.endpoint = idle.endpoint;
+    this.etcdClientUrl = idle.etcdClientUrl;
+    this.reuse.baseline = idle.baseline;
+    this.reuse.served = idle.served;
+    this.api = KubeconfigClient.fromFile(
+      path.join(idle.workDir, 'admin.kubeconfig'),
+      coreRegistry({ endpointSlices: true }),
+    );
+  }
+
+  /** etcd and kube-apiserver, on free ports (or the secure port the scenario names). */
+  private async launchApiServer(cmd: UpstreamCommand): Promise<void> {
     const pki = this.pki();
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-upstream-'));
     const work = this.workDir;
@@ -213,7 +277,11 @@ export class UpstreamDriver extends KubeDriver {
     // else any free one: the profile's default 6443 is not asked for, or every scenario of a
     // parallel run would compete for it and the one that names it could lose (found in the
     // second full run). Scenarios judging that default need @needs-api-server-defaults.
-    const wanted = Number(this.flags['kube-apiserver']?.['secure-port'] ?? 0);
+    // A scenario judging kube-apiserver's own defaults gets the profile's port (6443), waited for as the serve target does.
+    const wanted = Number(
+      this.flags['kube-apiserver']?.['secure-port'] ??
+        (this.judgesDefaults ? (this.profile.flags['kube-apiserver']?.['secure-port'] ?? 6443) : 0),
+    );
     const deadline = Date.now() + START_TIMEOUT_MS;
     const claim = async (): Promise<number> => {
       // Another scenario of this run may hold it for a while: wait for it, never settle for another.
@@ -241,12 +309,14 @@ export class UpstreamDriver extends KubeDriver {
       '--log-level=warn',
     ]);
     await etcd.waitUntil('etcd', () => answers200(`http://127.0.0.1:${etcdClient}/health`), START_TIMEOUT_MS);
+    this.etcdClientUrl = `http://127.0.0.1:${etcdClient}`;
 
     const startApiServer = async (apiPort: number) => {
       const server = `https://127.0.0.1:${apiPort}`;
       const apiserver = this.spawn('kube-apiserver', [
         `--etcd-servers=http://127.0.0.1:${etcdClient}`,
-        '--bind-address=127.0.0.1',
+        // Loopback, except for a scenario judging the default bind address (0.0.0.0).
+        ...(this.judgesDefaults ? [] : ['--bind-address=127.0.0.1']),
         `--secure-port=${apiPort}`,
         `--cert-dir=${path.join(work, 'apiserver-certs')}`,
         `--tls-cert-file=${pki.file('apiserver.crt')}`,
@@ -256,11 +326,15 @@ export class UpstreamDriver extends KubeDriver {
         `--service-account-signing-key-file=${pki.file('sa.key')}`,
         '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
         '--allow-privileged=true',
-        // Node,RBAC unless the scenario names its modes (a list flag: repeating it appends).
-        ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) ? [] : ['--authorization-mode=Node,RBAC']),
+        ...auditFlags(work),
+        // Node,RBAC unless the scenario names its modes (a list flag: repeating it appends), or
+        // judges kube-apiserver's default (AlwaysAllow).
+        ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) || this.judgesDefaults
+          ? []
+          : ['--authorization-mode=Node,RBAC']),
         ...cmd.apiserver,
       ]);
-      const adminPair = pki.client('kubespec-admin', ['system:masters']);
+      const adminPair = pki.client(ADMIN, ['system:masters']);
       const tls: https.RequestOptions = { ca: pki.ca.certPem, cert: adminPair.certPem, key: adminPair.keyPem };
       await apiserver.waitUntil('kube-apiserver /readyz', () => answers200(`${server}/readyz`, tls), START_TIMEOUT_MS);
       return server;
@@ -280,13 +354,17 @@ export class UpstreamDriver extends KubeDriver {
 
     this.server = server;
     const adminFile = path.join(work, 'admin.kubeconfig');
-    fs.writeFileSync(adminFile, pki.kubeconfig(server, 'kubespec-admin', ['system:masters']), { mode: 0o600 });
+    fs.writeFileSync(adminFile, pki.kubeconfig(server, ADMIN, ['system:masters']), { mode: 0o600 });
     this.api = KubeconfigClient.fromFile(adminFile, coreRegistry({ endpointSlices: true }));
-    this.endpoint = { server, secure: { host: '127.0.0.1', port: apiPort }, caFile: pki.file('ca.crt') };
-    if (this.options.apiServerOnly) {
-      await super.start();
-      return;
-    }
+    // Where it really listens, as the kernel says (a scenario judges the default bind address).
+    const host = listeningAddress(apiPort) ?? '127.0.0.1';
+    this.endpoint = { server, secure: { host, port: apiPort }, caFile: pki.file('ca.crt') };
+  }
+
+  /** kube-controller-manager and kube-scheduler, fresh for every scenario. */
+  private async launchControllers(cmd: UpstreamCommand): Promise<void> {
+    const pki = this.pki();
+    const work = this.workDir!;
     const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
     const kcm = await this.onFreePort(async (kcmPort) => {
       const proc = this.spawn('kube-controller-manager', [
@@ -327,7 +405,62 @@ export class UpstreamDriver extends KubeDriver {
       },
       START_TIMEOUT_MS,
     );
-    await super.start();
+  }
+
+  /** Each process's command line (a restart starts the same ones again). */
+  private readonly commands = new Map<WatchedProcess, string[]>();
+  private marks = { audit: 0, revision: 0 };
+  private etcdAccess?: EtcdAccess;
+
+  private etcd(): EtcdAccess {
+    this.etcdAccess ??= new EtcdAccess(this.etcdClientUrl!);
+    return this.etcdAccess;
+  }
+
+  /**
+   * What kube-apiserver handled since the scenario's controllers started, from its audit
+   * log (upstream/audit.ts), and how etcd's revision moved: every revision that changed
+   * only kube-apiserver's keys counts as its write (see EtcdAccess.apiServerRevisionsSince).
+   */
+  override async apiAudit(): Promise<ApiAuditReport> {
+    await this.start();
+    if (this.startError) throw this.startError;
+    const { writesByUser, readsByUser } = readAudit(this.workDir!, this.marks.audit);
+    const now = await this.etcd().revision();
+    const apiServerStoreWrites = await this.etcd().apiServerRevisionsSince(this.marks.revision);
+    return { writesByUser, readsByUser, apiServerStoreWrites, storeRevisionDelta: now - this.marks.revision };
+  }
+
+  /** etcd v3 compaction at its current revision, through etcd's own API. */
+  override async compactStorage(): Promise<void> {
+    await this.start();
+    if (this.startError) throw this.startError;
+    await this.etcd().compact();
+  }
+
+  /**
+   * SIGKILL of every process of the control plane (etcd included: the step kills the control
+   * plane), then the same command lines again on the same data dir and ports; resolves once
+   * kube-apiserver is ready and the controllers answer /healthz again.
+   */
+  async restartControlPlane(): Promise<void> {
+    await this.start();
+    if (this.startError) throw this.startError;
+    const old = [...this.procs];
+    await Promise.all(old.map((p) => p.kill()));
+    this.etcdAccess?.close();
+    this.etcdAccess = undefined;
+    this.procs.length = 0;
+    for (const p of old) {
+      const args = this.commands.get(p)!;
+      const proc = this.spawn(p.name as Binary, args);
+      await waitServing(proc, args, this.server!, this.adminTls(), START_TIMEOUT_MS);
+    }
+  }
+
+  private adminTls(): https.RequestOptions {
+    const pair = this.pki().client(ADMIN, ['system:masters']);
+    return { ca: this.pki().ca.certPem, cert: pair.certPem, key: pair.keyPem };
   }
 
   /** A control plane that did not start fails the step that needs it, with the reason. */
@@ -364,13 +497,58 @@ export class UpstreamDriver extends KubeDriver {
   override async stop(): Promise<void> {
     const dead = this.procs.find((p) => p.exited);
     const tail = dead ? `${dead.exited}\n${dead.tail()}` : undefined;
+    this.etcdAccess?.close();
     try {
       await super.stop();
     } finally {
-      await this.stopProcesses();
-      if (this.workDir && !process.env.KUBESPEC_UPSTREAM_KEEP)
-        fs.rmSync(this.workDir, { recursive: true, force: true });
+      if (!dead && !this.startError && this.reuse.allowed && this.reuse.baseline) await this.giveBack();
+      else {
+        await this.stopProcesses();
+        if (this.workDir && !process.env.KUBESPEC_UPSTREAM_KEEP)
+          fs.rmSync(this.workDir, { recursive: true, force: true });
+      }
     }
     if (tail && !this.startError) throw new Error(tail);
+  }
+
+  /**
+   * Stops the controllers, restores the API server to its baseline and gives it back to the
+   * pool; one that cannot be restored is stopped instead, with the reason told.
+   */
+  private async giveBack(): Promise<void> {
+    const keep = !!process.env.KUBESPEC_UPSTREAM_KEEP;
+    const [store, controllers] = [
+      this.procs.filter((p) => p.name === 'etcd' || p.name === 'kube-apiserver'),
+      this.procs.filter((p) => p.name !== 'etcd' && p.name !== 'kube-apiserver'),
+    ];
+    for (const p of controllers.reverse()) await p.stop();
+    let why: string | undefined;
+    try {
+      why = await pool.restore(this.api, this.reuse.baseline!);
+    } catch (e) {
+      reportTo('upstream: restoring a control plane for the next scenario')(e);
+      why = 'restoring it failed';
+    }
+    // Its audit log only grows (no rotation: a scenario reads from its own offset).
+    if (why === undefined && auditOffset(this.workDir!) > 200 * 2 ** 20) why = 'its audit log passed 200 MiB';
+    if (why !== undefined || store.some((p) => p.exited)) {
+      // A decision, not a failure: the next scenario starts a fresh one.
+      if (process.env.KUBESPEC_UPSTREAM_POOL_LOG) console.error(`upstream: control plane not reused: ${why}`);
+      await pool.discard({ procs: store, workDir: this.workDir! }, keep);
+      return;
+    }
+    await pool.giveBack(
+      {
+        key: this.reuse.key,
+        procs: store,
+        workDir: this.workDir!,
+        server: this.server!,
+        endpoint: this.endpoint!,
+        etcdClientUrl: this.etcdClientUrl!,
+        baseline: this.reuse.baseline!,
+        served: this.reuse.served + 1,
+      },
+      keep,
+    );
   }
 }

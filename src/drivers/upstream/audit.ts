@@ -1,0 +1,95 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ReadCounts } from '../../apiserver/audit';
+
+/**
+ * kube-apiserver's own audit (k8s.io/apiserver/pkg/audit): a policy that records every
+ * request's metadata, logged as JSON lines to a file in the control plane's scratch dir
+ * (--audit-log-path, the log backend's default blocking mode: an event is written before
+ * its request completes). The driver reads it back into the counts the steps judge.
+ */
+
+/** The flags that turn the audit on, and the policy file they name. */
+export function auditFlags(workDir: string): string[] {
+  const policy = path.join(workDir, 'audit-policy.yaml');
+  fs.writeFileSync(
+    policy,
+    [
+      'apiVersion: audit.k8s.io/v1',
+      'kind: Policy',
+      // RequestReceived would count every request twice.
+      'omitStages: [RequestReceived]',
+      'rules:',
+      '  - level: Metadata',
+      '',
+    ].join('\n'),
+  );
+  return [`--audit-policy-file=${policy}`, `--audit-log-path=${auditLog(workDir)}`, '--audit-log-format=json'];
+}
+
+export function auditLog(workDir: string): string {
+  return path.join(workDir, 'audit.log');
+}
+
+/** One audit.k8s.io/v1 Event, as far as the counts need it. */
+interface AuditEvent {
+  stage: string;
+  verb: string;
+  user?: { username?: string };
+  objectRef?: { resource?: string };
+}
+
+const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/** Where a reader left off in the log (a byte offset), so a scenario counts only its own requests. */
+export function auditOffset(workDir: string): number {
+  try {
+    return fs.statSync(auditLog(workDir)).size;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw e;
+  }
+}
+
+/**
+ * Writes per user (every write request) and reads per user (get, list, watch of objects;
+ * discovery and other non-resource paths are no reads of the cluster's state) since `from`.
+ * A watch is counted once, when it starts (ResponseStarted; it completes much later).
+ */
+export function readAudit(
+  workDir: string,
+  from: number,
+): { writesByUser: Record<string, number>; readsByUser: Record<string, ReadCounts> } {
+  const fd = fs.openSync(auditLog(workDir), 'r');
+  let text: string;
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.max(0, size - from));
+    fs.readSync(fd, buf, 0, buf.length, from);
+    text = buf.toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+  const writesByUser: Record<string, number> = {};
+  const readsByUser: Record<string, ReadCounts> = {};
+  // The last line may still be being written: only whole lines count.
+  const lines = text.split('\n');
+  lines.pop();
+  for (const line of lines) {
+    if (!line) continue;
+    const ev = JSON.parse(line) as AuditEvent;
+    const user = ev.user?.username ?? 'system:anonymous';
+    if (WRITES.has(ev.verb)) {
+      if (ev.stage === 'ResponseComplete' || ev.stage === 'Panic') writesByUser[user] = (writesByUser[user] ?? 0) + 1;
+      continue;
+    }
+    if (!ev.objectRef?.resource) continue;
+    const verb = ev.verb === 'get' || ev.verb === 'list' || ev.verb === 'watch' ? ev.verb : undefined;
+    if (!verb) continue;
+    const counted = verb === 'watch' ? ev.stage === 'ResponseStarted' : ev.stage === 'ResponseComplete';
+    if (!counted) continue;
+    const c = (readsByUser[user] ??= { get: 0, list: 0, watch: 0 });
+    c[verb]++;
+  }
+  return { writesByUser, readsByUser };
+}
