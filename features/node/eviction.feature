@@ -38,7 +38,7 @@ Feature: Pods leave a node that stays not ready, one node at a time per zone
     And there is an event "DeletingAllPods" for node "z1-node-1" with message "Deleting all Pods from Node z1-node-1."
     And node "z1-node-1" has no NoExecute taints
 
-  @profile-kubernetes-1.32
+  @profile-kubernetes-1.32 @upstream-smoke
   Scenario: Kubernetes 1.32 taints the silent node and its pods go after their 300 s toleration
     The controller sees the last heartbeat at its next pass (the probe, 0–5 s later) and marks
     the node Unknown at the first pass strictly after probe + 50 s; processTaintBaseEviction

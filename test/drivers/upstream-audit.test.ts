@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { auditFlags, auditLog, auditOffset, readAudit } from '../../src/drivers/upstream/audit';
+import { listeningAddress, listeningIn } from '../../src/drivers/upstream/listen';
+
+const line = (o: object) => `${JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', ...o })}\n`;
+
+test("kube-apiserver's audit log is read back into writes and reads per user, from the scenario's offset", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-audit-test-'));
+  try {
+    const flags = auditFlags(dir);
+    assert.ok(flags.includes(`--audit-log-path=${auditLog(dir)}`));
+    assert.match(fs.readFileSync(path.join(dir, 'audit-policy.yaml'), 'utf8'), /level: Metadata/);
+    fs.writeFileSync(auditLog(dir), line({ stage: 'ResponseComplete', verb: 'create', user: { username: 'before' } }));
+    const from = auditOffset(dir);
+    fs.appendFileSync(
+      auditLog(dir),
+      [
+        line({ stage: 'ResponseComplete', verb: 'create', user: { username: 'a' }, objectRef: { resource: 'pods' } }),
+        line({ stage: 'ResponseComplete', verb: 'patch', user: { username: 'a' }, objectRef: { resource: 'nodes' } }),
+        line({ stage: 'ResponseComplete', verb: 'list', user: { username: 'b' }, objectRef: { resource: 'pods' } }),
+        // A watch counts once, when it starts.
+        line({ stage: 'ResponseStarted', verb: 'watch', user: { username: 'b' }, objectRef: { resource: 'pods' } }),
+        line({ stage: 'ResponseComplete', verb: 'watch', user: { username: 'b' }, objectRef: { resource: 'pods' } }),
+        // Discovery is no read of the cluster's state.
+        line({ stage: 'ResponseComplete', verb: 'get', user: { username: 'b' } }),
+        // A line still being written is not read.
+        '{"kind":"Event","stage":"Respo',
+      ].join(''),
+    );
+    const r = readAudit(dir, from);
+    assert.deepEqual(r.writesByUser, { a: 2 });
+    assert.deepEqual(r.readsByUser, { b: { get: 0, list: 1, watch: 1 } });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the address a port listens on is what the kernel says', async () => {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  try {
+    assert.equal(listeningAddress(port), '127.0.0.1');
+  } finally {
+    server.close();
+  }
+  // A wildcard socket as Go binds "0.0.0.0" on a dual-stack machine (tcp6 ::), and a plain IPv4 one.
+  const header = '  sl  local_address rem_address   st\n';
+  const tcp6 = `${header}   0: 00000000000000000000000000000000:192B 00000000000000000000000000000000:0000 0A 0\n`;
+  assert.equal(listeningIn(tcp6, 6443), '0.0.0.0');
+  assert.equal(listeningIn(`${header}   0: 0100007F:192B 00000000:0000 0A 0\n`, 6443), '127.0.0.1');
+  assert.equal(listeningIn(`${header}   0: 0100007F:192B 0100007F:9C40 01 0\n`, 6443), undefined);
+});
