@@ -374,9 +374,14 @@ export class KubeDriver implements ClusterDriver {
       return;
     }
     const config = kubeletConfig(clusterConfig(this.profile, this.declaration.flags), spec);
-    const kubelet = new HollowKubelet(config, this.api, this.realClock);
+    const kubelet = new HollowKubelet(config, this.kubeletClient(config.nodeName), this.realClock);
     this.localKubelets.set(spec.name, kubelet);
     await kubelet.start();
+  }
+
+  /** The client a hollow kubelet run here acts through: the admin's, unless the target gives kubelets their own identity. */
+  protected kubeletClient(_nodeName: string): Client {
+    return this.api;
   }
 
   async stopKubelet(name: string): Promise<number> {

@@ -10,6 +10,7 @@ import { freePort, portFree } from '../util/ports';
 import { WatchedProcess } from '../util/process';
 import { reportTo } from '../client/background';
 import { KubeDriver } from './kube';
+import type { Client } from '../client/client';
 import type { ApiAuditReport } from '../apiserver/audit';
 import { waitServing } from './upstream/restart';
 import { listeningAddress } from './upstream/listen';
@@ -248,7 +249,7 @@ export class UpstreamDriver extends KubeDriver {
     // The scenario's audit and storage revisions count from here (its controllers' start included).
     this.marks = { audit: auditOffset(this.workDir!), revision: await this.etcd().revision() };
     await this.launchControllers(cmd);
-    if (this.reuse.allowed && !this.reuse.baseline) this.reuse.baseline = await pool.snapshot(this.api);
+    if (this.reuse.allowed && !this.reuse.baseline) this.reuse.baseline = await pool.settledSnapshot(this.api);
     await super.start();
   }
 
@@ -468,6 +469,19 @@ export class UpstreamDriver extends KubeDriver {
     await this.start();
     if (this.startError) throw this.startError;
     await super.addKubelet(spec);
+  }
+
+  /**
+   * A hollow kubelet acts as its node, as a real one does (client certificate CN
+   * system:node:<name>, O system:nodes): the Node authorizer and NodeRestriction judge its
+   * writes, and the audit tells them from the admin's.
+   */
+  protected override kubeletClient(nodeName: string): Client {
+    const file = path.join(this.workDir!, `kubelet-${nodeName}.kubeconfig`);
+    fs.writeFileSync(file, this.pki().kubeconfig(this.server!, `system:node:${nodeName}`, ['system:nodes']), {
+      mode: 0o600,
+    });
+    return KubeconfigClient.fromFile(file, coreRegistry({ endpointSlices: true }));
   }
 
   /** A component that died mid-scenario fails it, with its log's tail. */

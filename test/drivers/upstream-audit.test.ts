@@ -26,6 +26,13 @@ test("kube-apiserver's audit log is read back into writes and reads per user, fr
         // A watch counts once, when it starts.
         line({ stage: 'ResponseStarted', verb: 'watch', user: { username: 'b' }, objectRef: { resource: 'pods' } }),
         line({ stage: 'ResponseComplete', verb: 'watch', user: { username: 'b' }, objectRef: { resource: 'pods' } }),
+        line({
+          stage: 'ResponseStarted',
+          verb: 'watch',
+          user: { username: 'c' },
+          objectRef: { resource: 'pods' },
+          requestURI: '/api/v1/pods?allowWatchBookmarks=true&sendInitialEvents=true&watch=true',
+        }),
         // Discovery is no read of the cluster's state.
         line({ stage: 'ResponseComplete', verb: 'get', user: { username: 'b' } }),
         // A line still being written is not read.
@@ -34,7 +41,7 @@ test("kube-apiserver's audit log is read back into writes and reads per user, fr
     );
     const r = readAudit(dir, from);
     assert.deepEqual(r.writesByUser, { a: 2 });
-    assert.deepEqual(r.readsByUser, { b: { get: 0, list: 1, watch: 1 } });
+    assert.deepEqual(r.readsByUser, { b: { get: 0, list: 1, watch: 1 }, c: { get: 0, list: 1, watch: 1 } });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

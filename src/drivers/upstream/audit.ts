@@ -37,6 +37,7 @@ interface AuditEvent {
   verb: string;
   user?: { username?: string };
   objectRef?: { resource?: string };
+  requestURI?: string;
 }
 
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -54,7 +55,8 @@ export function auditOffset(workDir: string): number {
 /**
  * Writes per user (every write request) and reads per user (get, list, watch of objects;
  * discovery and other non-resource paths are no reads of the cluster's state) since `from`.
- * A watch is counted once, when it starts (ResponseStarted; it completes much later).
+ * A watch is counted once, when it starts (ResponseStarted; it completes much later); a
+ * streaming list counts as a list and a watch.
  */
 export function readAudit(
   workDir: string,
@@ -90,6 +92,9 @@ export function readAudit(
     if (!counted) continue;
     const c = (readsByUser[user] ??= { get: 0, list: 0, watch: 0 });
     c[verb]++;
+    // A streaming list (KEP-3157: a watch with sendInitialEvents=true, which v1.32's
+    // kube-controller-manager informers use, WatchListClient) is the informer's list and its watch in one.
+    if (verb === 'watch' && /[?&]sendInitialEvents=true(&|$)/.test(ev.requestURI ?? '')) c.list++;
   }
   return { writesByUser, readsByUser };
 }

@@ -110,6 +110,33 @@ export async function snapshot(api: KubeconfigClient): Promise<Baseline> {
   return b;
 }
 
+const sameIgnoringSelfChanging = (a: Baseline, b: Baseline): boolean => {
+  if (a.size !== b.size) return false;
+  for (const [k, x] of a) {
+    const [group, resource] = k.split('/');
+    const y = b.get(k);
+    if (!y || y.uid !== x.uid) return false;
+    if (y.rv !== x.rv && !SELF_CHANGING.has(`${group}/${resource}`)) return false;
+  }
+  return true;
+};
+
+/**
+ * The baseline of a fresh control plane, once its controllers are done making their
+ * objects (two snapshots a second apart agree, or after `timeoutMs`): a controller still
+ * aggregating a ClusterRole after the snapshot would otherwise read as a scenario's change.
+ */
+export async function settledSnapshot(api: KubeconfigClient, timeoutMs = 15_000): Promise<Baseline> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await snapshot(api);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await snapshot(api);
+    if (sameIgnoringSelfChanging(last, now) || Date.now() > deadline) return now;
+    last = now;
+  }
+}
+
 function objectPath(l: Listable, o: KubeObject): string {
   const name = encodeURIComponent(o.metadata.name!);
   if (!l.namespaced) return `${l.path}/${name}`;
