@@ -191,6 +191,31 @@ Then(
   }),
 );
 
+// A watch from a version the server no longer has answers 410 Expired in one of the two forms
+// the API defines (Kubernetes API concepts, "Efficient detection of changes"): an HTTP 410
+// before the stream, or a 200 stream whose one event is an ERROR carrying the 410 Status —
+// upstream's watch cache answers the latter (k8s.io/apiserver cacher newErrWatcher), as seen
+// on v1.32.13. Either way the client lists again (client-go's Reflector on any 410).
+Then(
+  /^the watch answers 410 Expired with "(.*)"$/,
+  step(function (this: KubeWorld, text: string) {
+    const r = last(this);
+    if (r.code !== 0) {
+      expect(r.stderr, show(r)).to.contain(text);
+      return;
+    }
+    const events = r.stdout
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { type: string; object: { code?: number; reason?: string; message?: string } });
+    expect(events, show(r)).to.have.length(1);
+    expect(events[0].type, show(r)).to.equal('ERROR');
+    expect(events[0].object.code, show(r)).to.equal(410);
+    expect(events[0].object.reason, show(r)).to.equal('Expired');
+    expect(events[0].object.message, show(r)).to.contain(text);
+  }),
+);
+
 Then(
   /^kubectl fails with "(.*)"$/,
   step(function (this: KubeWorld, text: string) {

@@ -73,7 +73,14 @@ export class ApiServer {
     readonly clock: Clock,
   ) {
     this.store = this.audit.audited(store);
+    this.startRevision = store.revision();
   }
+
+  /**
+   * The store's revision when this API server started: upstream's watch caches begin there
+   * (each Cacher lists at start), so a watch from an older version answers 410 (see ResourceCache).
+   */
+  private readonly startRevision: number;
 
   resolve(target: Pick<RequestTarget, 'resource' | 'group'>): ResourceType {
     const rt = this.registry.get(target.resource, target.group);
@@ -87,7 +94,7 @@ export class ApiServer {
     const rt = 'kind' in target ? target : this.resolve(target);
     let s = this.storages.get(rt);
     if (!s) {
-      s = new ResourceStorage(rt, this.store, this.clock);
+      s = new ResourceStorage(rt, this.store, this.clock, this.startRevision);
       this.storages.set(rt, s);
     }
     return s as unknown as ResourceStorage<T>;

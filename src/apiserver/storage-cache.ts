@@ -35,6 +35,8 @@ export class ResourceCache<T extends KubeObject> {
   constructor(
     private readonly store: Store,
     private readonly resource: CachedResource<T>,
+    /** The store's revision when the API server started (its watch cache's first, upstream). */
+    private readonly startRevision = 0,
   ) {}
 
   async list(namespace: string | undefined, options: ListReadOptions, filter: CacheFilter<T>): Promise<ListPage<T>> {
@@ -123,7 +125,12 @@ export class ResourceCache<T extends KubeObject> {
           remove();
         },
       };
-    // Older than the hub remembers: the store's own history, or 410 Gone.
+    // Older than the API server's start: upstream's watch cache lists at start and answers
+    // 410 below that (k8s.io/apiserver cacher watchCache.getAllEventsSinceLocked, "too old
+    // resource version"); found on upstream v1.32.13 after a SIGKILL restart.
+    if (after < this.startRevision) throw errors.gone(`too old resource version: ${after} (${this.startRevision})`);
+    // Older than the hub remembers, which is made on the first read (upstream's caches are
+    // made at start): the store's own history, or 410 Gone.
     try {
       const w = await this.store.watch<T>(prefix, { afterRevision: after, onEnd: end }, (events) =>
         events.forEach(deliver),

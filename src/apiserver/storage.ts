@@ -48,12 +48,17 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     readonly type: ResourceType<T>,
     private readonly store: Store,
     private readonly clock: Clock,
+    startRevision = 0,
   ) {
-    this.cache = new ResourceCache(store, {
-      prefix: (ns) => this.prefix(ns),
-      decorate: (kv) => this.decorate(kv),
-      namespaced: type.namespaced,
-    });
+    this.cache = new ResourceCache(
+      store,
+      {
+        prefix: (ns) => this.prefix(ns),
+        decorate: (kv) => this.decorate(kv),
+        namespaced: type.namespaced,
+      },
+      startRevision,
+    );
   }
 
   key(namespace: string | undefined, name: string): string {
