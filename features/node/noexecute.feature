@@ -51,6 +51,16 @@ Feature: NoExecute taints evict pods that do not tolerate them
     And 1 hour passes
     Then pod "forever" is Running on node "n1"
 
+  Scenario: Tolerated forever stays past twice the default toleration (a real clock's form)
+    The hour above on a window a real clock can wait in a run: 10 minutes, twice the 300 s
+    every pod's default tolerations grant, with no tolerationSeconds to count from.
+    Given a pod "forever" running on node "n1" with tolerations:
+      | key             | operator | value | effect    | seconds |
+      | example.com/gpu | Exists   |       | NoExecute | -       |
+    When I taint node "n1" with "example.com/gpu=bad:NoExecute"
+    And 10 minutes pass
+    Then pod "forever" is Running on node "n1"
+
   Scenario: Removing the taint in time cancels the pending eviction
     Given a pod "patient" running on node "n1" with tolerations:
       | key             | operator | value | effect    | seconds |

@@ -23,6 +23,13 @@ Feature: Pods of an unreachable node stay visible until the node answers or is d
     When 1 hour passes
     Then pod "z1-node-1-pod-1" is Terminating
 
+  Scenario: The evicted pods are still Terminating 5 minutes later (a real clock's form)
+    The hour above on a window a real clock can wait in a run: nothing force-deletes them.
+    Then pod "z1-node-1-pod-1" is Terminating
+    When 5 minutes pass
+    Then pod "z1-node-1-pod-1" is Terminating
+    And pod "z1-node-1-pod-1" has condition Ready "False"
+
   Scenario: The kubelet answering again completes the deletion
     When node "z1-node-1" of zone "z1" reports again
     Then pod "z1-node-1-pod-1" is gone

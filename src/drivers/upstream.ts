@@ -453,7 +453,9 @@ export class UpstreamDriver extends KubeDriver {
     this.etcdAccess = undefined;
     this.procs.length = 0;
     for (const p of old) {
-      const args = this.commands.get(p)!;
+      // A scenario that restarts its control plane never gets one from the pool (need()), so every process is its own.
+      const args = this.commands.get(p);
+      if (!args) throw new Error(`${p.name} was not started by this scenario: its command line is not known`);
       const proc = this.spawn(p.name as Binary, args);
       await waitServing(proc, args, this.server!, this.adminTls(), START_TIMEOUT_MS);
     }
