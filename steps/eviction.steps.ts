@@ -258,10 +258,16 @@ async function expectGoneNodeByNode(
   const got = await evictionsIn(world, zone);
   const first = got[0]?.at ?? 0;
   const actual = got.map((x) => (x.at - first) / 1000);
-  expect(
-    actual,
-    `seconds after the first node's pods went, per node: ${got.map((x) => `${x.node}@${((x.at - first) / 1000).toFixed(1)}`).join(', ') || 'none'}`,
-  ).to.deep.equal(offsets);
+  const what = `seconds after the first node's pods went, per node: ${got.map((x) => `${x.node}@${((x.at - first) / 1000).toFixed(1)}`).join(', ') || 'none'}`;
+  if (world.driver.capabilities.virtualTime) {
+    expect(actual, what).to.deep.equal(offsets);
+    return;
+  }
+  // On a real clock each deletion is seen when its watch event arrives (under load, up to
+  // half a second late: 4.7 / 9.9 s for 5 / 10 on upstream v1.32.13) and the evictor takes
+  // its token at a 100 ms tick (NodeEvictionPeriod): each offset within 1 s.
+  expect(actual.length, what).to.equal(offsets.length);
+  actual.forEach((a, i) => expect(a, what).to.be.closeTo(offsets[i], 1));
 }
 
 Then(

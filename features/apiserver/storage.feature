@@ -15,9 +15,14 @@ Feature: Storage that outlives the control plane
 
   @API-LIST-WATCH @COMM-APISERVER-ONLY
   Scenario: Objects and revisions come back after the control plane is killed
+    The pods are at rest before the kill (the scheduler has written that they cannot be
+    placed), so no component's write moves their resourceVersion around it: on upstream
+    v1.32.13 the scheduler's PodScheduled write landed between the noting and the kill.
     When I create a pod "a"
     And I create a pod "b"
-    And the control plane is killed (SIGKILL) and started again on its data
+    Then pod "a" has condition PodScheduled "False"
+    And pod "b" has condition PodScheduled "False"
+    When the control plane is killed (SIGKILL) and started again on its data
     Then every pod of before the restart is there with the same uid and resourceVersion
     And a kubeconfig written before the restart still lists the pods
     When I create a pod "c"
