@@ -267,7 +267,7 @@ async function expectGoneNodeByNode(
   // half a second late: 4.7 / 9.9 s for 5 / 10 on upstream v1.32.13) and the evictor takes
   // its token at a 100 ms tick (NodeEvictionPeriod): each offset within 1 s.
   expect(actual.length, what).to.equal(offsets.length);
-  actual.forEach((a, i) => expect(a, what).to.be.closeTo(offsets[i], 1));
+  for (const [i, a] of actual.entries()) expect(a, what).to.be.closeTo(offsets[i], 1);
 }
 
 Then(
