@@ -189,11 +189,14 @@ Feature: ResourceQuota caps a namespace's totals; the quota controller keeps usa
 
   @QUOTA-STATUS
   Scenario: A pod that finishes no longer counts
+    The pod runs 30 s, long enough for a real clock to see it counted first (with 5 s it had
+    already finished, and been uncounted, when the check came on a loaded machine: upstream
+    v1.32.13).
     When I create this object:
       """
       apiVersion: v1
       kind: Pod
-      metadata: { name: once, namespace: test, annotations: { kubespec.io/run-seconds: "5" } }
+      metadata: { name: once, namespace: test, annotations: { kubespec.io/run-seconds: "30" } }
       spec:
         nodeName: n1
         restartPolicy: Never
@@ -201,7 +204,7 @@ Feature: ResourceQuota caps a namespace's totals; the quota controller keeps usa
       """
     Then the resourcequota "quota" in namespace "test" has:
       | status.used.pods | 1 |
-    When 5 seconds pass
+    When 30 seconds pass
     Then pod "once" in namespace "test" is Succeeded
     And the resourcequota "quota" in namespace "test" has:
       | status.used.pods | 0 |
