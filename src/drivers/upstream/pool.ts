@@ -219,7 +219,9 @@ export function poolSize(): number {
 export function take(key: string): IdleControlPlane | undefined {
   const i = idle.findIndex((c) => c.key === key && !c.procs.some((p) => p.exited));
   if (i < 0) return undefined;
-  return idle.splice(i, 1)[0];
+  const cp = idle.splice(i, 1)[0];
+  for (const p of cp.procs) p.child.ref();
+  return cp;
 }
 
 /** Keeps a restored control plane for the next scenario; the oldest beyond the pool's size is stopped. */
@@ -231,6 +233,9 @@ export async function giveBack(cp: IdleControlPlane, keepWorkDir: boolean): Prom
       for (const c of idle) if (!keepWorkDir) fs.rmSync(c.workDir, { recursive: true, force: true });
     });
   }
+  // An idle control plane must not keep the run alive once its last scenario is done (a run
+  // without --parallel returns from its event loop): found when such a run never exited.
+  for (const p of cp.procs) p.child.unref();
   idle.push(cp);
   while (idle.length > poolSize()) await discard(idle.shift()!, keepWorkDir);
 }
