@@ -8,7 +8,9 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { tokenKubeconfig } from '../cluster/serving';
 import { freePort, portFree } from '../util/ports';
 import { WatchedProcess } from '../util/process';
+import { RealClock } from '../clock';
 import { KubeDriver } from './kube';
+import { apiReviews, egressSelectorConfiguration, KubeletNetwork } from './kubelet-network';
 import { Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
 import { TargetDeclaration } from './targets';
 import { answers200, Binary, missingBinaries, startComponent, upstreamBinDir } from './upstream/components';
@@ -31,7 +33,10 @@ export interface UpstreamOptions {
  * built from its Go modules (npm run upstream:build) — etcd, kube-apiserver,
  * kube-controller-manager and kube-scheduler on free loopback ports, with the scenario's
  * flags translated to theirs — judged through the kube driver over HTTPS. Hollow kubelets
- * join it on the real clock as API clients, as KWOK's do. Everything is stopped afterwards.
+ * join it on the real clock as API clients, as KWOK's do, and serve the kubelet API: the API
+ * server reaches them (logs, exec, attach, port-forward, node, pod and service proxies)
+ * through an egress proxy, as a konnectivity-proxied cluster reaches its nodes
+ * (kubelet-network.ts). Everything is stopped afterwards.
  */
 export class UpstreamDriver extends KubeDriver {
   private flags: Flags = {};
@@ -54,13 +59,22 @@ export class UpstreamDriver extends KubeDriver {
     // hollow kubelets read (their heartbeat frequencies, lease duration).
     super(profile, { ...declaration, flags: { ...declaration.flags } });
     this.binDir = options.binDir ?? upstreamBinDir();
-    this.capabilities = { ...this.capabilities, http: true };
+    this.capabilities = { ...this.capabilities, http: true, kubeletApi: true };
     this.http = this.httpAccess();
   }
 
   private httpAccess(): HttpAccess {
+    const pki = () => this.pki();
     const access: HttpAccess = {
-      files: { kubeletCA: path.join(os.tmpdir(), `kubespec-upstream-kubelet-ca-${process.pid}.crt`) },
+      files: {
+        get kubeletCA() {
+          return pki().file('kubelet-ca.crt');
+        },
+      },
+      kubelet: async (node, credentials, method, p) => {
+        await access.serve();
+        return this.kubeletNetwork!.request(node, credentials, method, p);
+      },
       serve: async () => {
         await this.start();
         if (this.startError) throw this.startError;
@@ -228,6 +242,17 @@ export class UpstreamDriver extends KubeDriver {
     };
     let apiPort = wanted > 0 ? await claim() : await freePort();
 
+    // The hollow kubelets' network, which the API server's egress selector dials through.
+    const egress = { udsName: path.join(work, 'egress.sock') };
+    this.kubeletNetwork = new KubeletNetwork(
+      { kubeletCA: pki.kubeletCA, clusterCA: pki.ca },
+      new RealClock(),
+      apiReviews(() => this.api),
+    );
+    await this.kubeletNetwork.listen(egress);
+    const egressFile = path.join(work, 'egress-selector.yaml');
+    fs.writeFileSync(egressFile, egressSelectorConfiguration(egress));
+
     // etcd: one member, no fsync (a scratch store per scenario).
     const etcd = this.spawn('etcd', [
       '--name=kubespec',
@@ -256,6 +281,11 @@ export class UpstreamDriver extends KubeDriver {
         `--service-account-signing-key-file=${pki.file('sa.key')}`,
         '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
         '--allow-privileged=true',
+        // Hollow kubelets it can dial (kubelet-network.ts): node and pod traffic through the
+        // egress proxy, and the API server's client certificate at the kubelets.
+        `--egress-selector-config-file=${egressFile}`,
+        `--kubelet-client-certificate=${pki.file('apiserver-kubelet-client.crt')}`,
+        `--kubelet-client-key=${pki.file('apiserver-kubelet-client.key')}`,
         // Node,RBAC unless the scenario names its modes (a list flag: repeating it appends).
         ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) ? [] : ['--authorization-mode=Node,RBAC']),
         ...cmd.apiserver,
