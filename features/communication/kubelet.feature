@@ -28,7 +28,7 @@ Feature: The API server reaches kubelets over HTTPS
     # nanoseconds (the kubelet's --timestamps format); its instant is the clock's.
     Then kubectl prints ".000000000Z hollow container app"
 
-  @COMM-KUBELET @needs-kubelet-api
+  @COMM-KUBELET @needs-kubelet-api @upstream-smoke
   Scenario: Unverified by default: logs flow whatever certificate the kubelet shows
     Given a ready node "10.4.42.5"
     And a pod "web" running on node "10.4.42.5"
