@@ -32,7 +32,7 @@ Feature: kubectl exec and attach reach the container through the API server and 
           value: hello
       """
 
-  @COMM-EXEC
+  @COMM-EXEC @upstream-smoke
   Scenario: kubectl exec runs the command in the container over a WebSocket and prints its output
     When I run "kubectl exec -v=6 web -- echo hello from the container"
     Then kubectl prints "hello from the container"
@@ -91,8 +91,15 @@ Feature: kubectl exec and attach reach the container through the API server and 
   @COMM-EXEC @COMM-KUBELET
   Scenario: exec needs the kubelet: a silent kubelet means an error, and the stored pod stays
     When the kubelet on "10.4.42.5" stops
-    And I run "kubectl exec web -- echo hi"
+    And I run "kubectl exec web -- echo hi" over SPDY
     Then kubectl fails with "error dialing backend"
+    # Over a WebSocket a v1.32 API server first accepts the client, then dials the kubelet
+    # with SPDY (StreamTranslatorHandler, k8s.io/apiserver pkg/util/proxy): the failed dial
+    # comes back on the error channel as "Internal error occurred: error sending request:
+    # Post …: dial tcp …" (client-go's spdy Negotiate), not as upgradeaware's "error dialing
+    # backend"; both name the dial that failed.
+    When I run "kubectl exec web -- echo hi"
+    Then kubectl fails with "dial tcp 10.4.42.5:10250"
     And pod "web" is Running on node "10.4.42.5"
 
   @COMM-ATTACH

@@ -29,7 +29,7 @@ Feature: kubectl port-forward reaches a port inside the pod through the API serv
         - containerPort: 7000
       """
 
-  @COMM-PORT-FORWARD
+  @COMM-PORT-FORWARD @upstream-smoke
   Scenario: A forwarded local port reaches the pod's port, SPDY tunnelled in a WebSocket
     When I start "kubectl port-forward -v=6 pod/web :80" in the background
     Then a GET of "/index.html" through the background kubectl port-forward to port 80 answers 200 with "hollow pod default/web on node 10.4.42.6"

@@ -9,7 +9,9 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
   Upstream: pkg/registry/core/node/rest/proxy.go, pod/rest/subresources.go; kubectl proxy.
 
   Background:
-    Given ready nodes "10.4.42.5", "10.4.42.6"
+    # Pod CIDRs, so that pods have IPs, as on any real cluster (the pod proxy dials the IP).
+    Given a ready node "10.4.42.5" with pod CIDR "10.244.1.0/24"
+    And a ready node "10.4.42.6" with pod CIDR "10.244.2.0/24"
     And a pod "web" running on node "10.4.42.5"
 
   @COMM-PROXY @needs-kubelet-api
@@ -34,6 +36,13 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
     When I run "kubectl get --raw /api/v1/namespaces/default/pods/web/proxy/index.html"
     Then kubectl prints "hollow pod default/web on node 10.4.42.5"
     And kubectl prints "answered GET /index.html"
+
+  @COMM-PROXY
+  Scenario: A pod without an IP cannot be proxied to
+    Given a ready node "10.4.42.7"
+    And a pod "no-ip" running on node "10.4.42.7"
+    When I run "kubectl get --raw /api/v1/namespaces/default/pods/no-ip/proxy/"
+    Then kubectl fails with "(BadRequest): address not allowed"
 
   @COMM-KUBECTL-PROXY @needs-kubelet-api
   Scenario: kubectl proxy serves the API on localhost without credentials of its own

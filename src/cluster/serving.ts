@@ -9,7 +9,6 @@ import { reviewToken } from '../apiserver/auth/reviews';
 import { ApiHttpServer, Listening } from '../apiserver/http/server';
 import { KubeletClient } from '../apiserver/http/kubelet-client';
 import { HollowKubelet } from '../kubelet/kubelet';
-import { KubeletServer } from '../kubelet/server';
 import type { Cluster } from './cluster';
 import { clockRoute, kubeletsRoute, locksRoute } from './control-routes';
 import { HollowNetwork, KubeletCaller } from './hollow-network';
@@ -274,8 +273,7 @@ export class ClusterServer {
   async stop(): Promise<void> {
     this.revisionTimes.stop();
     await this.http?.stop();
-    for (const { server } of this.network.servers.values()) await server.stop();
-    this.network.servers.clear();
+    await this.network.stopAll();
   }
 
   /**
@@ -293,16 +291,8 @@ export class ClusterServer {
   }
 
   private async serveKubelet(kubelet: HollowKubelet): Promise<void> {
-    if (this.network.servers.has(kubelet.name)) return;
-    const cfg = kubelet.config;
-    const tls = this.kubeletCA!.issue({
-      commonName: `${cfg.nodeName}@kubelet`,
-      dnsNames: [cfg.hostnameOverride ?? cfg.nodeName],
-      ipAddresses: [cfg.nodeIP, cfg.externalIP, cfg.hostnameOverride ?? cfg.nodeName].filter((x): x is string => !!x),
-      usage: 'server',
-    });
-    const server = new KubeletServer(kubelet, this.cluster.clock, {
-      ...tls,
+    await this.network.serve(kubelet, this.cluster.clock, {
+      kubeletCA: this.kubeletCA!,
       clientCA: this.ca!.keyPair.certPem,
       // Webhook mode: the kubelet asks the API server, which answers as its TokenReview and
       // SubjectAccessReview endpoints do (same code: src/apiserver/auth/reviews.ts).
@@ -311,7 +301,5 @@ export class ClusterServer {
         review: async (attrs) => (await this.authorizer!.authorize(attrs)).allowed,
       },
     });
-    await server.start();
-    this.network.servers.set(kubelet.name, { kubelet, server });
   }
 }

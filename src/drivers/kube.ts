@@ -15,6 +15,7 @@ import { TargetDeclaration, unmetFlags } from './targets';
 import { cleanRuns, removeLabelled } from './clean';
 import type { SchedulingDecision } from '../scheduler/decision';
 import { TimedWatches } from './timed-watches';
+import { apiReviews, KubeletNetwork } from './kubelet-network';
 
 /** The kubespec control endpoints a `kubespec serve` offers (absent on other servers). */
 interface ClockAnswer {
@@ -45,6 +46,12 @@ export class KubeDriver implements ClusterDriver {
 
   /** The API server's client; set at construction, or by a subclass when it has started one. */
   protected api!: KubeconfigClient;
+  /**
+   * Where the target's API server reaches the hollow kubelets this driver runs (their HTTPS
+   * API and their pods, through its egress proxy): set by a target that configured its API
+   * server so (upstream), else they join as API clients only (capability kubeletApi off).
+   */
+  protected kubeletNetwork?: KubeletNetwork;
   /** Why the target could not be reached, when it could not (a subclass's server failed to start). */
   protected startError?: Error;
 
@@ -218,6 +225,8 @@ export class KubeDriver implements ClusterDriver {
 
   async stop(): Promise<void> {
     for (const k of this.localKubelets.values()) k.stop();
+    // The proxy itself is the target's (its API server dials it, also for the next scenario).
+    await this.kubeletNetwork?.stopKubelets();
     if (!this.api || !this.cleanupOnStop) return;
     // Remove what the scenario made, newest first; hollow kubelets the server hosts go for
     // good (else they would re-register their nodes); nodes last.
@@ -376,6 +385,8 @@ export class KubeDriver implements ClusterDriver {
     const config = kubeletConfig(clusterConfig(this.profile, this.declaration.flags), spec);
     const kubelet = new HollowKubelet(config, this.kubeletClient(config.nodeName), this.realClock);
     this.localKubelets.set(spec.name, kubelet);
+    // Its HTTPS API answers before its node registers, so the API server can dial it at once.
+    await this.kubeletNetwork?.serve(kubelet);
     await kubelet.start();
   }
 
@@ -487,19 +498,14 @@ export class KubeDriver implements ClusterDriver {
 
   /** Asks the API server through a TokenReview, as any component checking a token would. */
   async authenticate(token: string): Promise<{ username: string; groups: string[] } | undefined> {
-    const review = await this.api
-      .request<{ status?: { authenticated?: boolean; user?: { username?: string; groups?: string[] } } }>(
-        'POST',
-        '/apis/authentication.k8s.io/v1/tokenreviews',
-        { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } },
-      )
+    const user = await apiReviews(() => this.api)
+      .reviewToken(token)
       .catch((e) => {
         if (isStatusError(e) && e.code === 404)
           throw new NotApplicableError(`target ${this.target} serves no TokenReview API`);
         throw e;
       });
-    if (!review.status?.authenticated) return undefined;
-    return { username: review.status.user?.username ?? '', groups: review.status.user?.groups ?? [] };
+    return user && { username: user.username, groups: user.groups };
   }
 
   async events(filter: { involvedName?: string; reason?: string; namespace?: string } = {}): Promise<Event[]> {

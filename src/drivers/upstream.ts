@@ -8,12 +8,14 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { tokenKubeconfig } from '../cluster/serving';
 import { freePort, portFree } from '../util/ports';
 import { WatchedProcess } from '../util/process';
+import { RealClock } from '../clock';
 import { reportTo } from '../client/background';
 import { KubeDriver } from './kube';
 import type { Client } from '../client/client';
 import type { ApiAuditReport } from '../apiserver/audit';
 import { waitServing } from './upstream/restart';
 import { listeningAddress } from './upstream/listen';
+import { apiReviews, egressSelectorConfiguration, KubeletNetwork } from './kubelet-network';
 import { Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
 import { TargetDeclaration } from './targets';
 import { answers200, Binary, missingBinaries, startComponent, upstreamBinDir } from './upstream/components';
@@ -41,7 +43,10 @@ export interface UpstreamOptions {
  * built from its Go modules (npm run upstream:build) — etcd, kube-apiserver,
  * kube-controller-manager and kube-scheduler on free loopback ports, with the scenario's
  * flags translated to theirs — judged through the kube driver over HTTPS. Hollow kubelets
- * join it on the real clock as API clients, as KWOK's do. Everything is stopped afterwards.
+ * join it on the real clock as API clients, as KWOK's do, and serve the kubelet API: the API
+ * server reaches them (logs, exec, attach, port-forward, node, pod and service proxies)
+ * through an egress proxy, as a konnectivity-proxied cluster reaches its nodes
+ * (kubelet-network.ts). Everything is stopped afterwards.
  */
 export class UpstreamDriver extends KubeDriver {
   private flags: Flags = {};
@@ -72,13 +77,22 @@ export class UpstreamDriver extends KubeDriver {
     // hollow kubelets read (their heartbeat frequencies, lease duration).
     super(profile, { ...declaration, flags: { ...declaration.flags } });
     this.binDir = options.binDir ?? upstreamBinDir();
-    this.capabilities = { ...this.capabilities, http: true };
+    this.capabilities = { ...this.capabilities, http: true, kubeletApi: true };
     this.http = this.httpAccess();
   }
 
   private httpAccess(): HttpAccess {
+    const pki = () => this.pki();
     const access: HttpAccess = {
-      files: { kubeletCA: path.join(os.tmpdir(), `kubespec-upstream-kubelet-ca-${process.pid}.crt`) },
+      files: {
+        get kubeletCA() {
+          return pki().file('kubelet-ca.crt');
+        },
+      },
+      kubelet: async (node, credentials, method, p) => {
+        await access.serve();
+        return this.kubeletNetwork!.request(node, credentials, method, p);
+      },
       serve: async () => {
         await this.start();
         if (this.startError) throw this.startError;
@@ -262,6 +276,7 @@ export class UpstreamDriver extends KubeDriver {
     this.etcdClientUrl = idle.etcdClientUrl;
     this.reuse.baseline = idle.baseline;
     this.reuse.served = idle.served;
+    this.kubeletNetwork = idle.kubeletNetwork;
     this.api = KubeconfigClient.fromFile(
       path.join(idle.workDir, 'admin.kubeconfig'),
       coreRegistry({ endpointSlices: true }),
@@ -297,6 +312,17 @@ export class UpstreamDriver extends KubeDriver {
     };
     let apiPort = wanted > 0 ? await claim() : await freePort();
 
+    // The hollow kubelets' network, which the API server's egress selector dials through.
+    const egress = { udsName: path.join(work, 'egress.sock') };
+    this.kubeletNetwork = new KubeletNetwork(
+      { kubeletCA: pki.kubeletCA, clusterCA: pki.ca },
+      new RealClock(),
+      apiReviews(() => this.api),
+    );
+    await this.kubeletNetwork.listen(egress);
+    const egressFile = path.join(work, 'egress-selector.yaml');
+    fs.writeFileSync(egressFile, egressSelectorConfiguration(egress));
+
     // etcd: one member, no fsync (a scratch store per scenario).
     const etcd = this.spawn('etcd', [
       '--name=kubespec',
@@ -328,6 +354,11 @@ export class UpstreamDriver extends KubeDriver {
         '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
         '--allow-privileged=true',
         ...auditFlags(work),
+        // Hollow kubelets it can dial (kubelet-network.ts): node and pod traffic through the
+        // egress proxy, and the API server's client certificate at the kubelets.
+        `--egress-selector-config-file=${egressFile}`,
+        `--kubelet-client-certificate=${pki.file('apiserver-kubelet-client.crt')}`,
+        `--kubelet-client-key=${pki.file('apiserver-kubelet-client.key')}`,
         // Node,RBAC unless the scenario names its modes (a list flag: repeating it appends), or
         // judges kube-apiserver's default (AlwaysAllow).
         ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) || this.judgesDefaults
@@ -519,6 +550,7 @@ export class UpstreamDriver extends KubeDriver {
     } finally {
       if (!dead && !this.startError && this.reuse.allowed && this.reuse.baseline) await this.giveBack();
       else {
+        await this.kubeletNetwork?.stop();
         await this.stopProcesses();
         if (this.workDir && !process.env.KUBESPEC_UPSTREAM_KEEP)
           fs.rmSync(this.workDir, { recursive: true, force: true });
@@ -550,7 +582,7 @@ export class UpstreamDriver extends KubeDriver {
     if (why !== undefined || store.some((p) => p.exited)) {
       // A decision, not a failure: the next scenario starts a fresh one.
       if (process.env.KUBESPEC_UPSTREAM_POOL_LOG) console.error(`upstream: control plane not reused: ${why}`);
-      await pool.discard({ procs: store, workDir: this.workDir! }, keep);
+      await pool.discard({ procs: store, workDir: this.workDir!, kubeletNetwork: this.kubeletNetwork }, keep);
       return;
     }
     await pool.giveBack(
@@ -563,6 +595,7 @@ export class UpstreamDriver extends KubeDriver {
         etcdClientUrl: this.etcdClientUrl!,
         baseline: this.reuse.baseline!,
         served: this.reuse.served + 1,
+        kubeletNetwork: this.kubeletNetwork!,
       },
       keep,
     );

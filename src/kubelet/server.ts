@@ -7,6 +7,7 @@ import { Clock, isoTime } from '../clock';
 import type { HollowKubelet } from './kubelet';
 import { KubeletStreaming, refuseUpgrade } from './streaming';
 import { debuggingDisabled, guard, KubeletReviews } from './auth';
+import { hollowPodAnswer } from './hollow-pod';
 
 /**
  * The hollow kubelet's HTTPS API (port 10250 upstream), what the API server reaches for
@@ -177,36 +178,16 @@ export class KubeletServer {
     const hollow = /^\/hollowPods\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (hollow) {
       // {pod}:{port} reaches one port of the pod (services/{name}/proxy): the kubelet stands
-      // for the pod network, so a port no container declares refuses, as a dial would.
+      // for the pod network (hollow-pod.ts).
       const [, ns, target] = hollow;
       const [name, portText] = target.split(':');
       const pod = this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name);
       if (!pod) return text(404, `pod ${ns}/${name} not found`);
-      if (portText !== undefined) {
-        const port = Number(portText);
-        const declared = pod.spec.containers.some((c) =>
-          (c.ports ?? []).some((p) => p.containerPort === port && (p.protocol ?? 'TCP') === 'TCP'),
-        );
-        if (!declared) {
-          return json(503, {
-            kind: 'Status',
-            apiVersion: 'v1',
-            metadata: {},
-            status: 'Failure',
-            message: `error trying to reach service: dial tcp ${pod.status?.podIP ?? ''}:${port}: connect: connection refused`,
-            reason: 'ServiceUnavailable',
-            code: 503,
-          });
-        }
-        return text(
-          200,
-          `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) port ${port} answered ${req.method} ${hollow[3] ?? '/'}\n`,
-        );
-      }
-      return text(
-        200,
-        `hollow pod ${ns}/${name} on node ${this.kubelet.name} (${pod.status?.podIP ?? 'no IP'}) answered ${req.method} ${hollow[3] ?? '/'}\n`,
-      );
+      const port = portText === undefined ? undefined : Number(portText);
+      const a = hollowPodAnswer(this.kubelet.name, pod, port, req.method ?? 'GET', hollow[3] ?? '/');
+      res.writeHead(a.code, { 'Content-Type': a.contentType });
+      res.end(a.body);
+      return;
     }
     return text(404, '404 page not found\n');
   }

@@ -38,6 +38,19 @@ function serial(): string {
   return b.toString('hex');
 }
 
+/**
+ * A subject attribute, encoded as Go's encoding/asn1 marshals a string: PrintableString when
+ * every character is printable in ASN.1's sense, else UTF8String. node-forge writes every
+ * value as PrintableString, so a kubelet's CN "{node}@kubelet" (as upstream's self-signed
+ * one, "{hostname}@{timestamp}") was refused by Go's TLS client ("x509: invalid RDNSequence:
+ * invalid attribute value: invalid PrintableString"; found on upstream v1.32), though Node's
+ * TLS took it.
+ */
+function attribute(name: string, value: string): { name: string; value: string; valueTagClass?: number } {
+  if (/^[A-Za-z0-9 '()+,\-./:=?]*$/.test(value)) return { name, value };
+  return { name, value, valueTagClass: forge.asn1.Type.UTF8 };
+}
+
 function validity(cert: forge.pki.Certificate, days: number): void {
   const now = Date.now();
   cert.validity.notBefore = new Date(now - 60 * 60 * 1000);
@@ -133,8 +146,8 @@ export class CertificateAuthority {
     cert.serialNumber = serial();
     validity(cert, req.validDays ?? 365);
     cert.setSubject([
-      ...(req.organizations ?? []).map((o) => ({ name: 'organizationName', value: o })),
-      { name: 'commonName', value: req.commonName },
+      ...(req.organizations ?? []).map((o) => attribute('organizationName', o)),
+      attribute('commonName', req.commonName),
     ]);
     cert.setIssuer(caCert.subject.attributes);
     const altNames = [

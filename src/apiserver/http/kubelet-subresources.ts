@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { errors } from '../../api/errors';
 import { Node, Pod } from '../../api/core';
 import { ResourceType } from '../../api/registry';
@@ -82,6 +83,11 @@ export async function proxyToKubelet(
     const pod = (await api.get({ ...target, subresource: undefined })) as Pod;
     if (!pod.spec.nodeName || pod.status?.phase !== 'Running')
       throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
+    // The pod's primary IP must be a global unicast address, or there is nothing to dial
+    // (ResourceLocation in pkg/registry/core/pod/strategy.go; found on upstream v1.32 for a
+    // hollow pod on a node without a pod CIDR, which has no IP).
+    if (!globalUnicast(pod.status?.podIPs?.[0]?.ip ?? pod.status?.podIP ?? ''))
+      throw errors.badRequest('address not allowed');
     node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
     path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
   } else if (rt.resource === 'services') {
@@ -99,4 +105,17 @@ export async function proxyToKubelet(
   res.writeHead(upstream.statusCode ?? 200, headers);
   upstream.pipe(res);
   await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
+}
+
+/** Go's net.IP.IsGlobalUnicast: not unspecified, loopback, link-local, multicast or broadcast. */
+function globalUnicast(ip: string): boolean {
+  if (isIP(ip) === 4) {
+    const [a, b] = ip.split('.').map(Number);
+    return !(a === 0 || a === 127 || (a === 169 && b === 254) || a >= 224);
+  }
+  if (isIP(ip) === 6) {
+    const l = ip.toLowerCase();
+    return !(l === '::' || l === '::1' || /^fe[89ab]/.test(l) || l.startsWith('ff'));
+  }
+  return false;
 }

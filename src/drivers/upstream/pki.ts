@@ -15,6 +15,8 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 export class UpstreamPki {
   readonly dir: string;
   readonly ca: CertificateAuthority;
+  /** Issues the hollow kubelets' serving certificates (HttpAccess.files.kubeletCA is its certificate). */
+  readonly kubeletCA: CertificateAuthority;
   private readonly issued = new Map<string, KeyPair>();
 
   constructor() {
@@ -31,6 +33,16 @@ export class UpstreamPki {
     });
     fs.writeFileSync(this.file('apiserver.crt'), serving.certPem);
     fs.writeFileSync(this.file('apiserver.key'), serving.keyPem, { mode: 0o600 });
+    // The kubelets' own CA, as on a kubeadm cluster whose kubelets serve certificates the
+    // cluster CA did not sign: a scenario names it in --kubelet-certificate-authority.
+    this.kubeletCA = CertificateAuthority.create('kubespec-upstream-kubelet-ca', { reuseLeafKey: true });
+    fs.writeFileSync(this.file('kubelet-ca.crt'), this.kubeletCA.certPem);
+    // The API server's identity at the kubelets (--kubelet-client-certificate/-key), as
+    // kubeadm issues it: CN kube-apiserver-kubelet-client, O system:masters, so kubelets that
+    // authorize through SubjectAccessReviews let it in.
+    const kubeletClient = this.client('kube-apiserver-kubelet-client', ['system:masters']);
+    fs.writeFileSync(this.file('apiserver-kubelet-client.crt'), kubeletClient.certPem);
+    fs.writeFileSync(this.file('apiserver-kubelet-client.key'), kubeletClient.keyPem, { mode: 0o600 });
     // Service-account tokens: the controller manager signs with the private key, the API server verifies with it too.
     const sa = generateKeyPairSync('rsa', {
       modulusLength: 2048,

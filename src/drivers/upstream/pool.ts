@@ -4,6 +4,7 @@ import { KubeObject } from '../../api/meta';
 import { KubeconfigClient } from '../../client/kubeconfig';
 import { WatchedProcess } from '../../util/process';
 import { HttpEndpoint } from '../driver';
+import type { KubeletNetwork } from '../kubelet-network';
 
 /**
  * Reusing an upstream control plane across scenarios. Starting kube-apiserver costs several
@@ -37,6 +38,8 @@ export interface IdleControlPlane {
   baseline: Baseline;
   /** How many scenarios it has served (for the run's figures). */
   served: number;
+  /** The egress proxy its API server dials the hollow kubelets through (kept with it: its socket is in the API server's flags). */
+  kubeletNetwork: KubeletNetwork;
 }
 
 interface ApiResource {
@@ -221,6 +224,7 @@ export function take(key: string): IdleControlPlane | undefined {
   if (i < 0) return undefined;
   const cp = idle.splice(i, 1)[0];
   for (const p of cp.procs) p.child.ref();
+  cp.kubeletNetwork.ref();
   return cp;
 }
 
@@ -236,12 +240,17 @@ export async function giveBack(cp: IdleControlPlane, keepWorkDir: boolean): Prom
   // An idle control plane must not keep the run alive once its last scenario is done (a run
   // without --parallel returns from its event loop): found when such a run never exited.
   for (const p of cp.procs) p.child.unref();
+  cp.kubeletNetwork.unref();
   idle.push(cp);
   while (idle.length > poolSize()) await discard(idle.shift()!, keepWorkDir);
 }
 
 /** Stops a control plane's processes (etcd last) and removes its scratch dir. */
-export async function discard(cp: { procs: WatchedProcess[]; workDir: string }, keepWorkDir: boolean): Promise<void> {
+export async function discard(
+  cp: { procs: WatchedProcess[]; workDir: string; kubeletNetwork?: KubeletNetwork },
+  keepWorkDir: boolean,
+): Promise<void> {
+  await cp.kubeletNetwork?.stop();
   for (const p of [...cp.procs].reverse()) await p.stop();
   if (!keepWorkDir) fs.rmSync(cp.workDir, { recursive: true, force: true });
 }
