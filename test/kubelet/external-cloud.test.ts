@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Node } from '../../src/api/core';
+import { Node, NodeAddress } from '../../src/api/core';
 import { Cluster } from '../../src/cluster/cluster';
 import { clusterConfig } from '../../src/profile/config';
 import { loadProfile } from '../../src/profile/profile';
@@ -19,14 +19,14 @@ test('a kubelet with --cloud-provider=external registers tainted, annotated, and
     await c.addKubelet({ name: 'vm-2', nodeIP: '10.0.0.2' });
     const get = (name: string) => c.client.get<Node>({ resource: 'nodes' }, name);
     const n1 = await get('vm-1');
-    assert.deepEqual(n1.spec.taints, [{ key: UNINITIALIZED, value: 'true', effect: 'NoSchedule' }]);
+    assert.deepEqual(n1.spec?.taints, [{ key: UNINITIALIZED, value: 'true', effect: 'NoSchedule' }]);
     assert.equal(n1.metadata.annotations?.['alpha.kubernetes.io/provided-node-ip'], '10.0.0.1');
     const n2 = await get('vm-2');
-    assert.equal(n2.spec.taints, undefined, 'no cloud, no taint');
+    assert.equal(n2.spec?.taints, undefined, 'no cloud, no taint');
     assert.equal(n2.metadata.annotations?.['alpha.kubernetes.io/provided-node-ip'], undefined);
 
     // The cloud node controller's part: addresses of its own (ExternalIP beside the node IP).
-    const cloudAddresses = [
+    const cloudAddresses: NodeAddress[] = [
       { type: 'InternalIP', address: '10.0.0.1' },
       { type: 'ExternalIP', address: '203.0.113.99' },
       { type: 'Hostname', address: 'vm-1' },
