@@ -89,7 +89,16 @@ export function kubeletConfig(c: ClusterConfig, spec: KubeletSpec): KubeletConfi
     authenticationTokenWebhook: f['authentication-token-webhook'] ?? false,
     authorizationMode: authorizationMode(f['authorization-mode'] ?? 'AlwaysAllow'),
     enableDebuggingHandlers: f['enable-debugging-handlers'] ?? true,
+    ...(kubeletCloudProvider(f['cloud-provider']) ? { externalCloudProvider: true } : {}),
   };
+}
+
+/** The kubelet's --cloud-provider: "" or "external" since the in-tree providers went (v1.31). */
+function kubeletCloudProvider(name: string | undefined): boolean {
+  if (!name) return false;
+  if (name !== 'external')
+    throw new Error(`unknown --cloud-provider "${name}" for the kubelet: want "external" or none`);
+  return true;
 }
 
 function authorizationMode(mode: string): KubeletConfig['authorizationMode'] {

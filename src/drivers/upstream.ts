@@ -16,9 +16,10 @@ import type { ApiAuditReport } from '../apiserver/audit';
 import { waitServing } from './upstream/restart';
 import { listeningAddress } from './upstream/listen';
 import { apiReviews, egressSelectorConfiguration, KubeletNetwork } from './kubelet-network';
-import { Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
+import { Capabilities, Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
 import { TargetDeclaration } from './targets';
 import { answers200, Binary, missingBinaries, startComponent, upstreamBinDir } from './upstream/components';
+import { cloudControllerManagerBuilt, CloudLoadBalancer, UpstreamCloud } from './upstream/cloud';
 import { translateFlags, UpstreamCommand } from './upstream/flags';
 import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
@@ -77,7 +78,12 @@ export class UpstreamDriver extends KubeDriver {
     // hollow kubelets read (their heartbeat frequencies, lease duration).
     super(profile, { ...declaration, flags: { ...declaration.flags } });
     this.binDir = options.binDir ?? upstreamBinDir();
-    this.capabilities = { ...this.capabilities, http: true, kubeletApi: true };
+    this.capabilities = {
+      ...this.capabilities,
+      http: true,
+      kubeletApi: true,
+      cloudProvider: this.capabilities.cloudProvider && cloudControllerManagerBuilt(this.binDir),
+    };
     this.http = this.httpAccess();
   }
 
@@ -141,12 +147,19 @@ export class UpstreamDriver extends KubeDriver {
   }
 
   /**
-   * A scenario that asks for a dedicated cluster, or kills the control plane, gets a fresh one
+   * A scenario that asks for a dedicated cluster, kills the control plane or judges the API
+   * server's defaults gets a fresh one
    * that is stopped afterwards (never one from the pool, never given back).
    */
-  need(capabilities: readonly string[]): void {
+  need(capabilities: readonly (keyof Capabilities)[]): void {
     this.judgesDefaults = capabilities.includes('apiServerDefaults');
-    if (['dedicatedCluster', 'durableStorage', 'apiServerDefaults'].some((c) => capabilities.includes(c)))
+    // @needs-cloud-provider gives the scenario a cloud even when its flags name none (the service controller's).
+    if (capabilities.includes('cloudProvider')) this.cloudAsked = true;
+    if (
+      ['dedicatedCluster', 'durableStorage', 'apiServerDefaults'].some((c) =>
+        capabilities.includes(c as keyof Capabilities),
+      )
+    )
       this.reuse.allowed = false;
   }
 
@@ -412,6 +425,7 @@ export class UpstreamDriver extends KubeDriver {
         `--root-ca-file=${pki.file('ca.crt')}`,
         `--cluster-signing-cert-file=${pki.file('ca.crt')}`,
         `--cluster-signing-key-file=${pki.file('ca.key')}`,
+        ...(this.namesCloud(cmd) ? ['--cloud-provider=external'] : []),
         ...cmd.kcm,
       ]);
       // /healthz is always allowed; their serving certificates are self-signed.
@@ -422,6 +436,7 @@ export class UpstreamDriver extends KubeDriver {
       );
       return proc;
     });
+    if (this.namesCloud(cmd)) await this.startCloud(kcmConfig);
     await this.startScheduler(cmd.schedulerName);
 
     // The controllers run once the service-account controller has made the default account.
@@ -501,7 +516,57 @@ export class UpstreamDriver extends KubeDriver {
   override async addKubelet(spec: Parameters<KubeDriver['addKubelet']>[0]): Promise<void> {
     await this.start();
     if (this.startError) throw this.startError;
-    await super.addKubelet(spec);
+    if (!this.cloud) return super.addKubelet(spec);
+    // On a cloud each kubelet has its machine, and registers as --cloud-provider=external does.
+    await this.cloud.addMachine(spec.name);
+    await super.addKubelet({ ...spec, flags: { ...spec.flags, 'cloud-provider': 'external' } });
+  }
+
+  // ── the cloud (upstream/cloud.ts) ────────────────────────────────────────────────────────
+
+  private cloud?: UpstreamCloud;
+  private cloudAsked = false;
+
+  private namesCloud(cmd: UpstreamCommand): boolean {
+    return !!cmd.cloud || this.cloudAsked;
+  }
+
+  /** Our cloud-controller-manager, with kube-controller-manager's identity and node monitor period. */
+  private async startCloud(kubeconfig: string): Promise<void> {
+    const kcm = mergeFlags(this.profile.flags, this.flags)['kube-controller-manager'] ?? {};
+    this.cloud = await this.onFreePort((port) =>
+      UpstreamCloud.start({
+        workDir: this.workDir!,
+        spawn: (name, args) => this.spawn(name, args),
+        port,
+        kubeconfig,
+        nodeMonitorPeriod: kcm['node-monitor-period'],
+        clusterName: kcm['cluster-name'],
+        timeoutMs: START_TIMEOUT_MS,
+      }),
+    );
+  }
+
+  /** The cloud of a scenario that names one, else not applicable (as on the reference without a provider). */
+  private scenarioCloud(what: string): UpstreamCloud {
+    if (this.startError) throw this.startError;
+    if (!this.cloud)
+      throw new NotApplicableError(
+        `upstream: ${what} needs a cloud provider, and this scenario names none (--cloud-provider or @needs-cloud-provider)`,
+      );
+    return this.cloud;
+  }
+
+  /** The machine goes from the cloud, and its kubelet stops with it. */
+  override async deleteMachine(name: string): Promise<void> {
+    await this.start();
+    await this.scenarioCloud(`deleting machine "${name}"`).deleteMachine(name);
+    await this.stopKubelet(name);
+  }
+
+  override async loadBalancers(): Promise<CloudLoadBalancer[]> {
+    await this.start();
+    return this.scenarioCloud('listing load balancers').loadBalancers();
   }
 
   /**

@@ -41,4 +41,10 @@ export interface KubeletConfig {
   authorizationMode: 'AlwaysAllow' | 'Webhook';
   /** --enable-debugging-handlers: exec, attach, port-forward, container logs, run. */
   enableDebuggingHandlers: boolean;
+  /**
+   * --cloud-provider=external: an external cloud-controller-manager initializes the node, so
+   * it registers tainted node.cloudprovider.kubernetes.io/uninitialized, annotates its
+   * --node-ip, and keeps the addresses the cloud set (upstream initialNode, nodestatus.NodeAddress).
+   */
+  externalCloudProvider?: boolean;
 }

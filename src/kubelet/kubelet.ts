@@ -13,6 +13,13 @@ import { reportTo } from '../client/background';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
+/** What a kubelet with --cloud-provider=external registers with, until the cloud node controller initializes the node. */
+const UNINITIALIZED_TAINT = {
+  key: 'node.cloudprovider.kubernetes.io/uninitialized',
+  value: 'true',
+  effect: 'NoSchedule' as const,
+};
+
 /**
  * The hollow kubelet: a kubelet without containers. It registers its Node, posts node
  * status, renews its Lease, and runs the pods bound to it as simulated processes — all
@@ -146,6 +153,8 @@ export class HollowKubelet {
     const name = this.config.nodeName;
     const now = isoTime(this.clock.now());
     const m = this.config.machine;
+    const external = this.config.externalCloudProvider;
+    const taints = [...(this.config.registerWithTaints ?? []), ...(external ? [UNINITIALIZED_TAINT] : [])];
     return {
       apiVersion: 'v1',
       kind: 'Node',
@@ -162,9 +171,11 @@ export class HollowKubelet {
         annotations: {
           'node.alpha.kubernetes.io/ttl': '0',
           'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+          // The cloud node controller takes the node IP from the cloud's addresses only if it is among them.
+          ...(external && this.config.nodeIP ? { 'alpha.kubernetes.io/provided-node-ip': this.config.nodeIP } : {}),
         },
       },
-      spec: this.config.registerWithTaints?.length ? { taints: this.config.registerWithTaints } : {},
+      spec: taints.length ? { taints } : {},
       status: {
         capacity: this.capacity(),
         allocatable: this.allocatable(),
@@ -226,7 +237,11 @@ export class HollowKubelet {
         ...node.status,
         capacity: this.capacity(),
         allocatable: this.allocatable(),
-        addresses: this.addresses(),
+        // With an external cloud, the addresses it set win over the kubelet's own (nodestatus.NodeAddress).
+        addresses:
+          this.config.externalCloudProvider && node.status?.addresses?.length
+            ? node.status.addresses
+            : this.addresses(),
         nodeInfo: this.nodeInfo(),
         daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
         conditions: kubeletConditions(this.config.machine.conditions, previous, now),

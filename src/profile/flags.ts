@@ -88,6 +88,7 @@ const FLAG_TABLE = {
     'authentication-token-webhook': bool,
     'authorization-mode': str,
     'enable-debugging-handlers': bool,
+    'cloud-provider': str,
   },
 } satisfies Record<Component, Record<string, Parser<unknown>>>;
 

@@ -27,3 +27,29 @@ test('a flag upstream removed is not applicable, with the reason', () => {
     (e) => e instanceof NotApplicableError && /removed/.test(e.message),
   );
 });
+
+test('a scenario naming the simulated (or an external) cloud gets our cloud-controller-manager; an in-tree one is not applicable', async () => {
+  const { translateFlags } = await import('../../src/drivers/upstream/flags');
+  for (const value of ['simulated', 'external'])
+    assert.equal(translateFlags({ 'kube-controller-manager': { 'cloud-provider': value } }, {}).cloud, true, value);
+  assert.equal(translateFlags({}, {}).cloud, undefined);
+  assert.throws(
+    () => driver().configure({ 'kube-controller-manager': { 'cloud-provider': 'aws' } }),
+    (e) => e instanceof NotApplicableError && /in-tree cloud providers were removed/.test(e.message),
+  );
+});
+
+test('the target offers a cloud provider only where upstream:build made the cloud-controller-manager', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  assert.equal(driver().capabilities.cloudProvider, false);
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-ccm-test-'));
+  try {
+    fs.writeFileSync(path.join(bin, 'cloud-controller-manager'), '', { mode: 0o755 });
+    const d = new UpstreamDriver(loadProfile('kubernetes-1.32'), loadTargetDeclaration('upstream'), { binDir: bin });
+    assert.equal(d.capabilities.cloudProvider, true);
+  } finally {
+    fs.rmSync(bin, { recursive: true, force: true });
+  }
+});

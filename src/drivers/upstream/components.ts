@@ -12,9 +12,11 @@ export function upstreamBinDir(): string {
 }
 
 const BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
-export type Binary = (typeof BINARIES)[number];
+/** Ours (upstream/ccm), started only for the scenarios that name a cloud. */
+export const CLOUD_CONTROLLER_MANAGER = 'cloud-controller-manager';
+export type Binary = (typeof BINARIES)[number] | typeof CLOUD_CONTROLLER_MANAGER;
 
-/** The binaries the target needs that are not in binDir. */
+/** The binaries every scenario of the target needs that are not in binDir. */
 export function missingBinaries(binDir = upstreamBinDir()): string[] {
   return BINARIES.filter((b) => !fs.existsSync(path.join(binDir, b)));
 }

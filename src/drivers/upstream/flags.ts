@@ -9,6 +9,8 @@ export interface UpstreamCommand {
   scheduler: string[];
   /** --scheduler-name, which kube-scheduler v1.32 takes as a KubeSchedulerConfiguration profile. */
   schedulerName?: string;
+  /** The scenario names a cloud: our external cloud-controller-manager runs (see upstream/cloud.ts). */
+  cloud?: boolean;
 }
 
 /**
@@ -66,9 +68,12 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
         if (value !== 'true') na(`--enable-taint-manager=${value}: removed in v1.27; the taint manager always runs`);
         break;
       case 'cloud-provider':
-        if (value !== '' && value !== 'external')
+        // The reference's simulated cloud is, on v1.32, an external one: our cloud-controller-manager
+        // with the same simulated provider, kube-controller-manager with --cloud-provider=external
+        // (set by the driver; in-tree providers were removed in v1.31, "external" is all it takes).
+        if (value !== '' && value !== 'external' && value !== 'simulated')
           na(`--cloud-provider=${value}: in-tree cloud providers were removed (v1.31); only "external" remains`);
-        if (value) out.kcm.push(`--cloud-provider=${value}`);
+        if (value) out.cloud = true;
         break;
       case 'node-monitor-period':
       case 'node-monitor-grace-period':
