@@ -9,6 +9,7 @@ import {
   containerToken,
   ContainerEngine,
   LABEL_CONTAINER,
+  LABEL_PID,
   StartedContainer,
   testcontainersEngine,
 } from './container/engine';
@@ -57,7 +58,13 @@ export function containerEngine(): Promise<ContainerEngine> {
 
 /** The image a declaration starts: its name, or the tag its build directory is built as. */
 export function imageOf(spec: ContainerSpec): string {
-  return spec.image ?? `kubespec-local/${path.basename(spec.build!).toLowerCase().replace(/[^a-z0-9._-]/g, '-')}:latest`;
+  return (
+    spec.image ??
+    `kubespec-local/${path
+      .basename(spec.build!)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '-')}:latest`
+  );
 }
 
 /**
@@ -154,10 +161,13 @@ export interface StartOptions {
 
 /** The kubeconfig with its server's port the one this machine reaches it on (bridge: the published port). */
 export function reachableKubeconfig(text: string, hostPort: (port: number) => number): string {
-  return text.replace(/(server:\s*https?:\/\/)([^:/\s]+)(?::(\d+))?/, (_all, scheme: string, _host: string, port?: string) => {
-    const inside = Number(port ?? (scheme.includes('https') ? 443 : 80));
-    return `${scheme}127.0.0.1:${hostPort(inside)}`;
-  });
+  return text.replace(
+    /(server:\s*https?:\/\/)([^:/\s]+)(?::(\d+))?/,
+    (_all, scheme: string, _host: string, port?: string) => {
+      const inside = Number(port ?? (scheme.includes('https') ? 443 : 80));
+      return `${scheme}127.0.0.1:${hostPort(inside)}`;
+    },
+  );
 }
 
 /**
@@ -201,7 +211,7 @@ export async function startControlPlane(spec: ContainerSpec, options: StartOptio
         privileged: spec.privileged,
         tmpfs: spec.tmpfs,
         files: options.files ?? [],
-        labels: { [LABEL_CONTAINER]: token },
+        labels: { [LABEL_CONTAINER]: token, [LABEL_PID]: String(process.pid) },
         onLine: (line) => {
           lines.push(line);
           if (lines.length > 4 * TAIL_LINES) lines.splice(0, lines.length - TAIL_LINES);
@@ -233,9 +243,13 @@ export async function startControlPlane(spec: ContainerSpec, options: StartOptio
         waitingFor = `its kubeconfig ${spec.kubeconfig}`;
         const text = await started.readFile(spec.kubeconfig);
         if (text) {
-          fs.writeFileSync(options.kubeconfigFile, reachableKubeconfig(text, (p) => started.hostPort(p)), {
-            mode: 0o600,
-          });
+          fs.writeFileSync(
+            options.kubeconfigFile,
+            reachableKubeconfig(text, (p) => started.hostPort(p)),
+            {
+              mode: 0o600,
+            },
+          );
           const answer = await readinessAnswer(spec, options.kubeconfigFile);
           if (answer.ready) break;
           waitingFor = answer.waitingFor;
@@ -291,7 +305,9 @@ async function readinessAnswer(
 /** The container block of a declaration, or an error saying the declaration has none. */
 export function containerSpecOf(declaration: TargetDeclaration): ContainerSpec {
   if (!declaration.container)
-    throw new Error(`target declaration "${declaration.name}" has no "container:" block (see README, "Judge a distribution from its image")`);
+    throw new Error(
+      `target declaration "${declaration.name}" has no "container:" block (see README, "Judge a distribution from its image")`,
+    );
   return declaration.container;
 }
 

@@ -95,7 +95,8 @@ export function createDriver(target: string, profileName: string, options: Targe
     case 'k3s': {
       const declaration = loadTargetDeclaration(options.targetConfig ?? target);
       // A container per scenario; per run, `kubespec run` started it and hands its kubeconfig on.
-      if (target !== 'kube' && declaration.container?.mode === 'scenario') return new ContainerDriver(profile, declaration);
+      if (target !== 'kube' && declaration.container?.mode === 'scenario')
+        return new ContainerDriver(profile, declaration);
       if (!options.kubeconfig) throw new Error(`target ${target} needs a kubeconfig (--kubeconfig FILE)`);
       const driver = new KubeDriver(
         profile,

@@ -140,8 +140,14 @@ function containerSpec(raw: unknown, file: string, need: (cond: unknown, what: s
   const c = raw as Record<string, unknown>;
   for (const k of Object.keys(c))
     need(CONTAINER_FIELDS.includes(k), `container: unknown field "${k}" (known: ${CONTAINER_FIELDS.join(', ')})`);
-  need((c.image === undefined) !== (c.build === undefined), 'container: give "image" (a name) or "build" (a directory with a Dockerfile), one of them');
-  need(c.image === undefined || (typeof c.image === 'string' && c.image !== ''), 'container.image must be an image name');
+  need(
+    (c.image === undefined) !== (c.build === undefined),
+    'container: give "image" (a name) or "build" (a directory with a Dockerfile), one of them',
+  );
+  need(
+    c.image === undefined || (typeof c.image === 'string' && c.image !== ''),
+    'container.image must be an image name',
+  );
   need(c.build === undefined || (typeof c.build === 'string' && c.build !== ''), 'container.build must be a directory');
   const build = c.build === undefined ? undefined : path.resolve(path.dirname(file), c.build as string);
   if (build) need(fs.existsSync(path.join(build, 'Dockerfile')), `container.build: no Dockerfile in ${build}`);
@@ -198,7 +204,10 @@ function containerSpec(raw: unknown, file: string, need: (cond: unknown, what: s
   need(c.privileged === undefined || typeof c.privileged === 'boolean', 'container.privileged must be true or false');
   need(c.tmpfs === undefined || strings(c.tmpfs), 'container.tmpfs must be a list of paths');
   const mode = c.mode ?? 'run';
-  need(mode === 'run' || mode === 'scenario', 'container.mode must be run (one container for the run) or scenario (one per scenario)');
+  need(
+    mode === 'run' || mode === 'scenario',
+    'container.mode must be run (one container for the run) or scenario (one per scenario)',
+  );
   need(
     c.upstreamComponents === undefined || typeof c.upstreamComponents === 'boolean',
     'container.upstreamComponents must be true or false',

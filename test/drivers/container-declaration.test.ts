@@ -13,7 +13,12 @@ test('k3s is a declaration of the container target: its image, kubeconfig path, 
     command: ['server', '--disable=traefik'],
     env: {},
     kubeconfig: '/etc/rancher/k3s/k3s.yaml',
-    readiness: { log: 'Node controller sync successful', readyz: true, defaultServiceAccount: false, timeoutMs: 180_000 },
+    readiness: {
+      log: 'Node controller sync successful',
+      readyz: true,
+      defaultServiceAccount: false,
+      timeoutMs: 180_000,
+    },
     ports: [6443],
     network: 'bridge',
     privileged: true,
@@ -88,23 +93,61 @@ test('a build directory is resolved beside the declaration and must hold a Docke
 
 test('every mistake in the container block is named, before anything starts', () => {
   const cases: [string, string, string?][] = [
-    ['kubeconfig: /k\nreadiness: { readyz: true }', 'container: give "image" (a name) or "build" (a directory with a Dockerfile), one of them'],
-    [`${base}\nbuild: somewhere`, 'container: give "image" (a name) or "build" (a directory with a Dockerfile), one of them'],
-    [`${base}\nimgae: typo`, 'container: unknown field "imgae" (known: image, build, command, env, kubeconfig, readiness, ports, network, privileged, tmpfs, mode, upstreamComponents)'],
-    ['image: x\nkubeconfig: k.yaml\nreadiness: { readyz: true }', 'container.kubeconfig must be the absolute path of the admin kubeconfig inside the container'],
-    ['image: x\nkubeconfig: /k', 'container.readiness: say how readiness is known: "log" (a line of its output) and/or "readyz: true"'],
-    ['image: x\nkubeconfig: /k\nreadiness: { log: "(" }', 'container.readiness.log: Invalid regular expression: /(/: Unterminated group'],
+    [
+      'kubeconfig: /k\nreadiness: { readyz: true }',
+      'container: give "image" (a name) or "build" (a directory with a Dockerfile), one of them',
+    ],
+    [
+      `${base}\nbuild: somewhere`,
+      'container: give "image" (a name) or "build" (a directory with a Dockerfile), one of them',
+    ],
+    [
+      `${base}\nimgae: typo`,
+      'container: unknown field "imgae" (known: image, build, command, env, kubeconfig, readiness, ports, network, privileged, tmpfs, mode, upstreamComponents)',
+    ],
+    [
+      'image: x\nkubeconfig: k.yaml\nreadiness: { readyz: true }',
+      'container.kubeconfig must be the absolute path of the admin kubeconfig inside the container',
+    ],
+    [
+      'image: x\nkubeconfig: /k',
+      'container.readiness: say how readiness is known: "log" (a line of its output) and/or "readyz: true"',
+    ],
+    [
+      'image: x\nkubeconfig: /k\nreadiness: { log: "(" }',
+      'container.readiness.log: Invalid regular expression: /(/: Unterminated group',
+    ],
     ['image: x\nkubeconfig: /k\nreadiness: { readyz: true, timeout: soon }', 'container.readiness.timeout: '],
-    ['image: x\nkubeconfig: /k\nreadiness: { readyz: true, ready: yes }', 'container.readiness: unknown field "ready" (known: log, readyz, defaultServiceAccount, timeout)'],
+    [
+      'image: x\nkubeconfig: /k\nreadiness: { readyz: true, ready: yes }',
+      'container.readiness: unknown field "ready" (known: log, readyz, defaultServiceAccount, timeout)',
+    ],
     [`${base}\nports: [http]`, 'container.ports must be a list of port numbers'],
-    [`${base}\nnetwork: bridge`, "container.network bridge needs \"ports\" (the API server's port at least, published on loopback)"],
+    [
+      `${base}\nnetwork: bridge`,
+      'container.network bridge needs "ports" (the API server\'s port at least, published on loopback)',
+    ],
     [`${base}\nnetwork: macvlan`, 'container.network must be host or bridge'],
     [`${base}\nprivileged: yes please`, 'container.privileged must be true or false'],
     [`${base}\nmode: forever`, 'container.mode must be run (one container for the run) or scenario (one per scenario)'],
-    [`${base}\nmode: scenario`, "container.mode scenario needs \"upstreamComponents: true\": the scenario's flags reach the image as upstream's command lines", 'configurableFlags: true'],
-    [`${base}\nmode: scenario\nupstreamComponents: true`, 'container.mode scenario starts each scenario with its flags: "configurableFlags" must be true'],
-    [`${base}\nupstreamComponents: true`, 'container.mode run starts one container with fixed flags: "configurableFlags" must be false', 'configurableFlags: true'],
-    [`${base}\nupstreamComponents: true\nnetwork: bridge\nports: [6443]`, 'container.upstreamComponents runs the components on loopback ports of this machine: "network" must be host'],
+    [
+      `${base}\nmode: scenario`,
+      'container.mode scenario needs "upstreamComponents: true": the scenario\'s flags reach the image as upstream\'s command lines',
+      'configurableFlags: true',
+    ],
+    [
+      `${base}\nmode: scenario\nupstreamComponents: true`,
+      'container.mode scenario starts each scenario with its flags: "configurableFlags" must be true',
+    ],
+    [
+      `${base}\nupstreamComponents: true`,
+      'container.mode run starts one container with fixed flags: "configurableFlags" must be false',
+      'configurableFlags: true',
+    ],
+    [
+      `${base}\nupstreamComponents: true\nnetwork: bridge\nports: [6443]`,
+      'container.upstreamComponents runs the components on loopback ports of this machine: "network" must be host',
+    ],
     [`${base}\ncommand: server`, 'container.command must be a list of arguments'],
     [`${base}\nenv: [A=1]`, 'container.env must be a mapping of NAME: value'],
   ];

@@ -6,13 +6,19 @@
 #       each component's arguments, one per line (values may hold spaces)
 #   KUBESPEC_ETCD_PORT       etcd's client port (waited for before the API server starts)
 #   KUBESPEC_APISERVER_PORT  the API server's secure port (the server of the kubeconfigs written here)
+#   KUBESPEC_KCM_PORT, KUBESPEC_SCHEDULER_PORT  their secure ports (their /healthz is always allowed)
 # The PKI is copied in before start, in /etc/kubespec/pki: ca.crt, ca.key, apiserver.crt/.key,
 # sa.key, sa.pub, and a client pair for each kubeconfig written below (admin, kcm, scheduler).
 # Ends (non-zero) as soon as one component exits, naming it; SIGTERM stops them all.
+# The upstream target starts the controller manager and the scheduler once the API server is
+# ready (/readyz with the admin certificate, which busybox's wget cannot present): here they
+# start at once, and one that exits before its /healthz first answered (the controller manager
+# does while the API server has not made its RBAC roles yet: "extension-apiserver-authentication
+# is forbidden") is started again, as the kubelet restarts a kubeadm control plane's static pods.
 set -eu
 pki=/etc/kubespec/pki
 say() { echo "kubespec-upstream: $*"; }
-for v in KUBESPEC_ETCD_ARGS KUBESPEC_APISERVER_ARGS KUBESPEC_KCM_ARGS KUBESPEC_SCHEDULER_ARGS KUBESPEC_ETCD_PORT KUBESPEC_APISERVER_PORT; do
+for v in KUBESPEC_ETCD_ARGS KUBESPEC_APISERVER_ARGS KUBESPEC_KCM_ARGS KUBESPEC_SCHEDULER_ARGS KUBESPEC_ETCD_PORT KUBESPEC_APISERVER_PORT KUBESPEC_KCM_PORT KUBESPEC_SCHEDULER_PORT; do
   eval "[ -n \"\${$v:-}\" ]" || { say "$v is not set (see /entrypoint.sh)"; exit 2; }
 done
 for f in ca.crt ca.key apiserver.crt apiserver.key sa.key sa.pub admin.crt admin.key kcm.crt kcm.key scheduler.crt scheduler.key; do
@@ -46,11 +52,15 @@ kubeconfig admin
 kubeconfig kcm
 kubeconfig scheduler
 
-pids=""
+NAMES="etcd kube-apiserver kube-controller-manager kube-scheduler"
+var() { echo "$1" | tr - _; }
+pid_of() { eval "echo \${pid_$(var "$1"):-}"; }
 stop_all() {
   trap - TERM INT
-  # shellcheck disable=SC2086
-  [ -z "$pids" ] || kill $pids 2>/dev/null || true
+  for n in $NAMES; do
+    p="$(pid_of "$n")"
+    [ -z "$p" ] || kill "$p" 2>/dev/null || true
+  done
   wait 2>/dev/null || true
 }
 trap 'say "stopping"; stop_all; exit 0' TERM INT
@@ -66,8 +76,25 @@ start() {
   "$name" $2 &
   set +f
   IFS="$old_ifs"
-  pids="$pids $!"
-  eval "pid_$(echo "$name" | tr - _)=$!"
+  eval "pid_$(var "$name")=$!"
+}
+
+# ended NAME: sets $status to its exit status once it has exited, to "" while it runs (no
+# subshell: only this shell can wait for its children).
+ended() {
+  eval "p=\${pid_$(var "$1")}"
+  status=""
+  kill -0 "$p" 2>/dev/null && return 0
+  status=0
+  wait "$p" || status=$?
+}
+
+# fail NAME STATUS: stop the rest and end, naming the one that stopped (last, after their lines).
+fail() {
+  say "$1 exited (status $2)"
+  stop_all
+  say "$1 exited (status $2): the control plane is stopped"
+  exit 1
 }
 
 start etcd "$KUBESPEC_ETCD_ARGS"
@@ -79,22 +106,38 @@ until wget -q -O /dev/null "http://127.0.0.1:$KUBESPEC_ETCD_PORT/health" 2>/dev/
 done
 say "etcd healthy on 127.0.0.1:$KUBESPEC_ETCD_PORT"
 start kube-apiserver "$KUBESPEC_APISERVER_ARGS"
-# The controller manager and the scheduler wait for the API server themselves.
 start kube-controller-manager "$KUBESPEC_KCM_ARGS"
 start kube-scheduler "$KUBESPEC_SCHEDULER_ARGS"
+
+# Until both answered /healthz once: restarted when they exit before (see above).
+healthy=""
+until case "$healthy" in *kube-controller-manager*kube-scheduler* | *kube-scheduler*kube-controller-manager*) true ;; *) false ;; esac; do
+  for n in etcd kube-apiserver; do
+    ended "$n"
+    [ -z "$status" ] || fail "$n" "$status"
+  done
+  for n in kube-controller-manager kube-scheduler; do
+    case "$healthy" in *" $n"*) continue ;; esac
+    if [ "$n" = kube-scheduler ]; then port="$KUBESPEC_SCHEDULER_PORT"; args="$KUBESPEC_SCHEDULER_ARGS"; else port="$KUBESPEC_KCM_PORT"; args="$KUBESPEC_KCM_ARGS"; fi
+    if wget -q --no-check-certificate -O /dev/null "https://127.0.0.1:$port/healthz" 2>/dev/null; then
+      healthy="$healthy $n"
+      continue
+    fi
+    ended "$n"
+    if [ -n "$status" ]; then
+      say "$n exited (status $status) before it was healthy: starting it again"
+      start "$n" "$args"
+    fi
+  done
+  sleep 1
+done
 say "kube-apiserver, kube-controller-manager and kube-scheduler started; admin kubeconfig /etc/kubespec/admin.kubeconfig"
 
 # Until one of them exits: then the container ends, saying which (its log lines are above).
 while :; do
-  for name in etcd kube-apiserver kube-controller-manager kube-scheduler; do
-    eval "pid=\$pid_$(echo "$name" | tr - _)"
-    if ! kill -0 "$pid" 2>/dev/null; then
-      status=0
-      wait "$pid" || status=$?
-      say "$name exited (status $status)"
-      stop_all
-      exit 1
-    fi
+  for n in $NAMES; do
+    ended "$n"
+    [ -z "$status" ] || fail "$n" "$status"
   done
   sleep 1
 done

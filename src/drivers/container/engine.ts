@@ -50,6 +50,8 @@ export interface ContainerEngine {
 
 /** The label every container the target starts carries, with a value of its own. */
 export const LABEL_CONTAINER = 'io.kubespec.container';
+/** The process that started it (what a check for leftovers of one run filters on). */
+export const LABEL_PID = 'io.kubespec.pid';
 
 export function containerToken(): string {
   return randomBytes(6).toString('hex');
@@ -112,7 +114,9 @@ export async function testcontainersEngine(): Promise<ContainerEngine> {
     hasImage: async (image) => (await client()).image.exists(tc.ImageName.fromString(image)),
     build: async (dir, tag) => {
       const [repository, version] = tag.split(/:(?=[^/]*$)/);
-      await tc.GenericContainer.fromDockerfile(dir).build(`${repository}:${version ?? 'latest'}`, { deleteOnExit: false });
+      await tc.GenericContainer.fromDockerfile(dir).build(`${repository}:${version ?? 'latest'}`, {
+        deleteOnExit: false,
+      });
     },
     removeLabelled: async (label, value) => {
       const c = await client();

@@ -50,6 +50,8 @@ export function upstreamImageInputs(
   const env = {
     KUBESPEC_ETCD_PORT: String(ports.etcdClient),
     KUBESPEC_APISERVER_PORT: String(ports.apiserver),
+    KUBESPEC_KCM_PORT: String(ports.kcm),
+    KUBESPEC_SCHEDULER_PORT: String(ports.scheduler),
     KUBESPEC_ETCD_ARGS: lines(etcdArgs(`${VAR}/etcd`, ports.etcdClient, ports.etcdPeer)),
     KUBESPEC_APISERVER_ARGS: lines(
       apiServerArgs(
@@ -86,7 +88,10 @@ export function upstreamImageInputs(
         { target: inside(`${name}.key`), content: pair.keyPem, mode: secret },
       ];
     }),
-    { target: `${ETC}/kube-scheduler.yaml`, content: schedulerConfigYaml(`${ETC}/scheduler.kubeconfig`, cmd.schedulerName) },
+    {
+      target: `${ETC}/kube-scheduler.yaml`,
+      content: schedulerConfigYaml(`${ETC}/scheduler.kubeconfig`, cmd.schedulerName),
+    },
     ...namedFiles(cmd),
   ];
   return { env, files };
