@@ -186,11 +186,15 @@ export async function startControlPlane(spec: ContainerSpec, options: StartOptio
   let logSeen = !logPattern;
   let ended = false;
   let container: StartedContainer | undefined;
+  let starting: Promise<unknown> | undefined;
   let stopping: Promise<void> | undefined;
   const tail = () => lines.slice(-TAIL_LINES).join('\n');
   const remove = () => {
     stopping ??= (async () => {
       try {
+        // A start under way (a signal came meanwhile) is let finish, or the container it is
+        // creating would appear after the removal; a failed one leaves its container labelled.
+        await starting?.catch(() => undefined);
         if (container) await container.remove();
         else await engine.removeLabelled(LABEL_CONTAINER, token);
       } finally {
@@ -202,7 +206,7 @@ export async function startControlPlane(spec: ContainerSpec, options: StartOptio
   guard(token, remove);
   try {
     try {
-      container = await engine.start({
+      const start = engine.start({
         image,
         command: spec.command,
         env: { ...spec.env, ...options.env },
@@ -221,6 +225,8 @@ export async function startControlPlane(spec: ContainerSpec, options: StartOptio
           ended = true;
         },
       });
+      starting = start;
+      container = await start;
     } catch (e) {
       const reason = (e as Error).message;
       if (/pull|not found|no such image|manifest unknown|repository does not exist/i.test(reason))

@@ -41,6 +41,13 @@ function leftovers(pid: number): string[] {
   return r.out.split('\n').filter(Boolean);
 }
 
+/** The containers a kubespec process started that are running now. */
+function running(pid: number): string[] {
+  const r = docker(['ps', '--quiet', '--filter', `label=io.kubespec.pid=${pid}`]);
+  assert.ok(r.ok, r.out);
+  return r.out.split('\n').filter(Boolean);
+}
+
 function kubespec(args: string[], reportDir: string): ChildProcess {
   return spawn(
     process.execPath,
@@ -124,7 +131,7 @@ test('a run stopped by SIGINT while its container runs leaves no container', {
   );
   const done = finished(child);
   const deadline = Date.now() + 120_000;
-  while (leftovers(child.pid!).length === 0) {
+  while (running(child.pid!).length === 0) {
     assert.ok(Date.now() < deadline, 'the run started no container within 120 s');
     assert.equal(child.exitCode, null, 'the run ended before its container started');
     await new Promise((r) => setTimeout(r, 200));

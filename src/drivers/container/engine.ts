@@ -120,8 +120,9 @@ export async function testcontainersEngine(): Promise<ContainerEngine> {
     },
     removeLabelled: async (label, value) => {
       const c = await client();
-      for (const info of await c.container.list())
-        if (info.Labels?.[label] === value) await c.container.getById(info.Id).remove({ force: true, v: true });
+      // All of them, not only the running ones: a start interrupted between create and start leaves one "Created".
+      const found = await c.container.dockerode.listContainers({ all: true, filters: { label: [`${label}=${value}`] } });
+      for (const info of found) await c.container.getById(info.Id).remove({ force: true, v: true });
     },
     start: async (req) => {
       let container = new tc.GenericContainer(req.image)
