@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { loadProfile, mergeFlags } from '../profile/profile';
-import type { TargetOptions } from '.';
 import { ContainerSpec, loadTargetDeclaration, TargetDeclaration } from './targets';
 import {
   containerToken,
@@ -355,12 +354,12 @@ export async function upstreamPorts(apiserver?: number) {
  * checked (a missing one fails the run once, exit 2, instead of every scenario), and in mode
  * run the container started, its kubeconfig in the report directory, for the kube driver.
  */
-export async function prepareContainerTarget(
+export async function prepareContainerTarget<O extends { targetConfig?: string; kubeconfig?: string }>(
   target: string,
-  options: TargetOptions,
+  options: O,
   reportDir: string,
   engine?: ContainerEngine,
-): Promise<{ target: string; options: TargetOptions; stop(): Promise<void> }> {
+): Promise<{ target: string; options: O; stop(): Promise<void> }> {
   const declaration = loadTargetDeclaration(options.targetConfig ?? target);
   const spec = containerSpecOf(declaration);
   const theEngine = engine ?? (await containerEngine());

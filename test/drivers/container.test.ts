@@ -19,6 +19,8 @@ import { upstreamImageInputs } from '../../src/drivers/container/upstream-image'
 import { apiServerArgs } from '../../src/drivers/upstream/commands';
 import { ContainerSpec } from '../../src/drivers/targets';
 
+type Options = { targetConfig?: string; kubeconfig?: string };
+
 /** An engine in memory: what it was asked to start and remove, and a container that does what the test says. */
 class FakeEngine implements ContainerEngine {
   started: ContainerRequest[] = [];
@@ -200,7 +202,12 @@ test('per run the container is started once, its kubeconfig in the report direct
     `http://127.0.0.1:${(server.address() as { port: number }).port}`,
   );
   try {
-    const prepared = await prepareContainerTarget('container', { targetConfig: 'container-run' }, dir, engine);
+    const prepared = await prepareContainerTarget(
+      'container',
+      { targetConfig: 'container-run' } as Options,
+      dir,
+      engine,
+    );
     assert.equal(prepared.options.kubeconfig, path.join(dir, 'container-run.kubeconfig'));
     assert.equal(engine.started.length, 1);
     const env = engine.started[0].env;
@@ -221,7 +228,7 @@ test('per scenario only the engine and the image are checked before the scenario
   const engine = new FakeEngine();
   await assert.rejects(prepareContainerTarget('container', {}, os.tmpdir(), engine), ImageMissingError);
   engine.images.add('kubespec/upstream:v1.32.13');
-  const prepared = await prepareContainerTarget('container', {}, os.tmpdir(), engine);
+  const prepared = await prepareContainerTarget('container', {} as Options, os.tmpdir(), engine);
   assert.equal(prepared.options.targetConfig, 'container');
   assert.equal(engine.started.length, 0);
 });

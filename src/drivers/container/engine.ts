@@ -121,7 +121,10 @@ export async function testcontainersEngine(): Promise<ContainerEngine> {
     removeLabelled: async (label, value) => {
       const c = await client();
       // All of them, not only the running ones: a start interrupted between create and start leaves one "Created".
-      const found = await c.container.dockerode.listContainers({ all: true, filters: { label: [`${label}=${value}`] } });
+      const found = await c.container.dockerode.listContainers({
+        all: true,
+        filters: { label: [`${label}=${value}`] },
+      });
       for (const info of found) await c.container.getById(info.Id).remove({ force: true, v: true });
     },
     start: async (req) => {
