@@ -14,7 +14,6 @@ bin="$cache/bin"
 mkdir -p "$bin"
 command -v go >/dev/null || { echo "upstream:build needs Go (https://go.dev/dl/, ≥ 1.23)" >&2; exit 2; }
 
-hash_of() { cat "$@" | sha256sum | cut -d' ' -f1; }
 kube_stamp="$bin/.kubernetes.stamp"
 etcd_stamp="$bin/.etcd.stamp"
 ccm_stamp="$bin/.cloud-controller-manager.stamp"

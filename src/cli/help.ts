@@ -14,7 +14,10 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
                                          scheduler) per scenario, built by \`npm run upstream:build\`; real time
                               kube       any API server: --kubeconfig FILE [--context NAME]
                                          [--target-config targets/x.yaml: its profile, flags, capabilities]
-                              k3s        starts k3s v1.32 with testcontainers (needs a Docker engine)
+                              container  a control plane from a container image (testcontainers; needs a Docker
+                                         engine): per scenario, upstream v1.32 from \`npm run image:build\`;
+                                         --target-config targets/x.yaml declares another image (see README)
+                              k3s        starts k3s v1.32 from rancher/k3s (a container declaration)
   --profile seed            the release semantics: ${'seed | kubernetes-1.32 | path/to/profile.yaml'}
   --tags EXPR               a Cucumber tag expression, e.g. '@NODE-GRACE-UNKNOWN and not @slow'
   --report-dir DIR          where reports go (default: reports); messages always at DIR/messages.ndjson

@@ -20,8 +20,8 @@ export const ROOT = path.resolve(__dirname, '../..');
 const COMPILED = __filename.endsWith('.js');
 
 /**
- * What the scenarios' drivers need to reach the target; k3s is started here, once for the
- * run, and handed to the kube target (stop() removes it).
+ * What the scenarios' drivers need to reach the target; a container target (k3s among them)
+ * is checked here, and in mode run started once for the run (stop() removes it).
  */
 async function prepareTarget(
   args: ParsedArgs,
@@ -58,17 +58,9 @@ async function prepareTarget(
         `--target upstream: no ${missing.join(', ')} in ${upstreamBinDir()}; run \`npm run upstream:build\` first (KUBESPEC_UPSTREAM_CACHE sets the cache)`,
       );
   }
-  if (target !== 'k3s') return { target, options, stop: async () => undefined };
-  console.log('k3s: checking for a container engine and starting k3s (first start pulls the image)…');
-  const { startK3s } = await import('../drivers/k3s'); // testcontainers loads for this target only
-  const k3s = await startK3s();
-  const kubeconfig = path.join(reportDir, 'k3s.kubeconfig');
-  fs.writeFileSync(kubeconfig, k3s.kubeconfig, { mode: 0o600 });
-  return {
-    target: 'k3s',
-    options: { ...options, kubeconfig, targetConfig: options.targetConfig ?? 'k3s' },
-    stop: () => k3s.stop(),
-  };
+  if (target !== 'container' && target !== 'k3s') return { target, options, stop: async () => undefined };
+  const { prepareContainerTarget } = await import('../drivers/container'); // testcontainers loads for these targets only
+  return prepareContainerTarget(target, options, reportDir);
 }
 
 /** Runs Cucumber on features/ with the given target and profile, then builds the reports. */
@@ -111,7 +103,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const target = driverModule ? loadDriverModule(driverModule).target : one(args, 'target', 'reference')!;
   // A fixed target follows the profile it declares; --profile may only repeat it.
   const declared =
-    target === 'kube' || target === 'k3s' || target === 'upstream'
+    target === 'kube' || target === 'k3s' || target === 'container' || target === 'upstream'
       ? loadTargetDeclaration(one(args, 'target-config') ?? target).profile
       : undefined;
   const profileName = one(args, 'profile', declared ?? 'seed')!;

@@ -7,6 +7,7 @@ import { ScopedDriver } from './scoped';
 import { ServeDriver } from './serve';
 import { ServeHaDriver } from './serve-ha';
 import { UpstreamDriver } from './upstream';
+import { ContainerDriver } from './container/driver';
 import { loadTargetDeclaration } from './targets';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { coreRegistry } from '../api/resources';
@@ -27,7 +28,7 @@ export function clientFromKubeconfig(file: string, context?: string): Kubeconfig
 export type { SchedulingDecision } from '../scheduler/decision';
 export { CertificateAuthority } from '../apiserver/auth/pki';
 
-export const TARGETS = ['reference', 'serve', 'serve-ha', 'upstream', 'kube', 'k3s'] as const;
+export const TARGETS = ['reference', 'serve', 'serve-ha', 'upstream', 'kube', 'container', 'k3s'] as const;
 
 /** What a run tells the driver factory beyond the target and profile. */
 export interface TargetOptions {
@@ -90,9 +91,13 @@ export function createDriver(target: string, profileName: string, options: Targe
       return new UpstreamDriver(profile, declaration);
     }
     case 'kube':
+    case 'container':
     case 'k3s': {
-      if (!options.kubeconfig) throw new Error(`target ${target} needs a kubeconfig (--kubeconfig FILE)`);
       const declaration = loadTargetDeclaration(options.targetConfig ?? target);
+      // A container per scenario; per run, `kubespec run` started it and hands its kubeconfig on.
+      if (target !== 'kube' && declaration.container?.mode === 'scenario')
+        return new ContainerDriver(profile, declaration);
+      if (!options.kubeconfig) throw new Error(`target ${target} needs a kubeconfig (--kubeconfig FILE)`);
       const driver = new KubeDriver(
         profile,
         declaration,

@@ -21,6 +21,13 @@ import { TargetDeclaration } from './targets';
 import { answers200, Binary, missingBinaries, startComponent, upstreamBinDir } from './upstream/components';
 import { cloudControllerManagerBuilt, CloudLoadBalancer, UpstreamCloud } from './upstream/cloud';
 import { translateFlags, UpstreamCommand } from './upstream/flags';
+import {
+  apiServerArgs,
+  controllerManagerArgs,
+  etcdArgs,
+  schedulerArgs,
+  schedulerConfigYaml,
+} from './upstream/commands';
 import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
 import { auditFlags, auditOffset, readAudit } from './upstream/audit';
@@ -221,34 +228,24 @@ export class UpstreamDriver extends KubeDriver {
 
   /**
    * Starts kube-scheduler on a free port (with a profile for schedulerName when given) and
-   * waits for its /healthz. Part of start(); the benchmark calls it once its pods are pending.
-   * `qps` lifts client-go's default client rate (50/s, burst 100), which otherwise caps
-   * bindings at about 50 pods/s; scheduler_perf lifts it the same way.
+   * waits for its /healthz. Part of start(); the benchmark calls it once its pods are pending
+   * (with `qps`, see schedulerConfigYaml).
    */
   async startScheduler(schedulerName?: string, qps?: number): Promise<void> {
     const work = this.workDir!;
     const schedConfig = this.kubeconfig('kube-scheduler', 'system:kube-scheduler');
     const configFile = path.join(work, 'kube-scheduler.yaml');
-    fs.writeFileSync(
-      configFile,
-      [
-        'apiVersion: kubescheduler.config.k8s.io/v1',
-        'kind: KubeSchedulerConfiguration',
-        `clientConnection: { kubeconfig: ${JSON.stringify(schedConfig)}${qps ? `, qps: ${qps}, burst: ${qps}` : ''} }`,
-        'leaderElection: { leaderElect: false }',
-        ...(schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(schedulerName)} } ]`] : []),
-        '',
-      ].join('\n'),
-    );
+    fs.writeFileSync(configFile, schedulerConfigYaml(schedConfig, schedulerName, qps));
     await this.onFreePort(async (schedPort) => {
-      const scheduler = this.spawn('kube-scheduler', [
-        `--config=${configFile}`,
-        `--authentication-kubeconfig=${schedConfig}`,
-        `--authorization-kubeconfig=${schedConfig}`,
-        '--bind-address=127.0.0.1',
-        `--secure-port=${schedPort}`,
-        `--cert-dir=${path.join(work, 'scheduler-certs')}`,
-      ]);
+      const scheduler = this.spawn(
+        'kube-scheduler',
+        schedulerArgs({
+          config: configFile,
+          kubeconfig: schedConfig,
+          port: schedPort,
+          certDir: path.join(work, 'scheduler-certs'),
+        }),
+      );
       await scheduler.waitUntil(
         'kube-scheduler /healthz',
         () => answers200(`https://127.0.0.1:${schedPort}/healthz`, { rejectUnauthorized: false }),
@@ -336,49 +333,34 @@ export class UpstreamDriver extends KubeDriver {
     const egressFile = path.join(work, 'egress-selector.yaml');
     fs.writeFileSync(egressFile, egressSelectorConfiguration(egress));
 
-    // etcd: one member, no fsync (a scratch store per scenario).
-    const etcd = this.spawn('etcd', [
-      '--name=kubespec',
-      `--data-dir=${path.join(work, 'etcd')}`,
-      `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
-      `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
-      `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
-      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
-      `--initial-cluster=kubespec=http://127.0.0.1:${etcdPeer}`,
-      '--unsafe-no-fsync',
-      '--log-level=warn',
-    ]);
+    const pkiFile = (name: string) => pki.file(name);
+    const etcd = this.spawn('etcd', etcdArgs(path.join(work, 'etcd'), etcdClient, etcdPeer));
     await etcd.waitUntil('etcd', () => answers200(`http://127.0.0.1:${etcdClient}/health`), START_TIMEOUT_MS);
     this.etcdClientUrl = `http://127.0.0.1:${etcdClient}`;
 
     const startApiServer = async (apiPort: number) => {
       const server = `https://127.0.0.1:${apiPort}`;
-      const apiserver = this.spawn('kube-apiserver', [
-        `--etcd-servers=http://127.0.0.1:${etcdClient}`,
-        // Loopback, except for a scenario judging the default bind address (0.0.0.0).
-        ...(this.judgesDefaults ? [] : ['--bind-address=127.0.0.1']),
-        `--secure-port=${apiPort}`,
-        `--cert-dir=${path.join(work, 'apiserver-certs')}`,
-        `--tls-cert-file=${pki.file('apiserver.crt')}`,
-        `--tls-private-key-file=${pki.file('apiserver.key')}`,
-        `--client-ca-file=${pki.file('ca.crt')}`,
-        `--service-account-key-file=${pki.file('sa.pub')}`,
-        `--service-account-signing-key-file=${pki.file('sa.key')}`,
-        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-        '--allow-privileged=true',
-        ...auditFlags(work),
-        // Hollow kubelets it can dial (kubelet-network.ts): node and pod traffic through the
-        // egress proxy, and the API server's client certificate at the kubelets.
-        `--egress-selector-config-file=${egressFile}`,
-        `--kubelet-client-certificate=${pki.file('apiserver-kubelet-client.crt')}`,
-        `--kubelet-client-key=${pki.file('apiserver-kubelet-client.key')}`,
-        // Node,RBAC unless the scenario names its modes (a list flag: repeating it appends), or
-        // judges kube-apiserver's default (AlwaysAllow).
-        ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) || this.judgesDefaults
-          ? []
-          : ['--authorization-mode=Node,RBAC']),
-        ...cmd.apiserver,
-      ]);
+      const apiserver = this.spawn(
+        'kube-apiserver',
+        apiServerArgs(
+          {
+            etcdClientPort: etcdClient,
+            port: apiPort,
+            certDir: path.join(work, 'apiserver-certs'),
+            pki: pkiFile,
+            judgesDefaults: this.judgesDefaults,
+            extra: [
+              ...auditFlags(work),
+              // Hollow kubelets it can dial (kubelet-network.ts): node and pod traffic through the
+              // egress proxy, and the API server's client certificate at the kubelets.
+              `--egress-selector-config-file=${egressFile}`,
+              `--kubelet-client-certificate=${pki.file('apiserver-kubelet-client.crt')}`,
+              `--kubelet-client-key=${pki.file('apiserver-kubelet-client.key')}`,
+            ],
+          },
+          cmd,
+        ),
+      );
       const adminPair = pki.client(ADMIN, ['system:masters']);
       const tls: https.RequestOptions = { ca: pki.ca.certPem, cert: adminPair.certPem, key: adminPair.keyPem };
       await apiserver.waitUntil('kube-apiserver /readyz', () => answers200(`${server}/readyz`, tls), START_TIMEOUT_MS);
@@ -412,22 +394,19 @@ export class UpstreamDriver extends KubeDriver {
     const work = this.workDir!;
     const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
     const kcm = await this.onFreePort(async (kcmPort) => {
-      const proc = this.spawn('kube-controller-manager', [
-        `--kubeconfig=${kcmConfig}`,
-        `--authentication-kubeconfig=${kcmConfig}`,
-        `--authorization-kubeconfig=${kcmConfig}`,
-        ...(cmd.kcm.some((a) => a.startsWith('--leader-elect=')) ? [] : ['--leader-elect=false']),
-        '--bind-address=127.0.0.1',
-        `--secure-port=${kcmPort}`,
-        `--cert-dir=${path.join(work, 'kcm-certs')}`,
-        '--use-service-account-credentials=true',
-        `--service-account-private-key-file=${pki.file('sa.key')}`,
-        `--root-ca-file=${pki.file('ca.crt')}`,
-        `--cluster-signing-cert-file=${pki.file('ca.crt')}`,
-        `--cluster-signing-key-file=${pki.file('ca.key')}`,
-        ...(this.namesCloud(cmd) ? ['--cloud-provider=external'] : []),
-        ...cmd.kcm,
-      ]);
+      const proc = this.spawn(
+        'kube-controller-manager',
+        controllerManagerArgs(
+          {
+            kubeconfig: kcmConfig,
+            port: kcmPort,
+            certDir: path.join(work, 'kcm-certs'),
+            pki: (name) => pki.file(name),
+            extra: this.namesCloud(cmd) ? ['--cloud-provider=external'] : [],
+          },
+          cmd,
+        ),
+      );
       // /healthz is always allowed; their serving certificates are self-signed.
       await proc.waitUntil(
         'kube-controller-manager /healthz',
