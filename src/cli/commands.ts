@@ -190,3 +190,9 @@ export function version(): string {
   };
   return pkg.version;
 }
+
+/** The kubeconfig a command reaches a cluster with: --kubeconfig, else $KUBECONFIG (its first file), as kubectl. */
+export function kubeconfigOf(given: string | undefined): string | undefined {
+  const file = given ?? process.env.KUBECONFIG?.split(path.delimiter).find((f) => f !== '');
+  return file ? path.resolve(file) : undefined;
+}

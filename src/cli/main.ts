@@ -1,15 +1,9 @@
 import * as path from 'node:path';
 import { HELP } from './help';
-import { CLEAN, DOCS, flag, INIT_TARGET, list, parseCommand, REPORT, str, synopsis, UsageError, version } from './commands';
+import { CLEAN, DOCS, flag, INIT_TARGET, kubeconfigOf, list, parseCommand, REPORT, str, synopsis, UsageError, version } from './commands';
 
 // Each command loads what it needs when it runs (import() below): `kubespec --help` and
 // `kubespec serve` start without Cucumber, the reports, the drivers or the kube client.
-
-/** The kubeconfig a command reaches a cluster with: --kubeconfig, else $KUBECONFIG (its first file), as kubectl. */
-export function kubeconfigOf(given: string | undefined): string | undefined {
-  const file = given ?? process.env.KUBECONFIG?.split(path.delimiter).find((f) => f !== '');
-  return file ? path.resolve(file) : undefined;
-}
 
 /** Prints `text` when -h/--help was given; true when it was. */
 function helped(args: ReturnType<typeof parseCommand>, text: string): boolean {
