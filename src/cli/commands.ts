@@ -196,3 +196,9 @@ export function kubeconfigOf(given: string | undefined): string | undefined {
   const file = given ?? process.env.KUBECONFIG?.split(path.delimiter).find((f) => f !== '');
   return file ? path.resolve(file) : undefined;
 }
+
+/**
+ * The environment variable the run sets to its background-errors.log, read by worker-setup.ts
+ * in each Cucumber process (here, not there: importing that module is what installs it).
+ */
+export const BACKGROUND_LOG_ENV = 'KUBESPEC_BACKGROUND_LOG';

@@ -5,11 +5,10 @@ import type { TargetOptions } from '../drivers';
 import type { ConformanceReport } from '../report';
 import { loadTargetDeclaration } from '../drivers/targets';
 import { componentOf } from '../profile/flags';
-import { flag, kubeconfigOf, list, parseCommand, RUN, str, UsageError, type Parsed } from './commands';
+import { BACKGROUND_LOG_ENV, flag, kubeconfigOf, list, parseCommand, RUN, str, UsageError, type Parsed } from './commands';
 import { RUN_HELP } from './help';
 import { plan, scenarioTags, type PlannedScenario } from './selection';
 import { onShutdown, onSignal, shutdown, stopDescendants } from '../util/shutdown';
-import { BACKGROUND_LOG_ENV } from './worker-setup';
 
 export const ROOT = path.resolve(__dirname, '../..');
 

@@ -6,9 +6,7 @@
 // and the CLI names the log and how many lines it got at the end of the run.
 import * as fs from 'node:fs';
 import { backgroundErrors } from '../client/background';
-
-/** The environment variable the CLI sets to the log's path. */
-export const BACKGROUND_LOG_ENV = 'KUBESPEC_BACKGROUND_LOG';
+import { BACKGROUND_LOG_ENV } from './commands';
 
 const log = process.env[BACKGROUND_LOG_ENV];
 if (log) {
