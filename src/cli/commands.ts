@@ -123,7 +123,11 @@ export interface Parsed {
 export function parseCommand(def: CommandDef, argv: string[]): Parsed {
   const options: ParseArgsConfig['options'] = {};
   for (const o of def.options)
-    options[o.name] = { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) };
+    options[o.name] = {
+      type: o.type,
+      ...(o.multiple ? { multiple: true } : {}),
+      ...(o.short ? { short: o.short } : {}),
+    };
   let parsed: ReturnType<typeof nodeParseArgs>;
   try {
     parsed = nodeParseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });

@@ -1,6 +1,19 @@
 import * as path from 'node:path';
 import { HELP } from './help';
-import { CLEAN, DOCS, flag, INIT_TARGET, kubeconfigOf, list, parseCommand, REPORT, str, synopsis, UsageError, version } from './commands';
+import {
+  CLEAN,
+  DOCS,
+  flag,
+  INIT_TARGET,
+  kubeconfigOf,
+  list,
+  parseCommand,
+  REPORT,
+  str,
+  synopsis,
+  UsageError,
+  version,
+} from './commands';
 
 // Each command loads what it needs when it runs (import() below): `kubespec --help` and
 // `kubespec serve` start without Cucumber, the reports, the drivers or the kube client.
@@ -38,7 +51,12 @@ async function reportCommand(argv: string[]): Promise<number> {
  */
 async function docsCommand(argv: string[]): Promise<number> {
   const args = parseCommand(DOCS, argv);
-  if (helped(args, `${synopsis(DOCS)}\n\nRenders the documentation site: the features, the catalogue and, per --results DIR, a column of results.`))
+  if (
+    helped(
+      args,
+      `${synopsis(DOCS)}\n\nRenders the documentation site: the features, the catalogue and, per --results DIR, a column of results.`,
+    )
+  )
     return 0;
   const started = Date.now();
   const root = path.resolve(__dirname, '../..');
@@ -87,10 +105,16 @@ async function docsCommand(argv: string[]): Promise<number> {
  */
 async function cleanCommand(argv: string[]): Promise<number> {
   const args = parseCommand(CLEAN, argv);
-  if (helped(args, `${synopsis(CLEAN)}\n\nRemoves what kubespec runs left on a long-lived cluster (objects labelled kubespec.io/run, and the\nhollow kubelets behind such nodes); --expired-only just those whose expiry has passed.`))
+  if (
+    helped(
+      args,
+      `${synopsis(CLEAN)}\n\nRemoves what kubespec runs left on a long-lived cluster (objects labelled kubespec.io/run, and the\nhollow kubelets behind such nodes); --expired-only just those whose expiry has passed.`,
+    )
+  )
     return 0;
   const kubeconfig = kubeconfigOf(str(args, 'kubeconfig'));
-  if (!kubeconfig) throw new UsageError(`kubespec clean needs --kubeconfig FILE (or $KUBECONFIG)\nusage: ${synopsis(CLEAN)}`);
+  if (!kubeconfig)
+    throw new UsageError(`kubespec clean needs --kubeconfig FILE (or $KUBECONFIG)\nusage: ${synopsis(CLEAN)}`);
   const { KubeconfigClient } = await import('../client/kubeconfig');
   const { coreRegistry } = await import('../api/resources');
   const { cleanRuns } = await import('../drivers/clean');
@@ -106,11 +130,18 @@ async function cleanCommand(argv: string[]): Promise<number> {
 /** Writes a target declaration from what a cluster reveals (version → profile, nodes, zones, flags). */
 async function initTargetCommand(argv: string[]): Promise<number> {
   const args = parseCommand(INIT_TARGET, argv);
-  if (helped(args, `${synopsis(INIT_TARGET)}\n\nWrites a target declaration from what a cluster reveals (version → profile, nodes, zones, flags).`))
+  if (
+    helped(
+      args,
+      `${synopsis(INIT_TARGET)}\n\nWrites a target declaration from what a cluster reveals (version → profile, nodes, zones, flags).`,
+    )
+  )
     return 0;
   const kubeconfig = kubeconfigOf(str(args, 'kubeconfig'));
   if (!kubeconfig)
-    throw new UsageError(`kubespec init-target needs --kubeconfig FILE (or $KUBECONFIG)\nusage: ${synopsis(INIT_TARGET)}`);
+    throw new UsageError(
+      `kubespec init-target needs --kubeconfig FILE (or $KUBECONFIG)\nusage: ${synopsis(INIT_TARGET)}`,
+    );
   const { KubeconfigClient } = await import('../client/kubeconfig');
   const { coreRegistry } = await import('../api/resources');
   const { discover, declarationYaml } = await import('../drivers/init-target');

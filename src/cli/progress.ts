@@ -52,7 +52,9 @@ export default class ProgressFormatter extends Formatter {
     const since = Date.now();
     const timer = setInterval(() => {
       const attempt = this.eventDataCollector.getTestCaseAttempt(testCaseStartedId);
-      this.log(`      … still running (${elapsed(Date.now() - since)}): ${attempt.pickle.name} — ${locationOf(attempt)}\n`);
+      this.log(
+        `      … still running (${elapsed(Date.now() - since)}): ${attempt.pickle.name} — ${locationOf(attempt)}\n`,
+      );
     }, HEARTBEAT_MS);
     timer.unref();
     this.running.set(testCaseStartedId, { since, timer });
@@ -99,7 +101,8 @@ type Attempt = ReturnType<ProgressFormatter['eventDataCollector']['getTestCaseAt
 
 function locationOf(attempt: Attempt): string {
   const { pickle, gherkinDocument } = attempt;
-  const line = pickle.location?.line ?? formatterHelpers.PickleParser.getPickleLocation({ gherkinDocument, pickle }).line;
+  const line =
+    pickle.location?.line ?? formatterHelpers.PickleParser.getPickleLocation({ gherkinDocument, pickle }).line;
   return `${pickle.uri}:${line}`;
 }
 

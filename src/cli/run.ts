@@ -5,7 +5,17 @@ import type { TargetOptions } from '../drivers';
 import type { ConformanceReport } from '../report';
 import { loadTargetDeclaration } from '../drivers/targets';
 import { componentOf } from '../profile/flags';
-import { BACKGROUND_LOG_ENV, flag, kubeconfigOf, list, parseCommand, RUN, str, UsageError, type Parsed } from './commands';
+import {
+  BACKGROUND_LOG_ENV,
+  flag,
+  kubeconfigOf,
+  list,
+  parseCommand,
+  RUN,
+  str,
+  UsageError,
+  type Parsed,
+} from './commands';
 import { RUN_HELP } from './help';
 import { plan, scenarioTags, type PlannedScenario } from './selection';
 import { onShutdown, onSignal, shutdown, stopDescendants } from '../util/shutdown';
@@ -64,13 +74,20 @@ async function prepareTarget(
 }
 
 /** What the drivers are told beyond target and profile; every path read from the user's directory. */
-function targetOptions(args: Parsed, target: string, driverModule: string | undefined, serveFlags: Flags): TargetOptions {
+function targetOptions(
+  args: Parsed,
+  target: string,
+  driverModule: string | undefined,
+  serveFlags: Flags,
+): TargetOptions {
   const serveClock = str(args, 'serve-clock', 'virtual');
   if (serveClock !== 'virtual' && serveClock !== 'real')
     throw new UsageError(`--serve-clock must be virtual or real, got "${serveClock}"`);
   // $KUBECONFIG is a default for the targets that read one, as for kubectl.
   const reads = target === 'kube' || target === 'k3s' || driverModule !== undefined;
-  const kubeconfig = reads ? kubeconfigOf(str(args, 'kubeconfig')) : str(args, 'kubeconfig') && path.resolve(str(args, 'kubeconfig')!);
+  const kubeconfig = reads
+    ? kubeconfigOf(str(args, 'kubeconfig'))
+    : str(args, 'kubeconfig') && path.resolve(str(args, 'kubeconfig')!);
   return {
     ...(driverModule ? { driverModule: path.resolve(driverModule) } : {}),
     kubeconfig: kubeconfig || undefined,
@@ -143,7 +160,13 @@ export async function runCommand(argv: string[]): Promise<number> {
       return 0;
     }
   }
-  const planned = await plan({ paths, typed: rerun ? paths : typed.length ? typed : ['features/'], tags, shard, cwd: ROOT });
+  const planned = await plan({
+    paths,
+    typed: rerun ? paths : typed.length ? typed : ['features/'],
+    tags,
+    shard,
+    cwd: ROOT,
+  });
   if (rerun) console.log(`--rerun-failed: ${planned.length} scenario(s) from the last run`);
   const driverModule = str(args, 'driver');
   const { loadDriverModule, TARGETS } = await import('../drivers');
@@ -191,7 +214,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       for (const f of report.messageFiles(reportDir))
         if (fs.existsSync(f)) fs.copyFileSync(f, path.join(work, path.basename(f)));
     const messages = rerun ? report.nextRerunFile(work) : path.join(work, 'messages.ndjson');
-    const html = path.join(work, rerun ? path.basename(messages).replace(/^messages(.*)\.ndjson$/, 'cucumber$1.html') : 'cucumber.html');
+    const html = path.join(
+      work,
+      rerun ? path.basename(messages).replace(/^messages(.*)\.ndjson$/, 'cucumber$1.html') : 'cucumber.html',
+    );
     const backgroundLog = path.join(work, 'background-errors.log');
     process.env[BACKGROUND_LOG_ENV] = backgroundLog;
 
@@ -231,7 +257,10 @@ export async function runCommand(argv: string[]): Promise<number> {
         `reports: ${shown('conformance.html')} (conformance), ${shown(path.basename(html))}, junit.xml, ${path.basename(messages)} — ${((Date.now() - started) / 1000).toFixed(1)}s`,
       );
       const logged = fs.existsSync(path.join(reportDir, 'background-errors.log'))
-        ? fs.readFileSync(path.join(reportDir, 'background-errors.log'), 'utf8').split('\n').filter((l) => /^\d{4}-/.test(l)).length
+        ? fs
+            .readFileSync(path.join(reportDir, 'background-errors.log'), 'utf8')
+            .split('\n')
+            .filter((l) => /^\d{4}-/.test(l)).length
         : 0;
       if (logged > 0)
         console.log(
@@ -264,7 +293,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       const { preflight, PreflightError } = await import('../drivers/preflight');
       try {
         const ok = await preflight(prepared.options.kubeconfig!, prepared.options.context);
-        console.log(`pre-flight: ${ok.server} (${ok.version}) as ${ok.user}: reachable, authorized, a dry-run create succeeds`);
+        console.log(
+          `pre-flight: ${ok.server} (${ok.version}) as ${ok.user}: reachable, authorized, a dry-run create succeeds`,
+        );
       } catch (e) {
         if (!(e instanceof PreflightError)) throw e;
         console.error(`kubespec: ${e.message}`);
@@ -351,7 +382,12 @@ function moveInto(work: string, reportDir: string, rerun: boolean): void {
 }
 
 /** --dry-run: what would run, and why each scenario would be not applicable, as far as is known before it runs. */
-async function dryRun(planned: PlannedScenario[], target: string, profileName: string, options: TargetOptions): Promise<number> {
+async function dryRun(
+  planned: PlannedScenario[],
+  target: string,
+  profileName: string,
+  options: TargetOptions,
+): Promise<number> {
   const { applicability } = await import('../report/applicability');
   const { CAPABILITY_NAMES, createDriver } = await import('../drivers');
   let facts: import('../report/applicability').TargetFacts | undefined;
@@ -385,7 +421,9 @@ async function dryRun(planned: PlannedScenario[], target: string, profileName: s
     // Without the capabilities, a @needs- tag cannot be judged: said once above, not per scenario.
     const reason = facts || !verdict.reason?.startsWith('needs ') ? verdict.reason : undefined;
     if (reason) na++;
-    lines.push(`${s.uri}:${s.line}  ${ids.length ? `${ids.join(' ')}  ` : ''}${s.name}${reason ? `\n    ○ n/a: ${reason}` : ''}`);
+    lines.push(
+      `${s.uri}:${s.line}  ${ids.length ? `${ids.join(' ')}  ` : ''}${s.name}${reason ? `\n    ○ n/a: ${reason}` : ''}`,
+    );
   }
   console.log(lines.join('\n'));
   if (unknown) console.log(`\n${unknown}`);

@@ -89,7 +89,8 @@ async function whyEmpty(input: SelectionInput): Promise<string> {
     const have = new Set(scenarioTags(unfiltered, input.cwd).flatMap((s) => s.tags));
     const named = [...new Set(input.tags.match(/@[^\s()]+/g) ?? [])];
     const absent = named.filter((t) => !have.has(t));
-    for (const tag of absent) reasons.push(`  ${tag} is on none of the ${unfiltered.length} scenarios in the paths given${hint(tag)}`);
+    for (const tag of absent)
+      reasons.push(`  ${tag} is on none of the ${unfiltered.length} scenarios in the paths given${hint(tag)}`);
     if (absent.length === 0)
       reasons.push(`  --tags '${input.tags}' selects none of the ${unfiltered.length} scenarios in the paths given`);
   }
@@ -163,7 +164,6 @@ export function scenarioTags(planned: PlannedScenario[], cwd: string): ScenarioD
     byUri.set(uri, details);
   }
   return planned.map(
-    (p) =>
-      byUri.get(p.uri)?.find((d) => d.line === p.line && d.name === p.name) ?? { ...p, tags: [], steps: [] },
+    (p) => byUri.get(p.uri)?.find((d) => d.line === p.line && d.name === p.name) ?? { ...p, tags: [], steps: [] },
   );
 }

@@ -12,10 +12,15 @@ const log = process.env[BACKGROUND_LOG_ENV];
 if (log) {
   backgroundErrors.report = (component: string, e: unknown): void => {
     try {
-      fs.appendFileSync(log, `${new Date().toISOString()} [pid ${process.pid}] ${component}: ${(e as Error)?.stack ?? e}\n`);
+      fs.appendFileSync(
+        log,
+        `${new Date().toISOString()} [pid ${process.pid}] ${component}: ${(e as Error)?.stack ?? e}\n`,
+      );
     } catch (err) {
       // The log cannot be written: the error must still be seen.
-      console.error(`${component}: ${(e as Error)?.stack ?? e} (and ${log} cannot be written: ${(err as Error).message})`);
+      console.error(
+        `${component}: ${(e as Error)?.stack ?? e} (and ${log} cannot be written: ${(err as Error).message})`,
+      );
     }
   };
 }

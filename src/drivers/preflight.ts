@@ -73,13 +73,24 @@ export async function preflightClient(api: KubeconfigClient, source = 'the kubec
 function userOf(api: KubeconfigClient): string {
   const u = api.kubeConfig.getCurrentUser();
   if (!u) return 'no user (anonymous)';
-  const how = u.certFile || u.certData ? 'client certificate' : u.token || u.authProvider || u.exec ? 'token' : u.username ? 'basic auth' : 'no credentials';
+  const how =
+    u.certFile || u.certData
+      ? 'client certificate'
+      : u.token || u.authProvider || u.exec
+        ? 'token'
+        : u.username
+          ? 'basic auth'
+          : 'no credentials';
   return `user "${u.name}" (${how})`;
 }
 
 /** The cause in words a person acts on: the errno or TLS code, the HTTP status and its reason. */
 function causeOf(e: unknown): string {
-  const err = e as Error & { code?: string; status?: { code?: number; reason?: string; message?: string }; cause?: unknown };
+  const err = e as Error & {
+    code?: string;
+    status?: { code?: number; reason?: string; message?: string };
+    cause?: unknown;
+  };
   const parts: string[] = [];
   if (err?.status?.code) parts.push(`${err.status.code} ${err.status.reason ?? ''}`.trim());
   let c: unknown = err;

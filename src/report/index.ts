@@ -235,14 +235,20 @@ export function mergeShards(runs: RunResult[]): RunResult[] {
         !(run.defined?.has(s.uri) && !run.defined.get(s.uri)!.has(s.name)),
     );
     const interrupted = have.interrupted ?? run.interrupted;
-    byLabel.set(run.label, { ...have, scenarios: [...kept, ...run.scenarios], ...(interrupted ? { interrupted } : {}) });
+    byLabel.set(run.label, {
+      ...have,
+      scenarios: [...kept, ...run.scenarios],
+      ...(interrupted ? { interrupted } : {}),
+    });
   }
   return [...byLabel.values()];
 }
 
 /** Locations (uri:line) of the scenarios that did not pass in a report directory's run (its reruns merged). */
 export function failedLocations(dir: string): string[] {
-  const { scenarios } = mergeShards(messageFiles(dir).map((f) => reportFromMessages(f, { target: '', profile: '' })))[0];
+  const { scenarios } = mergeShards(
+    messageFiles(dir).map((f) => reportFromMessages(f, { target: '', profile: '' })),
+  )[0];
   return [
     ...new Set(
       scenarios.filter((s) => s.status !== 'passed' && s.status !== 'not-applicable').map((s) => `${s.uri}:${s.line}`),

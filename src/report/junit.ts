@@ -20,7 +20,9 @@ export interface JunitSuite {
 /** Textual attachments worth a reader's time in system-out (the clock record is for benchmarks). */
 function shownAttachments(s: ScenarioResult): string[] {
   return s.attachments
-    .filter((a) => a.encoding === 'identity' && a.mediaType.startsWith('text/') && a.mediaType !== NOT_APPLICABLE_MEDIA_TYPE)
+    .filter(
+      (a) => a.encoding === 'identity' && a.mediaType.startsWith('text/') && a.mediaType !== NOT_APPLICABLE_MEDIA_TYPE,
+    )
     .map((a) => `${a.step ? `[${a.step}]\n` : ''}${a.body}`);
 }
 

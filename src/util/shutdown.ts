@@ -72,7 +72,10 @@ export async function shutdown(): Promise<string[]> {
       await Promise.race([
         Promise.resolve().then(fn),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`did not finish in ${CLEANUP_LIMIT_MS / 1000} s`)), CLEANUP_LIMIT_MS);
+          timer = setTimeout(
+            () => reject(new Error(`did not finish in ${CLEANUP_LIMIT_MS / 1000} s`)),
+            CLEANUP_LIMIT_MS,
+          );
           timer.unref();
         }),
       ]);

@@ -46,7 +46,9 @@ function kubespec(
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`kubespec ${args.join(' ')} ran over ${(opts.limitMs ?? LIMIT_MS) / 1000} s\n${stdout}\n${stderr}`));
+      reject(
+        new Error(`kubespec ${args.join(' ')} ran over ${(opts.limitMs ?? LIMIT_MS) / 1000} s\n${stdout}\n${stderr}`),
+      );
     }, opts.limitMs ?? LIMIT_MS);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
@@ -62,14 +64,21 @@ function tmp(name: string): string {
 /** A report directory holding a previous run's record, to see that it survives. */
 function previousReport(): { dir: string; unchanged(): void } {
   const dir = tmp('previous');
-  const files = { 'messages.ndjson': '{"meta":{"protocolVersion":"x"}}\n', 'junit.xml': '<testsuite name="previous"/>\n' };
+  const files = {
+    'messages.ndjson': '{"meta":{"protocolVersion":"x"}}\n',
+    'junit.xml': '<testsuite name="previous"/>\n',
+  };
   for (const [f, body] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), body);
   return {
     dir,
     unchanged: () => {
       for (const [f, body] of Object.entries(files))
         assert.equal(fs.readFileSync(path.join(dir, f), 'utf8'), body, `${f} of the previous run is as it was`);
-      assert.deepEqual(fs.readdirSync(path.dirname(dir)).filter((f) => f.startsWith(`.${path.basename(dir)}.`)), [], 'no temporary directory is left');
+      assert.deepEqual(
+        fs.readdirSync(path.dirname(dir)).filter((f) => f.startsWith(`.${path.basename(dir)}.`)),
+        [],
+        'no temporary directory is left',
+      );
     },
   };
 }
@@ -103,7 +112,10 @@ test('an empty selection is exit 2, names the path or tag, and leaves the previo
   const prev = previousReport();
   const cases: [string[], RegExp][] = [
     [['features/node/hearbeat.feature'], /no such feature file or directory: features\/node\/hearbeat\.feature/],
-    [['--tags', '@NODE-GRACE-UNKOWN'], /@NODE-GRACE-UNKOWN is on none of the \d+ scenarios.*names no behaviour in features\/behaviours\.yaml \(did you mean @NODE-GRACE-UNKNOWN\?\)/],
+    [
+      ['--tags', '@NODE-GRACE-UNKOWN'],
+      /@NODE-GRACE-UNKOWN is on none of the \d+ scenarios.*names no behaviour in features\/behaviours\.yaml \(did you mean @NODE-GRACE-UNKNOWN\?\)/,
+    ],
     [['--all-applicable', '--tags', '@upstream-smok'], /@upstream-smok is on none of the \d+ scenarios/],
     [['--tags', '(@NODE-GRACE-UNKNOWN'], /is not a tag expression: .*Unmatched \(/],
   ];
@@ -148,7 +160,10 @@ test('--dry-run lists file:line and why a scenario would be not applicable, and 
   const dir = path.join(tmp('dry'), 'reports');
   const r = await kubespec(['run', '--dry-run', '--report-dir', dir, FIXTURE]);
   assert.equal(r.code, 0, out(r));
-  assert.match(r.stdout, /test\/cli\/fixtures\/verdicts\.feature:5 {2}API-YAML {2}set aside on the seed profile\n {4}○ n\/a: describes the kubernetes-1\.32 profile; this run uses seed/);
+  assert.match(
+    r.stdout,
+    /test\/cli\/fixtures\/verdicts\.feature:5 {2}API-YAML {2}set aside on the seed profile\n {4}○ n\/a: describes the kubernetes-1\.32 profile; this run uses seed/,
+  );
   assert.match(r.stdout, /verdicts\.feature:16 {2}API-YAML {2}fails on purpose\n/);
   assert.match(r.stdout, /3 scenario\(s\) selected .* 2 would run, 1 would be not applicable/);
   assert.equal(fs.existsSync(dir), false, 'no report directory');
@@ -161,14 +176,21 @@ test('a failing run: exit 1, progress with file:line and duration, JUnit with re
   const r = await kubespec(['run', '--label', 'cluster-a', '--report-dir', dir, path.relative(cwd, FIXTURE)], { cwd });
   assert.equal(r.code, 1, out(r));
   assert.match(r.stdout, /✖ API-YAML {2}fails on purpose — test\/cli\/fixtures\/verdicts\.feature:16 \(\d+(\.\d)? s\)/);
-  assert.match(r.stdout, /○ n\/a API-YAML {2}set aside on the seed profile — test\/cli\/fixtures\/verdicts\.feature:5 /);
+  assert.match(
+    r.stdout,
+    /○ n\/a API-YAML {2}set aside on the seed profile — test\/cli\/fixtures\/verdicts\.feature:5 /,
+  );
   assert.match(r.stdout, /^cluster-a: /m, 'the summary is labelled');
   assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')).label, 'cluster-a');
 
   const junit = fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8');
   assert.match(junit, /<skipped message="describes the kubernetes-1\.32 profile; this run uses seed"\/>/);
   assert.match(junit, /<property name="behaviour" value="API-YAML"\/>/);
-  assert.match(junit, /fails on purpose[^]*<failure[^]*<system-out>[^]*nodes:[^]*recent events:/, 'the failure carries the cluster state');
+  assert.match(
+    junit,
+    /fails on purpose[\s\S]*<failure[\s\S]*<system-out>[\s\S]*nodes:[\s\S]*recent events:/,
+    'the failure carries the cluster state',
+  );
   assert.match(junit, /tests="3" failures="1" skipped="1"/);
 
   const rerun = /or all 1 of them, merged into this run's record: (kubespec run .*)$/m.exec(r.stdout)?.[1];
@@ -217,17 +239,27 @@ for (const [signal, code] of [
     assert.ok(sent, `the run got as far as the hanging scenario: ${out(r)}`);
     assert.equal(r.code, code, out(r));
     assert.match(r.stdout, /\[1\/3\] ○ n\/a/, 'the first scenario finished');
-    assert.match(r.stdout, /… still running \(\d+(\.\d)? s\): fails on purpose — test\/cli\/fixtures\/verdicts\.feature:16/, 'a heartbeat while it ran');
+    assert.match(
+      r.stdout,
+      /… still running \(\d+(\.\d)? s\): fails on purpose — test\/cli\/fixtures\/verdicts\.feature:16/,
+      'a heartbeat while it ran',
+    );
     const child = Number(fs.readFileSync(pidfile, 'utf8'));
     assert.equal(alive(child), false, `the driver's child ${child} did not outlive the run`);
     assert.doesNotMatch(r.stderr, /nodes "n1" not found/, 'a background error is not printed raw');
-    assert.match(fs.readFileSync(path.join(dir, 'background-errors.log'), 'utf8'), /kubelet: Error: nodes "n1" not found/);
+    assert.match(
+      fs.readFileSync(path.join(dir, 'background-errors.log'), 'utf8'),
+      /kubelet: Error: nodes "n1" not found/,
+    );
     const info = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
     assert.equal(info.interrupted.signal, signal);
     assert.match(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8'), /tests="1" failures="0" skipped="1"/);
     const report = await kubespec(['report', dir, '--out', path.join(path.dirname(dir), 'merged')]);
     assert.equal(report.code, 0, `an unfinished scenario is not a failing behaviour: ${out(report)}`);
-    assert.match(report.stdout, /interrupted by SIG(INT|TERM): 1 unfinished and 1 not started scenario\(s\) not counted/);
+    assert.match(
+      report.stdout,
+      /interrupted by SIG(INT|TERM): 1 unfinished and 1 not started scenario\(s\) not counted/,
+    );
     fs.rmSync(path.dirname(dir), { recursive: true, force: true });
   });
 }
