@@ -94,7 +94,7 @@ export const CLEAN: CommandDef = {
 /** `kubespec serve` takes any control-plane flag by its upstream name: its parser is its own (serve.ts). */
 export const SERVE: CommandDef = {
   name: 'serve',
-  positionals: '',
+  positionals: '[--<control-plane flag> VALUE]…',
   options: [
     { name: 'profile', type: 'string', value: 'NAME', shown: 'seed' },
     { name: 'clock', type: 'string', value: 'virtual|real' },
