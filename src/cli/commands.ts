@@ -28,6 +28,12 @@ export interface CommandDef {
 
 const HELP_OPTION: OptionDef = { name: 'help', type: 'boolean', short: 'h' };
 
+/** How a command reaches a cluster: kubectl's two flags. */
+const CLUSTER_OPTIONS: OptionDef[] = [
+  { name: 'kubeconfig', type: 'string', value: 'FILE', shown: '$KUBECONFIG' },
+  { name: 'context', type: 'string', value: 'NAME' },
+];
+
 export const RUN: CommandDef = {
   name: 'run',
   positionals: '[feature paths[:line]…]',
@@ -35,8 +41,7 @@ export const RUN: CommandDef = {
     { name: 'target', type: 'string', value: 'reference|serve|serve-ha|upstream|kube|k3s' },
     { name: 'driver', type: 'string', value: './driver.js' },
     { name: 'profile', type: 'string', value: 'seed|kubernetes-1.32|file.yaml' },
-    { name: 'kubeconfig', type: 'string', value: 'FILE', shown: '$KUBECONFIG' },
-    { name: 'context', type: 'string', value: 'NAME' },
+    ...CLUSTER_OPTIONS,
     { name: 'target-config', type: 'string', value: 'targets/x.yaml' },
     { name: 'serve-clock', type: 'string', value: 'virtual|real' },
     { name: 'serve-flag', type: 'string', multiple: true, value: 'NAME=VALUE' },
@@ -73,8 +78,7 @@ export const DOCS: CommandDef = {
 export const INIT_TARGET: CommandDef = {
   name: 'init-target',
   options: [
-    { name: 'kubeconfig', type: 'string', value: 'FILE', shown: '$KUBECONFIG' },
-    { name: 'context', type: 'string', value: 'NAME' },
+    ...CLUSTER_OPTIONS,
     { name: 'name', type: 'string', value: 'NAME', shown: 'my-cluster' },
     { name: 'out', type: 'string', value: 'FILE' },
     HELP_OPTION,
@@ -83,12 +87,7 @@ export const INIT_TARGET: CommandDef = {
 
 export const CLEAN: CommandDef = {
   name: 'clean',
-  options: [
-    { name: 'kubeconfig', type: 'string', value: 'FILE', shown: '$KUBECONFIG' },
-    { name: 'context', type: 'string', value: 'NAME' },
-    { name: 'expired-only', type: 'boolean' },
-    HELP_OPTION,
-  ],
+  options: [...CLUSTER_OPTIONS, { name: 'expired-only', type: 'boolean' }, HELP_OPTION],
 };
 
 /** `kubespec serve` takes any control-plane flag by its upstream name: its parser is its own (serve.ts). */

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { freePort } from '../../src/util/ports';
 
 /**
  * Issue 27, end to end: `bin/kubespec` spawned as CI would, on small fixtures
@@ -128,7 +128,7 @@ test('an empty selection is exit 2, names the path or tag, and leaves the previo
 });
 
 test('a cluster the pre-flight cannot reach is exit 2 naming server, user and cause, with --kubeconfig or $KUBECONFIG', async () => {
-  const port = await closedPort();
+  const port = await freePort(); // nothing listens there: the connection is refused
   const dir = tmp('kubeconfig');
   const kubeconfig = path.join(dir, 'kubeconfig');
   fs.writeFileSync(
@@ -271,16 +271,4 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** A loopback port nothing listens on (bound, then closed). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
