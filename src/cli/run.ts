@@ -279,13 +279,20 @@ export async function runCommand(argv: string[]): Promise<number> {
       return 0;
     };
 
+    // A signal and the end of the run race: whichever comes first writes the report, once.
+    // After a signal the run's own end (Cucumber returns when its workers are stopped) waits
+    // for the handler, which writes the report marked interrupted and exits 128+n.
+    let interruption: { signal: string; at: string } | undefined;
+    let cucumberEnded: Promise<unknown> = new Promise(() => undefined);
     onSignal(async (signal) => {
-      const at = new Date().toISOString();
+      interruption = { signal, at: new Date().toISOString() };
       console.error(`\nkubespec: ${signal}: stopping what the run started, then writing the report of what finished…`);
       await shutdown();
-      // The message formatter's last lines are still on their way to the file.
+      // Cucumber ends its run once its workers are gone; the message formatter's last lines
+      // are on their way to the file meanwhile.
+      await Promise.race([cucumberEnded, new Promise((r) => setTimeout(r, 2000))]);
       await new Promise((r) => setTimeout(r, 300));
-      finish({ signal, at });
+      finish(interruption);
       fs.rmSync(work, { recursive: true, force: true });
     });
 
@@ -333,13 +340,22 @@ export async function runCommand(argv: string[]): Promise<number> {
       },
       { cwd: ROOT },
     );
+    const running = runCucumber(runConfiguration, { cwd: ROOT, stdout: process.stdout, stderr: process.stderr });
+    cucumberEnded = running.catch(() => undefined);
     try {
-      await runCucumber(runConfiguration, { cwd: ROOT, stdout: process.stdout, stderr: process.stderr });
+      await running;
+    } catch (e) {
+      if (!interruption) throw e;
     } finally {
-      offTarget();
-      await prepared.stop();
-      offWorkers();
+      // After a signal the clean-ups have stopped the target already.
+      if (!interruption) {
+        offTarget();
+        await prepared.stop();
+        offWorkers();
+      }
     }
+    // Interrupted: the signal handler writes the report and ends the process.
+    if (interruption) return new Promise<number>(() => undefined);
     return finish();
   }
 }
