@@ -1,54 +1,36 @@
 import { After, Before, BeforeStep, ITestCaseHookParameter, ITestStepHookParameter } from '@cucumber/cucumber';
 import { KubeWorld, NOT_APPLICABLE } from './world';
 import { CAPABILITY_NAMES, Capabilities } from '../src/drivers';
-import { durationMs } from './parameters';
+import { applicability } from '../src/report/applicability';
 
 type Capability = keyof Capabilities;
-
-const PROFILE_TAG = /^@profile-(.+)$/;
-const NEEDS_TAG = /^@needs-(.+)$/;
 
 /**
  * Scenarios tagged @profile-<name> describe one release's semantics; in a run on another
  * profile they are not applicable. @needs-<capability> likewise asks the target for a
- * capability (virtual-time, hollow-kubelets, cloud-provider, configurable-flags).
+ * capability (virtual-time, hollow-kubelets, cloud-provider, configurable-flags). On a real
+ * clock a scenario whose stated waits alone exceed the target's maxScenarioTime is not
+ * applicable from the start, instead of after waiting. The rule is src/report/applicability.ts
+ * (`kubespec run --dry-run` lists its verdicts).
  */
 Before(function (this: KubeWorld, { pickle }: ITestCaseHookParameter) {
-  const tags = pickle.tags.map((t) => t.name);
-  const profiles = tags.map((t) => PROFILE_TAG.exec(t)?.[1]).filter((p): p is string => !!p);
-  if (profiles.length > 0 && !profiles.includes(this.profileName)) {
-    this.attach(`describes the ${profiles.join(' / ')} profile; this run uses ${this.profileName}`, NOT_APPLICABLE);
+  const { reason, needed } = applicability(
+    pickle.tags.map((t) => t.name),
+    pickle.steps.map((s) => s.text),
+    {
+      target: this.driver.target,
+      profile: this.profileName,
+      capabilities: this.driver.capabilities as unknown as Record<string, boolean>,
+      capabilityNames: CAPABILITY_NAMES,
+      maxScenarioTimeMs: (this.driver as { declaration?: { maxScenarioTimeMs?: number } }).declaration
+        ?.maxScenarioTimeMs,
+    },
+  );
+  if (reason) {
+    this.attach(reason, NOT_APPLICABLE);
     return 'skipped';
   }
-  const caps = this.driver.capabilities as unknown as Record<string, boolean>;
-  const needed: Capability[] = [];
-  for (const need of tags.map((t) => NEEDS_TAG.exec(t)?.[1]).filter((n): n is string => !!n)) {
-    const key = need.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    if (!(CAPABILITY_NAMES as readonly string[]).includes(key))
-      throw new Error(`unknown capability tag @needs-${need} (known: ${CAPABILITY_NAMES.join(', ')})`);
-    if (!caps[key]) {
-      this.attach(`needs ${need}, which target ${this.driver.target} does not offer`, NOT_APPLICABLE);
-      return 'skipped';
-    }
-    needed.push(key as Capability);
-  }
-  this.driver.need?.(needed);
-  // On a real clock a scenario whose stated waits ("N minutes pass") alone exceed the
-  // target's maxScenarioTime is not applicable from the start, instead of after waiting.
-  const limit = (this.driver as { declaration?: { maxScenarioTimeMs?: number } }).declaration?.maxScenarioTimeMs;
-  if (limit && !this.driver.capabilities.virtualTime) {
-    const waits = pickle.steps.reduce((sum, s) => {
-      const m = /^(\d+(?:\.\d+)?) (?:more )?(seconds?|minutes?|hours?) pass(?:es)?$/.exec(s.text);
-      return sum + (m ? durationMs(m[1], m[2]) : 0);
-    }, 0);
-    if (waits > limit) {
-      this.attach(
-        `needs more than the ${limit / 1000} s of real time a scenario may take on ${this.driver.target} (its steps wait ${waits / 1000} s; maxScenarioTime)`,
-        NOT_APPLICABLE,
-      );
-      return 'skipped';
-    }
-  }
+  this.driver.need?.(needed as Capability[]);
   return undefined;
 });
 

@@ -1,4 +1,8 @@
-/** A small flag parser: --name value, --name=value, boolean --flag, positionals. */
+/**
+ * The lenient flag parser of `kubespec serve`, which takes any control-plane flag by its
+ * upstream name (the other commands read theirs with node:util.parseArgs, commands.ts):
+ * --name value, --name=value, boolean --flag, positionals.
+ */
 export interface ParsedArgs {
   flags: Map<string, string[]>;
   positionals: string[];
@@ -34,13 +38,4 @@ export function parseArgs(argv: string[], booleans: readonly string[] = []): Par
 export function one(args: ParsedArgs, name: string, fallback?: string): string | undefined {
   const v = args.flags.get(name);
   return v ? v[v.length - 1] : fallback;
-}
-
-export function checkKnown(args: ParsedArgs, known: readonly string[], command: string): void {
-  for (const name of args.flags.keys()) {
-    if (!known.includes(name))
-      throw new Error(
-        `unknown flag --${name} for "kubespec ${command}" (known: ${known.map((k) => `--${k}`).join(', ')})`,
-      );
-  }
 }

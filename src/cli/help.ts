@@ -1,8 +1,21 @@
 // The commands' help texts, apart from the commands themselves: `kubespec --help` (and
 // `kubespec run --help`) must not load Cucumber or the control plane to print them.
 import { knownFlags } from '../profile/flags';
+import { RUN, synopses, synopsis } from './commands';
+
+/** The exit codes of \`kubespec run\`, as the README's table states them. */
+export const EXIT_CODES = `Exit codes:
+  0    every selected scenario passed or was not applicable (with --all-applicable: all passed);
+       --dry-run: the listing was printed
+  1    a scenario failed (with --all-applicable: or was not applicable)
+  2    bad usage; an empty selection (paths or tags that match no scenario); a --tags syntax
+       error; an unreachable or unauthorized cluster (the pre-flight); a crash
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: what was started is stopped, and the
+       report of the scenarios that finished is written, marked interrupted`;
 
 export const RUN_HELP = `kubespec run — run the features against a target and write conformance reports
+
+${synopsis(RUN)}
 
   --target reference        the control plane to judge:
                               reference  in-process, virtual time (default)
@@ -12,7 +25,7 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
                                          HA pair, real time): features/apiserver/ha.feature
                               upstream   upstream Kubernetes v1.32 (etcd, kube-apiserver, controller manager,
                                          scheduler) per scenario, built by \`npm run upstream:build\`; real time
-                              kube       any API server: --kubeconfig FILE [--context NAME]
+                              kube       any API server: --kubeconfig FILE (default: $KUBECONFIG) [--context NAME]
                                          [--target-config targets/x.yaml: its profile, flags, capabilities]
                               container  a control plane from a container image (testcontainers; needs a Docker
                                          engine): per scenario, upstream v1.32 from \`npm run image:build\`;
@@ -20,10 +33,17 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
                               k3s        starts k3s v1.32 from rancher/k3s (a container declaration)
   --profile seed            the release semantics: ${'seed | kubernetes-1.32 | path/to/profile.yaml'}
   --tags EXPR               a Cucumber tag expression, e.g. '@NODE-GRACE-UNKNOWN and not @slow'
-  --report-dir DIR          where reports go (default: reports); messages always at DIR/messages.ndjson
+  --report-dir DIR          where reports go (default: reports); messages always at DIR/messages.ndjson.
+                            Written to a temporary directory and moved there at the end: a run that
+                            selects nothing or stops on bad usage leaves the previous report as it was
+  --label NAME              the run's column in \`kubespec report\` (default: the target declaration's
+                            name, else "target · profile"): runs of two clusters stand side by side
+  --dry-run                 list the scenarios that would run (file:line), and for each why it would
+                            be not applicable on this target, as far as is known before it runs
   --driver ./driver.js      a third-party ClusterDriver module (see README); the target is its name
   --fail-fast               stop at the first failing scenario
-  --rerun-failed            run only the scenarios that did not pass in DIR/messages.ndjson
+  --rerun-failed            run only the scenarios that did not pass in DIR/messages.ndjson, and merge
+                            their results into that run's record (messages, JUnit, conformance)
   --shard INDEX/TOTAL       run every TOTAL-th scenario starting at INDEX (1-based), for CI splits;
                             merge the shards' report dirs with kubespec report
   --parallel N              run scenarios in N worker processes
@@ -31,8 +51,11 @@ export const RUN_HELP = `kubespec run — run the features against a target and 
   --all-applicable          fail when a selected scenario is not applicable: for fixed selections
                             (CI smokes) that must really run, not be set aside by a flag or capability
 
-Exit codes: 0 all scenarios passed or were not applicable (with --all-applicable: all passed);
-1 some failed (or, with --all-applicable, were not applicable); 2 bad usage or a crash.`;
+Feature paths are read from the current directory. Before a run on a cluster (kube, k3s) a
+pre-flight asks its /version, who the kubeconfig's user is allowed to be, and for a dry-run
+create; a cluster that fails it ends the run at once (exit 2) naming the server, user and cause.
+
+${EXIT_CODES}`;
 
 export const SERVE_HELP = `kubespec serve — the whole control plane as one process, over HTTP(S)
 
@@ -73,6 +96,8 @@ TokenReview (authentication.k8s.io/v1), /kubespec/v1/scheduler/decisions, /kubes
 /kubespec/v1/settle and /kubespec/v1/revisions (the cluster time of each revision).`;
 
 export const HELP = `kubespec — an executable specification of the Kubernetes control plane
+
+${synopses()}
 
 Commands:
   run      run the features against a target and write conformance reports

@@ -1,18 +1,42 @@
 import * as path from 'node:path';
 import { HELP } from './help';
-import { checkKnown, one, parseArgs } from './args';
+import {
+  CLEAN,
+  DOCS,
+  flag,
+  INIT_TARGET,
+  kubeconfigOf,
+  list,
+  parseCommand,
+  REPORT,
+  str,
+  synopsis,
+  UsageError,
+  version,
+} from './commands';
 
 // Each command loads what it needs when it runs (import() below): `kubespec --help` and
 // `kubespec serve` start without Cucumber, the reports, the drivers or the kube client.
 
+/** Prints `text` when -h/--help was given; true when it was. */
+function helped(args: ReturnType<typeof parseCommand>, text: string): boolean {
+  if (!flag(args, 'help')) return false;
+  console.log(text);
+  return true;
+}
+
 async function reportCommand(argv: string[]): Promise<number> {
-  const dirs: string[] = [];
-  let out = 'reports';
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--out') out = argv[++i];
-    else dirs.push(argv[i]);
-  }
-  if (dirs.length === 0) throw new Error('usage: kubespec report DIR... [--out DIR]');
+  const args = parseCommand(REPORT, argv);
+  if (
+    helped(
+      args,
+      `${synopsis(REPORT)}\n\nMerges report directories of \`kubespec run\` into one conformance report: shards of one run\n(same label) become one column, runs with other labels stand side by side. Exit 1 when a run\nhas a failing behaviour.`,
+    )
+  )
+    return 0;
+  const dirs = args.positionals;
+  const out = str(args, 'out', 'reports')!;
+  if (dirs.length === 0) throw new UsageError(`usage: ${synopsis(REPORT)}`);
   const { formatSummary, loadRun, mergeShards, writeReports } = await import('../report');
   const { report, files } = writeReports(mergeShards(dirs.map((d) => loadRun(d))), path.resolve(out));
   console.log(formatSummary(report));
@@ -26,8 +50,14 @@ async function reportCommand(argv: string[]): Promise<number> {
  * --results directories give one column each) into --out.
  */
 async function docsCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
-  checkKnown(args, ['results', 'out', 'profile'], 'docs');
+  const args = parseCommand(DOCS, argv);
+  if (
+    helped(
+      args,
+      `${synopsis(DOCS)}\n\nRenders the documentation site: the features, the catalogue and, per --results DIR, a column of results.`,
+    )
+  )
+    return 0;
   const started = Date.now();
   const root = path.resolve(__dirname, '../..');
   const { buildConformance, loadCatalogue, loadRun, mergeShards } = await import('../report');
@@ -36,14 +66,14 @@ async function docsCommand(argv: string[]): Promise<number> {
   const { loadProfile } = await import('../profile/profile');
   const { clusterConfig } = await import('../profile/config');
   const { Cluster } = await import('../cluster/cluster');
-  const results = args.flags.get('results') ?? [];
+  const results = list(args, 'results');
   const catalogue = loadCatalogue();
   const report =
     results.length > 0
       ? buildConformance(catalogue, mergeShards(results.map((r) => loadRun(path.resolve(r)))))
       : undefined;
   // The architecture picture is drawn from what a reference cluster of the profile is made of.
-  const config = clusterConfig(loadProfile(one(args, 'profile', 'seed')!));
+  const config = clusterConfig(loadProfile(str(args, 'profile', 'seed')!));
   const cluster = new Cluster({ config, clock: 'virtual' });
   const components = cluster.components();
   await cluster.stop();
@@ -54,7 +84,7 @@ async function docsCommand(argv: string[]): Promise<number> {
     largeClusterSizeThreshold: Number(kcm['large-cluster-size-threshold'] ?? 50),
     unhealthyZoneThreshold: Number(kcm['unhealthy-zone-threshold'] ?? 0.55),
   };
-  const out = path.resolve(one(args, 'out', 'reports/docs')!);
+  const out = path.resolve(str(args, 'out', 'reports/docs')!);
   const site = buildSite({
     catalogue,
     features: loadFeatures(path.join(root, 'features'), root),
@@ -74,15 +104,22 @@ async function docsCommand(argv: string[]): Promise<number> {
  * with --expired-only just those whose expiry has passed (safe while other runs go on).
  */
 async function cleanCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['expired-only']);
-  checkKnown(args, ['kubeconfig', 'context', 'expired-only'], 'clean');
-  const kubeconfig = one(args, 'kubeconfig');
-  if (!kubeconfig) throw new Error('usage: kubespec clean --kubeconfig FILE [--context NAME] [--expired-only]');
+  const args = parseCommand(CLEAN, argv);
+  if (
+    helped(
+      args,
+      `${synopsis(CLEAN)}\n\nRemoves what kubespec runs left on a long-lived cluster (objects labelled kubespec.io/run, and the\nhollow kubelets behind such nodes); --expired-only just those whose expiry has passed.`,
+    )
+  )
+    return 0;
+  const kubeconfig = kubeconfigOf(str(args, 'kubeconfig'));
+  if (!kubeconfig)
+    throw new UsageError(`kubespec clean needs --kubeconfig FILE (or $KUBECONFIG)\nusage: ${synopsis(CLEAN)}`);
   const { KubeconfigClient } = await import('../client/kubeconfig');
   const { coreRegistry } = await import('../api/resources');
   const { cleanRuns } = await import('../drivers/clean');
-  const api = KubeconfigClient.fromFile(path.resolve(kubeconfig), coreRegistry(), one(args, 'context'));
-  const { removed } = await cleanRuns(api, { all: !args.flags.has('expired-only') });
+  const api = KubeconfigClient.fromFile(kubeconfig, coreRegistry(), str(args, 'context'));
+  const { removed } = await cleanRuns(api, { all: !flag(args, 'expired-only') });
   const parts = Object.entries(removed).map(([r, n]) => `${n} ${r}`);
   console.log(
     parts.length ? `removed ${parts.join(', ')} (namespaced objects go with their namespaces)` : 'nothing to remove',
@@ -92,18 +129,26 @@ async function cleanCommand(argv: string[]): Promise<number> {
 
 /** Writes a target declaration from what a cluster reveals (version → profile, nodes, zones, flags). */
 async function initTargetCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
-  checkKnown(args, ['kubeconfig', 'context', 'name', 'out'], 'init-target');
-  const kubeconfig = one(args, 'kubeconfig');
+  const args = parseCommand(INIT_TARGET, argv);
+  if (
+    helped(
+      args,
+      `${synopsis(INIT_TARGET)}\n\nWrites a target declaration from what a cluster reveals (version → profile, nodes, zones, flags).`,
+    )
+  )
+    return 0;
+  const kubeconfig = kubeconfigOf(str(args, 'kubeconfig'));
   if (!kubeconfig)
-    throw new Error('usage: kubespec init-target --kubeconfig FILE [--context NAME] [--name NAME] [--out FILE]');
+    throw new UsageError(
+      `kubespec init-target needs --kubeconfig FILE (or $KUBECONFIG)\nusage: ${synopsis(INIT_TARGET)}`,
+    );
   const { KubeconfigClient } = await import('../client/kubeconfig');
   const { coreRegistry } = await import('../api/resources');
   const { discover, declarationYaml } = await import('../drivers/init-target');
-  const api = KubeconfigClient.fromFile(path.resolve(kubeconfig), coreRegistry(), one(args, 'context'));
+  const api = KubeconfigClient.fromFile(kubeconfig, coreRegistry(), str(args, 'context'));
   const facts = await discover(api);
-  const name = one(args, 'name', 'my-cluster')!;
-  const out = path.resolve(one(args, 'out', `${name}.target.yaml`)!);
+  const name = str(args, 'name', 'my-cluster')!;
+  const out = path.resolve(str(args, 'out', `${name}.target.yaml`)!);
   const fs = await import('node:fs');
   if (fs.existsSync(out))
     throw new Error(`${path.relative(process.cwd(), out)} exists: choose another --out (or remove it)`);
@@ -115,7 +160,7 @@ async function initTargetCommand(argv: string[]): Promise<number> {
     `${shown}: ${facts.gitVersion} → profile ${facts.profile}${facts.profileNote ? ` (${facts.profileNote})` : ''}; ${facts.nodes.length} nodes, ${facts.zones.length} zones; flags ${facts.flagSource}`,
   );
   console.log(
-    `review its CONFIRM lines, then: kubespec run --target kube --kubeconfig ${kubeconfig} --target-config ${shown}`,
+    `review its CONFIRM lines, then: kubespec run --target kube --kubeconfig ${path.relative(process.cwd(), kubeconfig)} --target-config ${shown}`,
   );
   return 0;
 }
@@ -152,7 +197,12 @@ export async function main(argv: string[]): Promise<number> {
     case undefined:
     case 'help':
     case '--help':
+    case '-h':
       console.log(HELP);
+      return 0;
+    case '--version':
+    case '-V':
+      console.log(`kubespec ${version()}`);
       return 0;
     default:
       console.error(`kubespec: unknown command "${command}"\n\n${HELP}`);

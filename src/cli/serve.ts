@@ -28,7 +28,10 @@ const OWN = [
 ];
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['help']);
+  const args = parseArgs(
+    argv.map((a) => (a === '-h' ? '--help' : a)),
+    ['help'],
+  );
   if (args.flags.has('help')) {
     console.log(SERVE_HELP);
     return 0;

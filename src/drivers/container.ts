@@ -1,3 +1,4 @@
+import { onShutdown } from '../util/shutdown';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { coreRegistry } from '../api/resources';
@@ -94,43 +95,18 @@ export async function ensureImage(spec: ContainerSpec, engine: ContainerEngine):
 }
 
 // ── Removal on SIGINT/SIGTERM ─────────────────────────────────────────────────────────────
-// The containers this process started and has not removed yet. On a signal they are removed
-// before the process ends the way the signal would have ended it.
-const live = new Map<string, () => Promise<void>>();
-let signalled = false;
-
-function onSignal(signal: NodeJS.Signals): void {
-  if (signalled) return;
-  signalled = true;
-  console.error(`${signal}: removing ${live.size} container(s) this run started…`);
-  const removals = [...live.values()].map((remove) => remove());
-  const timer = setTimeout(() => finish(), 20_000); // an engine that no longer answers does not keep the process
-  const finish = () => {
-    clearTimeout(timer);
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    process.kill(process.pid, signal);
-  };
-  void Promise.allSettled(removals).then((results) => {
-    for (const r of results) if (r.status === 'rejected') console.error(`could not remove a container: ${r.reason}`);
-    finish();
-  });
-}
+// The containers this process started and has not removed yet are clean-ups of the run's one
+// registry (util/shutdown.ts): on a signal they are removed, newest first, before the process
+// ends the way the signal would have ended it (and the CLI writes the interrupted report).
+const live = new Map<string, () => void>();
 
 function guard(token: string, remove: () => Promise<void>): void {
-  if (live.size === 0) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
-  live.set(token, remove);
+  live.set(token, onShutdown(`container ${token}`, remove));
 }
 
 function unguard(token: string): void {
+  live.get(token)?.();
   live.delete(token);
-  if (live.size === 0 && !signalled) {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-  }
 }
 
 // ── One container ─────────────────────────────────────────────────────────────────────────

@@ -317,7 +317,7 @@ export class KubeDriver implements ClusterDriver {
     this.waitedMs += ms;
     if (this.waitedMs > this.declaration.maxScenarioTimeMs) {
       throw new NotApplicableError(
-        `needs more than the ${this.declaration.maxScenarioTimeMs / 1000} s of real time a scenario may take on ${this.target} (--max-scenario-time)`,
+        `needs more than the ${this.declaration.maxScenarioTimeMs / 1000} s of real time a scenario may take on ${this.target} (maxScenarioTime in its target declaration)`,
       );
     }
     await new Promise<void>((resolve) => this.realClock.setTimeout(resolve, ms));

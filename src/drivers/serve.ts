@@ -18,6 +18,7 @@ import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
 import { WatchedProcess } from '../util/process';
 import { freePort, portFree } from '../util/ports';
+import { onShutdown } from '../util/shutdown';
 
 // Compiled, the driver starts the compiled CLI itself (the run already chose dist/ as current);
 // from the sources, bin/kubespec chooses (dist/ when it is up to date, else ts-node).
@@ -53,6 +54,24 @@ export async function waitForPort(port: number, host: string, deadline: number):
       );
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** kube-apiserver's --bind-address default (every interface), and what the serve target binds otherwise. */
+const KUBE_APISERVER_BIND_ADDRESS = '0.0.0.0';
+const LOOPBACK = '127.0.0.1';
+
+/**
+ * The run's data directories (PKI with the CA key, stores, kubeconfigs) go when the process
+ * ends, interrupted or not: a run leaves nothing in /tmp. Each directory is registered once.
+ */
+const removed = new Set<string>();
+function removeAtExit(dir: string): void {
+  if (removed.has(dir)) return;
+  removed.add(dir);
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  // On a signal, after the servers have stopped (clean-ups run newest first; this is the oldest).
+  onShutdown(`the serve target's data directory ${dir}`, remove);
 }
 
 /** One etcd for every etcd-backed server of this run (each keeps its keys under its own prefix). */
@@ -91,6 +110,7 @@ export class ServeDriver extends KubeDriver {
   ) {
     super(profile, declaration);
     this.dataDir = options.dataDir ?? path.join(os.tmpdir(), `kubespec-serve-${process.pid}`);
+    if (!options.dataDir) removeAtExit(this.dataDir); // ours: a given one is the caller's to keep
     // On its virtual clock the server hosts the kubelets and their HTTPS API.
     // It is a kubespec serve: the API audit is /kubespec/v1/audit.
     this.capabilities = {
@@ -204,8 +224,15 @@ export class ServeDriver extends KubeDriver {
     }
   }
 
+  /**
+   * Where the server listens: what the scenario states; kube-apiserver's default (0.0.0.0,
+   * every interface) only for a scenario that judges the defaults; else loopback — the
+   * servers run with --authorization-mode AlwaysAllow, and a CI machine must not offer them
+   * to its network for the length of a run.
+   */
   private bindAddress(): string {
-    return mergeFlags(this.flags, this.options.forcedFlags ?? {})['kube-apiserver']?.['bind-address'] ?? '0.0.0.0';
+    const stated = mergeFlags(this.flags, this.options.forcedFlags ?? {})['kube-apiserver']?.['bind-address'];
+    return stated ?? (this.judgesDefaults ? KUBE_APISERVER_BIND_ADDRESS : LOOPBACK);
   }
 
   private async launch(port: number): Promise<void> {
@@ -233,6 +260,7 @@ export class ServeDriver extends KubeDriver {
       ...this.storeArgs,
       '--secure-port',
       String(port),
+      ...(flags['kube-apiserver']?.['bind-address'] ? [] : ['--bind-address', this.bindAddress()]),
       ...authz,
     ];
     for (const values of Object.values(flags))

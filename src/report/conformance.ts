@@ -97,6 +97,7 @@ export function buildConformance(
         untagged: run.scenarios.filter((s) => s.behaviourIds.length === 0).map(locationOf),
       };
       if (run.meta) summary.meta = run.meta;
+      if (run.interrupted) summary.interrupted = run.interrupted;
       return summary;
     }),
     rows,
@@ -188,7 +189,8 @@ export function formatSummary(report: ConformanceReport): string {
     }
     const failing = t.byStatus.fail > 0 ? `, ${t.byStatus.fail} failing` : '';
     const plural = t.scenarios.total === 1 ? 'scenario' : 'scenarios';
-    return `${run.label}: ${t.covered}/${t.behaviours} behaviours covered${failing} — ${t.scenarios.total} ${plural}: ${parts.join(', ')}`;
+    const interrupted = run.interrupted ? ` (${run.interrupted})` : '';
+    return `${run.label}${interrupted}: ${t.covered}/${t.behaviours} behaviours covered${failing} — ${t.scenarios.total} ${plural}: ${parts.join(', ')}`;
   });
   if (report.unknownTags.length > 0) {
     lines.push(

@@ -48,6 +48,8 @@ export type {
   UnknownTag,
 } from './model';
 export type { WrittenReports } from './conformance';
+export { junitXml } from './junit';
+export type { JunitSuite } from './junit';
 
 export const MESSAGES_FILE = 'messages.ndjson';
 export const RUN_INFO_FILE = 'run.json';
@@ -58,11 +60,29 @@ export interface RunInfo {
   profile: string;
   /** column heading; defaults to "<target> · <profile>" */
   label?: string;
+  /**
+   * The run was stopped by a signal: which, and when. Its scenarios that had not finished by
+   * then (or failed after it, as their servers were being stopped) are not counted at all.
+   */
+  interrupted?: { signal: string; at: string };
 }
 
 /** Reads one run's message stream into a RunResult. */
 export function reportFromMessages(messagesPath: string, info: RunInfo): RunResult {
-  const { scenarios, run, defined } = readMessages(messagesPath);
+  const parsed = readMessages(messagesPath);
+  const { run, defined } = parsed;
+  let { scenarios } = parsed;
+  let interrupted: string | undefined;
+  if (info.interrupted) {
+    const at = Date.parse(info.interrupted.at);
+    const finished = scenarios.filter((s) => s.finishedAtMs !== undefined && s.finishedAtMs <= at);
+    const unfinished = scenarios.filter((s) => !finished.includes(s) && s.status !== 'skipped').length;
+    const notStarted = scenarios.length - finished.length - unfinished;
+    interrupted = `interrupted by ${info.interrupted.signal}: ${unfinished} unfinished and ${notStarted} not started scenario(s) not counted`;
+    scenarios = finished;
+    // The run's own "did not finish" is the interruption, said above.
+    run.problems = run.problems.filter((p) => !p.startsWith('the run did not finish'));
+  }
   return {
     label: info.label ?? defaultLabel(info),
     target: info.target,
@@ -70,10 +90,35 @@ export function reportFromMessages(messagesPath: string, info: RunInfo): RunResu
     scenarios,
     meta: run,
     defined,
+    ...(interrupted ? { interrupted } : {}),
   };
 }
 
-/** Reads a report directory: dir/messages.ndjson, and dir/run.json when present. */
+/** `kubespec run --rerun-failed` keeps each rerun's messages beside the run's: messages.rerun-N.ndjson. */
+const RERUN_FILE = /^messages\.rerun-(\d+)\.ndjson$/;
+
+/** The message files of a report directory, the run's first and then its reruns in order. */
+export function messageFiles(dir: string): string[] {
+  const reruns = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .map((f) => RERUN_FILE.exec(f))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .sort((a, b) => Number(a[1]) - Number(b[1]))
+        .map((m) => path.join(dir, m[0]))
+    : [];
+  return [path.join(dir, MESSAGES_FILE), ...reruns];
+}
+
+/** Where the next rerun of the run in dir keeps its messages. */
+export function nextRerunFile(dir: string): string {
+  return path.join(dir, `messages.rerun-${messageFiles(dir).length}.ndjson`);
+}
+
+/**
+ * Reads a report directory: dir/messages.ndjson with its reruns' messages merged over it (a
+ * scenario rerun replaces its earlier result), and dir/run.json when present.
+ */
 export function loadRun(dir: string): RunResult {
   const messages = path.join(dir, MESSAGES_FILE);
   if (!fs.existsSync(messages)) {
@@ -81,11 +126,13 @@ export function loadRun(dir: string): RunResult {
       `${dir}: no ${MESSAGES_FILE} (expected the output of a kubespec run, or of cucumber --format message:${MESSAGES_FILE})`,
     );
   }
-  const info = readRunInfo(dir);
-  return reportFromMessages(
-    messages,
-    info ?? { target: 'unknown', profile: 'unknown', label: path.basename(path.resolve(dir)) },
+  const info = readRunInfo(dir) ?? { target: 'unknown', profile: 'unknown', label: path.basename(path.resolve(dir)) };
+  // Only the run the interruption stopped is cut at it: a rerun's own run.json is the last one.
+  const files = messageFiles(dir);
+  const runs = files.map((f, i) =>
+    reportFromMessages(f, i === files.length - 1 ? info : { ...info, interrupted: undefined }),
   );
+  return mergeShards(runs)[0];
 }
 
 /** Writes dir/run.json so that `loadRun(dir)` knows the target and profile later. */
@@ -152,6 +199,12 @@ function readRunInfo(dir: string): RunInfo | undefined {
   if (o.label !== undefined && typeof o.label !== 'string') throw new Error(`${file}: "label" must be a string`);
   const info: RunInfo = { target: o.target as string, profile: o.profile as string };
   if (typeof o.label === 'string' && o.label !== '') info.label = o.label;
+  const i = o.interrupted as { signal?: unknown; at?: unknown } | undefined;
+  if (i !== undefined) {
+    if (typeof i !== 'object' || i === null || typeof i.signal !== 'string' || typeof i.at !== 'string')
+      throw new Error(`${file}: "interrupted" must be { "signal", "at" } (strings)`);
+    info.interrupted = { signal: i.signal, at: i.at };
+  }
   return info;
 }
 
@@ -181,14 +234,21 @@ export function mergeShards(runs: RunResult[]): RunResult[] {
         !again.has(`${s.uri}\u0000${s.name}`) &&
         !(run.defined?.has(s.uri) && !run.defined.get(s.uri)!.has(s.name)),
     );
-    byLabel.set(run.label, { ...have, scenarios: [...kept, ...run.scenarios] });
+    const interrupted = have.interrupted ?? run.interrupted;
+    byLabel.set(run.label, {
+      ...have,
+      scenarios: [...kept, ...run.scenarios],
+      ...(interrupted ? { interrupted } : {}),
+    });
   }
   return [...byLabel.values()];
 }
 
-/** Locations (uri:line) of the scenarios that did not pass in a previous run's messages. */
-export function failedLocations(messagesPath: string): string[] {
-  const { scenarios } = readMessages(messagesPath);
+/** Locations (uri:line) of the scenarios that did not pass in a report directory's run (its reruns merged). */
+export function failedLocations(dir: string): string[] {
+  const { scenarios } = mergeShards(
+    messageFiles(dir).map((f) => reportFromMessages(f, { target: '', profile: '' })),
+  )[0];
   return [
     ...new Set(
       scenarios.filter((s) => s.status !== 'passed' && s.status !== 'not-applicable').map((s) => `${s.uri}:${s.line}`),

@@ -54,6 +54,8 @@ export interface ScenarioResult {
   error?: string;
   notApplicableReason?: string;
   attachments: ScenarioAttachment[];
+  /** when its last attempt finished (ms since the epoch); absent when it did not */
+  finishedAtMs?: number;
 }
 
 export interface Product {
@@ -169,6 +171,7 @@ interface Attempt {
   steps: Map<string, TestStepResult>;
   attachments: AttachmentMsg[];
   finished: boolean;
+  finishedAtMs?: number;
 }
 
 const WORST_ORDER: StepStatus[] = ['unknown', 'passed', 'skipped', 'pending', 'undefined', 'ambiguous', 'failed'];
@@ -223,9 +226,12 @@ export function parseMessages(ndjson: string, source = 'messages'): ParsedMessag
       const a = e.attachment as AttachmentMsg;
       if (a.testCaseStartedId) attempts.get(a.testCaseStartedId)?.attachments.push(a);
     } else if (isRecord(e.testCaseFinished)) {
-      const f = e.testCaseFinished as { testCaseStartedId: string };
+      const f = e.testCaseFinished as { testCaseStartedId: string; timestamp?: Timestamp };
       const attempt = attempts.get(f.testCaseStartedId);
-      if (attempt) attempt.finished = true;
+      if (attempt) {
+        attempt.finished = true;
+        attempt.finishedAtMs = toMs(f.timestamp);
+      }
     } else if (isRecord(e.testRunStarted)) {
       const ts = toMs(e.testRunStarted.timestamp);
       if (ts !== undefined && (startedMs === undefined || ts < startedMs)) startedMs = ts;
@@ -327,6 +333,7 @@ function buildScenario(
     attempts,
     steps,
     attachments,
+    ...(attempt?.finishedAtMs !== undefined ? { finishedAtMs: attempt.finishedAtMs } : {}),
   };
 
   if (!attempt) {

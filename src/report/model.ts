@@ -29,6 +29,8 @@ export interface RunResult {
   meta?: RunMetadata;
   /** Every scenario its feature files defined, uri → names (for merging a rerun over a run). */
   defined?: Map<string, Set<string>>;
+  /** The run was stopped by a signal: what it says, e.g. "interrupted by SIGINT: 2 unfinished scenarios not counted". */
+  interrupted?: string;
 }
 
 export interface ScenarioEntry {
@@ -92,6 +94,8 @@ export interface RunSummary {
   totals: RunTotals;
   /** scenarios (uri:line) that cite no behaviour ID */
   untagged: string[];
+  /** the run was stopped by a signal (what ran is reported; what had not finished is not counted) */
+  interrupted?: string;
 }
 
 export interface UnknownTag {

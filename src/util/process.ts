@@ -1,5 +1,6 @@
 import { ChildProcess, spawn, StdioOptions } from 'node:child_process';
 import * as fs from 'node:fs';
+import { onShutdown } from './shutdown';
 
 /**
  * Stops a child process as a supervisor would: SIGTERM, then SIGKILL if it is still running
@@ -46,16 +47,8 @@ function trackGroup(child: ChildProcess): void {
   if (exitHooked) return;
   exitHooked = true;
   process.once('exit', killLiveGroups);
-  for (const [sig, n] of [
-    ['SIGINT', 2],
-    ['SIGTERM', 15],
-    ['SIGHUP', 1],
-  ] as const) {
-    process.once(sig, () => {
-      killLiveGroups();
-      process.exit(128 + n);
-    });
-  }
+  // On a signal the run-wide registry (shutdown.ts) stops each process the ordinary way
+  // (WatchedProcess registers there); what is left is killed by the exit hook above.
 }
 
 export interface WatchedOptions {
@@ -98,6 +91,9 @@ export class WatchedProcess {
         this.memory += c.toString('utf8');
       });
     if (options.group) trackGroup(this.child);
+    // A signal to the run stops it too (util/shutdown.ts): it must not outlive the run.
+    const off = onShutdown(name, () => this.stop(2000));
+    this.child.once('exit', off);
     this.child.once('error', (e) => {
       this.exited ??= `${name} could not be started (${e.message})`;
     });
