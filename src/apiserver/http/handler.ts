@@ -221,10 +221,18 @@ export class ApiHttpHandler {
     const served = this.options.api.registry.servedAt(info.group, info.version, info.resource!);
     if (!served) throw pageNotFound();
     const rt = served.type;
+    // Cluster-scoped resources are installed only at /{prefix}/{resource}: under
+    // /namespaces/{ns}/ there is no route (upstream's APIInstaller registers them once,
+    // without the namespace parameter), so a namespace's RoleBinding never reaches them.
+    if (info.namespacedPath && !rt.namespaced) throw pageNotFound();
     if (info.subresource && !rt.subresources.includes(info.subresource)) throw pageNotFound();
     // Verbs a path does not serve are 405, as upstream's routes: POST only to collections
     // (and the create-only subresources), no DELETE or POST on status, scale or finalize.
-    const verbs = info.subresource ? SUBRESOURCE_VERBS[info.subresource] : info.name ? OBJECT_VERBS : undefined;
+    const verbs = info.subresource
+      ? SUBRESOURCE_VERBS[info.subresource]
+      : info.name
+        ? OBJECT_VERBS
+        : (COLLECTION_VERBS[rt.resource] ?? undefined);
     if (verbs && !verbs.includes(info.verb)) {
       throw errors.methodNotSupported(
         { kind: info.subresource ? `${rt.resource}/${info.subresource}` : rt.resource, group: rt.group || undefined },
@@ -392,6 +400,15 @@ const SUBRESOURCE_VERBS: Record<string, string[]> = {
   binding: ['create'],
   eviction: ['create'],
   log: ['get'],
+};
+
+/**
+ * Collections that do not serve every collection verb: namespaces have no deletecollection
+ * (upstream's namespace REST is no rest.CollectionDeleter — one request must not delete
+ * every namespace a selector matches).
+ */
+const COLLECTION_VERBS: Record<string, string[]> = {
+  namespaces: ['list', 'watch', 'create'],
 };
 
 /** An object, or a list of them, as an older version shows it: the storage apiVersion replaced by that version's. */

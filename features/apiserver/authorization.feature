@@ -1,0 +1,64 @@
+@needs-http
+Feature: Nobody where they don't belong: what a namespace's rights do not reach
+  RBAC decides on the attributes the request's URL gives (RequestInfo): a Role bound in a
+  namespace grants what is under /namespaces/<ns>/ and nothing else. kube-apiserver installs
+  a cluster-scoped resource (nodes, namespaces, clusterroles, persistentvolumes) only at its
+  cluster path, so the same resource under a namespace's URL is no route at all: 404, even
+  for a user whose Role in that namespace grants every verb on every resource.
+  Source: 002 §2.4.1 (安全端口: 认证与授权). Upstream: RequestInfoFactory.NewRequestInfo
+  (k8s.io/apiserver/pkg/endpoints/request/requestinfo.go), APIInstaller.registerResourceHandlers
+  (endpoints/installer.go: a cluster-scoped resource gets no namespaced routes), NamespaceREST
+  (pkg/registry/core/namespace/storage: no rest.CollectionDeleter).
+
+  Background:
+    Given the flag "--authorization-mode" is "RBAC"
+    And a ready node "10.4.42.5"
+    And a file "owner.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Namespace
+      metadata: {name: team}
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: Role
+      metadata: {name: owner, namespace: team}
+      rules:
+      - apiGroups: ["*"]
+        resources: ["*"]
+        verbs: ["*"]
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: RoleBinding
+      metadata: {name: eve-owns-team, namespace: team}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: owner}
+      subjects:
+      - {kind: User, apiGroup: rbac.authorization.k8s.io, name: eve}
+      """
+    When I run "kubectl apply -f owner.yaml"
+    Then kubectl succeeds
+
+  @AUTHZ-CLUSTER-SCOPED-PATH
+  Scenario: A namespace's owner reaches its namespace's objects, not cluster-scoped ones through its URL
+    When I run "kubectl get --raw /api/v1/namespaces/team/pods" as user "eve"
+    Then kubectl prints ""kind":"PodList""
+    When I run "kubectl get --raw /api/v1/namespaces/team/nodes" as user "eve"
+    Then kubectl fails with "Error from server (NotFound): the server could not find the requested resource"
+    When I run "kubectl get --raw /api/v1/namespaces/team/nodes/10.4.42.5/proxy/pods" as user "eve"
+    Then kubectl fails with "Error from server (NotFound): the server could not find the requested resource"
+    When I run "kubectl delete --raw /apis/rbac.authorization.k8s.io/v1/namespaces/team/clusterroles/view" as user "eve"
+    Then kubectl fails with "Error from server (NotFound): the server could not find the requested resource"
+    When I run "kubectl get clusterrole view -o name"
+    Then kubectl prints "clusterrole.rbac.authorization.k8s.io/view"
+    When I run "kubectl get --raw /api/v1/nodes" as user "eve"
+    Then kubectl fails with "User "eve" cannot list resource "nodes" in API group "" at the cluster scope"
+
+  @AUTHZ-CLUSTER-SCOPED-PATH
+  Scenario: Namespaces are not deleted through a namespace's URL, nor by one deletecollection
+    When I run "kubectl create namespace other"
+    And I run "kubectl label namespace other tenant=yes"
+    And I run "kubectl delete --raw /api/v1/namespaces/team/namespaces?labelSelector=tenant%3Dyes" as user "eve"
+    Then kubectl fails with "Error from server (NotFound): the server could not find the requested resource"
+    When I run "kubectl delete --raw /api/v1/namespaces?labelSelector=tenant%3Dyes"
+    Then kubectl fails with "MethodNotAllowed"
+    When I run "kubectl get namespace other -o jsonpath={.status.phase}"
+    Then kubectl prints "Active"

@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { served, grant, Answer, Served } from '../hostile-harness';
+
+/**
+ * Issue 28: places a tenant with namespace-level rights reached that kube-apiserver never
+ * lets anyone reach, each reproduced over HTTPS against a served cluster (RBAC on). The
+ * expected answers are kube-apiserver v1.32's.
+ */
+
+const NS = 'team';
+const LIMIT = { timeout: 120_000 };
+const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+const isStatus = (a: Answer, code: number) => {
+  assert.equal(a.code, code, `${a.code} ${a.text.slice(0, 500)}`);
+  assert.equal(a.json?.kind, 'Status', a.text.slice(0, 200));
+  assert.equal(a.json?.code, code);
+};
+const ok = (a: Answer, code = 200) => assert.equal(a.code, code, a.text.slice(0, 500));
+
+async function withServed(body: (s: Served) => Promise<void>, options?: Parameters<typeof served>[0]) {
+  const s = await served(options);
+  try {
+    await body(s);
+  } finally {
+    await s.stop();
+  }
+}
+
+test('authz: cluster-scoped resources through a namespaced URL are 404, whatever the namespace grants', LIMIT, () =>
+  withServed(async (s) => {
+    // the owner of namespace "team" with every verb on everything in it
+    await grant(s, NS, 'eve', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
+    await s.admin('POST', '/api/v1/nodes', JSON.stringify({ metadata: { name: 'n1' } }));
+    await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: 'other', labels: { t: 'x' } } }));
+    const eve = s.as('eve');
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/nodes`), 404);
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/nodes/n1`), 404);
+    isStatus(
+      await eve('PATCH', `/api/v1/namespaces/${NS}/nodes/n1`, '{"metadata":{"labels":{"a":"b"}}}', {
+        'Content-Type': 'application/merge-patch+json',
+      }),
+      404,
+    );
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/nodes/n1/proxy/pods`), 404);
+    isStatus(
+      await eve('POST', `/api/v1/namespaces/${NS}/namespaces`, JSON.stringify({ metadata: { name: 'mine' } })),
+      404,
+    );
+    isStatus(await eve('DELETE', `/api/v1/namespaces/${NS}/namespaces?labelSelector=t%3Dx`), 404);
+    isStatus(await eve('DELETE', `${RBAC}/namespaces/${NS}/clusterroles/view`), 404);
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/persistentvolumes`), 404);
+    ok(await s.admin('GET', `${RBAC}/clusterroles/view`));
+    ok(await s.admin('GET', '/api/v1/namespaces/other'));
+    ok(await s.admin('GET', '/api/v1/namespaces/mine'), 404);
+    const n1 = await s.admin('GET', '/api/v1/nodes/n1');
+    assert.equal(n1.json?.metadata?.labels?.a, undefined);
+    // the namespace's own paths are the namespace's (upstream's RequestInfo gives
+    // /namespaces/{name} the namespace {name}, so a Role there covers it)
+    ok(await eve('GET', `/api/v1/namespaces/${NS}`));
+    ok(await eve('GET', '/api/v1/namespaces/other'), 403);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}`));
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/status`));
+    // namespaces have no deletecollection (NamespaceREST is no rest.CollectionDeleter): 405
+    isStatus(await s.admin('DELETE', '/api/v1/namespaces?labelSelector=t%3Dx'), 405);
+    ok(await s.admin('GET', '/api/v1/namespaces/other'));
+  }),
+);
