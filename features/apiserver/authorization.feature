@@ -62,3 +62,57 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     Then kubectl fails with "MethodNotAllowed"
     When I run "kubectl get namespace other -o jsonpath={.status.phase}"
     Then kubectl prints "Active"
+
+  @AUTHZ-APPLY-CREATE
+  Scenario: Server-side apply of a missing object is a create: patch alone does not create it
+    Given a file "patcher.yaml" containing:
+      """
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: Role
+      metadata: {name: patcher, namespace: team}
+      rules:
+      - apiGroups: [""]
+        resources: [secrets]
+        verbs: [get, patch]
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: RoleBinding
+      metadata: {name: mallory-patches, namespace: team}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: patcher}
+      subjects:
+      - {kind: User, apiGroup: rbac.authorization.k8s.io, name: mallory}
+      """
+    And a file "secret.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Secret
+      metadata: {name: planted, namespace: team, labels: {by: mallory}}
+      stringData: {k: v}
+      """
+    When I run "kubectl apply -f patcher.yaml"
+    And I run "kubectl apply --server-side -f secret.yaml" as user "mallory"
+    Then kubectl fails with "User "mallory" cannot create resource "secrets" in API group "" in the namespace "team""
+    When I run "kubectl get secret planted -n team"
+    Then kubectl fails with "NotFound"
+    When I run "kubectl create secret generic planted -n team --from-literal=k=v"
+    And I run "kubectl apply --server-side -f secret.yaml" as user "mallory"
+    Then kubectl prints "secret/planted serverside-applied"
+    When I run "kubectl get secret planted -n team -o jsonpath={.metadata.labels.by}"
+    Then kubectl prints "mallory"
+
+  @AUTHZ-APPLY-CREATE
+  Scenario: Apply to a pod's status never creates the pod
+    Given a file "status.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: ghost, namespace: team}
+      spec:
+        containers:
+        - {name: c, image: busybox, securityContext: {privileged: true}}
+      status: {phase: Running}
+      """
+    When I run "kubectl apply --server-side --subresource=status -f status.yaml" as user "eve"
+    Then kubectl fails with "pods "ghost" not found"
+    When I run "kubectl get pod ghost -n team"
+    Then kubectl fails with "NotFound"

@@ -66,3 +66,40 @@ test('authz: cluster-scoped resources through a namespaced URL are 404, whatever
     ok(await s.admin('GET', '/api/v1/namespaces/other'));
   }),
 );
+
+test('authz: server-side apply creates only with the create verb; apply on a subresource never creates', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [
+      { apiGroups: [''], resources: ['secrets', 'pods', 'pods/status'], verbs: ['get', 'patch'] },
+    ]);
+    const eve = s.as('eve');
+    const apply = { 'Content-Type': 'application/apply-patch+yaml' };
+    const secret = JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: {} });
+    const refused = await eve('PATCH', `/api/v1/namespaces/${NS}/secrets/s1?fieldManager=eve`, secret, apply);
+    isStatus(refused, 403);
+    assert.match(
+      refused.json.message,
+      /User "eve" cannot create resource "secrets" in API group "" in the namespace "team"/,
+    );
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/secrets/s1`), 404);
+    // an existing object is patched by apply with patch alone
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, secret), 201);
+    const labelled = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's1', labels: { a: 'b' } },
+    });
+    ok(await eve('PATCH', `/api/v1/namespaces/${NS}/secrets/s1?fieldManager=eve`, labelled, apply));
+    const pod = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p1' },
+      spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] },
+      status: { phase: 'Running' },
+    });
+    isStatus(await eve('PATCH', `/api/v1/namespaces/${NS}/pods/p1/status?fieldManager=eve`, pod, apply), 404);
+    // not even the admin creates through status
+    isStatus(await s.admin('PATCH', `/api/v1/namespaces/${NS}/pods/p1/status?fieldManager=a`, pod, apply), 404);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/pods/p1`), 404);
+  }),
+);

@@ -357,7 +357,9 @@ export class ApiHttpHandler {
         const raw = (await body()).toString('utf8');
         const patch = parseBody(raw, type === 'apply');
         if (type === 'apply') {
-          const r = await serverSideApply(api, target, into(patch), ctx, q.get('fieldManager') ?? undefined);
+          const r = await serverSideApply(api, target, into(patch), ctx, q.get('fieldManager') ?? undefined, () =>
+            this.authorize(user, { ...info, verb: 'create' }),
+          );
           return writeJSON(res, r.code, out(r.object));
         }
         return writeJSON(res, 200, out(await api.patch(target, type, patch, ctx)));
