@@ -116,3 +116,71 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     Then kubectl fails with "pods "ghost" not found"
     When I run "kubectl get pod ghost -n team"
     Then kubectl fails with "NotFound"
+
+  @AUTHZ-SERVICE-PROXY-NAMESPACE @needs-kubelet-api
+  Scenario: The service proxy reaches only pods of the service's own namespace
+    Endpoints are written by whoever may write them in the service's namespace; the proxy
+    follows an address only to a pod its targetRef names in that namespace with that IP.
+    Given a ready node "n1" with pod CIDR "10.244.1.0/24"
+    When I create this object:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: vault, namespace: default}
+      spec:
+        nodeName: n1
+        containers:
+        - {name: c, image: nginx, ports: [{containerPort: 8080}]}
+      """
+    And 1 second passes
+    And I create this object:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: app, namespace: team}
+      spec:
+        nodeName: n1
+        containers:
+        - {name: c, image: nginx, ports: [{containerPort: 8080}]}
+      """
+    And 1 second passes
+    Given a file "bridge.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Service
+      metadata: {name: bridge, namespace: team}
+      spec:
+        ports: [{name: http, port: 80, targetPort: 8080}]
+      ---
+      apiVersion: v1
+      kind: Endpoints
+      metadata: {name: bridge, namespace: team}
+      subsets:
+      - addresses:
+        - ip: 10.244.1.2
+          targetRef: {kind: Pod, namespace: default, name: vault}
+        ports: [{name: http, port: 8080}]
+      """
+    And a file "own.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Endpoints
+      metadata: {name: bridge, namespace: team}
+      subsets:
+      - addresses:
+        - ip: 10.244.1.3
+          targetRef: {kind: Pod, namespace: team, name: app}
+        ports: [{name: http, port: 8080}]
+      """
+    When I run "kubectl get pods -A -o wide"
+    Then kubectl prints a table whose columns include:
+      | NAME  | IP         |
+      | vault | 10.244.1.2 |
+      | app   | 10.244.1.3 |
+    When I run "kubectl apply -f bridge.yaml" as user "eve"
+    Then kubectl succeeds
+    When I run "kubectl get --raw /api/v1/namespaces/team/services/bridge:http/proxy/" as user "eve"
+    Then kubectl fails with "no endpoints available for service "bridge:http""
+    When I run "kubectl apply -f own.yaml" as user "eve"
+    And I run "kubectl get --raw /api/v1/namespaces/team/services/bridge:http/proxy/" as user "eve"
+    Then kubectl prints "hollow pod team/app on node n1 (10.244.1.3) port 8080 answered GET /"

@@ -103,3 +103,65 @@ test('authz: server-side apply creates only with the create verb; apply on a sub
     ok(await s.admin('GET', `/api/v1/namespaces/${NS}/pods/p1`), 404);
   }),
 );
+
+test('authz: services/proxy does not follow an Endpoints targetRef into another namespace', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
+    ok(await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: 'victim' } })), 201);
+    ok(await s.admin('POST', '/api/v1/nodes', JSON.stringify({ metadata: { name: 'n1' } })), 201);
+    const pod = (ns: string) =>
+      JSON.stringify({
+        metadata: { name: 'app', namespace: ns },
+        spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 8080 }] }] },
+      });
+    for (const ns of ['victim', NS]) {
+      ok(await s.admin('POST', `/api/v1/namespaces/${ns}/pods`, pod(ns)), 201);
+      const current = (await s.admin('GET', `/api/v1/namespaces/${ns}/pods/app`)).json;
+      const ip = ns === NS ? '10.244.9.3' : '10.244.9.2';
+      current.status = { phase: 'Running', podIP: ip, podIPs: [{ ip }] };
+      ok(await s.admin('PUT', `/api/v1/namespaces/${ns}/pods/app/status`, JSON.stringify(current)));
+    }
+    const eve = s.as('eve');
+    ok(
+      await eve(
+        'POST',
+        `/api/v1/namespaces/${NS}/services`,
+        JSON.stringify({
+          metadata: { name: 'bridge' },
+          spec: { ports: [{ name: 'http', port: 80, targetPort: 8080 }] },
+        }),
+      ),
+      201,
+    );
+    const endpoints = (ref: Record<string, string>, ip: string) =>
+      JSON.stringify({
+        metadata: { name: 'bridge' },
+        subsets: [{ addresses: [{ ip, targetRef: { kind: 'Pod', ...ref } }], ports: [{ name: 'http', port: 8080 }] }],
+      });
+    ok(
+      await eve(
+        'POST',
+        `/api/v1/namespaces/${NS}/endpoints`,
+        endpoints({ namespace: 'victim', name: 'app' }, '10.244.9.2'),
+      ),
+      201,
+    );
+    const across = await eve('GET', `/api/v1/namespaces/${NS}/services/bridge:http/proxy/`);
+    isStatus(across, 503);
+    assert.equal(across.json.message, 'no endpoints available for service "bridge:http"');
+    // a targetRef without a namespace is not the service's namespace either (isValidAddress compares them)
+    const current = (await eve('GET', `/api/v1/namespaces/${NS}/endpoints/bridge`)).json;
+    current.subsets[0].addresses[0].targetRef = { kind: 'Pod', name: 'app' };
+    current.subsets[0].addresses[0].ip = '10.244.9.3';
+    ok(await eve('PUT', `/api/v1/namespaces/${NS}/endpoints/bridge`, JSON.stringify(current)));
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/services/bridge:http/proxy/`), 503);
+    // the pod of the service's own namespace is the one the proxy goes to (this server has no
+    // kubelet on n1, so the dial fails — past the choice of endpoint)
+    current.subsets[0].addresses[0].targetRef = { kind: 'Pod', name: 'app', namespace: NS };
+    const again = (await eve('GET', `/api/v1/namespaces/${NS}/endpoints/bridge`)).json;
+    again.subsets = current.subsets;
+    ok(await eve('PUT', `/api/v1/namespaces/${NS}/endpoints/bridge`, JSON.stringify(again)));
+    const own = await eve('GET', `/api/v1/namespaces/${NS}/services/bridge:http/proxy/`);
+    assert.doesNotMatch(own.text, /no endpoints available/, own.text);
+  }),
+);
