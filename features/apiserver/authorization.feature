@@ -184,3 +184,45 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     When I run "kubectl apply -f own.yaml" as user "eve"
     And I run "kubectl get --raw /api/v1/namespaces/team/services/bridge:http/proxy/" as user "eve"
     Then kubectl prints "hollow pod team/app on node n1 (10.244.1.3) port 8080 answered GET /"
+
+  @AUTHZ-IMPERSONATE
+  Scenario: kubectl --as runs as the impersonated user only for a caller allowed to impersonate
+    Each part asked for (user, group, uid, extra) is authorized for the caller with the verb
+    impersonate; the request then runs with the impersonated user's rights alone.
+    Given a file "impersonator.yaml" containing:
+      """
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRole
+      metadata: {name: be-eve}
+      rules:
+      - apiGroups: [""]
+        resources: [users]
+        verbs: [impersonate]
+        resourceNames: [eve]
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRoleBinding
+      metadata: {name: ivan-be-eve}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: be-eve}
+      subjects:
+      - {kind: User, apiGroup: rbac.authorization.k8s.io, name: ivan}
+      """
+    When I run "kubectl get secrets -n team --as=eve" as user "ivan"
+    Then kubectl fails with "Error from server (Forbidden): users "eve" is forbidden: User "ivan" cannot impersonate resource "users" in API group "" at the cluster scope"
+    When I run "kubectl auth can-i create secrets -n team --as=eve" as user "ivan"
+    Then kubectl fails with "users "eve" is forbidden: User "ivan" cannot impersonate resource "users" in API group "" at the cluster scope"
+    When I run "kubectl apply -f impersonator.yaml"
+    And I run "kubectl create secret generic by-ivan -n team --from-literal=k=v --as=eve" as user "ivan"
+    Then kubectl prints "secret/by-ivan created"
+    When I run "kubectl auth can-i create secrets -n team --as=eve" as user "ivan"
+    Then kubectl prints "yes"
+    When I run "kubectl auth can-i create secrets -n team" as user "ivan"
+    Then kubectl fails
+    When I run "kubectl get secrets -n team" as user "ivan"
+    Then kubectl fails with "User "ivan" cannot list resource "secrets" in API group "" in the namespace "team""
+    When I run "kubectl get nodes --as=eve" as user "ivan"
+    Then kubectl fails with "User "eve" cannot list resource "nodes" in API group "" at the cluster scope"
+    When I run "kubectl get nodes --as=eve --as-group=system:masters" as user "ivan"
+    Then kubectl fails with "groups "system:masters" is forbidden: User "ivan" cannot impersonate resource "groups" in API group "" at the cluster scope"
+    When I run "kubectl get secrets -n team --as=mallory" as user "ivan"
+    Then kubectl fails with "users "mallory" is forbidden: User "ivan" cannot impersonate resource "users""

@@ -6,7 +6,8 @@ import { Clock, Quiescence } from '../../clock';
 import { ApiServer, RequestContext } from '../apiserver';
 import { RequestTarget, UserInfo, AuthorizationAttributes } from '../../api/request';
 import { RequestAuthenticator } from '../auth/authenticator';
-import { Authorizer, forbiddenMessage } from '../auth/authorizer';
+import { alwaysAllow, Authorizer, forbiddenMessage } from '../auth/authorizer';
+import { asksImpersonation, impersonate } from '../auth/impersonation';
 import { requestInfo, RequestInfo, queryBool } from './request-info';
 import { pageNotFound, writeError, writeJSON } from './respond';
 import { InflightLimit } from './inflight';
@@ -44,7 +45,14 @@ export interface NonResourceRoute {
   prefix: string;
   /** Not counted as work in flight (endpoints that themselves wait for the cluster to settle). */
   untracked?: boolean;
-  handle(req: IncomingMessage, res: ServerResponse, path: string, body: () => Promise<Buffer>): Promise<void>;
+  /** `user` is who the request runs as: authenticated, and impersonated when it asked to be. */
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    body: () => Promise<Buffer>,
+    user: UserInfo,
+  ): Promise<void>;
 }
 
 export interface HttpHandlerOptions {
@@ -130,7 +138,7 @@ export class ApiHttpHandler {
   private async serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-    const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
+    const user = await this.user(req);
     await this.authorize(user, info);
     if (!info.isResourceRequest || !info.name || !ApiStreaming.handles(info.resource, info.subresource))
       throw errors.badRequest(`${url.pathname} cannot be upgraded`);
@@ -164,10 +172,10 @@ export class ApiHttpHandler {
       if (e instanceof URIError) throw errors.badRequest(`invalid URL escape in path "${url.pathname}"`);
       throw e;
     }
-    const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
+    const user = await this.user(req);
     await this.authorize(user, info);
     for (const r of this.options.routes ?? []) {
-      if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body);
+      if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body, user);
     }
     if (!info.isResourceRequest)
       return serveNonResource(
@@ -188,6 +196,19 @@ export class ApiHttpHandler {
     } finally {
       slot?.();
     }
+  }
+
+  /**
+   * Who the request runs as: the authenticated caller, or the user it impersonates once the
+   * caller may (./auth/impersonation). The insecure port authenticates nobody and, as
+   * upstream's insecure handler chain, impersonates nobody either.
+   */
+  private async user(req: IncomingMessage): Promise<UserInfo> {
+    const { authenticator, authorizer } = this.options;
+    if (!authenticator) return UNSECURED;
+    const caller = await authenticator.authenticate(req);
+    if (!asksImpersonation(req.headers)) return caller;
+    return impersonate(req.headersDistinct, caller, authorizer ?? alwaysAllow);
   }
 
   private async authorize(user: UserInfo, info: RequestInfo): Promise<void> {
