@@ -241,3 +241,40 @@ test('authz: impersonation headers are honoured, each part checked with the impe
     );
   }),
 );
+
+test('authz: dry runs in DeleteOptions bodies (eviction, deletecollection, delete) delete nothing', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['*'] }]);
+    const pod = (name: string) =>
+      JSON.stringify({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/pods`, pod('p1')), 201);
+    const eviction = (dryRun?: string[]) =>
+      JSON.stringify({
+        apiVersion: 'policy/v1',
+        kind: 'Eviction',
+        metadata: { name: 'p1', namespace: NS },
+        deleteOptions: dryRun ? { dryRun } : {},
+      });
+    // what `kubectl drain --dry-run=server` sends
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/pods/p1/eviction`, eviction(['All'])), 201);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/pods/p1`));
+    isStatus(await s.admin('POST', `/api/v1/namespaces/${NS}/pods/p1/eviction`, eviction(['Some'])), 422);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/pods/p1`));
+    const eve = s.as('eve');
+    for (const n of ['a', 'b'])
+      ok(await eve('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name: n } })), 201);
+    const dry = JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] });
+    const gone = await eve('DELETE', `/api/v1/namespaces/${NS}/secrets`, dry);
+    ok(gone);
+    assert.equal(gone.json.items.length, 2);
+    assert.equal((await eve('GET', `/api/v1/namespaces/${NS}/secrets`)).json.items.length, 2);
+    ok(await eve('DELETE', `/api/v1/namespaces/${NS}/secrets/a`, dry));
+    ok(await eve('GET', `/api/v1/namespaces/${NS}/secrets/a`));
+    const bad = await eve('DELETE', `/api/v1/namespaces/${NS}/secrets/a`, JSON.stringify({ dryRun: ['x'] }));
+    isStatus(bad, 422);
+    assert.match(bad.json.message, /dryRun: Unsupported value/);
+    ok(await eve('GET', `/api/v1/namespaces/${NS}/secrets/a`));
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/pods/p1/eviction`, eviction()), 201);
+    await s.cluster.settle();
+  }),
+);

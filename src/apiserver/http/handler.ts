@@ -387,10 +387,7 @@ export class ApiHttpHandler {
       }
       case 'delete': {
         const options = await deleteOptions(req, await body(), q);
-        const { object } = await api.delete(target, options, {
-          ...ctx,
-          dryRun: ctx.dryRun || (options as { dryRun?: string[] }).dryRun?.includes('All'),
-        });
+        const { object } = await api.delete(target, options, ctx);
         return writeJSON(res, 200, out(object));
       }
       case 'deletecollection': {
