@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { served, grant, Answer, Served } from '../hostile-harness';
+import * as https from 'node:https';
+import { served, grant, Answer, Served, credentialsOf } from '../hostile-harness';
 
 /**
  * Issue 28: places a tenant with namespace-level rights reached that kube-apiserver never
@@ -277,4 +278,54 @@ test('authz: dry runs in DeleteOptions bodies (eviction, deletecollection, delet
     ok(await s.admin('POST', `/api/v1/namespaces/${NS}/pods/p1/eviction`, eviction()), 201);
     await s.cluster.settle();
   }),
+);
+
+/** A GET with a bearer token and no client certificate, so the token is what authenticates. */
+function withToken(s: Served, token: string, p: string): Promise<number> {
+  const { server, ca } = credentialsOf(s.server.kubeconfigFor(s.url, 'x', []));
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: server.hostname,
+        port: server.port,
+        path: p,
+        ca,
+        agent: false,
+        headers: { Authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('authz: a revoked legacy service-account token stays revoked when a secret of its name comes back', LIMIT, () =>
+  withServed(
+    async (s) => {
+      await s.cluster.settle();
+      const sa = (await s.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default')).json;
+      const secretName: string = sa.secrets[0].name;
+      const path = `/api/v1/namespaces/default/secrets/${secretName}`;
+      const secret = (await s.admin('GET', path)).json;
+      const token = Buffer.from(secret.data.token, 'base64').toString('utf8');
+      const version = '/api/v1/namespaces/default/pods';
+      ok({ code: await withToken(s, token, version), headers: {}, text: 'the live token' }, 403);
+      ok(await s.admin('DELETE', path));
+      await s.cluster.settle();
+      ok({ code: await withToken(s, token, version), headers: {}, text: 'the deleted token' }, 401);
+      // someone re-creates a secret of that name: not the token's secret (its token differs)
+      const again = await s.admin(
+        'POST',
+        '/api/v1/namespaces/default/secrets',
+        JSON.stringify({ metadata: { name: secretName }, data: { token: Buffer.from('other').toString('base64') } }),
+      );
+      ok(again, 201);
+      ok({ code: await withToken(s, token, version), headers: {}, text: 'the revoked token' }, 401);
+    },
+    { profile: 'seed' },
+  ),
 );
