@@ -226,3 +226,29 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     Then kubectl fails with "groups "system:masters" is forbidden: User "ivan" cannot impersonate resource "groups" in API group "" at the cluster scope"
     When I run "kubectl get secrets -n team --as=mallory" as user "ivan"
     Then kubectl fails with "users "mallory" is forbidden: User "ivan" cannot impersonate resource "users""
+
+  @AUTHZ-NAMED-GET-WATCH
+  Scenario: A named GET with ?watch=true answers the object: get does not grant a watch
+    Given a file "getter.yaml" containing:
+      """
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: Role
+      metadata: {name: getter, namespace: team}
+      rules:
+      - apiGroups: [""]
+        resources: [secrets]
+        verbs: [get]
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: RoleBinding
+      metadata: {name: gus-gets, namespace: team}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: getter}
+      subjects:
+      - {kind: User, apiGroup: rbac.authorization.k8s.io, name: gus}
+      """
+    When I run "kubectl apply -f getter.yaml"
+    And I run "kubectl create secret generic s1 -n team --from-literal=k=v"
+    And I run "kubectl get --raw /api/v1/namespaces/team/secrets/s1?watch=true" as user "gus"
+    Then kubectl prints ""kind":"Secret""
+    When I run "kubectl get secret s1 -n team --watch --request-timeout=5s" as user "gus"
+    Then kubectl fails with "User "gus" cannot watch resource "secrets" in API group "" in the namespace "team""

@@ -329,3 +329,17 @@ test('authz: a revoked legacy service-account token stays revoked when a secret 
     { profile: 'seed' },
   ),
 );
+
+test('authz: a named GET with ?watch=true answers the object, never a watch stream', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]);
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name: 's1' } })), 201);
+    const one = await s.as('eve')('GET', `/api/v1/namespaces/${NS}/secrets/s1?watch=true`);
+    ok(one);
+    assert.equal(one.json?.kind, 'Secret', one.text.slice(0, 200));
+    isStatus(
+      await s.as('eve')('GET', `/api/v1/namespaces/${NS}/secrets?watch=true&fieldSelector=metadata.name%3Ds1`),
+      403,
+    );
+  }),
+);

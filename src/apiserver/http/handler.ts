@@ -8,7 +8,7 @@ import { RequestTarget, UserInfo, AuthorizationAttributes } from '../../api/requ
 import { RequestAuthenticator } from '../auth/authenticator';
 import { alwaysAllow, Authorizer, forbiddenMessage } from '../auth/authorizer';
 import { asksImpersonation, impersonate } from '../auth/impersonation';
-import { requestInfo, RequestInfo, queryBool } from './request-info';
+import { requestInfo, RequestInfo } from './request-info';
 import { pageNotFound, writeError, writeJSON } from './respond';
 import { InflightLimit } from './inflight';
 import { serveNonResource } from './non-resource';
@@ -305,21 +305,9 @@ export class ApiHttpHandler {
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {
       case 'get': {
-        if (queryBool(q.get('watch')))
-          return serveWatch(
-            api,
-            this.options.clock,
-            req,
-            res,
-            rt,
-            { ...target, name: undefined },
-            q,
-            table,
-            release,
-            ctx,
-            `metadata.name=${info.name}`,
-            out,
-          );
+        // A named GET answers the object, ?watch or not: upstream's item route is GetResource,
+        // which reads no watch parameter, and RBAC authorized only `get` (a watch of one
+        // object is a list-watch with fieldSelector metadata.name, authorized as `watch`).
         const obj = await api.get(target, ctx);
         if (table && !target.subresource)
           return writeJSON(
