@@ -304,6 +304,7 @@ export class ApiServer {
     ctx: RequestContext = {},
   ): Promise<{ object: KubeObject; deleted: boolean }> {
     this.audit.recordRequest(ctx.user?.username);
+    deleteDryRun(options); // a bad dryRun is refused before anything is looked up
     const rt = this.resolve(target);
     const name = this.nameOf(target);
     const storage = this.storage(rt);
@@ -314,7 +315,7 @@ export class ApiServer {
     attrs.namespace = namespace;
     await this.admission.admit(attrs);
     await this.admission.validate(attrs);
-    return storage.delete(namespace, name, options, ctx.dryRun);
+    return storage.delete(namespace, name, options, ctx.dryRun || deleteDryRun(options));
   }
 
   async deleteCollection(
@@ -467,4 +468,23 @@ function applyPatch(type: PatchType, current: KubeObject, patch: unknown, kind: 
     case 'strategic':
       return applyStrategicMergePatch(current as never, patch as never, kind) as unknown as KubeObject;
   }
+}
+
+/**
+ * DeleteOptions.dryRun, wherever the DeleteOptions came from (a DELETE's body, a
+ * deletecollection's, an Eviction's deleteOptions): ["All"] deletes nothing, as the
+ * ?dryRun=All query does; any other value is refused (ValidateDeleteOptions → ValidateDryRun,
+ * apimachinery's meta/v1 validation: only "All" is supported).
+ */
+export function deleteDryRun(options: DeleteOptions): boolean {
+  const dryRun = (options as { dryRun?: unknown }).dryRun;
+  if (dryRun === undefined || dryRun === null) return false;
+  if (!Array.isArray(dryRun) || dryRun.some((v) => v !== 'All'))
+    throw errors.invalid(
+      'DeleteOptions',
+      '',
+      [{ field: 'dryRun', message: `Unsupported value: ${JSON.stringify(dryRun)}: supported values: "All"` }],
+      'meta.k8s.io',
+    );
+  return dryRun.length > 0;
 }

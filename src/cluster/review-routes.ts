@@ -6,6 +6,7 @@ import { NonResourceRoute } from '../apiserver/http/handler';
 import { decodeProtobuf, PROTOBUF } from '../apiserver/http/protobuf';
 import { writeJSON } from '../apiserver/http/respond';
 import { errors } from '../api/errors';
+import type { UserInfo } from '../api/request';
 import { parseJSON } from './control-routes';
 
 /**
@@ -16,10 +17,10 @@ import { parseJSON } from './control-routes';
 export function reviewRoutes(authenticator: RequestAuthenticator, authorizer: Authorizer): NonResourceRoute[] {
   const route = (
     prefix: string,
-    answer: (req: IncomingMessage, input: unknown) => Promise<unknown>,
+    answer: (req: IncomingMessage, input: unknown, user: UserInfo) => Promise<unknown>,
   ): NonResourceRoute => ({
     prefix,
-    async handle(req, res, p, body) {
+    async handle(req, res, p, body, user) {
       if (p !== prefix) throw errors.notFound({ kind: '', name: p });
       if (req.method !== 'POST')
         throw errors.methodNotSupported(
@@ -28,15 +29,16 @@ export function reviewRoutes(authenticator: RequestAuthenticator, authorizer: Au
         );
       const raw = await body();
       const protobuf = (req.headers['content-type'] ?? '').startsWith(PROTOBUF);
-      writeJSON(res, 201, await answer(req, protobuf ? decodeProtobuf(raw) : parseJSON(raw)));
+      writeJSON(res, 201, await answer(req, protobuf ? decodeProtobuf(raw) : parseJSON(raw), user));
     },
   });
   return [
     route('/apis/authorization.k8s.io/v1/subjectaccessreviews', async (_req, input) =>
       subjectAccessReview(authorizer, input),
     ),
-    route('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', async (req, input) =>
-      selfSubjectAccessReview(authorizer, await authenticator.authenticate(req), input),
+    // the request's user, impersonated when it asked to be (kubectl auth can-i --as)
+    route('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', async (_req, input, user) =>
+      selfSubjectAccessReview(authorizer, user, input),
     ),
     route('/apis/authentication.k8s.io/v1/tokenreviews', async (_req, input) =>
       tokenReview(authenticator.tokens, input),

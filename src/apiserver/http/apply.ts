@@ -39,6 +39,8 @@ export async function serverSideApply(
   applied: unknown,
   ctx: RequestContext,
   fieldManager: string | undefined,
+  /** Throws 403 unless the caller may also create the object (upstream's create-on-patch authorization). */
+  authorizeCreate: () => Promise<void>,
 ): Promise<{ code: number; object: KubeObject }> {
   if (!fieldManager)
     throw errors.badRequest(
@@ -68,6 +70,14 @@ export async function serverSideApply(
     if (!isStatusError(e, 'NotFound')) throw e;
   }
   if (!current) {
+    // A subresource never creates its object: the status and scale REST call the store's
+    // Update with forceAllowCreate false (pkg/registry/*/storage StatusREST.Update), so
+    // applying pods/x/status to a missing pod is NotFound.
+    if (target.subresource)
+      throw errors.notFound({ kind: rt.resource, group: rt.group || undefined, name: target.name });
+    // Create-on-patch is a create: PatchResource wraps createValidation in withAuthorization
+    // with verb "create" (endpoints/handlers/patch.go), so patch alone does not create.
+    await authorizeCreate();
     const obj = { ...config, metadata: { ...config.metadata, name: target.name, managedFields: [entry()] } };
     return { code: 201, object: (await api.create({ ...target, subresource: undefined }, obj, ctx)) as KubeObject };
   }

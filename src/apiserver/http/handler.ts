@@ -6,8 +6,9 @@ import { Clock, Quiescence } from '../../clock';
 import { ApiServer, RequestContext } from '../apiserver';
 import { RequestTarget, UserInfo, AuthorizationAttributes } from '../../api/request';
 import { RequestAuthenticator } from '../auth/authenticator';
-import { Authorizer, forbiddenMessage } from '../auth/authorizer';
-import { requestInfo, RequestInfo, queryBool } from './request-info';
+import { alwaysAllow, Authorizer, forbiddenMessage } from '../auth/authorizer';
+import { asksImpersonation, impersonate } from '../auth/impersonation';
+import { requestInfo, RequestInfo } from './request-info';
 import { pageNotFound, writeError, writeJSON } from './respond';
 import { InflightLimit } from './inflight';
 import { serveNonResource } from './non-resource';
@@ -44,7 +45,14 @@ export interface NonResourceRoute {
   prefix: string;
   /** Not counted as work in flight (endpoints that themselves wait for the cluster to settle). */
   untracked?: boolean;
-  handle(req: IncomingMessage, res: ServerResponse, path: string, body: () => Promise<Buffer>): Promise<void>;
+  /** `user` is who the request runs as: authenticated, and impersonated when it asked to be. */
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    body: () => Promise<Buffer>,
+    user: UserInfo,
+  ): Promise<void>;
 }
 
 export interface HttpHandlerOptions {
@@ -130,7 +138,7 @@ export class ApiHttpHandler {
   private async serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-    const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
+    const user = await this.user(req);
     await this.authorize(user, info);
     if (!info.isResourceRequest || !info.name || !ApiStreaming.handles(info.resource, info.subresource))
       throw errors.badRequest(`${url.pathname} cannot be upgraded`);
@@ -164,10 +172,10 @@ export class ApiHttpHandler {
       if (e instanceof URIError) throw errors.badRequest(`invalid URL escape in path "${url.pathname}"`);
       throw e;
     }
-    const user = this.options.authenticator ? await this.options.authenticator.authenticate(req) : UNSECURED;
+    const user = await this.user(req);
     await this.authorize(user, info);
     for (const r of this.options.routes ?? []) {
-      if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body);
+      if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body, user);
     }
     if (!info.isResourceRequest)
       return serveNonResource(
@@ -188,6 +196,19 @@ export class ApiHttpHandler {
     } finally {
       slot?.();
     }
+  }
+
+  /**
+   * Who the request runs as: the authenticated caller, or the user it impersonates once the
+   * caller may (./auth/impersonation). The insecure port authenticates nobody and, as
+   * upstream's insecure handler chain, impersonates nobody either.
+   */
+  private async user(req: IncomingMessage): Promise<UserInfo> {
+    const { authenticator, authorizer } = this.options;
+    if (!authenticator) return UNSECURED;
+    const caller = await authenticator.authenticate(req);
+    if (!asksImpersonation(req.headers)) return caller;
+    return impersonate(req.headersDistinct, caller, authorizer ?? alwaysAllow);
   }
 
   private async authorize(user: UserInfo, info: RequestInfo): Promise<void> {
@@ -221,10 +242,18 @@ export class ApiHttpHandler {
     const served = this.options.api.registry.servedAt(info.group, info.version, info.resource!);
     if (!served) throw pageNotFound();
     const rt = served.type;
+    // Cluster-scoped resources are installed only at /{prefix}/{resource}: under
+    // /namespaces/{ns}/ there is no route (upstream's APIInstaller registers them once,
+    // without the namespace parameter), so a namespace's RoleBinding never reaches them.
+    if (info.namespacedPath && !rt.namespaced) throw pageNotFound();
     if (info.subresource && !rt.subresources.includes(info.subresource)) throw pageNotFound();
     // Verbs a path does not serve are 405, as upstream's routes: POST only to collections
     // (and the create-only subresources), no DELETE or POST on status, scale or finalize.
-    const verbs = info.subresource ? SUBRESOURCE_VERBS[info.subresource] : info.name ? OBJECT_VERBS : undefined;
+    const verbs = info.subresource
+      ? SUBRESOURCE_VERBS[info.subresource]
+      : info.name
+        ? OBJECT_VERBS
+        : (COLLECTION_VERBS[rt.resource] ?? undefined);
     if (verbs && !verbs.includes(info.verb)) {
       throw errors.methodNotSupported(
         { kind: info.subresource ? `${rt.resource}/${info.subresource}` : rt.resource, group: rt.group || undefined },
@@ -276,21 +305,9 @@ export class ApiHttpHandler {
     const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
     switch (info.verb) {
       case 'get': {
-        if (queryBool(q.get('watch')))
-          return serveWatch(
-            api,
-            this.options.clock,
-            req,
-            res,
-            rt,
-            { ...target, name: undefined },
-            q,
-            table,
-            release,
-            ctx,
-            `metadata.name=${info.name}`,
-            out,
-          );
+        // A named GET answers the object, ?watch or not: upstream's item route is GetResource,
+        // which reads no watch parameter, and RBAC authorized only `get` (a watch of one
+        // object is a list-watch with fieldSelector metadata.name, authorized as `watch`).
         const obj = await api.get(target, ctx);
         if (table && !target.subresource)
           return writeJSON(
@@ -349,17 +366,16 @@ export class ApiHttpHandler {
         const raw = (await body()).toString('utf8');
         const patch = parseBody(raw, type === 'apply');
         if (type === 'apply') {
-          const r = await serverSideApply(api, target, into(patch), ctx, q.get('fieldManager') ?? undefined);
+          const r = await serverSideApply(api, target, into(patch), ctx, q.get('fieldManager') ?? undefined, () =>
+            this.authorize(user, { ...info, verb: 'create' }),
+          );
           return writeJSON(res, r.code, out(r.object));
         }
         return writeJSON(res, 200, out(await api.patch(target, type, patch, ctx)));
       }
       case 'delete': {
         const options = await deleteOptions(req, await body(), q);
-        const { object } = await api.delete(target, options, {
-          ...ctx,
-          dryRun: ctx.dryRun || (options as { dryRun?: string[] }).dryRun?.includes('All'),
-        });
+        const { object } = await api.delete(target, options, ctx);
         return writeJSON(res, 200, out(object));
       }
       case 'deletecollection': {
@@ -392,6 +408,15 @@ const SUBRESOURCE_VERBS: Record<string, string[]> = {
   binding: ['create'],
   eviction: ['create'],
   log: ['get'],
+};
+
+/**
+ * Collections that do not serve every collection verb: namespaces have no deletecollection
+ * (upstream's namespace REST is no rest.CollectionDeleter — one request must not delete
+ * every namespace a selector matches).
+ */
+const COLLECTION_VERBS: Record<string, string[]> = {
+  namespaces: ['list', 'watch', 'create'],
 };
 
 /** An object, or a list of them, as an older version shows it: the storage apiVersion replaced by that version's. */

@@ -13,12 +13,20 @@ export interface RequestInfo {
   group: string;
   version: string;
   namespace?: string;
+  /**
+   * The URL named a namespace before the resource (/namespaces/{ns}/{resource}…): only
+   * namespaced resources are installed there, so a cluster-scoped one is no route (404).
+   */
+  namespacedPath?: boolean;
   resource?: string;
   subresource?: string;
   name?: string;
   /** Path segments after the subresource (proxy/…). */
   rest: string[];
 }
+
+/** What follows /namespaces/{name}/ as the namespace's own subresource (upstream's namespaceSubresources). */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 const WATCH_TRUE = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
 
@@ -60,8 +68,9 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   if (parts.length === i) return info; // discovery of a group/version
   info.isResourceRequest = true;
   // /namespaces/{ns}/{resource}… is namespaced; /namespaces and /namespaces/{name}[/status|finalize] are the namespace itself.
-  if (parts[i] === 'namespaces' && parts.length - i >= 3) {
+  if (parts[i] === 'namespaces' && parts.length - i >= 3 && !NAMESPACE_SUBRESOURCES.has(parts[i + 2])) {
     info.namespace = parts[i + 1];
+    info.namespacedPath = true;
     i += 2;
   }
   const n = parts.length - i;

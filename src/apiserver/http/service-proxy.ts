@@ -1,4 +1,4 @@
-import { errors } from '../../api/errors';
+import { errors, isStatusError } from '../../api/errors';
 import { Node, Pod } from '../../api/core';
 import { Endpoints } from '../../api/resources/endpoints';
 import { Service } from '../../api/resources/service';
@@ -74,15 +74,8 @@ export async function serviceLocation(
       const first = random(addresses.length);
       for (let t = 0; t < addresses.length; t++) {
         const addr = addresses[(first + t) % addresses.length];
-        const ref = addr.targetRef;
-        if (ref?.kind !== 'Pod' || !ref.name) continue; // isValidAddress: only pods
-        let pod: Pod;
-        try {
-          pod = (await api.get({ resource: 'pods', namespace: ref.namespace ?? namespace, name: ref.name })) as Pod;
-        } catch {
-          continue;
-        }
-        if (pod.status?.podIP !== addr.ip || !pod.spec.nodeName) continue;
+        const pod = await validAddressPod(api, namespace, addr);
+        if (!pod) continue;
         const node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
         return {
           node,
@@ -94,4 +87,30 @@ export async function serviceLocation(
     }
   }
   throw errors.serviceUnavailable(`no endpoints available for service "${id}"`);
+}
+
+/**
+ * The pod an endpoint address may be proxied to, as upstream's isValidAddress: the address
+ * names a pod (targetRef) in the service's own namespace — Endpoints are written by whoever
+ * may write them in that namespace, so a targetRef into another namespace (or with none)
+ * would let a tenant reach a pod the direct pod proxy refuses it — and that pod has the
+ * address's IP. Anything else is skipped.
+ */
+async function validAddressPod(
+  api: ApiServer,
+  namespace: string,
+  addr: { ip: string; targetRef?: { kind?: string; namespace?: string; name?: string } },
+): Promise<Pod | undefined> {
+  const ref = addr.targetRef;
+  if (ref?.kind !== 'Pod' || !ref.name || ref.namespace !== namespace) return undefined;
+  let pod: Pod;
+  try {
+    pod = (await api.get({ resource: 'pods', namespace, name: ref.name })) as Pod;
+  } catch (e) {
+    if (isStatusError(e, 'NotFound')) return undefined;
+    throw e;
+  }
+  const ips = pod.status?.podIPs?.map((p) => p.ip) ?? (pod.status?.podIP ? [pod.status.podIP] : []);
+  if (!ips.includes(addr.ip) || !pod.spec.nodeName) return undefined;
+  return pod;
 }

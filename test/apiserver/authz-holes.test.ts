@@ -1,0 +1,345 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as https from 'node:https';
+import { served, grant, Answer, Served, credentialsOf } from '../hostile-harness';
+
+/**
+ * Issue 28: places a tenant with namespace-level rights reached that kube-apiserver never
+ * lets anyone reach, each reproduced over HTTPS against a served cluster (RBAC on). The
+ * expected answers are kube-apiserver v1.32's.
+ */
+
+const NS = 'team';
+const LIMIT = { timeout: 120_000 };
+const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+const isStatus = (a: Answer, code: number) => {
+  assert.equal(a.code, code, `${a.code} ${a.text.slice(0, 500)}`);
+  assert.equal(a.json?.kind, 'Status', a.text.slice(0, 200));
+  assert.equal(a.json?.code, code);
+};
+const ok = (a: Answer, code = 200) => assert.equal(a.code, code, a.text.slice(0, 500));
+
+async function withServed(body: (s: Served) => Promise<void>, options?: Parameters<typeof served>[0]) {
+  const s = await served(options);
+  try {
+    await body(s);
+  } finally {
+    await s.stop();
+  }
+}
+
+test('authz: cluster-scoped resources through a namespaced URL are 404, whatever the namespace grants', LIMIT, () =>
+  withServed(async (s) => {
+    // the owner of namespace "team" with every verb on everything in it
+    await grant(s, NS, 'eve', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
+    await s.admin('POST', '/api/v1/nodes', JSON.stringify({ metadata: { name: 'n1' } }));
+    await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: 'other', labels: { t: 'x' } } }));
+    const eve = s.as('eve');
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/nodes`), 404);
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/nodes/n1`), 404);
+    isStatus(
+      await eve('PATCH', `/api/v1/namespaces/${NS}/nodes/n1`, '{"metadata":{"labels":{"a":"b"}}}', {
+        'Content-Type': 'application/merge-patch+json',
+      }),
+      404,
+    );
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/nodes/n1/proxy/pods`), 404);
+    isStatus(
+      await eve('POST', `/api/v1/namespaces/${NS}/namespaces`, JSON.stringify({ metadata: { name: 'mine' } })),
+      404,
+    );
+    isStatus(await eve('DELETE', `/api/v1/namespaces/${NS}/namespaces?labelSelector=t%3Dx`), 404);
+    isStatus(await eve('DELETE', `${RBAC}/namespaces/${NS}/clusterroles/view`), 404);
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/persistentvolumes`), 404);
+    ok(await s.admin('GET', `${RBAC}/clusterroles/view`));
+    ok(await s.admin('GET', '/api/v1/namespaces/other'));
+    ok(await s.admin('GET', '/api/v1/namespaces/mine'), 404);
+    const n1 = await s.admin('GET', '/api/v1/nodes/n1');
+    assert.equal(n1.json?.metadata?.labels?.a, undefined);
+    // the namespace's own paths are the namespace's (upstream's RequestInfo gives
+    // /namespaces/{name} the namespace {name}, so a Role there covers it)
+    ok(await eve('GET', `/api/v1/namespaces/${NS}`));
+    ok(await eve('GET', '/api/v1/namespaces/other'), 403);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}`));
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/status`));
+    // namespaces have no deletecollection (NamespaceREST is no rest.CollectionDeleter): 405
+    isStatus(await s.admin('DELETE', '/api/v1/namespaces?labelSelector=t%3Dx'), 405);
+    ok(await s.admin('GET', '/api/v1/namespaces/other'));
+  }),
+);
+
+test('authz: server-side apply creates only with the create verb; apply on a subresource never creates', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [
+      { apiGroups: [''], resources: ['secrets', 'pods', 'pods/status'], verbs: ['get', 'patch'] },
+    ]);
+    const eve = s.as('eve');
+    const apply = { 'Content-Type': 'application/apply-patch+yaml' };
+    const secret = JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: {} });
+    const refused = await eve('PATCH', `/api/v1/namespaces/${NS}/secrets/s1?fieldManager=eve`, secret, apply);
+    isStatus(refused, 403);
+    assert.match(
+      refused.json.message,
+      /User "eve" cannot create resource "secrets" in API group "" in the namespace "team"/,
+    );
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/secrets/s1`), 404);
+    // an existing object is patched by apply with patch alone
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, secret), 201);
+    const labelled = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's1', labels: { a: 'b' } },
+    });
+    ok(await eve('PATCH', `/api/v1/namespaces/${NS}/secrets/s1?fieldManager=eve`, labelled, apply));
+    const pod = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p1' },
+      spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] },
+      status: { phase: 'Running' },
+    });
+    isStatus(await eve('PATCH', `/api/v1/namespaces/${NS}/pods/p1/status?fieldManager=eve`, pod, apply), 404);
+    // not even the admin creates through status
+    isStatus(await s.admin('PATCH', `/api/v1/namespaces/${NS}/pods/p1/status?fieldManager=a`, pod, apply), 404);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/pods/p1`), 404);
+  }),
+);
+
+test('authz: services/proxy does not follow an Endpoints targetRef into another namespace', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
+    ok(await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: 'victim' } })), 201);
+    ok(await s.admin('POST', '/api/v1/nodes', JSON.stringify({ metadata: { name: 'n1' } })), 201);
+    const pod = (ns: string) =>
+      JSON.stringify({
+        metadata: { name: 'app', namespace: ns },
+        spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 8080 }] }] },
+      });
+    for (const ns of ['victim', NS]) {
+      ok(await s.admin('POST', `/api/v1/namespaces/${ns}/pods`, pod(ns)), 201);
+      const current = (await s.admin('GET', `/api/v1/namespaces/${ns}/pods/app`)).json;
+      const ip = ns === NS ? '10.244.9.3' : '10.244.9.2';
+      current.status = { phase: 'Running', podIP: ip, podIPs: [{ ip }] };
+      ok(await s.admin('PUT', `/api/v1/namespaces/${ns}/pods/app/status`, JSON.stringify(current)));
+    }
+    const eve = s.as('eve');
+    ok(
+      await eve(
+        'POST',
+        `/api/v1/namespaces/${NS}/services`,
+        JSON.stringify({
+          metadata: { name: 'bridge' },
+          spec: { ports: [{ name: 'http', port: 80, targetPort: 8080 }] },
+        }),
+      ),
+      201,
+    );
+    const endpoints = (ref: Record<string, string>, ip: string) =>
+      JSON.stringify({
+        metadata: { name: 'bridge' },
+        subsets: [{ addresses: [{ ip, targetRef: { kind: 'Pod', ...ref } }], ports: [{ name: 'http', port: 8080 }] }],
+      });
+    ok(
+      await eve(
+        'POST',
+        `/api/v1/namespaces/${NS}/endpoints`,
+        endpoints({ namespace: 'victim', name: 'app' }, '10.244.9.2'),
+      ),
+      201,
+    );
+    const across = await eve('GET', `/api/v1/namespaces/${NS}/services/bridge:http/proxy/`);
+    isStatus(across, 503);
+    assert.equal(across.json.message, 'no endpoints available for service "bridge:http"');
+    // a targetRef without a namespace is not the service's namespace either (isValidAddress compares them)
+    const current = (await eve('GET', `/api/v1/namespaces/${NS}/endpoints/bridge`)).json;
+    current.subsets[0].addresses[0].targetRef = { kind: 'Pod', name: 'app' };
+    current.subsets[0].addresses[0].ip = '10.244.9.3';
+    ok(await eve('PUT', `/api/v1/namespaces/${NS}/endpoints/bridge`, JSON.stringify(current)));
+    isStatus(await eve('GET', `/api/v1/namespaces/${NS}/services/bridge:http/proxy/`), 503);
+    // the pod of the service's own namespace is the one the proxy goes to (this server has no
+    // kubelet on n1, so the dial fails — past the choice of endpoint)
+    current.subsets[0].addresses[0].targetRef = { kind: 'Pod', name: 'app', namespace: NS };
+    const again = (await eve('GET', `/api/v1/namespaces/${NS}/endpoints/bridge`)).json;
+    again.subsets = current.subsets;
+    ok(await eve('PUT', `/api/v1/namespaces/${NS}/endpoints/bridge`, JSON.stringify(again)));
+    const own = await eve('GET', `/api/v1/namespaces/${NS}/services/bridge:http/proxy/`);
+    assert.doesNotMatch(own.text, /no endpoints available/, own.text);
+  }),
+);
+
+test('authz: impersonation headers are honoured, each part checked with the impersonate verb', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'bob', [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }]);
+    const eve = s.as('eve');
+    const asBob = { 'Impersonate-User': 'bob' };
+    const pods = `/api/v1/namespaces/${NS}/pods`;
+    isStatus(await eve('GET', pods), 403);
+    const refused = await eve('GET', pods, undefined, asBob);
+    isStatus(refused, 403);
+    assert.equal(
+      refused.json.message,
+      'users "bob" is forbidden: User "eve" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
+    ok(
+      await s.admin(
+        'POST',
+        `${RBAC}/clusterroles`,
+        JSON.stringify({
+          metadata: { name: 'be-bob' },
+          rules: [
+            { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: ['bob'] },
+            { apiGroups: ['authentication.k8s.io'], resources: ['userextras/scopes'], verbs: ['impersonate'] },
+          ],
+        }),
+      ),
+      201,
+    );
+    ok(
+      await s.admin(
+        'POST',
+        `${RBAC}/clusterrolebindings`,
+        JSON.stringify({
+          metadata: { name: 'eve-be-bob' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'be-bob' },
+          subjects: [{ kind: 'User', name: 'eve', apiGroup: 'rbac.authorization.k8s.io' }],
+        }),
+      ),
+      201,
+    );
+    ok(await eve('GET', pods, undefined, asBob));
+    isStatus(await eve('GET', pods), 403);
+    // bob's own rights, not eve's nor a mix: bob may not list secrets
+    const secrets = await eve('GET', `/api/v1/namespaces/${NS}/secrets`, undefined, asBob);
+    isStatus(secrets, 403);
+    assert.match(secrets.json.message, /User "bob" cannot list resource "secrets"/);
+    // a group is one more thing to be allowed: eve may not add system:masters
+    const masters = await eve('GET', pods, undefined, { ...asBob, 'Impersonate-Group': 'system:masters' });
+    isStatus(masters, 403);
+    assert.match(
+      masters.json.message,
+      /^groups "system:masters" is forbidden: User "eve" cannot impersonate resource "groups"/,
+    );
+    isStatus(await eve('GET', pods, undefined, { 'Impersonate-User': 'alice' }), 403);
+    const sa = await eve('GET', pods, undefined, { 'Impersonate-User': `system:serviceaccount:${NS}:default` });
+    isStatus(sa, 403);
+    assert.match(sa.json.message, /serviceaccounts "default" is forbidden: .* in the namespace "team"/);
+    // groups without a user are refused (upstream: InternalError)
+    isStatus(await eve('GET', pods, undefined, { 'Impersonate-Group': 'system:masters' }), 500);
+    // who am I: a SelfSubjectAccessReview answers for the impersonated user, extra included
+    const review = await eve(
+      'POST',
+      '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      JSON.stringify({ spec: { resourceAttributes: { namespace: NS, verb: 'list', resource: 'pods' } } }),
+      { ...asBob, 'Impersonate-Extra-Scopes': 'view' },
+    );
+    ok(review, 201);
+    assert.equal(review.json.status.allowed, true, review.text);
+    const noExtra = await eve('GET', pods, undefined, { ...asBob, 'Impersonate-Extra-Other': 'x' });
+    isStatus(noExtra, 403);
+    assert.match(
+      noExtra.json.message,
+      /cannot impersonate resource "userextras\/other" in API group "authentication.k8s.io"/,
+    );
+  }),
+);
+
+test('authz: dry runs in DeleteOptions bodies (eviction, deletecollection, delete) delete nothing', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['*'] }]);
+    const pod = (name: string) =>
+      JSON.stringify({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/pods`, pod('p1')), 201);
+    const eviction = (dryRun?: string[]) =>
+      JSON.stringify({
+        apiVersion: 'policy/v1',
+        kind: 'Eviction',
+        metadata: { name: 'p1', namespace: NS },
+        deleteOptions: dryRun ? { dryRun } : {},
+      });
+    // what `kubectl drain --dry-run=server` sends
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/pods/p1/eviction`, eviction(['All'])), 201);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/pods/p1`));
+    isStatus(await s.admin('POST', `/api/v1/namespaces/${NS}/pods/p1/eviction`, eviction(['Some'])), 422);
+    ok(await s.admin('GET', `/api/v1/namespaces/${NS}/pods/p1`));
+    const eve = s.as('eve');
+    for (const n of ['a', 'b'])
+      ok(await eve('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name: n } })), 201);
+    const dry = JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] });
+    const gone = await eve('DELETE', `/api/v1/namespaces/${NS}/secrets`, dry);
+    ok(gone);
+    assert.equal(gone.json.items.length, 2);
+    assert.equal((await eve('GET', `/api/v1/namespaces/${NS}/secrets`)).json.items.length, 2);
+    ok(await eve('DELETE', `/api/v1/namespaces/${NS}/secrets/a`, dry));
+    ok(await eve('GET', `/api/v1/namespaces/${NS}/secrets/a`));
+    const bad = await eve('DELETE', `/api/v1/namespaces/${NS}/secrets/a`, JSON.stringify({ dryRun: ['x'] }));
+    isStatus(bad, 422);
+    assert.match(bad.json.message, /dryRun: Unsupported value/);
+    ok(await eve('GET', `/api/v1/namespaces/${NS}/secrets/a`));
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/pods/p1/eviction`, eviction()), 201);
+    await s.cluster.settle();
+  }),
+);
+
+/** A GET with a bearer token and no client certificate, so the token is what authenticates. */
+function withToken(s: Served, token: string, p: string): Promise<number> {
+  const { server, ca } = credentialsOf(s.server.kubeconfigFor(s.url, 'x', []));
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: server.hostname,
+        port: server.port,
+        path: p,
+        ca,
+        agent: false,
+        headers: { Authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('authz: a revoked legacy service-account token stays revoked when a secret of its name comes back', LIMIT, () =>
+  withServed(
+    async (s) => {
+      await s.cluster.settle();
+      const sa = (await s.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default')).json;
+      const secretName: string = sa.secrets[0].name;
+      const path = `/api/v1/namespaces/default/secrets/${secretName}`;
+      const secret = (await s.admin('GET', path)).json;
+      const token = Buffer.from(secret.data.token, 'base64').toString('utf8');
+      const version = '/api/v1/namespaces/default/pods';
+      ok({ code: await withToken(s, token, version), headers: {}, text: 'the live token' }, 403);
+      ok(await s.admin('DELETE', path));
+      await s.cluster.settle();
+      ok({ code: await withToken(s, token, version), headers: {}, text: 'the deleted token' }, 401);
+      // someone re-creates a secret of that name: not the token's secret (its token differs)
+      const again = await s.admin(
+        'POST',
+        '/api/v1/namespaces/default/secrets',
+        JSON.stringify({ metadata: { name: secretName }, data: { token: Buffer.from('other').toString('base64') } }),
+      );
+      ok(again, 201);
+      ok({ code: await withToken(s, token, version), headers: {}, text: 'the revoked token' }, 401);
+    },
+    { profile: 'seed' },
+  ),
+);
+
+test('authz: a named GET with ?watch=true answers the object, never a watch stream', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]);
+    ok(await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name: 's1' } })), 201);
+    const one = await s.as('eve')('GET', `/api/v1/namespaces/${NS}/secrets/s1?watch=true`);
+    ok(one);
+    assert.equal(one.json?.kind, 'Secret', one.text.slice(0, 200));
+    isStatus(
+      await s.as('eve')('GET', `/api/v1/namespaces/${NS}/secrets?watch=true&fieldSelector=metadata.name%3Ds1`),
+      403,
+    );
+  }),
+);
