@@ -300,6 +300,24 @@ export class KubeconfigClient implements Client {
       (err: unknown) => {
         if (stopped) return;
         stopped = true;
+        // A watch the server refuses outright (HTTP 410 for a compacted or too old version, as
+        // kubespec serve answers) is the same Status as one it ends with an ERROR event (the
+        // cacher's form): client-node gives only the status line and code, so make it one.
+        const code = (err as { statusCode?: unknown } | undefined)?.statusCode;
+        if (err instanceof Error && typeof code === 'number' && code >= 400) {
+          handlers.onClose?.(
+            new StatusError({
+              apiVersion: 'v1',
+              kind: 'Status',
+              metadata: {},
+              status: 'Failure',
+              code,
+              reason: code === 410 ? 'Expired' : err.message,
+              message: err.message,
+            }),
+          );
+          return;
+        }
         handlers.onClose?.(err ? (err instanceof Error ? err : new Error(String(err))) : undefined);
       },
     );

@@ -138,7 +138,8 @@ test('a run stopped by SIGINT while its container runs leaves no container', {
   }
   process.kill(-child.pid!, 'SIGINT');
   const r = await done;
-  assert.equal(r.signal, 'SIGINT', `it ends as SIGINT ends a process (code ${r.code}):\n${r.out.slice(-2000)}`);
-  assert.match(r.out, /SIGINT: removing 1 container\(s\) this run started/);
+  // The CLI runs the run's clean-ups (the container among them, util/shutdown.ts), writes the
+  // interrupted report and exits 130, as SIGINT ends a process (README: exit codes).
+  assert.ok(r.code === 130 || r.signal === 'SIGINT', `it ends as SIGINT ends a process (code ${r.code}):\n${r.out.slice(-2000)}`);
   assert.deepEqual(leftovers(child.pid!), []);
 });
