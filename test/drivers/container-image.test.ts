@@ -140,6 +140,9 @@ test('a run stopped by SIGINT while its container runs leaves no container', {
   const r = await done;
   // The CLI runs the run's clean-ups (the container among them, util/shutdown.ts), writes the
   // interrupted report and exits 130, as SIGINT ends a process (README: exit codes).
-  assert.ok(r.code === 130 || r.signal === 'SIGINT', `it ends as SIGINT ends a process (code ${r.code}):\n${r.out.slice(-2000)}`);
+  assert.ok(
+    r.code === 130 || r.signal === 'SIGINT',
+    `it ends as SIGINT ends a process (code ${r.code}):\n${r.out.slice(-2000)}`,
+  );
   assert.deepEqual(leftovers(child.pid!), []);
 });
