@@ -554,6 +554,13 @@ export class UpstreamDriver extends KubeDriver {
    * writes, and the audit tells them from the admin's.
    */
   protected override kubeletClient(nodeName: string): Client {
+    // A kubelet acts as its node where the Node authorizer judges it (Node,RBAC, this target's
+    // default, as kubeadm's). A scenario naming other modes (RBAC alone, AlwaysAllow) grants
+    // system:nodes nothing — v1.32's RBAC binds no role to that group — so there the kubelet
+    // keeps the admin's identity, as before (found in the first full run: 19 scenarios).
+    const modes =
+      this.flags['kube-apiserver']?.['authorization-mode'] ?? (this.judgesDefaults ? 'AlwaysAllow' : 'Node,RBAC');
+    if (!modes.split(',').includes('Node')) return super.kubeletClient(nodeName);
     const file = path.join(this.workDir!, `kubelet-${nodeName}.kubeconfig`);
     fs.writeFileSync(file, this.pki().kubeconfig(this.server!, `system:node:${nodeName}`, ['system:nodes']), {
       mode: 0o600,
