@@ -329,7 +329,11 @@ export async function runCommand(argv: string[]): Promise<number> {
       { cwd: ROOT },
     );
     const running = runCucumber(runConfiguration, { cwd: ROOT, stdout: process.stdout, stderr: process.stderr });
-    cucumberEnded = running.catch(() => undefined);
+    // Only when it settles, for the interrupt's wait: its failure is the `await running` just below.
+    cucumberEnded = running.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
       await running;
     } catch (e) {

@@ -1,3 +1,4 @@
+import { reportTo } from '../client/background';
 import { onShutdown } from '../util/shutdown';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -169,7 +170,8 @@ export async function startControlPlane(spec: ContainerSpec, options: StartOptio
       try {
         // A start under way (a signal came meanwhile) is let finish, or the container it is
         // creating would appear after the removal; a failed one leaves its container labelled.
-        await starting?.catch(() => undefined);
+        // Its failure is told (the start's caller may be gone: a signal came meanwhile).
+        await starting?.catch(reportTo('container target: the start a removal waited for'));
         if (container) await container.remove();
         else await engine.removeLabelled(LABEL_CONTAINER, token);
       } finally {
