@@ -189,3 +189,42 @@ Then(
     ).to.have.length(Number(count));
   }),
 );
+
+// A quota is in force once the quota controller has copied every name of spec.hard into
+// status.hard: admission matches and charges a quota only by what its status says it tracks
+// (upstream generic Matches and checkQuotas read quota.ResourceNames(Status.Hard), v1.12 and
+// v1.32), so an object created before that is neither limited nor counted.
+Then(
+  'the resourcequota {string}{in-namespace} is in force',
+  step(async function (this: KubeWorld, name: string, namespace: string) {
+    const cluster = await this.cluster();
+    const q = await cluster.client.get<KubeObject & { spec?: { hard?: object }; status?: { hard?: object } }>(
+      { resource: 'resourcequotas', namespace },
+      name,
+    );
+    expect(Object.keys(q.status?.hard ?? {}).sort(), `resourcequota ${name}: status.hard`).to.deep.equal(
+      Object.keys(q.spec?.hard ?? {}).sort(),
+    );
+  }),
+);
+
+// Waits for what a step's fixed wait cannot promise on a real clock: making a thousand pods
+// takes kube-controller-manager a minute at its default --kube-api-qps (20), longer under
+// load. Every pod the controller asks for exists and is Ready; fails after 5 minutes.
+When(
+  'every pod of {controller} {string}{in-namespace} is Ready',
+  step(async function (this: KubeWorld, kind: string, name: string, namespace: string) {
+    const cluster = await this.cluster();
+    const want = ((await owner(this, kind, name, namespace)) as KubeObject & { spec?: { replicas?: number } }).spec
+      ?.replicas;
+    await cluster.waitFor(
+      `${want} Ready pods of ${kind} ${name}`,
+      async () => {
+        const pods = await ownedPods(this, kind, name, namespace);
+        const ready = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+        return ready.length === want && pods.length === want;
+      },
+      5 * 60_000,
+    );
+  }),
+);

@@ -106,6 +106,7 @@ export async function runKubectl(
   const prepared = await prepare(world, command, credentials, options);
   const { args, cwd } = prepared;
   const env = { ...prepared.env, ...options.env };
+  const started = Date.now();
   const result = await new Promise<KubectlResult>((resolve, reject) => {
     const child = spawn('kubectl', args, {
       env,
@@ -124,7 +125,7 @@ export async function runKubectl(
     });
     child.on('close', (code) => {
       clearTimeout(guard);
-      resolve({ command, code, stdout, stderr });
+      resolve({ command, code, stdout, stderr, ms: Date.now() - started });
     });
   });
   kubectlState(world).last = result;

@@ -11,6 +11,8 @@ export interface KubectlResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** How long the kubectl process ran, in ms of real time (its start-up under load included). */
+  ms?: number;
 }
 
 /** The scenario's kubectl: its private directory (HOME, discovery cache, files), its last run, one background run. */

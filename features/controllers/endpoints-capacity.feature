@@ -3,7 +3,10 @@ Feature: An Endpoints object holds at most 1000 addresses from v1.19 on
   object: ready ones first, each subset its proportional share, and it marks the object
   with endpoints.kubernetes.io/over-capacity: truncated (truncateEndpoints); the
   EndpointSlices carry the full set. v1.12 has no cap and no annotation. The service is
-  created once the 1001 pods run, so its Endpoints are computed once.
+  created once the 1001 pods are Ready, so its Endpoints are computed once from ready
+  addresses. A fixed 30 s was not: on upstream v1.32.13 the 1001 pods were Ready some 50 s
+  after the controller was created on a quiet machine (kube-controller-manager creates pods
+  at its --kube-api-qps, 20/s), and later under load, so the first check saw fewer.
   Upstream: syncService, truncateEndpoints, capacityAnnotationSetCorrectly
   (pkg/controller/endpoint/endpoints_controller.go, v1.32; v1.12 for the seed).
 
@@ -24,7 +27,7 @@ Feature: An Endpoints object holds at most 1000 addresses from v1.19 on
           spec:
             containers: [{ name: c, image: pause }]
       """
-    And 30 seconds pass
+    And every pod of replicationcontroller "many" is Ready
     And I create this object:
       """
       apiVersion: v1

@@ -89,16 +89,23 @@ Feature: Nodes register themselves, or an administrator creates them by hand
     Then node "10.4.42.8" does not exist
 
   @NODE-MANUAL
-  Scenario: The node controller records a node it learns of and one that is deleted
+  Scenario: The node controller records a node it learns of and one that is deleted; a deleted node stays deleted
     Upstream monitorNodeHealth (node_lifecycle_controller.go, v1.12 and v1.32) records
     RegisteredNode for a node it sees first and RemovingNode for one gone from its list
-    (RecordNodeEvent: "Node <name> event: …").
+    (RecordNodeEvent: "Node <name> event: …"). The node's kubelet keeps running and does not
+    bring it back: a kubelet registers once per start (registerWithAPIServer returns at once
+    once registrationCompleted, which nothing resets; kubelet_node_status.go), and its status
+    updates then fail with NotFound (found on upstream v1.32.13, where kubespec's hollow
+    kubelet used to register again at its next heartbeat, before the node controller saw the
+    node gone).
     Given a ready node "n1"
     When 5 seconds pass
     Then there is an event "RegisteredNode" for node "n1" with message "Node n1 event: Registered Node n1 in Controller"
     When I delete node "n1"
     And 5 seconds pass
     Then there is an event "RemovingNode" for node "n1" with message "Node n1 event: Removing Node n1 from Controller"
+    When 30 seconds pass
+    Then node "n1" does not exist
 
   @NODE-STARTUP-GRACE @profile-seed
   Scenario: In the seed's release a never-updated node also gets OutOfDisk Unknown

@@ -12,7 +12,9 @@ export const HEARTBEAT_MS = Number(process.env.KUBESPEC_HEARTBEAT_MS ?? 30_000);
  * total, the behaviour IDs it checks, its verdict, file:line (the rows of an Outline differ)
  * and how long it took — and each failure in full at once, so a CI log shows what broke
  * without waiting for the end; while a scenario runs longer than HEARTBEAT_MS (a real clock
- * waits in earnest) a line every HEARTBEAT_MS says which, and for how long so far.
+ * waits in earnest) a line every HEARTBEAT_MS says which, and for how long so far. Every line
+ * also says how long the run has taken so far (and a heartbeat how many scenarios run at once),
+ * so a long parallel run shows where it is and what it still waits for.
  */
 export default class ProgressFormatter extends Formatter {
   static override readonly documentation = 'kubespec progress: scenario n/N, behaviour IDs, failures as they happen';
@@ -21,6 +23,7 @@ export default class ProgressFormatter extends Formatter {
   private readonly counts = { passed: 0, failed: 0, 'not applicable': 0 };
   private readonly notApplicable = new Set<string>();
   private readonly running = new Map<string, { since: number; timer: NodeJS.Timeout }>();
+  private readonly started = Date.now();
 
   constructor(options: IFormatterOptions) {
     super(options);
@@ -43,7 +46,7 @@ export default class ProgressFormatter extends Formatter {
       for (const { timer } of this.running.values()) clearInterval(timer);
       this.running.clear();
       this.log(
-        `\n${this.done} scenarios: ${this.counts.passed} passed, ${this.counts.failed} failed, ${this.counts['not applicable']} not applicable\n`,
+        `\n${this.done} scenarios: ${this.counts.passed} passed, ${this.counts.failed} failed, ${this.counts['not applicable']} not applicable (${elapsed(Date.now() - this.started)})\n`,
       );
     }
   }
@@ -53,7 +56,7 @@ export default class ProgressFormatter extends Formatter {
     const timer = setInterval(() => {
       const attempt = this.eventDataCollector.getTestCaseAttempt(testCaseStartedId);
       this.log(
-        `      … still running (${elapsed(Date.now() - since)}): ${attempt.pickle.name} — ${locationOf(attempt)}\n`,
+        `      … still running (${elapsed(Date.now() - since)}): ${attempt.pickle.name} — ${locationOf(attempt)} [run at ${elapsed(Date.now() - this.started)}, ${this.running.size} running]\n`,
       );
     }, HEARTBEAT_MS);
     timer.unref();
@@ -70,7 +73,7 @@ export default class ProgressFormatter extends Formatter {
       .join(' ');
     const status = worstTestStepResult.status;
     const n = `[${String(this.done).padStart(String(this.total).length)}/${this.total}]`;
-    const where = `${locationOf(attempt)} (${elapsed(durationOf(attempt))})`;
+    const where = `${locationOf(attempt)} (${elapsed(durationOf(attempt))}; run at ${elapsed(Date.now() - this.started)})`;
     let mark: string;
     if (status === 'PASSED') {
       mark = this.colorFns.forStatus(messages.TestStepResultStatus.PASSED)('✔');

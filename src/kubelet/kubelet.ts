@@ -218,16 +218,12 @@ export class HollowKubelet {
     const nowMs = this.clock.now();
     const now = isoTime(nowMs);
     for (let attempt = 0; attempt < 5; attempt++) {
-      let node: Node;
-      try {
-        node = await this.client.get<Node>({ resource: 'nodes' }, this.config.nodeName);
-      } catch (e) {
-        if (isStatusError(e, 'NotFound') && this.config.registerNode && this.running) {
-          await this.register(); // deleted under us: register again, as the kubelet does
-          continue;
-        }
-        throw e;
-      }
+      // A Node deleted under a running kubelet stays deleted: upstream's kubelet registers once
+      // per start (registerWithAPIServer returns at once when registrationCompleted, which
+      // nothing resets; kubelet_node_status.go, v1.12 and v1.32), and its status updates then
+      // fail with NotFound until it restarts. This NotFound goes to the caller as upstream's
+      // "Unable to update node status" does.
+      const node = await this.client.get<Node>({ resource: 'nodes' }, this.config.nodeName);
       this.nodeUID = node.metadata.uid;
       if (!force && node === this.lastSeenNode && nowMs - this.lastReported < this.config.nodeStatusReportFrequency)
         return;

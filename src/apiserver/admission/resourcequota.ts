@@ -45,13 +45,15 @@ export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdm
           await api.storage<ResourceQuota>({ resource: 'resourcequotas' }).list(attrs.namespace)
         ).items.filter(
           (q) =>
-            Object.keys(q.spec?.hard ?? {}).some((h) => handled.includes(h)) &&
+            // What the quota tracks is what the controller has put in its status (upstream
+            // generic Matches: quota.ResourceNames(Status.Hard)): one not yet synced limits nothing.
+            Object.keys(q.status?.hard ?? {}).some((h) => handled.includes(h)) &&
             matchesScopes(rt, attrs.object!, q.spec.scopes),
         );
         if (quotas.length === 0) return;
         const usage = usageOf(rt, object, api.clock.now());
         for (const q of quotas) {
-          const hard = Object.keys(q.spec.hard ?? {});
+          const hard = Object.keys(q.status?.hard ?? {});
           if (rt.resource === 'pods' && rt.group === '') {
             const missing = missingConstraints(attrs.object as Pod, hard);
             if (missing.size > 0) {
