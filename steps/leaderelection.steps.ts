@@ -2,7 +2,7 @@ import { DataTable, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { KubeObject } from '../src/api/meta';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { ageTolerance, step } from './support';
 
 /**
  * Leader election vocabulary: the controller manager's lock (a Lease, or the leader
@@ -123,5 +123,34 @@ When(
             },
           };
     await cluster.client.update(ref, updated as KubeObject);
+  }),
+);
+
+// The renewals themselves, watched for a while: every distinct renewTime seen, twice a
+// second. On a virtual clock each gap is exactly the period; on a real one within the age
+// tolerance of it (a renewal takes a request, and Endpoints' record has whole seconds).
+// The real-clock form of "renewed N seconds after acquiring", which needs the acquisition
+// at a known instant.
+Then(
+  "the controller manager renews its leader record every {int} seconds for {int} seconds",
+  step(async function (this: KubeWorld, every: number, forSeconds: number) {
+    const cluster = await this.cluster();
+    const seen: number[] = [];
+    const note = async () => {
+      const t = Date.parse((await readLock(this)).record.renewTime);
+      if (seen[seen.length - 1] !== t) seen.push(t);
+    };
+    await note();
+    for (let half = 0; half < forSeconds * 2; half++) {
+      await cluster.advance(500);
+      await note();
+    }
+    const gaps = seen.slice(1).map((t, i) => (t - seen[i]) / 1000);
+    const slack = ageTolerance(this) / 1000;
+    expect(gaps.length, `renewals seen: ${seen.map((t) => new Date(t).toISOString())}`).to.be.at.least(
+      Math.floor(forSeconds / every) - 1,
+    );
+    for (const gap of gaps)
+      expect(gap, `gaps between renewals (s): ${gaps.join(', ')}`).to.be.within(every - slack, every + slack);
   }),
 );

@@ -37,6 +37,21 @@ Feature: The controller manager acts only while it holds the leader lock
     Then the controller manager's leader record has:
       | renewed seconds after acquiring | 2 |
 
+  @LEADER-ELECT-LOCK @profile-kubernetes-1.32
+  Scenario: The Lease is renewed every retry period, on any clock
+    The real-clock form of the scenario above, whose times count from an acquisition only a
+    virtual clock places at the scenario's start: the renewals themselves, watched for 10 s,
+    come every retry period (2 s; on a real clock within ±2 s of it, a renewal being a
+    request), by the same holder with no transition.
+    Then the controller manager's leader lock is a Lease "kube-controller-manager" in namespace "kube-system"
+    And the controller manager's leader record has:
+      | holder               | this controller manager |
+      | leaseDurationSeconds | 15                      |
+    And the controller manager renews its leader record every 2 seconds for 10 seconds
+    And the controller manager's leader record has:
+      | holder            | this controller manager |
+      | leaderTransitions | 0                       |
+
   @LEADER-ELECT-LOCK @profile-seed
   Scenario: In v1.12 the controller manager keeps its record on an Endpoints object and renews it every 2 seconds
     Then the controller manager's leader lock is an Endpoints "kube-controller-manager" in namespace "kube-system"

@@ -52,6 +52,9 @@ Feature: The profile's defaults, judged without stating them
 
   @profile-kubernetes-1.32 @needs-virtual-time
   Scenario: By default the controller looks every 5 seconds: a 1.32 node is Unknown at the first pass after 50 s
+    As the seed's above, with v1.32's 50 s grace: exact instants, so a virtual clock only; on
+    a real clock the same defaults are judged as a window by lease.feature's "The default
+    grace period is 50 seconds from v1.32" (Ready at 50 s, Unknown by 60 s = grace + 2 × period).
     Given a ready node "10.4.42.5"
     When the kubelet on "10.4.42.5" stops
     Then node "10.4.42.5" is still Ready 55 seconds after its last heartbeat

@@ -28,7 +28,9 @@ Feature: A node that stops reporting becomes Unknown
   Scenario: The grace period ends strictly after the probe time, at a monitor pass
     The kubelet's last heartbeat comes right after a monitor pass, so the controller sees
     it (probe) at the next pass, 5 s later. At probe + 40 s the node is still Ready (not
-    strictly after); the next pass, 5 s later, marks it Unknown.
+    strictly after); the next pass, 5 s later, marks it Unknown. Only a virtual clock can
+    place the heartbeat right after a pass and look at the instants; on a real clock the
+    same rule is judged as its window by the first scenario (Ready at 40 s, Unknown by 50 s).
     Given the node monitor grace period is 40 seconds
     And a ready node "10.4.42.5"
     When the kubelet on "10.4.42.5" stops
