@@ -132,7 +132,7 @@ When(
 // The real-clock form of "renewed N seconds after acquiring", which needs the acquisition
 // at a known instant.
 Then(
-  "the controller manager renews its leader record every {int} seconds for {int} seconds",
+  'the controller manager renews its leader record every {int} seconds for {int} seconds',
   step(async function (this: KubeWorld, every: number, forSeconds: number) {
     const cluster = await this.cluster();
     const seen: number[] = [];
