@@ -16,7 +16,7 @@ node bin/build.js || exit 2
 # Longest first (upstream/longest-first.js), unless the arguments name feature paths.
 paths=()
 if ! printf '%s\n' "$@" | grep -q '\.feature\|^features'; then
-  mapfile -t paths < <(node upstream/longest-first.js kubernetes-1.32 1200)
+  mapfile -t paths < <(node upstream/longest-first.js kubernetes-1.32 1440)
 fi
 node bin/kubespec run --target upstream --profile kubernetes-1.32 --parallel "${KUBESPEC_UPSTREAM_PARALLEL:-8}" \
   --report-dir reports/upstream/kubernetes-1.32 "$@" "${paths[@]}"
