@@ -175,7 +175,10 @@ test('a failing run: exit 1, progress with file:line and duration, JUnit with re
   const cwd = path.join(ROOT, 'test'); // not the package root: paths are read from here
   const r = await kubespec(['run', '--label', 'cluster-a', '--report-dir', dir, path.relative(cwd, FIXTURE)], { cwd });
   assert.equal(r.code, 1, out(r));
-  assert.match(r.stdout, /✖ API-YAML {2}fails on purpose — test\/cli\/fixtures\/verdicts\.feature:16 \(\d+(\.\d)? s\)/);
+  assert.match(
+    r.stdout,
+    /✖ API-YAML {2}fails on purpose — test\/cli\/fixtures\/verdicts\.feature:16 \(\d+(\.\d)? s; run at \d+(\.\d)? s\)/,
+  );
   assert.match(
     r.stdout,
     /○ n\/a API-YAML {2}set aside on the seed profile — test\/cli\/fixtures\/verdicts\.feature:5 /,
@@ -241,7 +244,7 @@ for (const [signal, code] of [
     assert.match(r.stdout, /\[1\/3\] ○ n\/a/, 'the first scenario finished');
     assert.match(
       r.stdout,
-      /… still running \(\d+(\.\d)? s\): fails on purpose — test\/cli\/fixtures\/verdicts\.feature:16/,
+      /… still running \(\d+(\.\d)? s\): fails on purpose — test\/cli\/fixtures\/verdicts\.feature:16 \[run at \d+(\.\d)? s, \d+ running\]/,
       'a heartbeat while it ran',
     );
     const child = Number(fs.readFileSync(pidfile, 'utf8'));
