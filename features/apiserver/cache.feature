@@ -15,7 +15,9 @@ Feature: Components read through their list/watch caches, not the API server
   Scenario: Node heartbeats cost the controller manager and the scheduler no reads from the API server
     Neither the controller manager nor the scheduler writes here (the nodes stay Ready), so
     any read they made would be polling; 5 minutes are 60 node monitor periods and dozens
-    of heartbeats per node.
+    of heartbeats per node. No get, no list; a watch may start again once, from where it
+    ended (client-go's Reflector asks each watch to end after 5–10 min: on upstream v1.32.13
+    7 of the controller manager's 51 watches did so within the 5 minutes).
     Given ready nodes "n1", "n2", "n3"
     Then the API server has handled reads from:
       | system:kube-controller-manager |

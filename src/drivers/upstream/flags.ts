@@ -48,6 +48,9 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
       case 'token-auth-file':
       case 'kubelet-certificate-authority':
       case 'anonymous-auth':
+      // Removed in v1.19: passed on, so kube-apiserver itself refuses it ("unknown flag"),
+      // which the scenario that names it judges.
+      case 'basic-auth-file':
         out.apiserver.push(`--${flag}=${value}`);
         break;
       default:
