@@ -93,6 +93,21 @@ When(
   }),
 );
 
+// The namespace controller counts from the deletion (its first pass 5 s after it,
+// namespaceDeletionGracePeriod): on a real clock the steps between the deletion and the wait
+// take their own time, so the wait ends that long after the deletionTimestamp instead (whole
+// seconds: up to 1 s early, which the outcome's retry covers).
+When(
+  '{duration} pass(es) after the namespace {string} was deleted',
+  step(async function (this: KubeWorld, ms: number, name: string) {
+    const cluster = await this.cluster();
+    const ns = await cluster.client.get<KubeObject>({ resource: 'namespaces' }, name);
+    const deleted = ns.metadata.deletionTimestamp;
+    if (!deleted) throw new Error(`namespace ${name} is not being deleted`);
+    await advanceUntil(this, Date.parse(deleted), ms, `namespace ${name} was deleted`);
+  }),
+);
+
 When(
   '{duration} pass(es) after the deployment {string}{in-namespace} condition {word} was last updated',
   step(async function (this: KubeWorld, ms: number, name: string, ns: string, type: string) {

@@ -129,11 +129,13 @@ Feature: Deleting a namespace deletes everything in it, then the namespace
     As in v1.12 the first pass comes 5 s after the deletion and would re-check after 16 s, but
     since v1.16 it writes its findings to the namespace's conditions; that status update is
     a namespace event, processed 5 s later: the namespace goes at 10 s (found on upstream
-    v1.32.13, where it was gone well before the pods' 30 s).
+    v1.32.13, where it was gone well before the pods' 30 s). The waits count from the
+    deletionTimestamp: on a loaded real clock the steps after the deletion took so long that
+    the 5 s check came after the 10 s pass (upstream v1.32.13, sixth full run).
     When I delete the namespace "shop"
     Then the namespace "shop" has:
       | status.phase | Terminating |
-    When 5 seconds pass
+    When 5 seconds pass after the namespace "shop" was deleted
     Then the replicationcontroller "web" in namespace "shop" does not exist
     And the namespace "shop" has:
       | status.conditions[0].type    | NamespaceDeletionDiscoveryFailure       |
@@ -145,7 +147,7 @@ Feature: Deleting a namespace deletes everything in it, then the namespace
       | status.conditions[3].message | Some resources are remaining: pods. has 2 resource instances |
       | status.conditions[4].type    | NamespaceFinalizersRemaining            |
       | status.conditions[4].status  | False                                   |
-    When 4 seconds pass
+    When 9 seconds pass after the namespace "shop" was deleted
     Then the namespace "shop" has:
       | status.phase | Terminating |
     When 1 second passes
