@@ -63,7 +63,9 @@ export interface UpstreamOptions {
  * join it on the real clock as API clients, as KWOK's do, and serve the kubelet API: the API
  * server reaches them (logs, exec, attach, port-forward, node, pod and service proxies)
  * through an egress proxy, as a konnectivity-proxied cluster reaches its nodes
- * (kubelet-network.ts). Everything is stopped afterwards.
+ * (kubelet-network.ts). Everything is stopped afterwards. The components are processes of
+ * this machine, or — the container target — each a container of upstream/image/ (the
+ * ComponentRunner, upstream/components.ts; container/components.ts).
  */
 export class UpstreamDriver extends KubeDriver {
   private flags: Flags = {};
