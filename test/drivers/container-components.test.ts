@@ -152,3 +152,17 @@ test('--target container per scenario is the upstream target: http, the kubelet 
   assert.ok(!caps.apiServerDefaults, 'its default bind address would be every address of the host network');
   assert.ok(!caps.cloudProvider, 'the image has no cloud-controller-manager');
 });
+
+test('a component whose container cannot start is exited, saying so, and its wait fails at once', async () => {
+  const engine = new FakeEngine();
+  engine.start = async () => {
+    throw new Error('no such image');
+  };
+  const runner = containerRunner(spec(), async () => engine);
+  await runner.check();
+  const etcd = runner.start(work(), 'etcd', []);
+  await assert.rejects(
+    etcd.waitUntil('etcd', async () => true, 1000),
+    /etcd could not be started in a container of kubespec\/upstream:v1.32.13 \(no such image\)/,
+  );
+});

@@ -102,15 +102,14 @@ class ContainerComponent implements Component {
     });
     this.running = this.container.started.catch((e: Error) => {
       this.exited ??= `${name} could not be started in a container of ${image} (${e.message})`;
+      this.closeLog(); // no output will come
       return undefined;
     });
   }
 
   /** Its output ended: the container exited (unbidden, unless it was stopped) or was removed. */
   private ended(): void {
-    if (this.log === undefined) return; // told once
-    fs.closeSync(this.log);
-    this.log = undefined;
+    if (!this.closeLog()) return; // told once
     if (this.stopping || exitIsDesign(this.name)?.(this.output())) return;
     this.exited = `${this.name} exited unexpectedly (its container ended)`;
     void this.running
@@ -121,6 +120,14 @@ class ContainerComponent implements Component {
         },
         () => undefined, // removed meanwhile: the first wording stays
       );
+  }
+
+  /** Closes its log file; false when it already was. */
+  private closeLog(): boolean {
+    if (this.log === undefined) return false;
+    fs.closeSync(this.log);
+    this.log = undefined;
+    return true;
   }
 
   private output(): string {
