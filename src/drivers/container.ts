@@ -1,19 +1,11 @@
-import { reportTo } from '../client/background';
-import { onShutdown } from '../util/shutdown';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { loadProfile, mergeFlags } from '../profile/profile';
 import { ContainerSpec, loadTargetDeclaration, TargetDeclaration } from './targets';
-import {
-  containerToken,
-  ContainerEngine,
-  LABEL_CONTAINER,
-  LABEL_PID,
-  StartedContainer,
-  testcontainersEngine,
-} from './container/engine';
+import { ContainerEngine, StartedContainer, testcontainersEngine } from './container/engine';
+import { launchContainer } from './container/launch';
 import { upstreamImageInputs } from './container/upstream-image';
 import { translateFlags } from './upstream/flags';
 import { freePort } from '../util/ports';
@@ -23,7 +15,8 @@ import { freePort } from '../util/ports';
  * declaration's `container:` block) is started, known ready, its kubeconfig copied out, and
  * stopped and removed afterwards — after the scenario or the run, also when it failed, timed
  * out, or the process got SIGINT/SIGTERM. Per run it is judged as any long-lived cluster
- * (`kube`, scoped names); per scenario by ContainerDriver (container/driver.ts).
+ * (`kube`, scoped names). Per scenario, upstream/image/ is the upstream target with its
+ * components in containers (container/components.ts).
  */
 
 export class NoContainerRuntimeError extends Error {
@@ -95,21 +88,6 @@ export async function ensureImage(spec: ContainerSpec, engine: ContainerEngine):
   return image;
 }
 
-// ── Removal on SIGINT/SIGTERM ─────────────────────────────────────────────────────────────
-// The containers this process started and has not removed yet are clean-ups of the run's one
-// registry (util/shutdown.ts): on a signal they are removed, newest first, before the process
-// ends the way the signal would have ended it (and the CLI writes the interrupted report).
-const live = new Map<string, () => void>();
-
-function guard(token: string, remove: () => Promise<void>): void {
-  live.set(token, onShutdown(`container ${token}`, remove));
-}
-
-function unguard(token: string): void {
-  live.get(token)?.();
-  live.delete(token);
-}
-
 // ── One container ─────────────────────────────────────────────────────────────────────────
 
 export interface RunningControlPlane {
@@ -156,54 +134,36 @@ export async function startControlPlane(spec: ContainerSpec, options: StartOptio
   const { engine } = options;
   await requireContainerRuntime(engine);
   const image = await ensureImage(spec, engine);
-  const token = containerToken();
   const lines: string[] = [];
   const logPattern = spec.readiness.log ? new RegExp(spec.readiness.log) : undefined;
   let logSeen = !logPattern;
   let ended = false;
-  let container: StartedContainer | undefined;
-  let starting: Promise<unknown> | undefined;
-  let stopping: Promise<void> | undefined;
+  let container: StartedContainer;
   const tail = () => lines.slice(-TAIL_LINES).join('\n');
-  const remove = () => {
-    stopping ??= (async () => {
-      try {
-        // A start under way (a signal came meanwhile) is let finish, or the container it is
-        // creating would appear after the removal; a failed one leaves its container labelled.
-        // Its failure is told (the start's caller may be gone: a signal came meanwhile).
-        await starting?.catch(reportTo('container target: the start a removal waited for'));
-        if (container) await container.remove();
-        else await engine.removeLabelled(LABEL_CONTAINER, token);
-      } finally {
-        unguard(token);
-      }
-    })();
-    return stopping;
-  };
-  guard(token, remove);
+  // Removed on a signal too, even mid-start (container/launch.ts).
+  const launched = launchContainer(engine, {
+    image,
+    command: spec.command,
+    env: { ...spec.env, ...options.env },
+    network: spec.network,
+    ports: spec.ports,
+    privileged: spec.privileged,
+    tmpfs: spec.tmpfs,
+    files: options.files ?? [],
+    labels: {},
+    onLine: (line) => {
+      lines.push(line);
+      if (lines.length > 4 * TAIL_LINES) lines.splice(0, lines.length - TAIL_LINES);
+      if (!logSeen && logPattern!.test(line)) logSeen = true;
+    },
+    onEnd: () => {
+      ended = true;
+    },
+  });
+  const remove = launched.remove;
   try {
     try {
-      const start = engine.start({
-        image,
-        command: spec.command,
-        env: { ...spec.env, ...options.env },
-        network: spec.network,
-        ports: spec.ports,
-        privileged: spec.privileged,
-        tmpfs: spec.tmpfs,
-        files: options.files ?? [],
-        labels: { [LABEL_CONTAINER]: token, [LABEL_PID]: String(process.pid) },
-        onLine: (line) => {
-          lines.push(line);
-          if (lines.length > 4 * TAIL_LINES) lines.splice(0, lines.length - TAIL_LINES);
-          if (!logSeen && logPattern!.test(line)) logSeen = true;
-        },
-        onEnd: () => {
-          ended = true;
-        },
-      });
-      starting = start;
-      container = await start;
+      container = await launched.started;
     } catch (e) {
       const reason = (e as Error).message;
       if (/pull|not found|no such image|manifest unknown|repository does not exist/i.test(reason))

@@ -7,7 +7,8 @@ import { ScopedDriver } from './scoped';
 import { ServeDriver } from './serve';
 import { ServeHaDriver } from './serve-ha';
 import { UpstreamDriver } from './upstream';
-import { ContainerDriver } from './container/driver';
+import { containerRunner } from './container/components';
+import { containerEngine } from './container';
 import { loadTargetDeclaration } from './targets';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { coreRegistry } from '../api/resources';
@@ -94,9 +95,13 @@ export function createDriver(target: string, profileName: string, options: Targe
     case 'container':
     case 'k3s': {
       const declaration = loadTargetDeclaration(options.targetConfig ?? target);
-      // A container per scenario; per run, `kubespec run` started it and hands its kubeconfig on.
+      // upstream/image/ per scenario: the upstream target, its components each in a container
+      // (container/components.ts). Any image per run: `kubespec run` started it and hands its
+      // kubeconfig on, to be judged as any cluster is.
       if (target !== 'kube' && declaration.container?.mode === 'scenario')
-        return new ContainerDriver(profile, declaration);
+        return new UpstreamDriver(profile, declaration, {
+          runner: containerRunner(declaration.container, containerEngine),
+        });
       if (!options.kubeconfig) throw new Error(`target ${target} needs a kubeconfig (--kubeconfig FILE)`);
       const driver = new KubeDriver(
         profile,

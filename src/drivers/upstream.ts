@@ -7,7 +7,6 @@ import { KubeconfigClient } from '../client/kubeconfig';
 import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { tokenKubeconfig } from '../cluster/serving';
 import { freePort, portFree } from '../util/ports';
-import { WatchedProcess } from '../util/process';
 import { RealClock } from '../clock';
 import { reportTo } from '../client/background';
 import { KubeDriver } from './kube';
@@ -18,8 +17,16 @@ import { listeningAddress } from './upstream/listen';
 import { apiReviews, egressSelectorConfiguration, KubeletNetwork } from './kubelet-network';
 import { Capabilities, Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
 import { TargetDeclaration } from './targets';
-import { answers200, Binary, missingBinaries, startComponent, upstreamBinDir } from './upstream/components';
-import { cloudControllerManagerBuilt, CloudLoadBalancer, UpstreamCloud } from './upstream/cloud';
+import {
+  answers200,
+  Binary,
+  Component,
+  ComponentRunner,
+  missingBinaries,
+  processRunner,
+  upstreamBinDir,
+} from './upstream/components';
+import { CloudLoadBalancer, UpstreamCloud } from './upstream/cloud';
 import { translateFlags, UpstreamCommand } from './upstream/flags';
 import {
   apiServerArgs,
@@ -40,8 +47,10 @@ const START_TIMEOUT_MS = 120_000;
 const ADMIN = 'kubernetes-admin';
 
 export interface UpstreamOptions {
-  /** Where the four binaries are (default: upstreamBinDir()). */
+  /** Where the four binaries are (default: upstreamBinDir()), for the default runner (processes on this machine). */
   binDir?: string;
+  /** Where the components run (default: processes on this machine; the container target: containers of upstream/image/). */
+  runner?: ComponentRunner;
   /** Only etcd and kube-apiserver (for the benchmark, which starts the scheduler itself). */
   apiServerOnly?: boolean;
 }
@@ -54,11 +63,13 @@ export interface UpstreamOptions {
  * join it on the real clock as API clients, as KWOK's do, and serve the kubelet API: the API
  * server reaches them (logs, exec, attach, port-forward, node, pod and service proxies)
  * through an egress proxy, as a konnectivity-proxied cluster reaches its nodes
- * (kubelet-network.ts). Everything is stopped afterwards.
+ * (kubelet-network.ts). Everything is stopped afterwards. The components are processes of
+ * this machine, or — the container target — each a container of upstream/image/ (the
+ * ComponentRunner, upstream/components.ts; container/components.ts).
  */
 export class UpstreamDriver extends KubeDriver {
   private flags: Flags = {};
-  private readonly procs: WatchedProcess[] = [];
+  private readonly procs: Component[] = [];
   private workDir?: string;
   private endpoint?: HttpEndpoint;
   private kubeconfigs = 0;
@@ -66,13 +77,13 @@ export class UpstreamDriver extends KubeDriver {
   private server?: string;
   /** Reuse: the API server this scenario got from the pool or will give back (see upstream/pool.ts). */
   private reuse = {
-    allowed: pool.poolSize() > 0,
+    allowed: false, // set in the constructor: the runner says whether its components may outlive a scenario
     key: '',
     baseline: undefined as pool.Baseline | undefined,
     served: 0,
   };
   private etcdClientUrl?: string;
-  private readonly binDir: string;
+  private readonly runner: ComponentRunner;
   protected override cleanupOnStop = false;
   readonly http: HttpAccess;
 
@@ -84,12 +95,13 @@ export class UpstreamDriver extends KubeDriver {
     // Its own copy: configure() records the scenario's flags in it, which the kube driver's
     // hollow kubelets read (their heartbeat frequencies, lease duration).
     super(profile, { ...declaration, flags: { ...declaration.flags } });
-    this.binDir = options.binDir ?? upstreamBinDir();
+    this.runner = options.runner ?? processRunner(options.binDir);
+    this.reuse.allowed = pool.poolSize() > 0 && this.runner.reusable;
     this.capabilities = {
       ...this.capabilities,
       http: true,
       kubeletApi: true,
-      cloudProvider: this.capabilities.cloudProvider && cloudControllerManagerBuilt(this.binDir),
+      cloudProvider: this.capabilities.cloudProvider && this.runner.cloudControllerManager,
     };
     this.http = this.httpAccess();
   }
@@ -194,8 +206,8 @@ export class UpstreamDriver extends KubeDriver {
     }
   }
 
-  private spawn(name: Binary, args: string[]): WatchedProcess {
-    const proc = startComponent(this.binDir, this.workDir!, name, args);
+  private spawn(name: Binary, args: string[]): Component {
+    const proc = this.runner.start(this.workDir!, name, args);
     this.commands.set(proc, args);
     this.procs.push(proc);
     return proc;
@@ -256,11 +268,7 @@ export class UpstreamDriver extends KubeDriver {
 
   private async launch(): Promise<void> {
     const cmd = this.translate(mergeFlags(this.profile.flags, this.flags));
-    const missing = missingBinaries(this.binDir);
-    if (missing.length)
-      throw new Error(
-        `the upstream binaries are not built (no ${missing.join(', ')} in ${this.binDir}): run \`npm run upstream:build\``,
-      );
+    await this.runner.check();
     // The controllers are new for every scenario; an API server (and its etcd) may be reused.
     this.reuse.key = JSON.stringify([cmd.apiserver, this.flags['kube-apiserver']?.['secure-port'] ?? '']);
     const idle = this.reuse.allowed && !this.options.apiServerOnly ? pool.take(this.reuse.key) : undefined;
@@ -434,7 +442,7 @@ export class UpstreamDriver extends KubeDriver {
   }
 
   /** Each process's command line (a restart starts the same ones again). */
-  private readonly commands = new Map<WatchedProcess, string[]>();
+  private readonly commands = new Map<Component, string[]>();
   private marks = { audit: 0, revision: 0 };
   private etcdAccess?: EtcdAccess;
 

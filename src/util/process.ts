@@ -63,6 +63,39 @@ export interface WatchedOptions {
 
 const TAIL_LINES = 40;
 
+/** The last lines of what a served thing wrote, headed with whose output it is and where it is kept. */
+export function tailOf(name: string, output: string, logFile?: string, lines = TAIL_LINES): string {
+  const all = output.trimEnd().split('\n');
+  const where = logFile ? ` (${logFile})` : '';
+  return `--- last ${Math.min(lines, all.length)} lines of ${name}'s output${where} ---\n${all.slice(-lines).join('\n')}`;
+}
+
+/**
+ * Polls `ready` until it answers true; fails as soon as `served` has ended (its `exited` says
+ * why), or after timeoutMs, with the tail of its output (and `ready`'s last answer when it
+ * gave a string). What WatchedProcess.waitUntil and a component in a container wait with.
+ */
+export async function pollUntil(
+  served: { readonly exited?: string; tail(): string },
+  what: string,
+  ready: () => Promise<boolean | string> | boolean | string,
+  timeoutMs: number,
+  pollMs = 250,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: boolean | string = false;
+  for (;;) {
+    if (served.exited) throw new Error(`${served.exited} while waiting for ${what}\n${served.tail()}`);
+    last = await ready();
+    if (last === true) return;
+    if (Date.now() >= deadline) {
+      const answer = typeof last === 'string' ? ` (last answer: ${last})` : '';
+      throw new Error(`${what} not ready after ${timeoutMs / 1000}s${answer}\n${served.tail()}`);
+    }
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
 /**
  * A child process started to serve: its output kept (a log file, or memory) for the error
  * that says why it failed, an exit nobody asked for remembered in `exited`, and a wait for
@@ -114,33 +147,29 @@ export class WatchedProcess {
   }
 
   tail(lines = TAIL_LINES): string {
-    const all = this.output().trimEnd().split('\n');
-    const where = this.options.logFile ? ` (${this.options.logFile})` : '';
-    return `--- last ${Math.min(lines, all.length)} lines of ${this.name}'s output${where} ---\n${all.slice(-lines).join('\n')}`;
+    return tailOf(this.name, this.output(), this.options.logFile, lines);
   }
 
   /**
    * Polls `ready` until it answers true; fails as soon as the process has ended, or after
    * timeoutMs, with the tail of its output (and `ready`'s last answer when it gave a string).
    */
-  async waitUntil(
+  waitUntil(
     what: string,
     ready: () => Promise<boolean | string> | boolean | string,
     timeoutMs: number,
     pollMs = 250,
   ): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let last: boolean | string = false;
-    for (;;) {
-      if (this.exited) throw new Error(`${this.exited} while waiting for ${what}\n${this.tail()}`);
-      last = await ready();
-      if (last === true) return;
-      if (Date.now() >= deadline) {
-        const answer = typeof last === 'string' ? ` (last answer: ${last})` : '';
-        throw new Error(`${what} not ready after ${timeoutMs / 1000}s${answer}\n${this.tail()}`);
-      }
-      await new Promise((r) => setTimeout(r, pollMs));
-    }
+    return pollUntil(this, what, ready, timeoutMs, pollMs);
+  }
+
+  /** Whether it keeps this process's event loop alive (an idle control plane kept for later must not). */
+  ref(): void {
+    this.child.ref();
+  }
+
+  unref(): void {
+    this.child.unref();
   }
 
   /** SIGTERM, SIGKILL after graceMs (to its group when it has one); an exit now is no failure. */

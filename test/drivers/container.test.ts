@@ -56,6 +56,9 @@ class FakeEngine implements ContainerEngine {
       remove: async () => {
         this.removed++;
       },
+      kill: async () => {
+        this.removed++;
+      },
     };
   }
 }

@@ -8,6 +8,8 @@ import type { Readable } from 'node:stream';
 
 export interface ContainerRequest {
   image: string;
+  /** Replaces the image's entrypoint (upstream/image/'s components are started one per container this way). */
+  entrypoint?: string[];
   command: string[];
   env: Record<string, string>;
   network: 'host' | 'bridge';
@@ -17,6 +19,10 @@ export interface ContainerRequest {
   tmpfs: string[];
   /** Files written into the container before it starts. */
   files: { target: string; content: string; mode?: number }[];
+  /** Directories or files of this machine mounted at the same path inside (read-only unless said). */
+  mounts?: { path: string; writable: boolean }[];
+  /** The user (uid:gid) its process runs as (the image's when not given). */
+  user?: string;
   labels: Record<string, string>;
   /** Each line of the container's output (stdout and stderr), as it comes. */
   onLine(line: string): void;
@@ -34,6 +40,8 @@ export interface StartedContainer {
   readFile(file: string): Promise<string | undefined>;
   /** Stops and removes it (and its anonymous volumes); a container already gone is not an error. */
   remove(): Promise<void>;
+  /** SIGKILL, as a crash would, and removes it; a container already gone is not an error. */
+  kill(): Promise<void>;
 }
 
 export interface ContainerEngine {
@@ -134,13 +142,24 @@ export async function testcontainersEngine(): Promise<ContainerEngine> {
         .withNetworkMode(req.network)
         .withLogConsumer((stream) => lines(stream, req.onLine, req.onEnd))
         .withCopyContentToContainer(req.files.map((f) => ({ content: f.content, target: f.target, mode: f.mode })));
+      if (req.entrypoint) container = container.withEntrypoint(req.entrypoint);
       if (req.command.length) container = container.withCommand(req.command);
+      if (req.mounts?.length)
+        container = container.withBindMounts(
+          req.mounts.map((m) => ({ source: m.path, target: m.path, mode: m.writable ? 'rw' : 'ro' })),
+        );
+      if (req.user) container = container.withUser(req.user);
       if (req.network === 'bridge' && req.ports.length)
         container = container.withExposedPorts(...req.ports.map((p) => ({ container: p, host: 0 })));
       if (req.privileged) container = container.withPrivilegedMode();
       if (req.tmpfs.length) container = container.withTmpFs(Object.fromEntries(req.tmpfs.map((t) => [t, 'rw'])));
       const started = await container.start();
       const dockerContainer = (await client()).container.getById(started.getId());
+      // Docker's forced removal is a SIGKILL of its process, then the removal.
+      const forceRemove = () =>
+        dockerContainer.remove({ force: true, v: true }).catch((again: Error) => {
+          if (!/no such container|404|already in progress/i.test(again.message)) throw again;
+        });
       return {
         id: started.getId(),
         hostPort: (port) => (req.network === 'host' ? port : started.getMappedPort(port)),
@@ -161,11 +180,10 @@ export async function testcontainersEngine(): Promise<ContainerEngine> {
             await started.stop({ remove: true, removeVolumes: true, timeout: 5_000 });
           } catch (e) {
             if (!/no such container|404|is already in progress|not running/i.test((e as Error).message)) throw e;
-            await dockerContainer.remove({ force: true, v: true }).catch((again: Error) => {
-              if (!/no such container|404|already in progress/i.test(again.message)) throw again;
-            });
+            await forceRemove();
           }
         },
+        kill: forceRemove,
       };
     },
   };

@@ -1,16 +1,7 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { WatchedProcess } from '../../util/process';
-import { answers200, Binary, CLOUD_CONTROLLER_MANAGER } from './components';
-
-/**
- * Whether upstream:build made our cloud-controller-manager (its build is not fatal there):
- * without it the target offers no cloud provider, and the scenarios that need one are not applicable.
- */
-export function cloudControllerManagerBuilt(binDir: string): boolean {
-  return fs.existsSync(path.join(binDir, CLOUD_CONTROLLER_MANAGER));
-}
+import { answers200, Binary, CLOUD_CONTROLLER_MANAGER, Component } from './components';
 
 /** One load balancer of the simulated cloud, as ClusterDriver.loadBalancers() gives it. */
 export interface CloudLoadBalancer {
@@ -23,7 +14,7 @@ export interface CloudLoadBalancer {
 export interface CloudStartOptions {
   workDir: string;
   /** Starts a component (the driver's, so that it is stopped with the others). */
-  spawn: (name: Binary, args: string[]) => WatchedProcess;
+  spawn: (name: Binary, args: string[]) => Component;
   /** A free loopback port for its secure port. */
   port: number;
   /** The kubeconfig it speaks to the API server with (kube-controller-manager's identity). */
@@ -46,7 +37,7 @@ export interface CloudStartOptions {
 export class UpstreamCloud {
   private constructor(
     private readonly console: string,
-    readonly proc: WatchedProcess,
+    readonly proc: Component,
   ) {}
 
   /** Starts it on options.port and waits for its /healthz and its console's address. */

@@ -22,10 +22,77 @@ export function missingBinaries(binDir = upstreamBinDir()): string[] {
 }
 
 /**
- * One upstream component, started in its own process group (so stopping it ends anything it
- * started) with its output in `<workDir>/<name>.log`, whose tail a failure shows.
+ * One running component of a control plane, wherever it runs: a process on this machine
+ * (WatchedProcess) or a container of upstream/image/ (container/components.ts).
  */
-export function startComponent(binDir: string, workDir: string, name: Binary, args: string[]): WatchedProcess {
+export interface Component {
+  readonly name: string;
+  /** Why it ended unbidden, if it did. */
+  readonly exited?: string;
+  /** The last lines of its output, headed with where its log is. */
+  tail(): string;
+  /** Polls `ready` until true; fails at once when it ends, or after timeoutMs, with its tail. */
+  waitUntil(what: string, ready: () => Promise<boolean | string>, timeoutMs: number): Promise<void>;
+  /** SIGTERM, SIGKILL after a grace period; an exit now is no failure. */
+  stop(): Promise<void>;
+  /** SIGKILL at once, as a crash would (a restart judges what survives it). */
+  kill(): Promise<void>;
+  /** Whether it keeps this process's event loop alive (an idle control plane kept for later must not). */
+  ref(): void;
+  unref(): void;
+}
+
+/**
+ * Where the upstream target runs its components. Every path and port in their command lines
+ * means the same to the component as to the driver, so the driver writes its files (PKI,
+ * kubeconfigs, audit policy), reads theirs (audit log, logs) and dials their loopback ports
+ * the same way whatever runs them.
+ */
+export interface ComponentRunner {
+  /** Throws, saying what to do, when the four components cannot be started (not built, no image). */
+  check(): Promise<void>;
+  /** Whether our cloud-controller-manager can be started beside them (its build is optional). */
+  readonly cloudControllerManager: boolean;
+  /**
+   * Whether a control plane may outlive its scenario, idle, for the next (upstream/pool.ts):
+   * only what this process's exit ends by itself may (a process group does; a container does not).
+   */
+  readonly reusable: boolean;
+  /** Starts one component with its output in `<workDir>/<name>.log`. */
+  start(workDir: string, name: Binary, args: string[]): Component;
+}
+
+/**
+ * A kube-controller-manager (or kube-scheduler, or ours) exiting on a lost leader lock does so
+ * by design (OnStoppedLeading: "leaderelection lost"; a supervisor restarts them): that is the
+ * behaviour a leader-election scenario judges, not a crash.
+ */
+export function exitIsDesign(name: Binary): ((output: string) => boolean) | undefined {
+  return name === 'etcd' || name === 'kube-apiserver' ? undefined : (out) => /leaderelection lost/.test(out);
+}
+
+/** The components as processes of this machine, from the binaries in binDir. */
+export function processRunner(binDir = upstreamBinDir()): ComponentRunner {
+  return {
+    check: async () => {
+      const missing = missingBinaries(binDir);
+      if (missing.length)
+        throw new Error(
+          `the upstream binaries are not built (no ${missing.join(', ')} in ${binDir}): run \`npm run upstream:build\``,
+        );
+    },
+    cloudControllerManager: fs.existsSync(path.join(binDir, CLOUD_CONTROLLER_MANAGER)),
+    reusable: true,
+    start: (workDir, name, args) => startComponent(binDir, workDir, name, args),
+  };
+}
+
+/**
+ * One upstream component, started in its own process group (so stopping it ends anything it
+ * started, and so does this process's exit) with its output in `<workDir>/<name>.log`, whose
+ * tail a failure shows.
+ */
+function startComponent(binDir: string, workDir: string, name: Binary, args: string[]): WatchedProcess {
   const bin = path.join(binDir, name);
   if (!fs.existsSync(bin))
     throw new Error(
@@ -34,10 +101,7 @@ export function startComponent(binDir: string, workDir: string, name: Binary, ar
   return new WatchedProcess(name, bin, args, {
     logFile: path.join(workDir, `${name}.log`),
     group: true,
-    // kube-controller-manager (and kube-scheduler) exit when they lose the leader lock, by
-    // design (OnStoppedLeading: "leaderelection lost"; a supervisor restarts them): that is
-    // the behaviour a leader-election scenario judges, not a crash.
-    exitIsDesign: name === 'etcd' || name === 'kube-apiserver' ? undefined : (out) => /leaderelection lost/.test(out),
+    exitIsDesign: exitIsDesign(name),
   });
 }
 

@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import { isStatusError } from '../../api/errors';
 import { KubeObject } from '../../api/meta';
 import { KubeconfigClient } from '../../client/kubeconfig';
-import { WatchedProcess } from '../../util/process';
 import { HttpEndpoint } from '../driver';
 import type { KubeletNetwork } from '../kubelet-network';
+import type { Component } from './components';
 
 /**
  * Reusing an upstream control plane across scenarios. Starting kube-apiserver costs several
@@ -30,7 +30,7 @@ export type Baseline = Map<string, { uid: string; rv: string }>;
 /** An API server (with its etcd) between two scenarios. */
 export interface IdleControlPlane {
   key: string;
-  procs: WatchedProcess[];
+  procs: Component[];
   workDir: string;
   server: string;
   endpoint: HttpEndpoint;
@@ -223,7 +223,7 @@ export function take(key: string): IdleControlPlane | undefined {
   const i = idle.findIndex((c) => c.key === key && !c.procs.some((p) => p.exited));
   if (i < 0) return undefined;
   const cp = idle.splice(i, 1)[0];
-  for (const p of cp.procs) p.child.ref();
+  for (const p of cp.procs) p.ref();
   cp.kubeletNetwork.ref();
   return cp;
 }
@@ -239,7 +239,7 @@ export async function giveBack(cp: IdleControlPlane, keepWorkDir: boolean): Prom
   }
   // An idle control plane must not keep the run alive once its last scenario is done (a run
   // without --parallel returns from its event loop): found when such a run never exited.
-  for (const p of cp.procs) p.child.unref();
+  for (const p of cp.procs) p.unref();
   cp.kubeletNetwork.unref();
   idle.push(cp);
   while (idle.length > poolSize()) await discard(idle.shift()!, keepWorkDir);
@@ -247,7 +247,7 @@ export async function giveBack(cp: IdleControlPlane, keepWorkDir: boolean): Prom
 
 /** Stops a control plane's processes (etcd last) and removes its scratch dir. */
 export async function discard(
-  cp: { procs: WatchedProcess[]; workDir: string; kubeletNetwork?: KubeletNetwork },
+  cp: { procs: Component[]; workDir: string; kubeletNetwork?: KubeletNetwork },
   keepWorkDir: boolean,
 ): Promise<void> {
   await cp.kubeletNetwork?.stop();

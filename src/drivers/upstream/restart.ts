@@ -1,6 +1,5 @@
 import * as https from 'node:https';
-import { WatchedProcess } from '../../util/process';
-import { answers200 } from './components';
+import { answers200, Component } from './components';
 
 const flag = (args: string[], name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
@@ -10,7 +9,7 @@ const flag = (args: string[], name: string) => args.find((a) => a.startsWith(`--
  * --secure-port (always allowed; their serving certificates are self-signed).
  */
 export async function waitServing(
-  proc: WatchedProcess,
+  proc: Component,
   args: string[],
   server: string,
   adminTls: https.RequestOptions,
