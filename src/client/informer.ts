@@ -15,12 +15,27 @@ export interface EventHandler<T extends KubeObject> {
 export type IndexFunc<T> = (obj: T) => string[];
 
 /**
+ * What addEventHandler returns (client-go's ResourceEventHandlerRegistration): the handle
+ * that takes the handler off again with removeEventHandler. Once removed, the handler hears
+ * nothing more, not even the rest of a delivery already under way.
+ */
+export interface HandlerRegistration {
+  readonly active: boolean;
+}
+
+class Registration<T extends KubeObject> implements HandlerRegistration {
+  active = true;
+  constructor(readonly handler: EventHandler<T>) {}
+}
+
+/**
  * List + watch into a local cache, as client-go's shared informer: components read the
  * cache and react to changes instead of polling the API server (API-CACHE).
  */
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly cache = new Map<string, T>();
-  private readonly handlers: EventHandler<T>[] = [];
+  /** Replaced, never changed in place: a delivery under way goes through the list it began with. */
+  private handlers: readonly Registration<T>[] = [];
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private readonly indices = new Map<string, Map<string, Set<string>>>();
   private watch?: Watch;
@@ -42,9 +57,19 @@ export class Informer<T extends KubeObject = KubeObject> {
     private readonly clock?: Clock,
   ) {}
 
-  addEventHandler(handler: EventHandler<T>): void {
-    this.handlers.push(handler);
-    if (this.synced) for (const obj of this.cache.values()) handler.onAdd?.(obj);
+  addEventHandler(handler: EventHandler<T>): HandlerRegistration {
+    const registration = new Registration(handler);
+    this.handlers = [...this.handlers, registration];
+    if (this.synced)
+      for (const obj of this.cache.values()) if (registration.active) guarded(obj, () => handler.onAdd?.(obj));
+    return registration;
+  }
+
+  /** RemoveEventHandler: the handler hears nothing more from this informer. */
+  removeEventHandler(registration: HandlerRegistration): void {
+    if (!(registration instanceof Registration)) return;
+    registration.active = false;
+    this.handlers = this.handlers.filter((r) => r !== registration);
   }
 
   addIndexer(name: string, fn: IndexFunc<T>): void {
@@ -174,8 +199,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.indexValuesRemove(name, key, before);
       this.indexValuesAdd(name, key, after);
     }
-    for (const h of this.handlers) {
-      guarded(obj, () => (old ? h.onUpdate?.(old, obj) : h.onAdd?.(obj)));
+    for (const r of this.handlers) {
+      if (r.active) guarded(obj, () => (old ? r.handler.onUpdate?.(old, obj) : r.handler.onAdd?.(obj)));
     }
   }
 
@@ -183,7 +208,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const old = this.cache.get(key);
     this.cache.delete(key);
     if (old) for (const [name, fn] of this.indexers) this.indexRemove(name, fn, key, old);
-    for (const h of this.handlers) guarded(obj, () => h.onDelete?.(obj));
+    for (const r of this.handlers) if (r.active) guarded(obj, () => r.handler.onDelete?.(obj));
   }
 
   private indexAdd(name: string, fn: IndexFunc<T>, key: string, obj: T): void {

@@ -9,6 +9,7 @@ import { MemoryStore, Store } from '../store';
 import { Client } from '../client/client';
 import { InProcessClient } from '../apiserver/inprocess-client';
 import { InformerFactory } from '../client/informer';
+import { ControllerContext } from '../client/controller-context';
 import { isStatusError } from '../api/errors';
 import { Namespace } from '../api/core';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
@@ -122,9 +123,7 @@ export class Cluster {
     });
     this.informers = new InformerFactory(this.client, this.clock);
     this.nodeLifecycle = new NodeLifecycleController(
-      this.informers,
-      this.client,
-      this.clock,
+      new ControllerContext(this, 'node-lifecycle-controller'),
       nodeLifecycleOptions(options.config),
     );
     this.nodeControllers = new NodeControllers(this);
@@ -205,10 +204,12 @@ export class Cluster {
             this.nodeLifecycle.run();
             this.controllers.run();
           },
+          // Every controller's handlers leave the shared informers (which go on for the
+          // API server's own loops), its queues and timers stop; the syncs under way end.
           onStoppedLeading: () => {
-            this.nodeControllers.stop();
-            this.nodeLifecycle.stop();
-            this.controllers.stopControllers();
+            void this.quiescence
+              .track(this.stopControllers(() => this.controllers.stopControllers()))
+              .catch(reportTo('kube-controller-manager'));
           },
         },
       );
@@ -225,14 +226,17 @@ export class Cluster {
   async stop(): Promise<void> {
     for (const k of this.kubelets.values()) k.stop();
     for (const p of this.proxies.values()) p.stop();
-    this.nodeLifecycle.stop();
-    this.nodeControllers.stop();
     this.scheduler.stop();
     this.leaderElector?.stop();
     this.schedulerElector?.stop();
-    this.controllers.stop();
+    await this.stopControllers(() => this.controllers.stop());
     this.informers.stop();
     await this.store.close();
+  }
+
+  /** The node controllers, node lifecycle and the controller manager's (`rest`), each waited for. */
+  private async stopControllers(rest: () => Promise<void>): Promise<void> {
+    await Promise.all([this.nodeControllers.stop(), this.nodeLifecycle.stop(), rest()]);
   }
 
   /**
