@@ -138,12 +138,14 @@ test('without a sink of its own, a context reports to the one background reporte
   const quiet = backgroundErrors.report;
   backgroundErrors.report = () => undefined;
   try {
-    ctx.workQueue(
-      async () => {
-        throw new Error('boom');
-      },
-      { name: 'test' },
-    ).add('k');
+    ctx
+      .workQueue(
+        async () => {
+          throw new Error('boom');
+        },
+        { name: 'test' },
+      )
+      .add('k');
     await clock.settle();
     assert.deepEqual(seen[0], { component: 'test-controller (k)', message: 'boom' });
   } finally {
