@@ -134,19 +134,24 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * List and watch again after the watch closed; a failure is reported (HandleError) and
-   * retried after the reflector's backoff (800 ms, doubling, at most 30 s), never given up.
+   * List and watch again (the watch's history is gone, HTTP 410); a failure is reported
+   * (HandleError) and retried after the reflector's backoff (800 ms, doubling, at most 30 s),
+   * never given up.
    */
   private relist(): void {
     this.listAndWatch().catch((e) => {
       handleError(`informer (${this.ref.resource})`, e);
-      if (this.stopped || !this.clock) return;
-      const clock = this.clock;
-      this.retry = clock.setTimeout(() => {
-        this.retry = undefined;
-        if (!this.stopped) this.relist();
-      }, this.backoff.delay(clock.now()));
+      this.retryAfterBackoff(() => this.relist());
     });
+  }
+
+  private retryAfterBackoff(retry: () => void): void {
+    if (this.stopped || !this.clock) return;
+    const clock = this.clock;
+    this.retry = clock.setTimeout(() => {
+      this.retry = undefined;
+      if (!this.stopped) retry();
+    }, this.backoff.delay(clock.now()));
   }
 
   private async listAndWatch(): Promise<void> {
@@ -161,11 +166,26 @@ export class Informer<T extends KubeObject = KubeObject> {
     for (const [key, obj] of [...this.cache]) if (!seen.has(key)) this.remove(key, obj);
     this.synced = true;
     this.lastResourceVersion = list.metadata.resourceVersion ?? '';
+    await this.startWatch();
+  }
+
+  /**
+   * Watches from the last resourceVersion seen (client-go's Reflector.watch). When the watch
+   * closes: at 410 the history is gone and only a list can resync the cache; otherwise the
+   * next watch resumes where this one ended — at once after a watch that delivered events,
+   * after the reflector's backoff after one that failed or closed at once with nothing
+   * (upstream's "very short watch"), so a server that refuses every watch is not asked in a
+   * tight loop.
+   */
+  private async startWatch(): Promise<void> {
+    let delivered = false;
+    const started = this.clock?.now();
     this.watch = await this.client.watch<T>(
       this.ref,
       { ...this.options, resourceVersion: this.lastResourceVersion },
       {
         onEvent: (e) => {
+          delivered = true;
           const key = objectKey(e.object);
           this.lastResourceVersion = e.object.metadata.resourceVersion ?? this.lastResourceVersion;
           if (e.type === 'ADDED' || e.type === 'MODIFIED') this.upsert(key, e.object);
@@ -176,11 +196,23 @@ export class Informer<T extends KubeObject = KubeObject> {
         },
         onClose: (error) => {
           if (this.stopped) return;
-          // 410 Gone or a dropped connection: list again, as client-go's reflector does.
-          if (error === undefined || isStatusError(error) || error instanceof Error) this.relist();
+          this.watch = undefined;
+          if (isGone(error)) return this.relist();
+          const lastedAWhile = started !== undefined && this.clock!.now() - started >= 1000;
+          if (error === undefined && (delivered || lastedAWhile)) return this.rewatch();
+          if (error !== undefined) handleError(`informer (${this.ref.resource}): watch closed`, error);
+          this.retryAfterBackoff(() => this.rewatch());
         },
       },
     );
+  }
+
+  private rewatch(): void {
+    this.startWatch().catch((e) => {
+      if (isGone(e)) return this.relist();
+      handleError(`informer (${this.ref.resource})`, e);
+      this.retryAfterBackoff(() => this.rewatch());
+    });
   }
 
   private upsert(key: string, obj: T): void {
@@ -270,6 +302,11 @@ export class InformerFactory {
   stop(): void {
     for (const i of this.informers.values()) i.stop();
   }
+}
+
+/** HTTP 410 (reason Expired or Gone): the resourceVersion asked for is older than the history kept. */
+function isGone(e: unknown): boolean {
+  return isStatusError(e) && e.status.code === 410;
 }
 
 function sameValues(a: string[], b: string[]): boolean {
