@@ -19,7 +19,7 @@ import { DEFAULT_MAX_ENDPOINTS_PER_SLICE } from '../controllers/endpointslice/de
 import { GarbageCollector } from '../controllers/garbagecollector/controller';
 import { JobController } from '../controllers/job/controller';
 import { NamespaceController } from '../controllers/namespace/controller';
-import { ReplicationManager } from '../controllers/replication/controller';
+import { ReplicationManager } from '../controllers/replicaset/replication';
 import { DEFAULT_REPLICASET_OPTIONS, ReplicaSetController } from '../controllers/replicaset/controller';
 import { DeploymentController } from '../controllers/deployment/controller';
 import { StatefulSetController } from '../controllers/statefulset/controller';

@@ -1,5 +1,5 @@
 import { Clock } from '../../clock';
-import { availabilityRecheckMs } from '../replication/status';
+import { availabilityRecheckMs } from '../pod-availability';
 import { DaemonSet, Node, Pod } from '../../api/core';
 import { clone, objectKey } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -9,9 +9,9 @@ import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { computeHash } from '../deployment/revisions';
+import { computeHash } from '../hash';
 import { Expectations } from '../expectations';
-import { equalData, nextRevision } from '../statefulset/revisions';
+import { equalData, nextRevision } from '../history';
 import { daemonPodTolerations, shouldRunOn } from './tolerations';
 import {
   managePlan,

@@ -1,4 +1,5 @@
 import { Clock } from '../../clock';
+import { computeHash } from '../hash';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -15,7 +16,6 @@ import { maxSurge } from './fenceposts';
 import {
   activeReplicaSets,
   actualReplicaCount,
-  computeHash,
   findNewReplicaSet,
   findOldReplicaSets,
   hasProgressDeadline,

@@ -10,8 +10,10 @@ import { NodeLifecycleController, PassEntry } from './controller';
 import { ZoneDisruption } from './disruption';
 import { NodeLifecycleOptions } from './options';
 import { ActionResult, EVICTION_RATE_LIMITER_BURST, RateLimitedTimedQueue, TokenBucket } from './rate-limited-queue';
-import { EXCLUDE_DISRUPTION_LABEL, zoneKey } from './zones';
-import { swapNodeTaints, withPodCondition } from './node-writes';
+import { zoneKey } from '../../api/topology';
+import { EXCLUDE_DISRUPTION_LABEL } from './zones';
+import { swapNodeTaints, withPodCondition } from '../node-writes';
+import { POD_NODE_INDEX, podsByNode } from '../pod-index';
 
 /** Upstream NodeEvictionPeriod: how often the tainting (or eviction) pass drains the zone queues. */
 export const NODE_EVICTION_PERIOD_MS = 100;
@@ -20,9 +22,6 @@ const RETRY_MS = 50;
 
 const NOT_READY_NO_EXECUTE = { key: TAINT_NOT_READY, effect: 'NoExecute' as const };
 const UNREACHABLE_NO_EXECUTE = { key: TAINT_UNREACHABLE, effect: 'NoExecute' as const };
-
-export const POD_NODE_INDEX = 'spec.nodeName';
-export const podsByNode = (p: Pod): string[] => (p.spec.nodeName ? [p.spec.nodeName] : []);
 
 type EvictionMark = 'toBeEvicted' | 'evicted';
 

@@ -16,7 +16,7 @@ import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { swapNodeTaints } from './node-writes';
+import { swapNodeTaints } from '../node-writes';
 
 /** Condition (type, status) → NoSchedule taint key (upstream nodeConditionToTaintKeyStatusMap). */
 const CONDITION_TAINTS: { type: string; status: string; key: string }[] = [

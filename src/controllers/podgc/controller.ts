@@ -4,8 +4,8 @@ import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
-import { withPodCondition } from '../nodelifecycle/node-writes';
-import { POD_NODE_INDEX, podsByNode } from '../nodelifecycle/eviction';
+import { withPodCondition } from '../node-writes';
+import { POD_NODE_INDEX, podsByNode } from '../pod-index';
 
 /** Upstream gcCheckPeriod. */
 export const GC_CHECK_PERIOD_MS = 20_000;

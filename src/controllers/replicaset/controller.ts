@@ -1,5 +1,5 @@
 import { Clock, isoTime } from '../../clock';
-import { availabilityRecheckMs } from '../replication/status';
+import { availabilityRecheckMs } from '../pod-availability';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -14,8 +14,8 @@ import { WorkQueue } from '../../client/workqueue';
 import { Expectations } from '../expectations';
 import { controllerOf, keyOf, matchesSelector } from '../ownership';
 import { claimPods, createExpectedPods, PodControl } from '../podcontrol';
-import { DeletionOrder, isPodActive, podsToDelete } from '../replication/ranking';
-import { calculateStatus, ManageError } from '../replication/status';
+import { DeletionOrder, isPodActive, podsToDelete } from './ranking';
+import { calculateStatus, ManageError } from './status';
 
 export interface ReplicaSetOptions {
   /** Upstream BurstReplicas: creations or deletions per sync. */

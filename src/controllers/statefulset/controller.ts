@@ -18,7 +18,8 @@ import {
   REVISION_LABEL,
   revisionOf,
 } from './plan';
-import { equalData, hashRevision, nextRevision, revisionData, revisionsToTruncate, templateOf } from './revisions';
+import { equalData, nextRevision } from '../history';
+import { hashRevision, revisionData, revisionsToTruncate, templateOf } from './revisions';
 
 export interface StatefulSetOptions {
   /** v1.28+ labels each pod with its ordinal (apps.kubernetes.io/pod-index). */

@@ -6,8 +6,8 @@ import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
-import { POD_NODE_INDEX, podsByNode } from '../nodelifecycle/eviction';
-import { withPodCondition } from '../nodelifecycle/node-writes';
+import { POD_NODE_INDEX, podsByNode } from '../pod-index';
+import { withPodCondition } from '../node-writes';
 import { matchingTolerations, minTolerationTime } from './tolerations';
 
 interface Work {

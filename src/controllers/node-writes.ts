@@ -1,9 +1,9 @@
-import { isoTime } from '../../clock';
-import { Node, Pod, PodCondition, Taint } from '../../api/core';
-import { clone } from '../../api/meta';
-import { isStatusError } from '../../api/errors';
-import { swapTaints } from '../../api/taints';
-import { Client } from '../../client/client';
+import { isoTime } from '../clock';
+import { Node, Pod, PodCondition, Taint } from '../api/core';
+import { clone } from '../api/meta';
+import { isStatusError } from '../api/errors';
+import { swapTaints } from '../api/taints';
+import { Client } from '../client/client';
 
 const NODES = { resource: 'nodes' };
 

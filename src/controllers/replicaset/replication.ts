@@ -5,7 +5,7 @@ import {
   REPLICATION_CONTROLLER_KIND,
   ReplicaSetController,
   ReplicaSetOptions,
-} from '../replicaset/controller';
+} from './controller';
 
 export type ReplicationOptions = ReplicaSetOptions;
 
