@@ -60,6 +60,13 @@ export interface ClusterOptions {
 }
 
 /**
+ * The longest one settle may take in wall time, well inside CI's limits: on the real clock
+ * components only react to what happened; in virtual time one settle may carry a large
+ * scenario's whole reaction on a loaded machine, so it gets longer.
+ */
+export const SETTLE_LIMIT_MS = { real: 60_000, virtual: 5 * 60_000 };
+
+/**
  * One control plane assembled from its parts: store, API server, controllers, kubelets.
  * Over 400 lines on purpose: one type, the façade drivers ask instead of its components
  * (ARCHITECTURE.md); how the parts are built is config.ts, controller-manager.ts and
@@ -98,6 +105,7 @@ export class Cluster {
     // A server restarted on its --data-dir signs with the key it had, so old tokens still verify.
     this.serviceAccountSigner = new TokenSigner(options.serviceAccountKey);
     this.quiescence = options.quiescence ?? new Quiescence();
+    this.quiescence.settleLimitMs = options.clock === 'real' ? SETTLE_LIMIT_MS.real : SETTLE_LIMIT_MS.virtual;
     this.clock =
       options.clock === 'real'
         ? new RealClock()
@@ -263,7 +271,13 @@ export class Cluster {
     ];
   }
 
-  /** Waits until no component has work in flight. */
+  /**
+   * Waits until no component has work in flight, for at most SETTLE_LIMIT_MS of wall time
+   * (set on the quiescence, so the virtual clock's advance has it too: a hollow kubelet added
+   * to a long-lived serve once kept a settle busy for 8 minutes): past it the caller gets an
+   * error naming how much is still in flight, never a silent hang. Virtual time is not
+   * touched: the limit only turns a stuck cluster into a failure.
+   */
   async settle(): Promise<void> {
     await this.quiescence.settle();
   }
