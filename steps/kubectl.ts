@@ -97,6 +97,9 @@ async function prepare(
   return { args, env, cwd: s.dir };
 }
 
+/** The longest one kubectl command may run (inside the steps' 90 s timeout). */
+const KUBECTL_LIMIT_MS = 60_000;
+
 export async function runKubectl(
   world: KubeWorld,
   command: string,
@@ -118,14 +121,26 @@ export async function runKubectl(
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    // A kubectl that does not end (a stream that never closes) is stopped by its PID and the
+    // step fails saying so, instead of a check failing later on a half output.
+    let timedOut = false;
+    const guard = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, KUBECTL_LIMIT_MS);
     child.on('error', (e) => {
       clearTimeout(guard);
       reject(new Error(`could not run kubectl: ${e.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(guard);
-      resolve({ command, code, stdout, stderr, ms: Date.now() - started });
+      if (timedOut)
+        reject(
+          new Error(
+            `"${command}" did not end within ${KUBECTL_LIMIT_MS / 1000} s and was killed (pid ${child.pid}); stdout:\n${stdout}\nstderr:\n${stderr}`,
+          ),
+        );
+      else resolve({ command, code, stdout, stderr, ms: Date.now() - started });
     });
   });
   kubectlState(world).last = result;

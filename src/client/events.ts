@@ -29,14 +29,29 @@ function nameStamp(nowMs: number): string {
   return lastStamp.toString(16);
 }
 
+/**
+ * How many distinct events a recorder remembers to fold repeats into (client-go
+ * tools/record/events_cache.go: maxLruCacheEntries = 4096, the eventLogger's LRU cache that
+ * NewEventCorrelator makes). Beyond it the least recently recorded is forgotten, and its next
+ * repeat is a new Event, as upstream's.
+ */
+export const EVENT_CACHE_ENTRIES = 4096;
+
 export class EventRecorder {
+  /** An LRU: a Map iterates in insertion order, so a hit is moved to the end and the first entry is the oldest. */
   private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
 
   constructor(
     private readonly client: Client,
     private readonly clock: Clock,
     private readonly source: EventSource,
+    private readonly cacheEntries = EVENT_CACHE_ENTRIES,
   ) {}
+
+  /** How many distinct events the recorder remembers now (at most cacheEntries). */
+  get remembered(): number {
+    return this.seen.size;
+  }
 
   normal(obj: KubeObject, reason: string, message: string): void {
     this.record(obj, 'Normal', reason, message);
@@ -61,6 +76,8 @@ export class EventRecorder {
     const key = [ref.kind, namespace, ref.name, ref.uid, type, reason, message].join('\u0000');
     const previous = this.seen.get(key);
     if (previous) {
+      this.seen.delete(key);
+      this.seen.set(key, previous);
       previous.count++;
       void this.client
         .patch({ resource: 'events', namespace }, previous.name, 'merge', { count: previous.count, lastTimestamp: now })
@@ -70,6 +87,7 @@ export class EventRecorder {
     // Stored with the Event, as long as it lives: one piece each (../util/flat-string).
     const name = flatString(`${ref.name}.${nameStamp(this.clock.now())}`);
     this.seen.set(key, { name, namespace, count: 1 });
+    if (this.seen.size > this.cacheEntries) this.seen.delete(this.seen.keys().next().value!);
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',

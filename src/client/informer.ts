@@ -15,12 +15,27 @@ export interface EventHandler<T extends KubeObject> {
 export type IndexFunc<T> = (obj: T) => string[];
 
 /**
+ * What addEventHandler returns (client-go's ResourceEventHandlerRegistration): the handle
+ * that takes the handler off again with removeEventHandler. Once removed, the handler hears
+ * nothing more, not even the rest of a delivery already under way.
+ */
+export interface HandlerRegistration {
+  readonly active: boolean;
+}
+
+class Registration<T extends KubeObject> implements HandlerRegistration {
+  active = true;
+  constructor(readonly handler: EventHandler<T>) {}
+}
+
+/**
  * List + watch into a local cache, as client-go's shared informer: components read the
  * cache and react to changes instead of polling the API server (API-CACHE).
  */
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly cache = new Map<string, T>();
-  private readonly handlers: EventHandler<T>[] = [];
+  /** Replaced, never changed in place: a delivery under way goes through the list it began with. */
+  private handlers: readonly Registration<T>[] = [];
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private readonly indices = new Map<string, Map<string, Set<string>>>();
   private watch?: Watch;
@@ -42,9 +57,19 @@ export class Informer<T extends KubeObject = KubeObject> {
     private readonly clock?: Clock,
   ) {}
 
-  addEventHandler(handler: EventHandler<T>): void {
-    this.handlers.push(handler);
-    if (this.synced) for (const obj of this.cache.values()) handler.onAdd?.(obj);
+  addEventHandler(handler: EventHandler<T>): HandlerRegistration {
+    const registration = new Registration(handler);
+    this.handlers = [...this.handlers, registration];
+    if (this.synced)
+      for (const obj of this.cache.values()) if (registration.active) guarded(obj, () => handler.onAdd?.(obj));
+    return registration;
+  }
+
+  /** RemoveEventHandler: the handler hears nothing more from this informer. */
+  removeEventHandler(registration: HandlerRegistration): void {
+    if (!(registration instanceof Registration)) return;
+    registration.active = false;
+    this.handlers = this.handlers.filter((r) => r !== registration);
   }
 
   addIndexer(name: string, fn: IndexFunc<T>): void {
@@ -109,19 +134,24 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * List and watch again after the watch closed; a failure is reported (HandleError) and
-   * retried after the reflector's backoff (800 ms, doubling, at most 30 s), never given up.
+   * List and watch again (the watch's history is gone, HTTP 410); a failure is reported
+   * (HandleError) and retried after the reflector's backoff (800 ms, doubling, at most 30 s),
+   * never given up.
    */
   private relist(): void {
     this.listAndWatch().catch((e) => {
       handleError(`informer (${this.ref.resource})`, e);
-      if (this.stopped || !this.clock) return;
-      const clock = this.clock;
-      this.retry = clock.setTimeout(() => {
-        this.retry = undefined;
-        if (!this.stopped) this.relist();
-      }, this.backoff.delay(clock.now()));
+      this.retryAfterBackoff(() => this.relist());
     });
+  }
+
+  private retryAfterBackoff(retry: () => void): void {
+    if (this.stopped || !this.clock) return;
+    const clock = this.clock;
+    this.retry = clock.setTimeout(() => {
+      this.retry = undefined;
+      if (!this.stopped) retry();
+    }, this.backoff.delay(clock.now()));
   }
 
   private async listAndWatch(): Promise<void> {
@@ -136,11 +166,26 @@ export class Informer<T extends KubeObject = KubeObject> {
     for (const [key, obj] of [...this.cache]) if (!seen.has(key)) this.remove(key, obj);
     this.synced = true;
     this.lastResourceVersion = list.metadata.resourceVersion ?? '';
+    await this.startWatch();
+  }
+
+  /**
+   * Watches from the last resourceVersion seen (client-go's Reflector.watch). When the watch
+   * closes: at 410 the history is gone and only a list can resync the cache; otherwise the
+   * next watch resumes where this one ended — at once after a watch that delivered events,
+   * after the reflector's backoff after one that failed or closed at once with nothing
+   * (upstream's "very short watch"), so a server that refuses every watch is not asked in a
+   * tight loop.
+   */
+  private async startWatch(): Promise<void> {
+    let delivered = false;
+    const started = this.clock?.now();
     this.watch = await this.client.watch<T>(
       this.ref,
       { ...this.options, resourceVersion: this.lastResourceVersion },
       {
         onEvent: (e) => {
+          delivered = true;
           const key = objectKey(e.object);
           this.lastResourceVersion = e.object.metadata.resourceVersion ?? this.lastResourceVersion;
           if (e.type === 'ADDED' || e.type === 'MODIFIED') this.upsert(key, e.object);
@@ -151,11 +196,23 @@ export class Informer<T extends KubeObject = KubeObject> {
         },
         onClose: (error) => {
           if (this.stopped) return;
-          // 410 Gone or a dropped connection: list again, as client-go's reflector does.
-          if (error === undefined || isStatusError(error) || error instanceof Error) this.relist();
+          this.watch = undefined;
+          if (isGone(error)) return this.relist();
+          const lastedAWhile = started !== undefined && this.clock!.now() - started >= 1000;
+          if (error === undefined && (delivered || lastedAWhile)) return this.rewatch();
+          if (error !== undefined) handleError(`informer (${this.ref.resource}): watch closed`, error);
+          this.retryAfterBackoff(() => this.rewatch());
         },
       },
     );
+  }
+
+  private rewatch(): void {
+    this.startWatch().catch((e) => {
+      if (isGone(e)) return this.relist();
+      handleError(`informer (${this.ref.resource})`, e);
+      this.retryAfterBackoff(() => this.rewatch());
+    });
   }
 
   private upsert(key: string, obj: T): void {
@@ -174,8 +231,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.indexValuesRemove(name, key, before);
       this.indexValuesAdd(name, key, after);
     }
-    for (const h of this.handlers) {
-      guarded(obj, () => (old ? h.onUpdate?.(old, obj) : h.onAdd?.(obj)));
+    for (const r of this.handlers) {
+      if (r.active) guarded(obj, () => (old ? r.handler.onUpdate?.(old, obj) : r.handler.onAdd?.(obj)));
     }
   }
 
@@ -183,7 +240,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const old = this.cache.get(key);
     this.cache.delete(key);
     if (old) for (const [name, fn] of this.indexers) this.indexRemove(name, fn, key, old);
-    for (const h of this.handlers) guarded(obj, () => h.onDelete?.(obj));
+    for (const r of this.handlers) if (r.active) guarded(obj, () => r.handler.onDelete?.(obj));
   }
 
   private indexAdd(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
@@ -245,6 +302,11 @@ export class InformerFactory {
   stop(): void {
     for (const i of this.informers.values()) i.stop();
   }
+}
+
+/** HTTP 410 (reason Expired or Gone): the resourceVersion asked for is older than the history kept. */
+function isGone(e: unknown): boolean {
+  return isStatusError(e) && e.status.code === 410;
 }
 
 function sameValues(a: string[], b: string[]): boolean {

@@ -7,7 +7,11 @@ export interface WorkQueueOptions {
   /** First retry delay after a failed sync; doubles per failure up to maxRetryDelayMs. */
   baseRetryDelayMs?: number;
   maxRetryDelayMs?: number;
-  onError?(key: string, error: unknown): void;
+  /**
+   * Where a failed sync is told before it is retried (upstream's processNextWorkItem hands it
+   * to utilruntime.HandleError): mandatory, so no failure is retried unseen.
+   */
+  onError(key: string, error: unknown): void;
 }
 
 /**
@@ -24,6 +28,7 @@ export class WorkQueue {
   private readonly delayed = new Map<string, { timer: TimerHandle; due: number }>();
   private running = 0;
   private shutDown = false;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -82,6 +87,16 @@ export class WorkQueue {
     this.delayed.clear();
   }
 
+  get isShutDown(): boolean {
+    return this.shutDown;
+  }
+
+  /** Resolves once no sync is running (after shutdown(): the syncs that were under way have ended). */
+  drained(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   private kick(): void {
     const workers = this.options.workers ?? 1;
     while (this.running < workers && this.queue.length > 0) {
@@ -90,6 +105,7 @@ export class WorkQueue {
       void this.work().finally(() => {
         this.running--;
         this.quiescence.end();
+        if (this.running === 0) for (const w of this.idleWaiters.splice(0)) w();
       });
     }
   }
@@ -102,7 +118,7 @@ export class WorkQueue {
         await this.sync(key);
         this.forget(key);
       } catch (e) {
-        this.options.onError?.(key, e);
+        this.options.onError(key, e);
         if (!this.shutDown) this.addRateLimited(key);
       } finally {
         this.processing.delete(key);

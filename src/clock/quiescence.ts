@@ -7,6 +7,11 @@
 export class Quiescence {
   private busy = 0;
   private activity = 0;
+  /**
+   * The wall time one settle may take when its caller gives none (the virtual clock's advance
+   * and a cluster's settle): past it, an error instead of a hang. Unset: no limit but the turns.
+   */
+  settleLimitMs?: number;
 
   begin(): void {
     this.busy++;
@@ -41,12 +46,19 @@ export class Quiescence {
     return this.busy === 0;
   }
 
-  /** Resolves once nothing is in flight and a full macrotask turn saw no new activity. */
-  async settle(maxTurns = 1_000_000): Promise<void> {
+  /**
+   * Resolves once nothing is in flight and a full macrotask turn saw no new activity. On a
+   * real clock `withinMs` bounds the wait in wall time (a million turns there can take
+   * minutes): past it, an error that says how much is still in flight, never a silent hang.
+   */
+  async settle(maxTurns = 1_000_000, withinMs = this.settleLimitMs): Promise<void> {
+    const deadline = withinMs === undefined ? undefined : Date.now() + withinMs;
     for (let turn = 0; turn < maxTurns; turn++) {
       const seen = this.activity;
       await new Promise<void>((r) => setImmediate(r));
       if (this.busy === 0 && this.activity === seen) return;
+      if (deadline !== undefined && Date.now() > deadline)
+        throw new Error(`cluster did not settle within ${withinMs} ms (${this.busy} tasks in flight)`);
     }
     throw new Error(`cluster did not settle after ${maxTurns} turns (${this.busy} tasks in flight)`);
   }

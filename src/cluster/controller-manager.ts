@@ -9,6 +9,7 @@ import { ServiceAllocations } from '../apiserver/service-allocation';
 import { finalizeHandler } from '../apiserver/subresources/finalize';
 import { scaleHandler } from '../apiserver/subresources/scale';
 import { Client } from '../client/client';
+import { ControllerContext } from '../client/controller-context';
 import { InformerFactory } from '../client/informer';
 import { SimulatedLoadBalancers } from '../cloud/loadbalancer';
 import { EndpointsController } from '../controllers/endpoints/controller';
@@ -18,7 +19,7 @@ import { DEFAULT_MAX_ENDPOINTS_PER_SLICE } from '../controllers/endpointslice/de
 import { GarbageCollector } from '../controllers/garbagecollector/controller';
 import { JobController } from '../controllers/job/controller';
 import { NamespaceController } from '../controllers/namespace/controller';
-import { ReplicationManager } from '../controllers/replication/controller';
+import { ReplicationManager } from '../controllers/replicaset/replication';
 import { DEFAULT_REPLICASET_OPTIONS, ReplicaSetController } from '../controllers/replicaset/controller';
 import { DeploymentController } from '../controllers/deployment/controller';
 import { StatefulSetController } from '../controllers/statefulset/controller';
@@ -101,55 +102,51 @@ export class ControllerManager {
       securePort: apiserver['secure-port'] ?? 6443,
       intervalMs: 10_000,
     });
-    const { informers, client, clock, quiescence } = p;
-    this.garbageCollector = new GarbageCollector(informers, client, clock, quiescence, p.api.registry);
+    // Each controller its own context (cmd/kube-controller-manager's ControllerContext and the
+    // context its loops run under), named as kube-controller-manager's --controllers names it.
+    const ctx = (name: string) => new ControllerContext(p, name);
+    this.garbageCollector = new GarbageCollector(ctx('garbage-collector-controller'), p.api.registry);
     const replicaOptions = {
       ...DEFAULT_REPLICASET_OPTIONS,
       deletionOrder: features.activePodsWithRanks ? ('ActivePodsWithRanks' as const) : ('ActivePods' as const),
     };
-    this.replication = new ReplicationManager(informers, client, clock, quiescence, replicaOptions);
-    this.replicaSets = new ReplicaSetController(informers, client, clock, quiescence, replicaOptions);
+    this.replication = new ReplicationManager(ctx('replicationcontroller-controller'), replicaOptions);
+    this.replicaSets = new ReplicaSetController(ctx('replicaset-controller'), replicaOptions);
     // Release differences of the Deployment controller, from the profile's version.
     const minor = Number(/^v1\.(\d+)/.exec(p.config.profile.kubernetesVersion)?.[1] ?? 32);
-    this.deployments = new DeploymentController(informers, client, clock, quiescence, {
+    this.deployments = new DeploymentController(ctx('deployment-controller'), {
       workers: 5,
       scaleEventFrom: minor >= 29,
       cleanupOrder: minor >= 20 ? 'revision' : 'creation',
     });
-    this.statefulSets = new StatefulSetController(informers, client, clock, quiescence, { podIndexLabel: minor >= 28 });
-    this.jobs = new JobController(informers, client, clock, quiescence);
+    this.statefulSets = new StatefulSetController(ctx('statefulset-controller'), { podIndexLabel: minor >= 28 });
+    this.jobs = new JobController(ctx('job-controller'));
     // The deletion conditions on a namespace's status came in v1.16.
     this.namespaces = new NamespaceController(
-      informers,
-      client,
-      clock,
-      quiescence,
+      ctx('namespace-controller'),
       { deletionConditions: minor >= 16 },
       p.api.registry,
     );
-    this.serviceAccounts = new ServiceAccountsController(informers, client, clock, quiescence);
-    this.tokens = new TokensController(informers, client, clock, quiescence, p.serviceAccountSigner, {
+    this.serviceAccounts = new ServiceAccountsController(ctx('serviceaccount-controller'));
+    this.tokens = new TokensController(ctx('serviceaccount-token-controller'), p.serviceAccountSigner, {
       autoGenerate: features.legacyServiceAccountTokens ?? false,
     });
     // The endpoints controller's rules are modelled at the two profiles' releases, v1.12 and v1.32.
-    this.endpoints = new EndpointsController(informers, client, clock, quiescence, {
+    this.endpoints = new EndpointsController(ctx('endpoints-controller'), {
       rules: minor >= 20 ? 'v1.32' : 'v1.12',
     });
     if (features.endpointSlices) {
-      this.endpointSlices = new EndpointSliceController(informers, client, clock, quiescence, {
+      this.endpointSlices = new EndpointSliceController(ctx('endpointslice-controller'), {
         maxEndpointsPerSlice: DEFAULT_MAX_ENDPOINTS_PER_SLICE,
       });
-      this.endpointSliceMirroring = new EndpointSliceMirroringController(informers, client, clock, quiescence);
+      this.endpointSliceMirroring = new EndpointSliceMirroringController(ctx('endpointslice-mirroring-controller'));
     }
-    this.services = new ServiceController(informers, client, clock, quiescence, this.cloud, {
+    this.services = new ServiceController(ctx('service-lb-controller'), this.cloud, {
       clusterName: kcm['cluster-name'] ?? 'kubernetes',
       nodeSelection: features.stableLoadBalancerNodeSet ? 'stable' : 'legacy',
     });
     this.resourceQuota = new ResourceQuotaController(
-      informers,
-      client,
-      clock,
-      quiescence,
+      ctx('resourcequota-controller'),
       kcm['resource-quota-sync-period'] ?? 5 * 60_000,
     );
   }
@@ -174,15 +171,18 @@ export class ControllerManager {
     for (const c of this.controllers()) c.run();
   }
 
-  /** Stops the controllers only (leadership lost): the API server's parts keep running. */
-  stopControllers(): void {
-    for (const c of this.controllers()) c.stop();
+  /**
+   * Stops the controllers only (leadership lost): the API server's parts keep running;
+   * resolves once the syncs under way have ended.
+   */
+  async stopControllers(): Promise<void> {
+    await Promise.all(this.controllers().map((c) => c.stop()));
   }
 
-  stop(): void {
-    for (const c of this.controllers()) c.stop();
+  async stop(): Promise<void> {
     this.kubernetesService.stop();
     this.serviceAllocations.stop();
+    await this.stopControllers();
   }
 
   /** Class names of the controllers it runs, for the documentation's architecture picture. */

@@ -2,6 +2,7 @@ import { Clock, Quiescence } from '../clock';
 import { ApiServer } from '../apiserver/apiserver';
 import { defaultTolerationSeconds } from '../apiserver/admission/default-toleration-seconds';
 import { Client } from '../client/client';
+import { ControllerContext } from '../client/controller-context';
 import { InformerFactory } from '../client/informer';
 import { SimulatedCloud } from '../cloud/simulated';
 import { CloudNodeLifecycleController } from '../controllers/cloudnodelifecycle/controller';
@@ -17,7 +18,7 @@ import { nodeLifecycleOptions } from './config';
 
 interface Runnable {
   run(): void;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /**
@@ -46,7 +47,8 @@ export class NodeControllers {
     quiescence: Quiescence;
     nodeLifecycle: NodeLifecycleController;
   }) {
-    const { config, client, informers, clock, quiescence } = c;
+    const { config } = c;
+    const ctx = (name: string) => new ControllerContext(c, name);
     const options = nodeLifecycleOptions(config);
     const apiserver = config.flags['kube-apiserver'];
     const kcm = config.flags['kube-controller-manager'];
@@ -56,26 +58,26 @@ export class NodeControllers {
         unreachableSeconds: apiserver['default-unreachable-toleration-seconds'] ?? 300,
       }),
     );
-    this.eviction = new NodeEvictionController(c.nodeLifecycle, informers, client, clock, quiescence, options);
+    this.eviction = new NodeEvictionController(c.nodeLifecycle, ctx('node-lifecycle-controller'), options);
     this.all.push(this.eviction);
     if (options.taintNodesByCondition) {
       this.all.push(
-        new NoScheduleTaintController(informers, client, clock, quiescence, {
+        new NoScheduleTaintController(ctx('node-lifecycle-controller (NoSchedule taints)'), {
           outOfDisk: config.profile.kubelet.conditions.includes('OutOfDisk'),
         }),
       );
     }
     // The taint manager ran by default long before taint-based eviction (--enable-taint-manager, v1.6–v1.26).
     if (kcm['enable-taint-manager'] ?? true)
-      this.all.push((this.taintEviction = new TaintEvictionController(informers, client, clock, quiescence)));
+      this.all.push((this.taintEviction = new TaintEvictionController(ctx('taint-eviction-controller'))));
     this.all.push(
-      new PodGCController(informers, client, clock, quiescence, {
+      new PodGCController(ctx('pod-garbage-collector-controller'), {
         quarantine: config.profile.features.orphanPodQuarantine ?? true,
       }),
     );
     if (kcm['allocate-node-cidrs'] && kcm['cluster-cidr']) {
       this.all.push(
-        (this.ipam = new RangeAllocator(informers, client, clock, quiescence, {
+        (this.ipam = new RangeAllocator(ctx('node-ipam-controller'), {
           clusterCIDR: kcm['cluster-cidr'],
           nodeCIDRMaskSize: kcm['node-cidr-mask-size'] ?? 24,
         })),
@@ -84,13 +86,13 @@ export class NodeControllers {
     if (kcm['cloud-provider'] === 'simulated') {
       this.cloud = new SimulatedCloud();
       this.all.push(
-        new CloudNodeLifecycleController(informers, client, clock, quiescence, this.cloud, options.nodeMonitorPeriod),
+        new CloudNodeLifecycleController(ctx('cloud-node-lifecycle-controller'), this.cloud, options.nodeMonitorPeriod),
       );
     } else if (kcm['cloud-provider']) {
       throw new Error(`unknown cloud provider "${kcm['cloud-provider']}" (the reference knows: simulated)`);
     }
     this.all.push(
-      new DaemonSetController(informers, client, clock, quiescence, {
+      new DaemonSetController(ctx('daemonset-controller'), {
         maxSurge: config.profile.features.daemonSetMaxSurge ?? true,
       }),
     );
@@ -100,7 +102,8 @@ export class NodeControllers {
     for (const r of this.all) r.run();
   }
 
-  stop(): void {
-    for (const r of this.all) r.stop();
+  /** Resolves once the syncs under way have ended. */
+  async stop(): Promise<void> {
+    await Promise.all(this.all.map((r) => r.stop()));
   }
 }

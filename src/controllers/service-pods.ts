@@ -1,5 +1,6 @@
 import { Pod } from '../api/core';
 import { Service } from '../api/resources/service';
+import { ControllerContext } from '../client/controller-context';
 import { Informer } from '../client/informer';
 
 /**
@@ -19,19 +20,21 @@ export function selects(svc: Service, pod: Pod): boolean {
 /**
  * Queues a Service when it changes, and every Service of the pod's namespace that selects a
  * pod before or after the pod changed (upstream's getPodServiceMemberships on addPod,
- * updatePod, deletePod). Both informers need the 'namespace' index.
+ * updatePod, deletePod). Both informers need the 'namespace' index; the handlers are the
+ * controller's (its context removes them when it stops).
  */
 export function followServicePods(
+  ctx: ControllerContext,
   services: Informer<Service>,
   pods: Informer<Pod>,
   enqueue: (svc: Service) => void,
 ): void {
-  services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
+  ctx.handle(services, { onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
   const touched = (...changed: Pod[]) => {
     for (const s of services.byIndex('namespace', changed[0].metadata.namespace ?? ''))
       if (changed.some((p) => selects(s, p))) enqueue(s);
   };
-  pods.addEventHandler({
+  ctx.handle(pods, {
     onAdd: (p) => touched(p),
     onUpdate: (o, n) => touched(o, n),
     onDelete: (p) => touched(p),

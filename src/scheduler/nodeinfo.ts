@@ -2,7 +2,7 @@ import { Node, Pod, Taint } from '../api/core';
 import { objectKey } from '../api/meta';
 import { emptyResources, nodeAllocatable, Resources } from '../api/pod-resources';
 import { LEGACY_ARITHMETIC, PodArithmetic } from './requests';
-import { zoneKey } from './zone';
+import { zoneKey } from '../api/topology';
 import {
   F_ALLOC_CPU,
   F_ALLOC_EPH,
@@ -108,7 +108,8 @@ export class NodeInfo {
 
   setNode(node: Node): void {
     this.node = node;
-    this.zone = zoneKey(node);
+    // SelectorSpread's zones, as v1.12's utilnode.GetZoneKey read them: the beta labels only.
+    this.zone = zoneKey(node.metadata.labels, true);
     this.unschedulable = !!node.spec?.unschedulable;
     this.labels = node.metadata.labels ?? NO_LABELS;
     const taints = node.spec?.taints ?? [];

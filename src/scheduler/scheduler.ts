@@ -3,7 +3,7 @@ import { Node, Pod, PodCondition } from '../api/core';
 import { KubeObject, objectKey } from '../api/meta';
 import { Client } from '../client/client';
 import { EventRecorder } from '../client/events';
-import { Informer, InformerFactory } from '../client/informer';
+import { EventHandler, Informer, InformerFactory } from '../client/informer';
 import { GenericScheduler } from './algorithm';
 import { SchedulerCache } from './cache';
 import { SchedulingDecision } from './decision';
@@ -75,6 +75,7 @@ export class Scheduler {
   private readonly sss: Informer<KubeObject & LabelSelected>;
   private readonly events: EventRecorder;
   private looping = false;
+  private readonly registrations: (() => void)[] = [];
   private stopped = true;
   /** Decisions made, bindings that succeeded (for benchmarks). */
   scheduled = 0;
@@ -111,7 +112,7 @@ export class Scheduler {
 
   run(): void {
     this.stopped = false;
-    this.nodes.addEventHandler({
+    this.handle(this.nodes, {
       onAdd: (n) => {
         this.cache.setNode(n);
         this.moveAll();
@@ -128,15 +129,15 @@ export class Scheduler {
       this.cache.setSpreadSources({ services: this.services.list() });
       this.moveAll();
     };
-    this.services.addEventHandler({ onAdd: servicesChanged, onUpdate: servicesChanged, onDelete: servicesChanged });
+    this.handle(this.services, { onAdd: servicesChanged, onUpdate: servicesChanged, onDelete: servicesChanged });
     const watch = <T extends KubeObject>(inf: Informer<T>, set: (items: T[]) => void) => {
       const h = () => set(inf.list());
-      inf.addEventHandler({ onAdd: h, onUpdate: h, onDelete: h });
+      this.handle(inf, { onAdd: h, onUpdate: h, onDelete: h });
     };
     watch(this.rcs, (replicationControllers) => this.cache.setSpreadSources({ replicationControllers }));
     watch(this.rss, (replicaSets) => this.cache.setSpreadSources({ replicaSets }));
     watch(this.sss, (statefulSets) => this.cache.setSpreadSources({ statefulSets }));
-    this.pods.addEventHandler({
+    this.handle(this.pods, {
       onAdd: (p) => this.podAdded(p),
       onUpdate: (old, p) => this.podUpdated(old, p),
       onDelete: (p) => this.podDeleted(p),
@@ -145,7 +146,14 @@ export class Scheduler {
 
   stop(): void {
     this.stopped = true;
+    // A scheduler that leads again registers its handlers again: the old ones must go.
+    for (const remove of this.registrations.splice(0)) remove();
     this.informers.stop();
+  }
+
+  private handle<T extends KubeObject>(informer: Informer<T>, handler: EventHandler<T>): void {
+    const registration = informer.addEventHandler(handler);
+    this.registrations.push(() => informer.removeEventHandler(registration));
   }
 
   private responsible(pod: Pod): boolean {

@@ -68,3 +68,13 @@ test('time cannot go backwards', async () => {
   const clock = new VirtualClock(0);
   await assert.rejects(clock.advance(-1), /backwards/);
 });
+
+test('a settle with a wall-time limit fails clearly when work stays in flight past it (the real clock)', async () => {
+  const q = new Quiescence();
+  q.begin();
+  const started = Date.now();
+  await assert.rejects(q.settle(undefined, 50), /cluster did not settle within 50 ms \(1 tasks in flight\)/);
+  assert.ok(Date.now() - started < 5000);
+  q.end();
+  await q.settle(undefined, 50);
+});

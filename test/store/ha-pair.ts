@@ -45,15 +45,38 @@ export function pairFixture(prefix: string): { work: string; etcd: EtcdServer; s
   const work = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const etcd = new EtcdServer();
   const servers: Served[] = [];
+  // Every stop has a time limit that fails clearly, and what did not stop within it is
+  // killed: the clean-up always reaches etcd and always ends (it once hung after a pass).
   after(async () => {
-    for (const s of servers) await stop(s.child);
-    await etcd.stop();
+    const failures: Error[] = [];
+    for (const s of servers)
+      await within(`kubespec serve (pid ${s.child.pid}) to stop`, CLEANUP_LIMIT_MS, stop(s.child)).catch((e) => {
+        failures.push(e);
+        s.child.kill('SIGKILL');
+      });
+    await within('etcd to stop', CLEANUP_LIMIT_MS, etcd.stop()).catch((e) => {
+      failures.push(e);
+      etcd.killNow();
+    });
     fs.rmSync(work, { recursive: true, force: true });
+    if (failures.length > 0) throw new Error(`clean-up: ${failures.map((e) => e.message).join('; ')}`);
   });
   return { work, etcd, servers };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** SIGTERM gets 10 s before SIGKILL (serve-process.ts stop); past this, the clean-up gives up on waiting. */
+const CLEANUP_LIMIT_MS = 30_000;
+
+/** `work`, or an error naming what did not happen within `ms`. */
+function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
 
 export async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + ms;

@@ -57,7 +57,9 @@ function assertNoneShared(items: Service[]): void {
 describe('service IPs of two kubespec serve on one etcd', { skip: etcdMissing() }, () => {
   const { work, etcd, servers } = pairFixture('kubespec-ha-svc-');
 
-  test('services created through both at once never share a cluster IP or a node port', async () => {
+  test('services created through both at once never share a cluster IP or a node port', {
+    timeout: 10 * 60_000,
+  }, async () => {
     await etcd.start();
     const { ca, cb } = await startServers(work, etcd.endpoint, servers);
     const names = (p: string) => Array.from({ length: PER_SERVER }, (_, i) => `${p}-${i}`);

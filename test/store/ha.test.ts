@@ -24,7 +24,9 @@ import { failover, HA_NAMESPACE, holder, pairFixture, sleep, startPair, until } 
 describe('an HA pair of kubespec serve on one etcd', { skip: etcdMissing() }, () => {
   const { work, etcd, servers } = pairFixture('kubespec-ha-');
 
-  test('watches across servers agree; kill -9 of the leader: the other takes over', async () => {
+  test('watches across servers agree; kill -9 of the leader: the other takes over', {
+    timeout: 10 * 60_000,
+  }, async () => {
     await etcd.start();
     const pair = await startPair(work, etcd.endpoint, servers);
     const { ca, cb, idA } = pair;

@@ -1,11 +1,10 @@
-import { Clock, Quiescence, TimerHandle } from '../../clock';
 import { Node } from '../../api/core';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { CloudProvider } from '../../cloud/provider';
-import { reportTo } from '../../client/background';
 
 /**
  * NODE-CLOUD-GONE: every node-monitor-period, each node that is not Ready is checked with
@@ -15,30 +14,28 @@ import { reportTo } from '../../client/background';
  */
 export class CloudNodeLifecycleController {
   private readonly nodes: Informer<Node>;
-  private timer?: TimerHandle;
   private readonly events: EventRecorder;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    private readonly quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly cloud: CloudProvider,
     private readonly periodMs: number,
   ) {
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
+    const { client, clock } = ctx;
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.events = new EventRecorder(client, clock, { component: 'cloud-node-lifecycle-controller' });
   }
 
   run(): void {
-    this.timer = this.clock.setInterval(
-      () => void this.quiescence.track(this.monitorNodes()).catch(reportTo('cloud node lifecycle controller')),
-      this.periodMs,
-    );
+    this.ctx.every(this.periodMs, () => this.monitorNodes());
   }
 
-  stop(): void {
-    if (this.timer) this.clock.clear(this.timer);
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async monitorNodes(): Promise<void> {

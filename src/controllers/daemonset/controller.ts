@@ -1,16 +1,17 @@
-import { Clock, Quiescence } from '../../clock';
-import { availabilityRecheckMs } from '../replication/status';
+import { Clock } from '../../clock';
+import { availabilityRecheckMs } from '../pod-availability';
 import { DaemonSet, Node, Pod } from '../../api/core';
 import { clone, objectKey } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { ControllerRevision } from '../../api/resources/controllerrevision';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { computeHash } from '../deployment/revisions';
+import { computeHash } from '../hash';
 import { Expectations } from '../expectations';
-import { equalData, nextRevision } from '../statefulset/revisions';
+import { equalData, nextRevision } from '../history';
 import { daemonPodTolerations, shouldRunOn } from './tolerations';
 import {
   managePlan,
@@ -56,17 +57,23 @@ export class DaemonSetController {
   /** Creations and deletions asked for and not yet seen in the cache (upstream's expectations). */
   private readonly expectations: Expectations;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: DaemonSetOptions = { maxSurge: true },
   ) {
-    this.daemonSets = informers.informer<DaemonSet>({ resource: 'daemonsets' });
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
-    this.revisions = informers.informer<ControllerRevision>({ resource: REVISIONS });
+    const { client, clock } = ctx;
+    this.daemonSets = ctx.informer<DaemonSet>({ resource: 'daemonsets' });
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
+    this.revisions = ctx.informer<ControllerRevision>({ resource: REVISIONS });
     this.pods.addIndexer('daemonset-owner', (p) => {
       const o = (p.metadata.ownerReferences ?? []).find((r) => r.kind === 'DaemonSet' && r.controller);
       return o ? [`${p.metadata.namespace}/${o.name}`] : [];
@@ -75,7 +82,7 @@ export class DaemonSetController {
       const o = (r.metadata.ownerReferences ?? []).find((x) => x.kind === 'DaemonSet' && x.controller);
       return o ? [`${r.metadata.namespace}/${o.name}`] : [];
     });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'daemonset', workers: 2 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'daemonset', workers: 2 });
     this.events = new EventRecorder(client, clock, { component: 'daemonset-controller' });
     this.expectations = new Expectations(() => clock.now());
   }
@@ -84,11 +91,11 @@ export class DaemonSetController {
     const all = () => {
       for (const ds of this.daemonSets.list()) this.queue.add(objectKey(ds));
     };
-    this.daemonSets.addEventHandler({
+    this.ctx.handle(this.daemonSets, {
       onAdd: (ds) => this.queue.add(objectKey(ds)),
       onUpdate: (_o, ds) => this.queue.add(objectKey(ds)),
     });
-    this.nodes.addEventHandler({
+    this.ctx.handle(this.nodes, {
       onAdd: all,
       onUpdate: (o, n) => {
         if (JSON.stringify([o.metadata.labels, o.spec?.taints]) !== JSON.stringify([n.metadata.labels, n.spec?.taints]))
@@ -101,7 +108,7 @@ export class DaemonSetController {
       return o ? `${p.metadata.namespace}/${o.name}` : undefined;
     };
     // A pod marked for deletion counts as deleted once (when marked, or when gone unmarked).
-    this.pods.addEventHandler({
+    this.ctx.handle(this.pods, {
       onAdd: (p) => {
         const key = owner(p);
         if (!key) return;
@@ -124,8 +131,8 @@ export class DaemonSetController {
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

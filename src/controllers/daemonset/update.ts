@@ -1,7 +1,6 @@
 import { DaemonSet, Pod } from '../../api/core';
-import { isPodAvailable } from '../replication/status';
-import { isPodReady } from '../replication/ranking';
-import { scaledValue } from '../deployment/fenceposts';
+import { isPodAvailable, isPodReady } from '../pod-availability';
+import { scaledValue } from '../../api/intstr';
 import { TEMPLATE_GENERATION_ANNOTATION } from '../../api/resources/daemonset';
 
 /**

@@ -1,4 +1,5 @@
-import { Clock, Quiescence } from '../../clock';
+import { Clock } from '../../clock';
+import { computeHash } from '../hash';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -7,14 +8,14 @@ import { Deployment } from '../../api/resources/deployment';
 import { ReplicaSet } from '../../api/resources/replicaset';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { controllerOf, controllerRef, keyOf } from '../ownership';
 import { maxSurge } from './fenceposts';
 import {
   activeReplicaSets,
   actualReplicaCount,
-  computeHash,
   findNewReplicaSet,
   findOldReplicaSets,
   hasProgressDeadline,
@@ -89,20 +90,26 @@ export class DeploymentController {
   private readonly queue: WorkQueue;
   readonly events: EventRecorder;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options = DEFAULT_DEPLOYMENT_OPTIONS,
   ) {
-    this.deployments = informers.informer<Deployment>({ resource: DEPLOYMENTS });
-    this.sets = informers.informer<ReplicaSet>({ resource: REPLICASETS });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
+    const { client, clock } = ctx;
+    this.deployments = ctx.informer<Deployment>({ resource: DEPLOYMENTS });
+    this.sets = ctx.informer<ReplicaSet>({ resource: REPLICASETS });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.sets.addIndexer('namespace', (rs) => [rs.metadata.namespace ?? '']);
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.events = new EventRecorder(client, clock, { component: 'deployment-controller' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+    this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'deployment',
       workers: options.workers,
     });
@@ -110,7 +117,7 @@ export class DeploymentController {
 
   run(): void {
     const enqueue = (d: Deployment) => this.queue.add(keyOf(d.metadata.namespace, d.metadata.name!));
-    this.deployments.addEventHandler({ onAdd: enqueue, onUpdate: (_o, d) => enqueue(d), onDelete: enqueue });
+    this.ctx.handle(this.deployments, { onAdd: enqueue, onUpdate: (_o, d) => enqueue(d), onDelete: enqueue });
     const forSet = (rs: ReplicaSet) => {
       const ref = controllerOf(rs);
       if (ref) {
@@ -125,7 +132,7 @@ export class DeploymentController {
           enqueue(d);
       }
     };
-    this.sets.addEventHandler({
+    this.ctx.handle(this.sets, {
       onAdd: forSet,
       onUpdate: (o, n) => {
         forSet(n);
@@ -134,7 +141,7 @@ export class DeploymentController {
       onDelete: forSet,
     });
     // Recreate waits for the old pods to be gone: their deletion wakes the Deployment.
-    this.pods.addEventHandler({
+    this.ctx.handle(this.pods, {
       onDelete: (pod) => {
         const ref = controllerOf(pod);
         if (ref?.kind !== 'ReplicaSet') return;
@@ -145,8 +152,8 @@ export class DeploymentController {
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {
@@ -332,13 +339,15 @@ export class DeploymentController {
   private async setDeploymentRevision(ctx: Ctx, revision: string): Promise<boolean> {
     if (ctx.d.metadata.annotations?.[REVISION] === revision) return false;
     const status = ctx.d.status;
-    ctx.d = await this.client.patch<Deployment>(
+    const patched = await this.client.patch<Deployment>(
       { resource: DEPLOYMENTS, namespace: ctx.d.metadata.namespace },
       ctx.d.metadata.name!,
       'merge',
       { metadata: { annotations: { [REVISION]: revision } } },
     );
-    if (status) ctx.d.status = status; // keep conditions set in this sync
+    // Keep the conditions set in this sync. The client's answer is frozen: assigning to it
+    // threw, and the sync failed and was retried unseen until its queue reported failures.
+    ctx.d = status ? { ...patched, status } : patched;
     return false;
   }
 

@@ -1,11 +1,11 @@
-import { Clock, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Endpoints } from '../../api/resources/endpoints';
 import { Service } from '../../api/resources/service';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
 import {
@@ -38,23 +38,26 @@ export class EndpointsController {
   private readonly endpoints: Informer<Endpoints>;
   private readonly queue: WorkQueue;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: EndpointsControllerOptions = { rules: 'v1.32' },
   ) {
-    this.services = informers.informer<Service>({ resource: 'services' });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
-    this.endpoints = informers.informer<Endpoints>({ resource: 'endpoints' });
+    this.services = ctx.informer<Service>({ resource: 'services' });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
+    this.endpoints = ctx.informer<Endpoints>({ resource: 'endpoints' });
     this.services.addIndexer('namespace', (s) => [s.metadata.namespace ?? '']);
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'endpoint', workers: 5 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'endpoint', workers: 5 });
   }
 
   run(): void {
-    followServicePods(this.services, this.pods, (s) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)));
+    followServicePods(this.ctx, this.services, this.pods, (s) =>
+      this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)),
+    );
     // Upstream onEndpointsDelete and checkLeftoverEndpoints: a deleted or leftover Endpoints is re-checked.
     // A leader election lock (v1.12's Endpoints lock, with the leader annotation) is no leftover:
     // upstream skips it, or a second controller manager coming up would delete the lock its
@@ -63,11 +66,11 @@ export class EndpointsController {
     for (const e of this.endpoints.list())
       if (!this.services.getByName(e.metadata.name!, e.metadata.namespace) && !e.metadata.annotations?.[LEADER_LOCK])
         ep(e);
-    this.endpoints.addEventHandler({ onDelete: ep });
+    this.ctx.handle(this.endpoints, { onDelete: ep });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

@@ -1,9 +1,9 @@
 import { Pod, podCondition } from '../../api/core';
 import { EndpointAddress, EndpointPort, EndpointSubset } from '../../api/resources/endpoints';
-import { Service, ServicePort } from '../../api/resources/service';
+import { Service } from '../../api/resources/service';
 import { handleError } from '../../client/background';
+import { findPort, HEADLESS_LABEL, shouldPodBeInEndpoints } from '../endpoint-pods';
 
-export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
 export const TOLERATE_UNREADY_ANNOTATION = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
 /** v1.EndpointsOverCapacity, and the value the controller writes (endpoints_controller.go, v1.32). */
 export const OVER_CAPACITY_ANNOTATION = 'endpoints.kubernetes.io/over-capacity';
@@ -22,18 +22,6 @@ export function parseGoBool(v: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
   return undefined;
-}
-
-/**
- * v1.32 endpointsliceutil.ShouldPodBeInEndpoints: not terminal (Succeeded/Failed), has an
- * IP, not being deleted unless terminating pods are included (publishNotReadyAddresses).
- */
-export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
-  const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') return false;
-  if (!pod.status?.podIP) return false;
-  if (pod.metadata.deletionTimestamp && !includeTerminating) return false;
-  return true;
 }
 
 /**
@@ -74,21 +62,6 @@ export function tolerateUnready(svc: Service, rules: EndpointsRules): boolean {
     return field;
   }
   return b;
-}
-
-/**
- * Upstream FindPort: a numeric targetPort is used as is; a named one is the first
- * container port with that name and the service port's protocol, else the port is skipped.
- */
-export function findPort(pod: Pod, port: ServicePort): number | undefined {
-  const target = port.targetPort ?? port.port;
-  if (typeof target === 'number') return target;
-  if (/^\d+$/.test(target)) return Number(target);
-  for (const c of pod.spec.containers) {
-    for (const p of c.ports ?? [])
-      if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
-  }
-  return undefined;
 }
 
 function address(pod: Pod, svc: Service): EndpointAddress {

@@ -1,11 +1,11 @@
-import { Clock, Quiescence } from '../../clock';
 import { Node, Pod } from '../../api/core';
 import { clone, jsonEqual, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { EndpointSlice, SlicePort } from '../../api/resources/endpointslice';
 import { Service } from '../../api/resources/service';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
 import {
@@ -52,38 +52,41 @@ export class EndpointSliceController {
    */
   private readonly written = new Map<string, Map<string, string | undefined>>();
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: EndpointSliceControllerOptions,
   ) {
-    this.services = informers.informer<Service>({ resource: 'services' });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.slices = informers.informer<EndpointSlice>({ resource: ENDPOINTSLICES });
+    this.services = ctx.informer<Service>({ resource: 'services' });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
+    this.slices = ctx.informer<EndpointSlice>({ resource: ENDPOINTSLICES });
     this.services.addIndexer('namespace', (s) => [s.metadata.namespace ?? '']);
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.slices.addIndexer('service', (s) => {
       const key = managedServiceKey(s, ENDPOINTSLICE_CONTROLLER);
       return key ? [key] : [];
     });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'endpoint_slice', workers: 5 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'endpoint_slice', workers: 5 });
   }
 
   run(): void {
-    followServicePods(this.services, this.pods, (s) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)));
+    followServicePods(this.ctx, this.services, this.pods, (s) =>
+      this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!)),
+    );
     // A managed slice changed or deleted by someone else: its service is synced again.
     const slice = (s: EndpointSlice) => {
       const key = managedServiceKey(s, ENDPOINTSLICE_CONTROLLER);
       if (key) this.queue.add(key);
     };
-    this.slices.addEventHandler({ onUpdate: (_o, n) => slice(n), onDelete: slice });
+    this.ctx.handle(this.slices, { onUpdate: (_o, n) => slice(n), onDelete: slice });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

@@ -8,7 +8,7 @@ import {
 } from '../../api/resources/endpointslice';
 import { keyOf } from '../ownership';
 import { Service } from '../../api/resources/service';
-import { findPort, HEADLESS_LABEL, shouldPodBeInEndpoints } from '../endpoints/subsets';
+import { findPort, HEADLESS_LABEL, shouldPodBeInEndpoints } from '../endpoint-pods';
 
 /** The controller's name in the managed-by label (endpointslice.ControllerName, v1.32). */
 export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller.k8s.io';

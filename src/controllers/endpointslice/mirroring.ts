@@ -1,4 +1,3 @@
-import { Clock, Quiescence } from '../../clock';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Endpoints } from '../../api/resources/endpoints';
@@ -11,7 +10,8 @@ import {
 } from '../../api/resources/endpointslice';
 import { Service } from '../../api/resources/service';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
 import { ENDPOINTSLICES, ownerRef } from './controller';
@@ -39,20 +39,19 @@ export class EndpointSliceMirroringController {
   private readonly slices: Informer<EndpointSlice>;
   private readonly queue: WorkQueue;
 
-  constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
-  ) {
-    this.services = informers.informer<Service>({ resource: 'services' });
-    this.endpoints = informers.informer<Endpoints>({ resource: 'endpoints' });
-    this.slices = informers.informer<EndpointSlice>({ resource: ENDPOINTSLICES });
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.services = ctx.informer<Service>({ resource: 'services' });
+    this.endpoints = ctx.informer<Endpoints>({ resource: 'endpoints' });
+    this.slices = ctx.informer<EndpointSlice>({ resource: ENDPOINTSLICES });
     this.slices.addIndexer('mirrored', (s) => {
       const key = managedServiceKey(s, MIRRORING_CONTROLLER);
       return key ? [key] : [];
     });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+    this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'endpointslice_mirroring',
       workers: 5,
     });
@@ -60,17 +59,17 @@ export class EndpointSliceMirroringController {
 
   run(): void {
     const add = (o: Service | Endpoints) => this.queue.add(keyOf(o.metadata.namespace, o.metadata.name!));
-    this.services.addEventHandler({ onAdd: add, onUpdate: (_o, n) => add(n), onDelete: add });
-    this.endpoints.addEventHandler({ onAdd: add, onUpdate: (_o, n) => add(n), onDelete: add });
+    this.ctx.handle<Service>(this.services, { onAdd: add, onUpdate: (_o, n) => add(n), onDelete: add });
+    this.ctx.handle<Endpoints>(this.endpoints, { onAdd: add, onUpdate: (_o, n) => add(n), onDelete: add });
     const slice = (s: EndpointSlice) => {
       const key = managedServiceKey(s, MIRRORING_CONTROLLER);
       if (key) this.queue.add(key);
     };
-    this.slices.addEventHandler({ onUpdate: (_o, n) => slice(n), onDelete: slice });
+    this.ctx.handle(this.slices, { onUpdate: (_o, n) => slice(n), onDelete: slice });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

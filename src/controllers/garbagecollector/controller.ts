@@ -1,11 +1,11 @@
-import { Clock, Quiescence } from '../../clock';
 import { clone, jsonEqual, KubeObject, OwnerReference } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { coreRegistry } from '../../api/resources';
 import { ResourceRegistry, ResourceType } from '../../api/registry';
 import { Client } from '../../client/client';
 import { DeleteOptions } from '../../api/request';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf } from '../ownership';
 import { dependentVerdict, FOREGROUND, ORPHAN, ownerAction, OwnerState } from './owners';
@@ -32,27 +32,28 @@ export class GarbageCollector {
   private readonly informers = new Map<string, { rt: ResourceType; informer: Informer }>();
   private readonly queue: WorkQueue;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    factory: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     /** The resources the API server serves (its release's: EndpointSlices only from v1.21). */
     registry: ResourceRegistry = coreRegistry(),
   ) {
     for (const rt of registry.all()) {
       if (IGNORED.has(rt.resource)) continue;
       const ref = rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
-      const informer = factory.informer({ resource: ref });
+      const informer = ctx.informer({ resource: ref });
       informer.addIndexer('owner-uid', (o) => (o.metadata.ownerReferences ?? []).map((r) => r.uid));
       this.informers.set(rt.resource, { rt, informer });
     }
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'garbagecollector', workers: 10 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'garbagecollector', workers: 10 });
   }
 
   run(): void {
     for (const { rt, informer } of this.informers.values()) {
-      informer.addEventHandler({
+      this.ctx.handle(informer, {
         onAdd: (o) => this.observe(rt, o),
         // Upstream's graph builder acts on an update only when it changes the owner
         // references or the deletion state; a status write (a node's Lease renewed every
@@ -65,8 +66,8 @@ export class GarbageCollector {
     }
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   private enqueue(rt: ResourceType, obj: KubeObject): void {

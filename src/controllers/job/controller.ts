@@ -1,4 +1,4 @@
-import { Clock, isoTime, Quiescence } from '../../clock';
+import { Clock, isoTime } from '../../clock';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -6,7 +6,8 @@ import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { Job } from '../../api/resources/job';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { Expectations } from '../expectations';
 import { controllerOf, keyOf } from '../ownership';
@@ -28,24 +29,28 @@ export class JobController {
   private readonly control: PodControl;
   readonly events: EventRecorder;
 
-  constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    quiescence: Quiescence,
-  ) {
-    this.jobs = informers.informer<Job>({ resource: JOBS });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
+  constructor(private readonly ctx: ControllerContext) {
+    const { client, clock } = ctx;
+    this.jobs = ctx.informer<Job>({ resource: JOBS });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.events = new EventRecorder(client, clock, { component: 'job-controller' });
     this.control = new PodControl(client, this.events);
     this.expectations = new Expectations(() => clock.now());
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'job', workers: 5 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'job', workers: 5 });
   }
 
   run(): void {
     const enqueue = (job: Job) => this.queue.add(keyOf(job.metadata.namespace, job.metadata.name!));
-    this.jobs.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
+    this.ctx.handle(this.jobs, { onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
     const podChanged = (pod: Pod, observe?: 'add' | 'del') => {
       const key = this.ownerKey(pod);
       if (!key) return;
@@ -53,7 +58,7 @@ export class JobController {
       if (observe === 'del') this.expectations.deletionObserved(key);
       this.queue.add(key);
     };
-    this.pods.addEventHandler({
+    this.ctx.handle(this.pods, {
       onAdd: (pod) => podChanged(pod, 'add'),
       onUpdate: (old, pod) =>
         podChanged(pod, pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp ? 'del' : undefined),
@@ -61,8 +66,8 @@ export class JobController {
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   private ownerKey(pod: Pod): string | undefined {

@@ -1,4 +1,4 @@
-import { Clock, Quiescence } from '../../clock';
+import { Clock } from '../../clock';
 import { Namespace } from '../../api/core';
 import { clone, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -6,7 +6,8 @@ import { coreRegistry } from '../../api/resources';
 import { ResourceRegistry } from '../../api/registry';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { parseTime } from '../../clock';
 import {
@@ -35,33 +36,39 @@ export class NamespaceController {
   private readonly resources: string[];
   readonly events: EventRecorder;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: { deletionConditions: boolean } = { deletionConditions: true },
     /** The resources the API server serves (its release's: EndpointSlices only from v1.21). */
     registry: ResourceRegistry = coreRegistry(),
   ) {
+    const { client, clock } = ctx;
     this.resources = registry
       .all()
       .filter((r) => r.namespaced)
       .map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
-    this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
+    this.namespaces = ctx.informer<Namespace>({ resource: 'namespaces' });
     this.events = new EventRecorder(client, clock, { component: 'namespace-controller' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'namespace', workers: 10 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'namespace', workers: 10 });
   }
 
   run(): void {
     const enqueue = (ns: Namespace) => {
       if (ns.metadata.deletionTimestamp) this.queue.addAfter(ns.metadata.name!, NAMESPACE_DELETION_GRACE_MS);
     };
-    this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
+    this.ctx.handle(this.namespaces, { onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(name: string): Promise<void> {

@@ -1,9 +1,9 @@
-import { Clock, Quiescence } from '../../clock';
 import { Node } from '../../api/core';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { CidrSet, CIDRSetError } from './cidr-set';
 
@@ -28,22 +28,24 @@ export class RangeAllocator {
   private readonly reserved = new Map<string, string>();
   private readonly events: EventRecorder;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     options: NodeIpamOptions,
   ) {
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
+    const { client, clock } = ctx;
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.cidrs = new CidrSet(options.clusterCIDR, options.nodeCIDRMaskSize);
-    this.queue = new WorkQueue(clock, quiescence, (name) => this.sync(name), { name: 'node-ipam', workers: 30 });
+    this.queue = ctx.workQueue((name) => this.sync(name), { name: 'node-ipam', workers: 30 });
     this.events = new EventRecorder(client, clock, { component: 'cidrAllocator' });
   }
 
   run(): void {
     for (const node of this.nodes.list()) this.occupyExisting(node);
-    this.nodes.addEventHandler({
+    this.ctx.handle(this.nodes, {
       onAdd: (n) => this.queue.add(n.metadata.name!),
       onUpdate: (_o, n) => {
         if (!podCIDRs(n).length) this.queue.add(n.metadata.name!);
@@ -52,8 +54,8 @@ export class RangeAllocator {
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   private occupyExisting(node: Node): void {

@@ -1,13 +1,13 @@
-import { Clock, TimerHandle } from '../../clock';
+import { Clock } from '../../clock';
 import { Lease, Node } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { assessNodeHealth, gracePassed, HealthOptions, HealthResult, NodeHealth } from './health';
 import { NodeLifecycleOptions } from './options';
-import { reportTo } from '../../client/background';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -43,19 +43,25 @@ export class NodeLifecycleController {
    * thousands of nodes then finds everything it keeps of a node with one lookup.
    */
   private readonly known = new Map<string, NodeRecord>();
-  private timer?: TimerHandle;
   readonly events: EventRecorder;
   /** Per-node results of the last pass, for what builds on health (zones, eviction). */
   private readonly passListeners: ((results: readonly PassEntry[]) => Promise<void>)[] = [];
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
+    private readonly ctx: ControllerContext,
     readonly options: NodeLifecycleOptions,
   ) {
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.leases = informers.informer<Lease>({ resource: 'leases', namespace: NODE_LEASE_NAMESPACE });
+    const { client, clock } = ctx;
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
+    this.leases = ctx.informer<Lease>({ resource: 'leases', namespace: NODE_LEASE_NAMESPACE });
     this.events = new EventRecorder(client, clock, { component: 'node-controller' });
   }
 
@@ -64,17 +70,20 @@ export class NodeLifecycleController {
     this.passListeners.push(listener);
   }
 
-  run(): void {
-    // Upstream runs monitorNodeHealth at once and then every period (wait.Until).
-    void this.monitorNodeHealth().catch(reportTo('node lifecycle controller'));
-    this.timer = this.clock.setInterval(
-      () => void this.monitorNodeHealth().catch(reportTo('node lifecycle controller')),
-      this.options.nodeMonitorPeriod,
-    );
+  /** Takes a listener of onPass off again (its controller stopped). */
+  offPass(listener: (results: readonly PassEntry[]) => Promise<void>): void {
+    const i = this.passListeners.indexOf(listener);
+    if (i >= 0) this.passListeners.splice(i, 1);
   }
 
-  stop(): void {
-    if (this.timer) this.clock.clear(this.timer);
+  run(): void {
+    // Upstream runs monitorNodeHealth at once and then every period (wait.Until).
+    this.ctx.run(() => this.monitorNodeHealth());
+    this.ctx.every(this.options.nodeMonitorPeriod, () => this.monitorNodeHealth());
+  }
+
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   /** The controller's record for a node (for diagnostics and reports). */
@@ -205,6 +214,10 @@ export class NodeLifecycleController {
         current = await this.client.get<Node>({ resource: 'nodes' }, name);
       }
     }
+    // Upstream: "Update health of Node from Controller error, Skipping - no pods will be evicted".
+    this.ctx.report(
+      new Error(`updating the health of node ${JSON.stringify(name)} kept conflicting (5 tries); skipped`),
+    );
     return undefined;
   }
 }

@@ -1,17 +1,19 @@
-import { Clock, Quiescence, TimerHandle } from '../../clock';
+import { Clock, TimerHandle } from '../../clock';
 import { DaemonSet, Node, NodeCondition, Pod, Taint } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../api/taints';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { NodeLifecycleController, PassEntry } from './controller';
 import { ZoneDisruption } from './disruption';
 import { NodeLifecycleOptions } from './options';
 import { ActionResult, EVICTION_RATE_LIMITER_BURST, RateLimitedTimedQueue, TokenBucket } from './rate-limited-queue';
-import { EXCLUDE_DISRUPTION_LABEL, zoneKey } from './zones';
-import { swapNodeTaints, withPodCondition } from './node-writes';
-import { reportTo } from '../../client/background';
+import { zoneKey } from '../../api/topology';
+import { EXCLUDE_DISRUPTION_LABEL } from './zones';
+import { swapNodeTaints, withPodCondition } from '../node-writes';
+import { POD_NODE_INDEX, podsByNode } from '../pod-index';
 
 /** Upstream NodeEvictionPeriod: how often the tainting (or eviction) pass drains the zone queues. */
 export const NODE_EVICTION_PERIOD_MS = 100;
@@ -20,9 +22,6 @@ const RETRY_MS = 50;
 
 const NOT_READY_NO_EXECUTE = { key: TAINT_NOT_READY, effect: 'NoExecute' as const };
 const UNREACHABLE_NO_EXECUTE = { key: TAINT_UNREACHABLE, effect: 'NoExecute' as const };
-
-export const POD_NODE_INDEX = 'spec.nodeName';
-export const podsByNode = (p: Pod): string[] => (p.spec.nodeName ? [p.spec.nodeName] : []);
 
 type EvictionMark = 'toBeEvicted' | 'evicted';
 
@@ -52,24 +51,31 @@ export class NodeEvictionController {
   /** Set on entering master disruption mode, cleared on leaving it. */
   masterDisruption = false;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
   constructor(
     private readonly lifecycle: NodeLifecycleController,
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    private readonly quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: NodeLifecycleOptions,
   ) {
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
-    this.daemonSets = informers.informer<DaemonSet>({ resource: 'daemonsets' });
+    this.daemonSets = ctx.informer<DaemonSet>({ resource: 'daemonsets' });
     this.disruption = new ZoneDisruption(options);
   }
 
   run(): void {
-    this.lifecycle.onPass((results) => this.afterMonitorPass(results));
-    this.pods.addEventHandler({
+    const listener = (results: readonly PassEntry[]) => this.afterMonitorPass(results);
+    this.lifecycle.onPass(listener);
+    this.ctx.onStop(() => this.lifecycle.offPass(listener));
+    this.ctx.handle(this.pods, {
       onAdd: (pod) => this.processPod(pod),
       onUpdate: (old, pod) => {
         if (old.spec.nodeName !== pod.spec.nodeName) this.processPod(pod);
@@ -77,9 +83,9 @@ export class NodeEvictionController {
     });
   }
 
-  stop(): void {
-    if (this.passTimer) this.clock.clear(this.passTimer);
+  stop(): Promise<void> {
     this.passTimer = undefined;
+    return this.ctx.stop();
   }
 
   private get events() {
@@ -173,7 +179,10 @@ export class NodeEvictionController {
   private async taintOrQueue(node: Node, zone: string, want: Taint, other: Taint): Promise<void> {
     const name = node.metadata.name!;
     if (hasTaint(node, other.key, 'NoExecute')) {
-      await swapNodeTaints(this.client, name, [want], [other], this.clock.now(), node);
+      // Upstream logs "Failed to instantly swap" and goes on with the next node.
+      await swapNodeTaints(this.client, name, [want], [other], this.clock.now(), node).catch((e) =>
+        this.ctx.report(e, `node ${name}`),
+      );
       return;
     }
     if (!hasTaint(node, want.key, 'NoExecute')) this.queueFor(zone).remove(name);
@@ -211,7 +220,9 @@ export class NodeEvictionController {
         [UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE],
         this.clock.now(),
         node,
-      ).then(dequeue);
+      )
+        .catch((e) => this.ctx.report(e, `node ${name}`))
+        .then(dequeue);
     }
     dequeue();
     return undefined;
@@ -227,8 +238,14 @@ export class NodeEvictionController {
     if (ready.status === 'False') [add, remove] = [NOT_READY_NO_EXECUTE, UNREACHABLE_NO_EXECUTE];
     else if (ready.status === 'Unknown') [add, remove] = [UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE];
     else return { done: true };
-    const ok = await swapNodeTaints(this.client, name, [add], [remove], this.clock.now(), node);
-    return ok ? { done: true } : { done: false, retryAfterMs: 0 };
+    try {
+      const ok = await swapNodeTaints(this.client, name, [add], [remove], this.clock.now(), node);
+      return ok ? { done: true } : { done: false, retryAfterMs: 0 };
+    } catch (e) {
+      // Upstream: "Failed to taint NoExecute on node", and the node is tried again.
+      this.ctx.report(e, `node ${name}`);
+      return { done: false, retryAfterMs: 0 };
+    }
   }
 
   // ── eviction by deletion (before v1.27; the seed's default) ───────────────────────────
@@ -268,8 +285,8 @@ export class NodeEvictionController {
       await this.deletePods(name);
     } catch (e) {
       // Upstream doEvictionPass: HandleError("unable to evict node"), and the node stays queued.
-      reportTo('node lifecycle controller')(
-        new Error(`unable to evict node ${JSON.stringify(name)}: ${(e as Error)?.message ?? e}`),
+      this.ctx.report(
+        new Error(`unable to evict node ${JSON.stringify(name)}: ${(e as Error)?.message ?? e}`, { cause: e }),
       );
       return { done: false, retryAfterMs: 0 };
     }
@@ -329,7 +346,11 @@ export class NodeEvictionController {
 
   // ── MarkPodsNotReady ──────────────────────────────────────────────────────────────────
 
-  /** Sets Ready=False on each pod of the node that has a Ready condition; true when all writes succeeded. */
+  /**
+   * Sets Ready=False on each pod of the node that has a Ready condition; true when all writes
+   * succeeded. A write that failed is reported (upstream MarkPodsNotReady returns them, and
+   * the controller logs "Unable to mark all pods NotReady on node"), the node tried again.
+   */
   private async markPodsNotReady(pods: Pod[], nodeName: string): Promise<boolean> {
     let ok = true;
     for (const pod of pods) {
@@ -343,7 +364,13 @@ export class NodeEvictionController {
         });
         this.events.warning(written, 'NodeNotReady', 'Node is not ready');
       } catch (e) {
-        if (!isStatusError(e, 'NotFound')) ok = false;
+        if (isStatusError(e, 'NotFound')) continue;
+        ok = false;
+        this.ctx.report(
+          new Error(`unable to mark pod ${pod.metadata.namespace}/${pod.metadata.name} NotReady on node ${nodeName}`, {
+            cause: e,
+          }),
+        );
       }
     }
     return ok;
@@ -355,7 +382,7 @@ export class NodeEvictionController {
     if (!nodeName || !this.lifecycle.healthOf(nodeName)) return;
     const ready = this.lifecycle.healthOf(nodeName)?.ready;
     if (!ready || ready.status === 'True') return;
-    void this.quiescence.track(this.markPodsNotReady([pod], nodeName)).catch(reportTo('node lifecycle controller'));
+    this.ctx.go(this.markPodsNotReady([pod], nodeName));
   }
 
   // ── zones ─────────────────────────────────────────────────────────────────────────────
@@ -392,10 +419,7 @@ export class NodeEvictionController {
    */
   private schedulePasses(): void {
     if (this.passTimer || ![...this.queues.values()].some((q) => q.active)) return;
-    this.passTimer = this.clock.setInterval(
-      () => void this.quiescence.track(this.pass()).catch(reportTo('node lifecycle controller')),
-      NODE_EVICTION_PERIOD_MS,
-    );
+    this.passTimer = this.ctx.every(NODE_EVICTION_PERIOD_MS, () => this.pass());
   }
 
   private async pass(): Promise<void> {
@@ -410,7 +434,7 @@ export class NodeEvictionController {
       this.passing = false;
     }
     if (this.passTimer && ![...this.queues.values()].some((q) => q.active)) {
-      this.clock.clear(this.passTimer);
+      this.ctx.cancel(this.passTimer);
       this.passTimer = undefined;
     }
   }

@@ -1,4 +1,4 @@
-import { Clock, Quiescence } from '../../clock';
+import { Clock } from '../../clock';
 import { Node, Taint } from '../../api/core';
 import {
   TAINT_DISK_PRESSURE,
@@ -13,9 +13,10 @@ import {
 /** The seed's release (v1.12) still had the OutOfDisk condition, and a taint for it. */
 export const TAINT_OUT_OF_DISK = 'node.kubernetes.io/out-of-disk';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { swapNodeTaints } from './node-writes';
+import { swapNodeTaints } from '../node-writes';
 
 /** Condition (type, status) → NoSchedule taint key (upstream nodeConditionToTaintKeyStatusMap). */
 const CONDITION_TAINTS: { type: string; status: string; key: string }[] = [
@@ -58,29 +59,34 @@ export class NoScheduleTaintController {
   private readonly nodes: Informer<Node>;
   private readonly queue: WorkQueue;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: { outOfDisk?: boolean } = {},
   ) {
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
+    this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'node-noschedule-taints',
       workers: 8,
     });
   }
 
   run(): void {
-    this.nodes.addEventHandler({
+    this.ctx.handle(this.nodes, {
       onAdd: (n) => this.queue.add(n.metadata.name!),
       onUpdate: (_o, n) => this.queue.add(n.metadata.name!),
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(name: string): Promise<void> {

@@ -1,39 +1,7 @@
 import { NodeCondition } from '../../api/core';
 
-export const ZONE_LABEL = 'topology.kubernetes.io/zone';
-export const REGION_LABEL = 'topology.kubernetes.io/region';
-export const BETA_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
-export const BETA_REGION_LABEL = 'failure-domain.beta.kubernetes.io/region';
 /** A node with this label (any value) is left out of zone state computations. */
 export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
-
-/**
- * Zone keys of the label sets seen: each monitor pass asks for every node's zone more than
- * once, and the same string (its hash kept) makes the zone maps' lookups cheap.
- */
-const zoneKeys = new WeakMap<Record<string, string>, string>();
-
-/**
- * The key a node's zone is known by (upstream GetZoneKey, component-helpers topology):
- * the beta failure-domain label wins when present (even empty), else the topology label;
- * "" when neither region nor zone is set, else region + ":\0:" + zone.
- */
-export function zoneKey(labels: Record<string, string> | undefined): string {
-  if (!labels) return '';
-  const known = zoneKeys.get(labels);
-  if (known !== undefined) return known;
-  const key = computeZoneKey(labels);
-  // Only a frozen label set (an informer's) can be remembered: it cannot change under us.
-  if (Object.isFrozen(labels)) zoneKeys.set(labels, key);
-  return key;
-}
-
-function computeZoneKey(labels: Record<string, string>): string {
-  const zone = BETA_ZONE_LABEL in labels ? labels[BETA_ZONE_LABEL] : (labels[ZONE_LABEL] ?? '');
-  const region = BETA_REGION_LABEL in labels ? labels[BETA_REGION_LABEL] : (labels[REGION_LABEL] ?? '');
-  if (region === '' && zone === '') return '';
-  return `${region}:\x00:${zone}`;
-}
 
 export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
 

@@ -1,11 +1,11 @@
-import { Clock, Quiescence, TimerHandle } from '../../clock';
+import { Clock } from '../../clock';
 import { Node, Pod } from '../../api/core';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
-import { withPodCondition } from '../nodelifecycle/node-writes';
-import { POD_NODE_INDEX, podsByNode } from '../nodelifecycle/eviction';
-import { reportTo } from '../../client/background';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
+import { withPodCondition } from '../node-writes';
+import { POD_NODE_INDEX, podsByNode } from '../pod-index';
 
 /** Upstream gcCheckPeriod. */
 export const GC_CHECK_PERIOD_MS = 20_000;
@@ -28,17 +28,21 @@ export class PodGCController {
   private readonly pods: Informer<Pod>;
   /** Missing node → when its quarantine ends. */
   private readonly quarantine = new Map<string, number>();
-  private timer?: TimerHandle;
+
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
 
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    private readonly quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: PodGCOptions,
   ) {
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
   }
 
@@ -49,13 +53,12 @@ export class PodGCController {
   }
 
   run(): void {
-    const tick = () => void this.quiescence.track(this.gc()).catch(reportTo('pod GC controller'));
-    tick();
-    this.timer = this.clock.setInterval(tick, GC_CHECK_PERIOD_MS);
+    this.ctx.run(() => this.gc());
+    this.ctx.every(GC_CHECK_PERIOD_MS, () => this.gc());
   }
 
-  stop(): void {
-    if (this.timer) this.clock.clear(this.timer);
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async gc(): Promise<void> {

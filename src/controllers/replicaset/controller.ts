@@ -1,5 +1,5 @@
-import { Clock, isoTime, Quiescence } from '../../clock';
-import { availabilityRecheckMs } from '../replication/status';
+import { Clock, isoTime } from '../../clock';
+import { availabilityRecheckMs } from '../pod-availability';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -8,13 +8,14 @@ import { ReplicaSet } from '../../api/resources/replicaset';
 import { PodTemplateSpec, ReplicationController } from '../../api/resources/replicationcontroller';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { Expectations } from '../expectations';
 import { controllerOf, keyOf, matchesSelector } from '../ownership';
 import { claimPods, createExpectedPods, PodControl } from '../podcontrol';
-import { DeletionOrder, isPodActive, podsToDelete } from '../replication/ranking';
-import { calculateStatus, ManageError } from '../replication/status';
+import { DeletionOrder, isPodActive, podsToDelete } from './ranking';
+import { calculateStatus, ManageError } from './status';
 
 export interface ReplicaSetOptions {
   /** Upstream BurstReplicas: creations or deletions per sync. */
@@ -77,21 +78,27 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
   private readonly control: PodControl;
   readonly events: EventRecorder;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: ReplicaSetOptions = DEFAULT_REPLICASET_OPTIONS,
     private readonly kind: ReplicaKind<T> = REPLICA_SET_KIND as unknown as ReplicaKind<T>,
   ) {
-    this.sets = informers.informer<T>({ resource: kind.resource });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
+    const { client, clock } = ctx;
+    this.sets = ctx.informer<T>({ resource: kind.resource });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.events = new EventRecorder(client, clock, { component: kind.component });
     this.control = new PodControl(client, this.events);
     this.expectations = new Expectations(() => clock.now());
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+    this.queue = ctx.workQueue((key) => this.sync(key), {
       name: kind.queueName,
       workers: options.workers,
     });
@@ -99,7 +106,7 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
 
   run(): void {
     const enqueue = (rs: T) => this.queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
-    this.sets.addEventHandler({
+    this.ctx.handle(this.sets, {
       onAdd: enqueue,
       onUpdate: (_o, n) => enqueue(n),
       onDelete: (rs) => {
@@ -107,7 +114,7 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
         enqueue(rs);
       },
     });
-    this.pods.addEventHandler({
+    this.ctx.handle(this.pods, {
       onAdd: (pod) => {
         if (pod.metadata.deletionTimestamp) return this.podDeleted(pod);
         const owner = this.ownerKey(pod);
@@ -128,8 +135,8 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   private ownerKey(pod: Pod): string | undefined {
@@ -165,10 +172,12 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
     const candidates = this.pods.byIndex('namespace', namespace).filter(isPodActive);
     const pods = await claimPods(candidates, rs, (p) => this.kind.matches(rs, p), this.control);
     let manageError: ManageError | undefined;
+    let manageFailure: unknown;
     if (needsSync && !rs.metadata.deletionTimestamp) {
       try {
         await this.manageReplicas(key, pods, rs);
       } catch (e) {
+        manageFailure = e;
         const diff = pods.length - (rs.spec.replicas ?? 1);
         manageError = {
           reason: diff < 0 ? 'FailedCreate' : 'FailedDelete',
@@ -190,7 +199,9 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
     ) {
       this.queue.addAfter(key, availabilityRecheckMs(minReady));
     }
-    if (manageError) throw new Error(manageError.message);
+    // The status carries the message; the retry's report keeps the failure itself (upstream
+    // returns manageReplicasErr as it came).
+    if (manageError) throw manageFailure;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Clock, Quiescence, TimerHandle } from '../../clock';
+import { Clock } from '../../clock';
 import { clone, KubeObject, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { formatResourceList } from '../../api/quantity';
@@ -6,7 +6,8 @@ import { coreRegistry } from '../../api/resources';
 import { ResourceType } from '../../api/registry';
 import { ResourceQuota } from '../../api/resources/resourcequota';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { totalUsage } from '../../quota/usage';
 import { keyOf, splitKey } from '../ownership';
@@ -24,29 +25,33 @@ export class ResourceQuotaController {
   private readonly quotas: Informer<ResourceQuota>;
   private readonly counted: { rt: ResourceType; informer: Informer }[] = [];
   private readonly queue: WorkQueue;
-  private timer?: TimerHandle;
+
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
 
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly resyncPeriodMs: number,
   ) {
-    this.quotas = informers.informer<ResourceQuota>({ resource: 'resourcequotas' });
+    this.quotas = ctx.informer<ResourceQuota>({ resource: 'resourcequotas' });
     this.quotas.addIndexer('namespace', (q) => [q.metadata.namespace ?? '']);
     for (const rt of coreRegistry().all()) {
       if (!COUNTED.includes(rt.resource)) continue;
-      const informer = informers.informer({ resource: rt.group ? `${rt.resource}.${rt.group}` : rt.resource });
+      const informer = ctx.informer({ resource: rt.group ? `${rt.resource}.${rt.group}` : rt.resource });
       informer.addIndexer('namespace', (o) => [o.metadata.namespace ?? '']);
       this.counted.push({ rt, informer });
     }
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'resourcequota', workers: 5 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'resourcequota', workers: 5 });
   }
 
   run(): void {
     const quota = (q: ResourceQuota) => this.queue.add(keyOf(q.metadata.namespace, q.metadata.name!));
-    this.quotas.addEventHandler({
+    this.ctx.handle(this.quotas, {
       onAdd: quota,
       onUpdate: (o, n) => {
         if (!jsonEqual(o.spec, n.spec) || !n.status?.used) quota(n);
@@ -56,7 +61,7 @@ export class ResourceQuotaController {
       for (const q of this.quotas.byIndex('namespace', o.metadata.namespace ?? '')) quota(q);
     };
     for (const { rt, informer } of this.counted) {
-      informer.addEventHandler({
+      this.ctx.handle(informer, {
         onDelete: namespace,
         // Upstream replenishes when a pod becomes terminal; admission already charged the create.
         onUpdate: (o, n) => {
@@ -69,14 +74,13 @@ export class ResourceQuotaController {
         },
       });
     }
-    this.timer = this.clock.setInterval(() => {
+    this.ctx.every(this.resyncPeriodMs, () => {
       for (const q of this.quotas.list()) quota(q);
-    }, this.resyncPeriodMs);
+    });
   }
 
-  stop(): void {
-    if (this.timer) this.clock.clear(this.timer);
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

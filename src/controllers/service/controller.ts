@@ -1,11 +1,11 @@
-import { Clock, Quiescence } from '../../clock';
 import { Node } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Service } from '../../api/resources/service';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { LoadBalancerProvider, LoadBalancerStatus } from '../../cloud/loadbalancer';
 import { keyOf, splitKey } from '../ownership';
@@ -39,18 +39,20 @@ export class ServiceController {
   private lastNodeSet: string | undefined = '';
   readonly events: EventRecorder;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly cloud: LoadBalancerProvider,
     private readonly options: { clusterName: string; nodeSelection: LoadBalancerNodeSelection },
   ) {
-    this.services = informers.informer<Service>({ resource: 'services' });
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
+    const { client, clock } = ctx;
+    this.services = ctx.informer<Service>({ resource: 'services' });
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.events = new EventRecorder(client, clock, { component: 'service-controller' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+    this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'service',
       workers: 1,
       baseRetryDelayMs: 5000,
@@ -62,12 +64,12 @@ export class ServiceController {
     const svc = (s: Service) => {
       if (wantsLoadBalancer(s) || needsCleanup(s)) this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
     };
-    this.services.addEventHandler({ onAdd: svc, onUpdate: (_o, n) => svc(n) });
+    this.ctx.handle(this.services, { onAdd: svc, onUpdate: (_o, n) => svc(n) });
     const nodes = () => this.queue.add(NODE_SYNC_KEY);
     // The node set changes only when a node comes, goes, or starts or stops backing
     // balancers: a heartbeat need not list and sort every node again.
     const backs = (n: Node) => backsLoadBalancer(n, this.options.nodeSelection);
-    this.nodes.addEventHandler({
+    this.ctx.handle(this.nodes, {
       onAdd: nodes,
       onUpdate: (o, n) => {
         if (backs(o) !== backs(n)) nodes();
@@ -76,8 +78,8 @@ export class ServiceController {
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   private hosts(): Node[] {

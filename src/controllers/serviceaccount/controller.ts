@@ -1,9 +1,9 @@
-import { Clock, Quiescence } from '../../clock';
 import { Namespace } from '../../api/core';
 import { isStatusError } from '../../api/errors';
 import { ServiceAccount } from '../../api/resources/serviceaccount';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 
 /**
@@ -16,30 +16,31 @@ export class ServiceAccountsController {
   private readonly accounts: Informer<ServiceAccount>;
   private readonly queue: WorkQueue;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly names: readonly string[] = ['default'],
   ) {
-    this.namespaces = informers.informer<Namespace>({ resource: 'namespaces' });
-    this.accounts = informers.informer<ServiceAccount>({ resource: 'serviceaccounts' });
-    this.queue = new WorkQueue(clock, quiescence, (ns) => this.sync(ns), { name: 'serviceaccount', workers: 5 });
+    this.namespaces = ctx.informer<Namespace>({ resource: 'namespaces' });
+    this.accounts = ctx.informer<ServiceAccount>({ resource: 'serviceaccounts' });
+    this.queue = ctx.workQueue((ns) => this.sync(ns), { name: 'serviceaccount', workers: 5 });
   }
 
   run(): void {
     const enqueue = (ns: Namespace) => this.queue.add(ns.metadata.name!);
-    this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
-    this.accounts.addEventHandler({
+    this.ctx.handle(this.namespaces, { onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
+    this.ctx.handle(this.accounts, {
       onDelete: (sa) => {
         if (this.names.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!);
       },
     });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(namespace: string): Promise<void> {

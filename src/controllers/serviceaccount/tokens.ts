@@ -1,12 +1,11 @@
-import { Clock, Quiescence } from '../../clock';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Secret, SA_NAME_ANNOTATION, SA_UID_ANNOTATION, SERVICE_ACCOUNT_TOKEN } from '../../api/resources/secret';
 import { ServiceAccount } from '../../api/resources/serviceaccount';
 import { Client } from '../../client/client';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { reportTo } from '../../client/background';
 import { legacyClaims, TokenSigner } from '../../serviceaccount/jwt';
 import { keyOf } from '../ownership';
 import { randomSuffix } from '../../api/names';
@@ -32,42 +31,41 @@ export class TokensController {
   private readonly secrets: Informer<Secret>;
   private readonly queue: WorkQueue;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly signer: TokenSigner,
     private readonly options: TokensOptions,
   ) {
-    this.accounts = informers.informer<ServiceAccount>({ resource: 'serviceaccounts' });
-    this.secrets = informers.informer<Secret>({ resource: 'secrets' });
+    this.accounts = ctx.informer<ServiceAccount>({ resource: 'serviceaccounts' });
+    this.secrets = ctx.informer<Secret>({ resource: 'secrets' });
     this.secrets.addIndexer('account', (s) =>
       s.type === SERVICE_ACCOUNT_TOKEN
         ? [keyOf(s.metadata.namespace, s.metadata.annotations?.[SA_NAME_ANNOTATION] ?? '')]
         : [],
     );
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), {
+    this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'tokens',
       workers: 5,
-      // The key is retried with back-off; the failure is still told (upstream: utilruntime.HandleError).
-      onError: (key, e) => reportTo(`service account token controller (${key})`)(e),
     });
   }
 
   run(): void {
     const account = (sa: ServiceAccount) => this.queue.add(`sa|${keyOf(sa.metadata.namespace, sa.metadata.name!)}`);
-    this.accounts.addEventHandler({ onAdd: account, onUpdate: (_o, n) => account(n), onDelete: account });
+    this.ctx.handle(this.accounts, { onAdd: account, onUpdate: (_o, n) => account(n), onDelete: account });
     const secret = (s: Secret) => {
       if (s.type !== SERVICE_ACCOUNT_TOKEN) return;
       this.queue.add(`secret|${keyOf(s.metadata.namespace, s.metadata.name!)}`);
       this.queue.add(`sa|${keyOf(s.metadata.namespace, s.metadata.annotations?.[SA_NAME_ANNOTATION] ?? '')}`);
     };
-    this.secrets.addEventHandler({ onAdd: secret, onUpdate: (_o, n) => secret(n), onDelete: secret });
+    this.ctx.handle(this.secrets, { onAdd: secret, onUpdate: (_o, n) => secret(n), onDelete: secret });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

@@ -1,4 +1,3 @@
-import { Clock, Quiescence } from '../../clock';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
@@ -7,7 +6,8 @@ import { ControllerRevision } from '../../api/resources/controllerrevision';
 import { StatefulSet } from '../../api/resources/statefulset';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { controllerOf, controllerRef, keyOf } from '../ownership';
 import {
@@ -18,7 +18,8 @@ import {
   REVISION_LABEL,
   revisionOf,
 } from './plan';
-import { equalData, hashRevision, nextRevision, revisionData, revisionsToTruncate, templateOf } from './revisions';
+import { equalData, nextRevision } from '../history';
+import { hashRevision, revisionData, revisionsToTruncate, templateOf } from './revisions';
 
 export interface StatefulSetOptions {
   /** v1.28+ labels each pod with its ordinal (apps.kubernetes.io/pod-index). */
@@ -41,25 +42,27 @@ export class StatefulSetController {
   private readonly queue: WorkQueue;
   readonly events: EventRecorder;
 
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
   constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
+    private readonly ctx: ControllerContext,
     private readonly options: StatefulSetOptions = { podIndexLabel: true },
   ) {
-    this.sets = informers.informer<StatefulSet>({ resource: SETS });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
-    this.revisions = informers.informer<ControllerRevision>({ resource: REVISIONS });
+    const { client, clock } = ctx;
+    this.sets = ctx.informer<StatefulSet>({ resource: SETS });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
+    this.revisions = ctx.informer<ControllerRevision>({ resource: REVISIONS });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.revisions.addIndexer('namespace', (r) => [r.metadata.namespace ?? '']);
     this.events = new EventRecorder(client, clock, { component: 'statefulset-controller' });
-    this.queue = new WorkQueue(clock, quiescence, (key) => this.sync(key), { name: 'statefulset', workers: 5 });
+    this.queue = ctx.workQueue((key) => this.sync(key), { name: 'statefulset', workers: 5 });
   }
 
   run(): void {
     const enqueue = (s: StatefulSet) => this.queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
-    this.sets.addEventHandler({ onAdd: enqueue, onUpdate: (_o, s) => enqueue(s), onDelete: enqueue });
+    this.ctx.handle(this.sets, { onAdd: enqueue, onUpdate: (_o, s) => enqueue(s), onDelete: enqueue });
     const owner = (p: Pod) => {
       const ref = controllerOf(p);
       if (ref?.kind === 'StatefulSet') this.queue.add(keyOf(p.metadata.namespace, ref.name));
@@ -71,11 +74,11 @@ export class StatefulSetController {
           )
             enqueue(s);
     };
-    this.pods.addEventHandler({ onAdd: owner, onUpdate: (_o, p) => owner(p), onDelete: owner });
+    this.ctx.handle(this.pods, { onAdd: owner, onUpdate: (_o, p) => owner(p), onDelete: owner });
   }
 
-  stop(): void {
-    this.queue.shutdown();
+  stop(): Promise<void> {
+    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

@@ -1,17 +1,7 @@
 import { ControllerRevision } from '../../api/resources/controllerrevision';
 import { StatefulSet } from '../../api/resources/statefulset';
 import { PodTemplateSpec } from '../../api/resources/replicationcontroller';
-
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-    );
-  return v;
-}
+import { canonical } from '../hash';
 
 const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -45,12 +35,6 @@ export function templateOf(revision: ControllerRevision): PodTemplateSpec {
   delete t.$patch;
   return t;
 }
-
-export const equalData = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-
-/** Upstream nextRevision: one more than the highest. */
-export const nextRevision = (revisions: readonly ControllerRevision[]) =>
-  Math.max(0, ...revisions.map((r) => r.revision)) + 1;
 
 /**
  * Upstream truncateHistory: keep the current and update revisions and any a live pod still

@@ -1,14 +1,14 @@
 import { jsonEqual } from '../../api/meta';
-import { Clock, Quiescence, TimerHandle } from '../../clock';
+import { Clock, TimerHandle } from '../../clock';
 import { Node, Pod, Taint } from '../../api/core';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
-import { Informer, InformerFactory } from '../../client/informer';
-import { POD_NODE_INDEX, podsByNode } from '../nodelifecycle/eviction';
-import { withPodCondition } from '../nodelifecycle/node-writes';
+import { ControllerContext } from '../../client/controller-context';
+import { Informer } from '../../client/informer';
+import { POD_NODE_INDEX, podsByNode } from '../pod-index';
+import { withPodCondition } from '../node-writes';
 import { matchingTolerations, minTolerationTime } from './tolerations';
-import { reportTo } from '../../client/background';
 
 interface Work {
   createdAt: number;
@@ -31,25 +31,29 @@ export class TaintEvictionController {
   private readonly work = new Map<string, Work>();
   private readonly events: EventRecorder;
 
-  constructor(
-    informers: InformerFactory,
-    private readonly client: Client,
-    private readonly clock: Clock,
-    private readonly quiescence: Quiescence,
-  ) {
-    this.nodes = informers.informer<Node>({ resource: 'nodes' });
-    this.pods = informers.informer<Pod>({ resource: 'pods' });
+  private get client(): Client {
+    return this.ctx.client;
+  }
+
+  private get clock(): Clock {
+    return this.ctx.clock;
+  }
+
+  constructor(private readonly ctx: ControllerContext) {
+    const { client, clock } = ctx;
+    this.nodes = ctx.informer<Node>({ resource: 'nodes' });
+    this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
     this.events = new EventRecorder(client, clock, { component: 'taint-eviction-controller' });
   }
 
   run(): void {
-    this.nodes.addEventHandler({
+    this.ctx.handle(this.nodes, {
       onAdd: (n) => this.handleNodeUpdate(n),
       onUpdate: (_o, n) => this.handleNodeUpdate(n),
       onDelete: (n) => this.handleNodeUpdate(n, true),
     });
-    this.pods.addEventHandler({
+    this.ctx.handle(this.pods, {
       onAdd: (p) => this.handlePodUpdate(p),
       onUpdate: (o, p) => {
         if (o.spec.nodeName !== p.spec.nodeName || !jsonEqual(o.spec.tolerations, p.spec.tolerations))
@@ -59,9 +63,9 @@ export class TaintEvictionController {
     });
   }
 
-  stop(): void {
-    for (const w of this.work.values()) if (w.timer) this.clock.clear(w.timer);
+  stop(): Promise<void> {
     this.work.clear();
+    return this.ctx.stop();
   }
 
   /** Pods whose deletion is scheduled, with the time it fires (for diagnostics). */
@@ -131,16 +135,16 @@ export class TaintEvictionController {
     const fire = () => {
       if (this.work.get(key) !== w) return;
       this.work.delete(key);
-      void this.quiescence.track(this.deletePod(pod)).catch(reportTo('taint eviction controller'));
+      this.ctx.go(this.deletePod(pod));
     };
     if (fireAt - createdAt <= 0) fire();
-    else w.timer = this.clock.setTimeout(fire, fireAt - createdAt);
+    else w.timer = this.ctx.after(fireAt - createdAt, fire);
   }
 
   private cancelWork(key: string, announce: boolean, pod?: Pod): void {
     const w = this.work.get(key);
     if (!w) return;
-    if (w.timer) this.clock.clear(w.timer);
+    this.ctx.cancel(w.timer);
     this.work.delete(key);
     if (announce && pod && w.timer)
       this.events.normal(pod, 'TaintManagerEviction', `Cancelling deletion of Pod ${key}`);
@@ -171,5 +175,6 @@ export class TaintEvictionController {
         if (!isStatusError(e, 'Conflict')) throw e;
       }
     }
+    throw new Error(`pod ${podKey(pod)} was not deleted: 5 conflicting writes`);
   }
 }

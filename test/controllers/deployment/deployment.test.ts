@@ -1,11 +1,11 @@
 import { test } from 'node:test';
+import { computeHash } from '../../../src/controllers/hash';
 import assert from 'node:assert/strict';
 import { Deployment, IntOrString } from '../../../src/api/resources/deployment';
 import { ReplicaSet } from '../../../src/api/resources/replicaset';
 import { PodTemplateSpec } from '../../../src/api/resources/replicationcontroller';
 import { resolveFenceposts, maxUnavailable, maxSurge } from '../../../src/controllers/deployment/fenceposts';
 import {
-  computeHash,
   equalIgnoreHash,
   findNewReplicaSet,
   findOldReplicaSets,

@@ -8,14 +8,13 @@ import {
   computeSubsets,
   EndpointsRules,
   endpointsLabels,
-  findPort,
   notReadyPodKeptV112,
   parseGoBool,
-  shouldPodBeInEndpoints,
   TOLERATE_UNREADY_ANNOTATION,
   tolerateUnready,
   truncateEndpoints,
 } from '../../../src/controllers/endpoints/subsets';
+import { findPort, shouldPodBeInEndpoints } from '../../../src/controllers/endpoint-pods';
 import { backgroundErrors, onHandledError } from '../../../src/client/background';
 
 type Phase = NonNullable<Pod['status']>['phase'];

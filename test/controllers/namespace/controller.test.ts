@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NamespaceController } from '../../../src/controllers/namespace/controller';
 import { InformerFactory } from '../../../src/client/informer';
+import { ControllerContext } from '../../../src/client/controller-context';
 import { Client, ResourceRef } from '../../../src/client/client';
 import { VirtualClock } from '../../../src/clock/virtual';
 import { KubeObject } from '../../../src/api/meta';
@@ -68,7 +69,8 @@ async function deleteNamespace(opts: { deleteCollection?: 'ok' | 'unsupported' |
   const { client, calls } = fakeCluster(opts);
   const clock = new VirtualClock(Date.UTC(2025, 0, 1, 0, 0, 10));
   const informers = new InformerFactory(client);
-  const controller = new NamespaceController(informers, client, clock, clock.quiescence, { deletionConditions: false });
+  const ctx = new ControllerContext({ informers, client, clock, quiescence: clock.quiescence }, 'namespace-controller');
+  const controller = new NamespaceController(ctx, { deletionConditions: false });
   await informers.start();
   await controller.sync('ns1');
   return calls.filter((c) => !c.startsWith('update'));

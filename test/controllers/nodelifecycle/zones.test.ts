@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeCondition } from '../../../src/api/core';
-import { computeZoneState, zoneEvictionRate, zoneKey } from '../../../src/controllers/nodelifecycle/zones';
+import { computeZoneState, zoneEvictionRate } from '../../../src/controllers/nodelifecycle/zones';
+import { zoneKey } from '../../../src/api/topology';
 
 const c = (status: NodeCondition['status']): NodeCondition => ({ type: 'Ready', status });
 const T = c('True'),
@@ -23,6 +24,18 @@ test('zoneKey follows GetZoneKey: beta labels win, even when empty; region:\\0:z
   );
   assert.equal(zoneKey({ 'failure-domain.beta.kubernetes.io/zone': '', 'topology.kubernetes.io/zone': 'new' }), '');
   assert.equal(zoneKey({ 'failure-domain.beta.kubernetes.io/region': 'r' }), 'r:\x00:');
+});
+
+test("zoneKey's v1.12 rule (the scheduler's SelectorSpread): the beta labels only", () => {
+  assert.equal(zoneKey({ 'topology.kubernetes.io/zone': 'z1' }, true), '');
+  assert.equal(
+    zoneKey({ 'failure-domain.beta.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r' }, true),
+    ':\x00:z1',
+  );
+  assert.equal(
+    zoneKey({ 'failure-domain.beta.kubernetes.io/region': 'r', 'failure-domain.beta.kubernetes.io/zone': 'z' }, true),
+    'r:\x00:z',
+  );
 });
 
 test('ComputeZoneState: Full when no node is ready and one is not', () => {

@@ -1,14 +1,11 @@
 import { Pod, podCondition } from '../../api/core';
+import { isPodReady } from '../pod-availability';
 import { parseTime } from '../../clock';
 
 /** Upstream IsPodActive: not Succeeded, not Failed, not being deleted. */
 export function isPodActive(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata.deletionTimestamp;
-}
-
-export function isPodReady(pod: Pod): boolean {
-  return podCondition(pod, 'Ready')?.status === 'True';
 }
 
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };

@@ -8,7 +8,7 @@ import {
   podsToDelete,
   POD_DELETION_COST,
   ranksByRelatedPods,
-} from '../../../src/controllers/replication/ranking';
+} from '../../../src/controllers/replicaset/ranking';
 import { pod, T0 } from './pods';
 
 /*

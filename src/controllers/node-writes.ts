@@ -1,16 +1,17 @@
-import { isoTime } from '../../clock';
-import { Node, Pod, PodCondition, Taint } from '../../api/core';
-import { clone } from '../../api/meta';
-import { isStatusError } from '../../api/errors';
-import { swapTaints } from '../../api/taints';
-import { Client } from '../../client/client';
+import { isoTime } from '../clock';
+import { Node, Pod, PodCondition, Taint } from '../api/core';
+import { clone } from '../api/meta';
+import { isStatusError } from '../api/errors';
+import { swapTaints } from '../api/taints';
+import { Client } from '../client/client';
 
 const NODES = { resource: 'nodes' };
 
 /**
  * Upstream SwapNodeControllerTaint: adds and removes taints on a node, re-reading it on
  * conflicts (NodeHealthUpdateRetry = 5 tries). True on success or when nothing had to
- * change; false when the node is gone or the writes kept failing.
+ * change; false when the node is gone. Writes that kept conflicting are an error, as
+ * upstream returns one for its callers to log: it carries the last conflict as its cause.
  */
 export async function swapNodeTaints(
   client: Client,
@@ -21,6 +22,7 @@ export async function swapNodeTaints(
   cached?: Node,
 ): Promise<boolean> {
   let node = cached;
+  let conflict: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       if (!node || attempt > 0) node = await client.get<Node>(NODES, name);
@@ -34,9 +36,12 @@ export async function swapNodeTaints(
     } catch (e) {
       if (isStatusError(e, 'NotFound')) return false;
       if (!isStatusError(e, 'Conflict')) throw e;
+      conflict = e;
     }
   }
-  return false;
+  throw new Error(`failed to swap the taints of node ${JSON.stringify(name)} after 5 conflicting writes`, {
+    cause: conflict,
+  });
 }
 
 /** Sets a pod condition's status (upstream UpdatePodCondition): false when nothing changes. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReplicationController } from '../../../src/api/resources/replicationcontroller';
-import { calculateStatus } from '../../../src/controllers/replication/status';
+import { calculateStatus } from '../../../src/controllers/replicaset/status';
 import { iso, pod, T0 } from './pods';
 
 // The replication controller's status (calculateStatus); the table of v1.12

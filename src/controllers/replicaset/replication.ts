@@ -1,13 +1,11 @@
-import { Clock, Quiescence } from '../../clock';
 import { ReplicationController } from '../../api/resources/replicationcontroller';
-import { Client } from '../../client/client';
-import { InformerFactory } from '../../client/informer';
+import { ControllerContext } from '../../client/controller-context';
 import {
   DEFAULT_REPLICASET_OPTIONS,
   REPLICATION_CONTROLLER_KIND,
   ReplicaSetController,
   ReplicaSetOptions,
-} from '../replicaset/controller';
+} from './controller';
 
 export type ReplicationOptions = ReplicaSetOptions;
 
@@ -19,13 +17,7 @@ export const DEFAULT_REPLICATION_OPTIONS: ReplicationOptions = DEFAULT_REPLICASE
  * the same controller with the RC's equality-based selector, resource and event source.
  */
 export class ReplicationManager extends ReplicaSetController<ReplicationController> {
-  constructor(
-    informers: InformerFactory,
-    client: Client,
-    clock: Clock,
-    quiescence: Quiescence,
-    options: ReplicationOptions = DEFAULT_REPLICATION_OPTIONS,
-  ) {
-    super(informers, client, clock, quiescence, options, REPLICATION_CONTROLLER_KIND);
+  constructor(ctx: ControllerContext, options: ReplicationOptions = DEFAULT_REPLICATION_OPTIONS) {
+    super(ctx, options, REPLICATION_CONTROLLER_KIND);
   }
 }
