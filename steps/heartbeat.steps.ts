@@ -82,6 +82,36 @@ Then(
   }),
 );
 
+/**
+ * Watches the lease's renewTime second by second for a while and judges the gaps between
+ * renewals. Upstream's nodelease controller renews with wait.JitterUntil (jitter factor 0.04,
+ * sliding): a gap is the interval plus up to 4 % plus the time one renewal takes. "Renewed
+ * within the last 10 s" alone is satisfied by a kubelet that renews every 20 s right after it
+ * renewed; the gaps are not.
+ */
+Then(
+  'over the next {duration} the lease of node {node} is renewed every {duration}',
+  step(async function (this: KubeWorld, window: number, name: string, interval: number) {
+    const cluster = await this.cluster();
+    const renewals: number[] = [];
+    const end = cluster.now() + window;
+    while (cluster.now() < end) {
+      const lease = await cluster.client.get<Lease>(LEASES, name);
+      const at = Date.parse(lease.spec.renewTime!);
+      if (renewals[renewals.length - 1] !== at) renewals.push(at);
+      await cluster.advance(Math.min(1000, end - cluster.now()));
+    }
+    const gaps = renewals.slice(1).map((t, i) => t - renewals[i]);
+    const seen = `renewals at ${renewals.map((t) => new Date(t).toISOString()).join(', ')}`;
+    expect(
+      gaps.length,
+      `at least ${Math.floor(window / interval) - 1} gaps in ${window / 1000} s; ${seen}`,
+    ).to.be.at.least(Math.floor(window / interval) - 1);
+    const slack = ageTolerance(this);
+    for (const gap of gaps) expect(gap, seen).to.be.within(interval - slack, interval * 1.04 + slack);
+  }),
+);
+
 Then(
   'node {node} has no lease',
   step(async function (this: KubeWorld, name: string) {
