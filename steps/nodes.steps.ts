@@ -140,6 +140,8 @@ When(
   step(async function (this: KubeWorld, name: string) {
     const cluster = await this.cluster();
     this.lastHeartbeat.set(name, await cluster.stopKubelet(name));
+    const conditions = (await getNode(this, name)).status?.conditions ?? [];
+    this.heartbeatsAtStop.set(name, Object.fromEntries(conditions.map((c) => [c.type, c.lastHeartbeatTime])));
   }),
 );
 

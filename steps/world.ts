@@ -39,6 +39,8 @@ export class KubeWorld extends World<RunParameters> {
   startedAt = 0;
   /** Time of each node's last heartbeat before its kubelet was stopped. */
   readonly lastHeartbeat = new Map<string, number>();
+  /** A stopped kubelet's node: each condition's lastHeartbeatTime as stored right after the stop. */
+  readonly heartbeatsAtStop = new Map<string, Record<string, string | undefined>>();
   /** The error of the last request a step expected might fail. */
   lastError?: StatusError;
   /** Why the API server could not start serving HTTP, when a step expected it might not. */
