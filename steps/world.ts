@@ -61,6 +61,8 @@ export class KubeWorld extends World<RunParameters> {
   readonly zoneNodes = new Map<string, string[]>();
   /** When each node's kubelet stopped reporting (ms). */
   readonly stopTimes = new Map<string, number>();
+  /** The uid of each object a step deleted, by "resource/namespace/name". */
+  readonly deletedUids = new Map<string, string>();
 
   // ── kubectl (kubectl.ts, kubectl.steps.ts, streaming.steps.ts) ──
   /** The scenario's kubectl, once a step ran it. */
