@@ -332,6 +332,19 @@ Then(
   }),
 );
 
+/** A cause whose message begins with these words (what follows varies by release: a diff, a list). */
+Then(
+  'the request fails with {int} {word} and a cause {string} on field {string} beginning {string}',
+  step(function (this: KubeWorld, code: number, reason: string, cause: string, field: string, prefix: string) {
+    expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
+    const status = this.lastError!.status;
+    expect([status.code, status.reason], status.message).to.deep.equal([code, reason]);
+    const causes = status.details?.causes ?? [];
+    const found = causes.find((c) => c.reason === cause && c.field === field && c.message?.startsWith(prefix));
+    expect(found, `causes: ${JSON.stringify(causes)}`).to.not.equal(undefined);
+  }),
+);
+
 for (const what of ['label', 'annotation'] as const) {
   const mapOf = async (world: KubeWorld, kind: string, name: string, ns: string): Promise<Record<string, string>> => {
     const cluster = await world.cluster();

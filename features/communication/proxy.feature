@@ -22,7 +22,10 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
     When I run "kubectl get --raw /api/v1/nodes/10.4.42.6/proxy/pods"
     Then kubectl prints ""items":[]"
     When I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/healthz"
-    Then kubectl prints "ok"
+    Then kubectl prints exactly:
+      """
+      ok
+      """
 
   @COMM-PROXY
   Scenario: The kubelet's view differs from the stored object once the kubelet is gone
