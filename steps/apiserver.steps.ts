@@ -122,9 +122,19 @@ async function audit(world: KubeWorld) {
 Then(
   'the API server has handled writes from:',
   step(async function (this: KubeWorld, table: DataTable) {
-    const { writesByUser } = await audit(this);
-    for (const [user] of table.raw()) {
+    const { writesByUser, writesByUserResource } = await audit(this);
+    for (const [user, what] of table.raw()) {
       expect(writesByUser[user] ?? 0, `writes by ${user} (all: ${JSON.stringify(writesByUser)})`).to.be.greaterThan(0);
+      // A second column names what that user wrote: "resource" or "resource/subresource"
+      // ("-": anything).
+      if (!what || what === '-') continue;
+      if (!writesByUserResource)
+        throw new Error('the target reports writes per user but not per resource: it cannot say who wrote what');
+      const wrote = writesByUserResource[user] ?? {};
+      expect(
+        wrote[what] ?? 0,
+        `${user}'s writes of ${what} (all of theirs: ${JSON.stringify(wrote)})`,
+      ).to.be.greaterThan(0);
     }
   }),
 );

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { Credentials } from '../src/drivers';
+import { fieldAt, showField } from './objects';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
 import {
@@ -231,6 +232,30 @@ Then(
     const r = last(this);
     expect(r.code, show(r)).to.equal(0);
     expect(rtrim(r.stdout), show(r)).to.equal(rtrim(text));
+  }),
+);
+
+/**
+ * kubectl's output is one JSON object (kubectl get --raw) with these fields: a value, or
+ * "<matches /RE/>" for its form (a version, an id).
+ */
+Then(
+  'kubectl prints a JSON object with:',
+  step(function (this: KubeWorld, table: DataTable) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    let obj: unknown;
+    try {
+      obj = JSON.parse(r.stdout);
+    } catch (e) {
+      expect.fail(`kubectl's output is not JSON (${(e as Error).message}): ${show(r)}`);
+    }
+    for (const [path, expected] of table.raw()) {
+      const actual = showField(fieldAt(obj, path));
+      const form = /^<matches \/(.*)\/>$/.exec(expected);
+      if (form) expect(actual, path).to.match(new RegExp(form[1]));
+      else expect(actual, path).to.equal(expected);
+    }
   }),
 );
 

@@ -140,6 +140,8 @@ When(
   step(async function (this: KubeWorld, name: string) {
     const cluster = await this.cluster();
     this.lastHeartbeat.set(name, await cluster.stopKubelet(name));
+    const conditions = (await getNode(this, name)).status?.conditions ?? [];
+    this.heartbeatsAtStop.set(name, Object.fromEntries(conditions.map((c) => [c.type, c.lastHeartbeatTime])));
   }),
 );
 
@@ -309,7 +311,13 @@ Then(
     const node = await getNode(this, name);
     const info = (node.status?.nodeInfo ?? {}) as unknown as Record<string, string>;
     for (const [field, expected] of table.raw()) {
-      if (expected === '<non-empty>') expect(info[field], field).to.be.a('string').and.not.equal('');
+      // "<matches RE>": the value's form (what a real machine reports varies, its shape does
+      // not); "<same as FIELD>": equal to another field; "<non-empty>": any text.
+      const form = /^<matches \/(.*)\/>$/.exec(expected);
+      const same = /^<same as (\w+)>$/.exec(expected);
+      if (form) expect(info[field], field).to.be.a('string').and.match(new RegExp(form[1]));
+      else if (same) expect(info[field], `${field} (and ${same[1]})`).to.be.a('string').and.equal(info[same[1]]);
+      else if (expected === '<non-empty>') expect(info[field], field).to.be.a('string').and.not.equal('');
       else expect(info[field], field).to.equal(expected);
     }
   }),

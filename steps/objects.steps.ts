@@ -88,7 +88,24 @@ When(
   step(async function (this: KubeWorld, kind: string, name: string, namespace: string) {
     const cluster = await this.cluster();
     const r = resourceNamed(kind);
-    await cluster.client.delete({ resource: r.resource, namespace: r.namespaced ? namespace : undefined }, name);
+    const target = { resource: r.resource, namespace: r.namespaced ? namespace : undefined };
+    const uid = (await cluster.client.get(target, name)).metadata.uid;
+    await cluster.client.delete(target, name);
+    if (uid) this.deletedUids.set(`${r.resource}/${target.namespace ?? ''}/${name}`, uid);
+  }),
+);
+
+/** A controller re-created what a step deleted: the same name, another object (a new uid). */
+Then(
+  'the {kind} {string}{in-namespace} is a new object, not the one deleted',
+  step(async function (this: KubeWorld, kind: string, name: string, namespace: string) {
+    const cluster = await this.cluster();
+    const r = resourceNamed(kind);
+    const target = { resource: r.resource, namespace: r.namespaced ? namespace : undefined };
+    const deleted = this.deletedUids.get(`${r.resource}/${target.namespace ?? ''}/${name}`);
+    if (!deleted) throw new Error(`no step deleted the ${kind} "${name}" in this scenario`);
+    const obj = await cluster.client.get(target, name);
+    expect(obj.metadata.uid, `${r.kind} ${name}: metadata.uid`).to.not.equal(deleted);
   }),
 );
 
@@ -312,6 +329,19 @@ Then(
   step(function (this: KubeWorld, reason: string, field: string, message: string) {
     expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
     expect(this.lastError!.status.details?.causes ?? []).to.deep.include({ reason, field, message });
+  }),
+);
+
+/** A cause whose message begins with these words (what follows varies by release: a diff, a list). */
+Then(
+  'the request fails with {int} {word} and a cause {string} on field {string} beginning {string}',
+  step(function (this: KubeWorld, code: number, reason: string, cause: string, field: string, prefix: string) {
+    expect(this.lastError, 'the request succeeded').to.not.equal(undefined);
+    const status = this.lastError!.status;
+    expect([status.code, status.reason], status.message).to.deep.equal([code, reason]);
+    const causes = status.details?.causes ?? [];
+    const found = causes.find((c) => c.reason === cause && c.field === field && c.message?.startsWith(prefix));
+    expect(found, `causes: ${JSON.stringify(causes)}`).to.not.equal(undefined);
   }),
 );
 

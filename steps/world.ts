@@ -41,6 +41,8 @@ export class KubeWorld extends World<RunParameters> {
   startedAt = 0;
   /** Time of each node's last heartbeat before its kubelet was stopped. */
   readonly lastHeartbeat = new Map<string, number>();
+  /** A stopped kubelet's node: each condition's lastHeartbeatTime as stored right after the stop. */
+  readonly heartbeatsAtStop = new Map<string, Record<string, string | undefined>>();
   /** The error of the last request a step expected might fail. */
   lastError?: StatusError;
   /** Why the API server could not start serving HTTP, when a step expected it might not. */
@@ -61,6 +63,8 @@ export class KubeWorld extends World<RunParameters> {
   readonly zoneNodes = new Map<string, string[]>();
   /** When each node's kubelet stopped reporting (ms). */
   readonly stopTimes = new Map<string, number>();
+  /** The uid of each object a step deleted, by "resource/namespace/name". */
+  readonly deletedUids = new Map<string, string>();
 
   // ── kubectl (kubectl.ts, kubectl.steps.ts, streaming.steps.ts) ──
   /** The scenario's kubectl, once a step ran it. */

@@ -110,7 +110,11 @@ Feature: Authentication and authorization on the secure port
   Scenario: Anonymous requests get only what the policy grants
     Given a ready node "10.4.42.5"
     When I run "kubectl get --raw /version" without credentials
-    Then kubectl prints ""gitVersion""
+    Then kubectl prints a JSON object with:
+      | gitVersion | <matches /^v\d+\.\d+\.\d+/> |
+      | major      | <matches /^\d+$/>            |
+      | minor      | <matches /^\d+\+?$/>          |
+      | platform   | linux/amd64                  |
     When I run "kubectl get --raw /api/v1/nodes" without credentials
     Then kubectl fails with "Error from server (Forbidden): nodes is forbidden: User "system:anonymous" cannot list resource "nodes" in API group "" at the cluster scope"
     When I run "kubectl get --raw /api" without credentials

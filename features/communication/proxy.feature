@@ -22,13 +22,18 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
     When I run "kubectl get --raw /api/v1/nodes/10.4.42.6/proxy/pods"
     Then kubectl prints ""items":[]"
     When I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/healthz"
-    Then kubectl prints "ok"
+    Then kubectl prints exactly:
+      """
+      ok
+      """
 
   @COMM-PROXY
   Scenario: The kubelet's view differs from the stored object once the kubelet is gone
     When the kubelet on "10.4.42.5" stops
     And I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/pods"
-    Then kubectl fails with "Error from server"
+    # The proxy's transport gets the bare dial error: 503 "error trying to reach service".
+    Then kubectl fails with "Error from server (ServiceUnavailable): error trying to reach service: "
+    And kubectl fails with "dial tcp 10.4.42.5:10250: connect: no route to host"
     And pod "web" is Running on node "10.4.42.5"
 
   @COMM-PROXY @needs-kubelet-api

@@ -237,6 +237,7 @@ Feature: The endpoints controller keeps each service's Endpoints; kube-proxy rou
     When I delete the endpoints "web"
     Then the endpoints "web" has:
       | subsets[0].addresses[0].ip | 10.244.1.2 |
+    And the endpoints "web" is a new object, not the one deleted
 
   @EP-KUBE-PROXY
   Scenario: kube-proxy spreads a service's connections over its endpoints

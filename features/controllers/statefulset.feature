@@ -79,6 +79,7 @@ Feature: StatefulSets start, stop and update pods one ordinal at a time
       | web-0 | Running |
       | web-1 | Running |
       | web-2 | Running |
+    And the pod "web-1" is a new object, not the one deleted
 
   @STS-ORDERED
   Scenario: OrderedReady removes the highest ordinal first and waits until it is gone

@@ -1,7 +1,8 @@
 @NODE-EVICTION-RATE @NODE-ZONE-PARTIAL-SMALL @NODE-ZONE-PARTIAL-LARGE @NODE-MONITOR-PERIOD @NODE-EVICTION-TIMEOUT
 Feature: The profile's defaults, judged without stating them
-  Every other eviction, zone and heartbeat scenario states the parameters it depends on, so
-  it judges the mechanism for any value. These scenarios state none: what they expect
+  Every other eviction, zone and heartbeat scenario states the parameters it depends on, and
+  other-values.feature states each at a value other than its default, so the mechanism is
+  judged for more than one value. These scenarios state none: what they expect
   follows from the defaults the seed names, which the profile must carry —
   --node-monitor-period 5 s, --node-eviction-rate 0.1 nodes per second,
   --secondary-node-eviction-rate 0.01, --unhealthy-zone-threshold 0.55,

@@ -39,9 +39,12 @@ Feature: A node that stops reporting becomes Unknown
     And node "10.4.42.5" is Unknown 50 seconds after its last heartbeat
 
   Scenario: Unknown conditions carry upstream's reason and message and keep the last heartbeat
+    Six minutes first, so that the last heartbeat is not the node's creation (1.32's kubelet
+    posts an unchanged status every 5 min; the seed's every 10 s).
     Given the node monitor grace period is 40 seconds
     And a ready node "10.4.42.5"
-    When the kubelet on "10.4.42.5" stops
+    When 6 minutes pass
+    And the kubelet on "10.4.42.5" stops
     And 60 seconds pass
     Then node "10.4.42.5" has condition Ready "Unknown" with reason "NodeStatusUnknown"
     And node "10.4.42.5" has condition MemoryPressure "Unknown" with reason "NodeStatusUnknown"

@@ -83,18 +83,22 @@ Feature: A node's status: addresses, conditions, capacity and system info
 
   @NODE-INFO
   Scenario: System info is gathered by the kubelet
+    Each field in the form the kubelet takes it from the machine (cadvisor's MachineInfo:
+    /etc/machine-id, the DMI product UUID, the kernel's boot_id; uname -r; the runtime's
+    Version call as "name://version"; the kubelet's own version). kubeProxyVersion is the
+    kubelet's version while DisableNodeKubeProxyVersion is off (v1.32: deprecated, default off).
     Given a ready node "10.4.42.5"
     Then node "10.4.42.5" reports node info:
-      | machineID               | <non-empty> |
-      | systemUUID              | <non-empty> |
-      | bootID                  | <non-empty> |
-      | operatingSystem         | linux       |
-      | architecture            | amd64       |
-      | kernelVersion           | <non-empty> |
-      | osImage                 | <non-empty> |
-      | containerRuntimeVersion | <non-empty> |
-      | kubeletVersion          | <non-empty> |
-      | kubeProxyVersion        | <non-empty> |
+      | machineID               | <matches /^[0-9a-f]{32}$/>                                          |
+      | systemUUID              | <matches /^[0-9A-Fa-f]{8}-([0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}$/>   |
+      | bootID                  | <matches /^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/>            |
+      | operatingSystem         | linux                                                               |
+      | architecture            | amd64                                                               |
+      | kernelVersion           | <matches /^\d+\.\d+\.\d+/>                                     |
+      | osImage                 | <non-empty>                                                         |
+      | containerRuntimeVersion | <matches /^[a-z]+:\/\/v?\d+\.\d+/>                             |
+      | kubeletVersion          | <matches /^v\d+\.\d+\.\d+/>                                    |
+      | kubeProxyVersion        | <same as kubeletVersion>                                            |
 
   @NODE-INFO @profile-seed
   Scenario: The seed's machine: CentOS 7, kernel 3.10, Docker 1.13

@@ -51,6 +51,27 @@ Feature: Each zone is judged and rate-limited on its own
       | 1    | 1    | FullDisruption | 0.1  | 10      | 0              |
       | 4    | 4    | FullDisruption | 0.1  | 10      | 0, 10, 20, 30  |
 
+  Scenario Outline: The first node of a zone goes when the eviction wait has passed, not before
+    The offsets above are counted from the first eviction: here the first is placed on the
+    clock, so that "1 of 1 down at 0" is not met by a node that went at once. The seed waits
+    --pod-eviction-timeout (5 min) from the last heartbeat seen (eviction.feature); 1.32 taints
+    at 55–66 s and the pods' default toleration is 300 s.
+    Given zone "healthy" has 1 ready node
+    And zone "z1" has 1 ready node, each running 1 pod
+    When every node of zone "z1" stops reporting
+    And 7 minutes pass
+    Then the first node of zone "z1" lost its pods between <from> and <to> seconds after the nodes stopped reporting
+
+    @profile-seed
+    Examples: the seed
+      | from | to    |
+      | 300  | 310.1 |
+
+    @profile-kubernetes-1.32
+    Examples: 1.32
+      | from | to    |
+      | 355  | 366.1 |
+
   Scenario: Zones are rate-limited independently: two failing zones evict in parallel, a partial one not at all
     Given zone "healthy" has 1 ready node
     And zone "a" has 2 ready nodes, each running 1 pod

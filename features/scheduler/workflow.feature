@@ -44,6 +44,32 @@ Feature: A created pod is scheduled, bound and run
     And the pod "custom" has:
       | spec.nodeName | <none> |
 
+  Scenario: A pod is bound only through its Binding: an update that sets spec.nodeName is refused
+    spec.nodeName may be given at creation, and afterwards only pods/binding sets it: a pod
+    update (or patch) that changes it is refused as any other spec change (upstream
+    ValidatePodUpdate; BindingREST writes it through the storage, past the update rules).
+    Given the nodes:
+      | name |
+      | n1   |
+    When I create this pod:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: custom, namespace: default }
+      spec:
+        schedulerName: my-scheduler
+        containers: [{ name: app, image: registry.k8s.io/pause:3.9 }]
+      """
+    And I try to patch the pod "custom" with:
+      """
+      spec: { nodeName: n1 }
+      """
+    Then the request fails with 422 Invalid and a cause "FieldValueForbidden" on field "spec" beginning "Forbidden: pod updates may not change fields other than `spec.containers[*].image`"
+    And the pod "custom" has:
+      | spec.nodeName | <none> |
+    When I try to bind pod "custom" to node "n1"
+    Then pod "custom" is bound to node "n1"
+
   Scenario: A Binding for a pod that already has a node is refused with 409 Conflict
     A pod is bound once: binding it again (to any node) is a conflict and leaves it where it is.
     Given ready nodes "n1", "n2"

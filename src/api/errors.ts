@@ -91,6 +91,8 @@ export const errors = {
   tooManyRequests: (message: string, retryAfterSeconds = 1) =>
     status(429, 'TooManyRequests', message, { retryAfterSeconds }),
   internal: (message: string) => status(500, 'InternalError', `Internal error occurred: ${message}`),
+  /** What ErrorToAPIStatus makes of an error that is not a Status: 500, reason Unknown (""). */
+  unknown: (message: string) => status(500, '', message),
   serviceUnavailable: (message: string) => status(503, 'ServiceUnavailable', message),
   timeout: (message: string) => status(504, 'Timeout', message),
 };

@@ -153,7 +153,7 @@ export class ApiServer {
   }
 
   private async doCreate(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject | Status> {
-    this.audit.recordRequest(ctx.user?.username);
+    this.audit.recordRequest(ctx.user?.username, target.resource, target.subresource);
     const rt = this.resolve(target);
     if (target.subresource) {
       return this.subresourceHandler(rt, target.subresource).create!(
@@ -206,7 +206,7 @@ export class ApiServer {
   }
 
   private async doUpdate(target: RequestTarget, body: unknown, ctx: RequestContext = {}): Promise<KubeObject> {
-    this.audit.recordRequest(ctx.user?.username);
+    this.audit.recordRequest(ctx.user?.username, target.resource, target.subresource);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
     if (target.subresource && target.subresource !== 'status') {
@@ -241,7 +241,7 @@ export class ApiServer {
     patch: unknown,
     ctx: RequestContext = {},
   ): Promise<KubeObject> {
-    this.audit.recordRequest(ctx.user?.username);
+    this.audit.recordRequest(ctx.user?.username, target.resource, target.subresource);
     const rt = this.resolve(target);
     const name = this.nameOf(target);
     const storage = this.storage(rt);
@@ -303,7 +303,7 @@ export class ApiServer {
     options: DeleteOptions = {},
     ctx: RequestContext = {},
   ): Promise<{ object: KubeObject; deleted: boolean }> {
-    this.audit.recordRequest(ctx.user?.username);
+    this.audit.recordRequest(ctx.user?.username, target.resource, target.subresource);
     deleteDryRun(options); // a bad dryRun is refused before anything is looked up
     const rt = this.resolve(target);
     const name = this.nameOf(target);

@@ -12,6 +12,11 @@ export type ReadVerb = keyof ReadCounts;
 /** The audit as a driver reports it (GET /kubespec/v1/audit over HTTP). */
 export interface ApiAuditReport {
   writesByUser: Record<string, number>;
+  /**
+   * What each user wrote: "resource" or "resource/subresource" (as an audit event's objectRef
+   * names it) → writes. Absent from a server that does not tell.
+   */
+  writesByUserResource?: Record<string, Record<string, number>>;
   /** Absent from a server that does not count reads. */
   readsByUser?: Record<string, ReadCounts>;
   apiServerStoreWrites: number;
@@ -28,12 +33,19 @@ export interface ApiAuditReport {
  */
 export class ApiAudit {
   readonly writesByUser = new Map<string, number>();
+  readonly writesByUserResource = new Map<string, Map<string, number>>();
   readonly readsByUser = new Map<string, ReadCounts>();
   storeWrites = 0;
 
-  recordRequest(username: string | undefined): void {
+  recordRequest(username: string | undefined, resource: string, subresource?: string): void {
     const user = username ?? 'system:anonymous';
     this.writesByUser.set(user, (this.writesByUser.get(user) ?? 0) + 1);
+    // As an audit event's objectRef: the resource without its group ("clusterroles").
+    const plain = resource.split('.')[0];
+    const what = subresource ? `${plain}/${subresource}` : plain;
+    const byResource = this.writesByUserResource.get(user) ?? new Map<string, number>();
+    byResource.set(what, (byResource.get(what) ?? 0) + 1);
+    this.writesByUserResource.set(user, byResource);
   }
 
   /**

@@ -138,13 +138,13 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     return obj;
   }
 
-  private validate(obj: T, old?: T): void {
+  private validate(obj: T, old?: T, registryWrite = false): void {
     const name = obj.metadata.name ?? '';
     const causes = [
       ...(old ? [] : nameErrors('metadata.name', name, this.type.nameRule)),
       ...validateObjectMeta(obj.metadata),
       ...(this.type.validate?.(obj) ?? []),
-      ...(old && this.type.validateUpdate ? this.type.validateUpdate(obj, old) : []),
+      ...(old && !registryWrite && this.type.validateUpdate ? this.type.validateUpdate(obj, old) : []),
     ];
     if (!name && !old)
       causes.unshift({
@@ -257,7 +257,15 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     namespace: string | undefined,
     name: string,
     mutate: (current: T) => T | Promise<T>,
-    options: { dryRun?: boolean; expectedResourceVersion?: string } = {},
+    options: {
+      dryRun?: boolean;
+      expectedResourceVersion?: string;
+      /**
+       * A registry's own write of what its update rules forbid clients to change (BindingREST
+       * sets spec.nodeName through the raw storage, without the pod strategy's ValidateUpdate).
+       */
+      registryWrite?: boolean;
+    } = {},
   ): Promise<T> {
     return retryOnRevisionMismatch(async (guard) => {
       const kv = await this.getKV(namespace, name);
@@ -271,7 +279,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       const next = await mutate(clone(current));
       next.metadata.resourceVersion = current.metadata.resourceVersion;
       this.type.prepareForUpdate?.(next, current);
-      this.validate(next, current);
+      this.validate(next, current, options.registryWrite);
       if (sameObject(next, current)) return current; // no-op writes keep the resourceVersion
       if (this.type.tracksGeneration && specChanged(next, current))
         next.metadata.generation = (current.metadata.generation ?? 0) + 1;

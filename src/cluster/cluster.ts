@@ -398,6 +398,9 @@ export class Cluster {
     const readsByUser = Object.fromEntries([...audit.readsByUser].map(([user, c]) => [user, { ...c }]));
     return {
       writesByUser: Object.fromEntries(audit.writesByUser),
+      writesByUserResource: Object.fromEntries(
+        [...audit.writesByUserResource].map(([user, m]) => [user, Object.fromEntries(m)]),
+      ),
       readsByUser,
       apiServerStoreWrites: audit.storeWrites,
       storeRevisionDelta: this.store.revision() - this.initialRevision,

@@ -459,10 +459,16 @@ export class UpstreamDriver extends KubeDriver {
   override async apiAudit(): Promise<ApiAuditReport> {
     await this.start();
     if (this.startError) throw this.startError;
-    const { writesByUser, readsByUser } = readAudit(this.workDir!, this.marks.audit);
+    const { writesByUser, writesByUserResource, readsByUser } = readAudit(this.workDir!, this.marks.audit);
     const now = await this.etcd().revision();
     const apiServerStoreWrites = await this.etcd().apiServerRevisionsSince(this.marks.revision);
-    return { writesByUser, readsByUser, apiServerStoreWrites, storeRevisionDelta: now - this.marks.revision };
+    return {
+      writesByUser,
+      writesByUserResource,
+      readsByUser,
+      apiServerStoreWrites,
+      storeRevisionDelta: now - this.marks.revision,
+    };
   }
 
   /** etcd v3 compaction at its current revision, through etcd's own API. */

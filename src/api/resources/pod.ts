@@ -238,7 +238,6 @@ export function podsResource(options: { schedulingGates: boolean }): ResourceTyp
         tolerations: undefined,
         terminationGracePeriodSeconds: undefined,
         schedulingGates: undefined,
-        nodeName: old.spec.nodeName ? s.nodeName : undefined,
       });
       // jsonEqual: the same answer as comparing the two JSON texts, without making them.
       if (!jsonEqual(mutable(pod.spec), mutable(old.spec))) {

@@ -36,8 +36,27 @@ export function nodeAddress(node: Node): { host: string; port: number } {
   throw errors.badRequest(`no preferred addresses found; known addresses: ${JSON.stringify(addresses)}`);
 }
 
-/** Go's wording for TLS failures, so kubectl prints what a real API server would. */
-function describe(e: NodeJS.ErrnoException): string {
+/**
+ * A kubelet the API server could not reach for a plain request (logs, /pods, node and pod
+ * proxy). Each caller says it as upstream does: the log streamer's http.Client wraps the dial
+ * error in a url.Error (`Get "https://…": dial tcp …`), which ErrorToAPIStatus turns into a 500
+ * with no reason; the proxy's transport (apimachinery util/proxy Transport.RoundTrip) gets the
+ * bare dial error and answers 503 "error trying to reach service: …".
+ */
+export class KubeletUnreachable extends Error {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    /** the dial or TLS error in Go's words, e.g. "dial tcp 10.4.42.5:10250: connect: no route to host" */
+    readonly dialError: string,
+  ) {
+    // url.Error's Op is the method as net/http spells it in that message: "Get", "Post".
+    super(`${method[0]}${method.slice(1).toLowerCase()} "${url}": ${dialError}`);
+  }
+}
+
+/** Go's wording for dial and TLS failures, so kubectl prints what a real API server would. */
+function describe(e: NodeJS.ErrnoException, host: string, port: number): string {
   switch (e.code) {
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
@@ -47,7 +66,7 @@ function describe(e: NodeJS.ErrnoException): string {
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `tls: failed to verify certificate: x509: ${e.message}`;
     case 'ECONNREFUSED':
-      return 'dial tcp: connect: connection refused';
+      return `dial tcp ${host}:${port}: connect: connection refused`;
     default:
       return e.message;
   }
@@ -82,7 +101,11 @@ export class KubeletClient {
         ...this.clientCertificate(),
       });
       const fail = (e: Error) =>
-        reject(errors.internal(`error dialing backend: ${describe(e as NodeJS.ErrnoException)} (${method} "${url}")`));
+        reject(
+          errors.internal(
+            `error dialing backend: ${describe(e as NodeJS.ErrnoException, logical.host, logical.port)} (${method} "${url}")`,
+          ),
+        );
       socket.once('error', fail);
       socket.once('secureConnect', () => {
         socket.off('error', fail);
@@ -104,16 +127,17 @@ export class KubeletClient {
       : {};
   }
 
-  /** GET (or another method) on the kubelet of a node; resolves with its response stream. */
+  /**
+   * GET (or another method) on the kubelet of a node; resolves with its response stream, rejects
+   * with KubeletUnreachable when the kubelet cannot be dialled or its certificate is refused.
+   */
   request(node: Node, method: string, pathAndQuery: string, body?: Buffer): Promise<IncomingMessage> {
     const logical = nodeAddress(node);
     const url = `https://${logical.host}:${logical.port}${pathAndQuery}`;
     const real = this.options.dialer.dial(node.metadata.name!, logical.host, logical.port);
     if (!real)
       return Promise.reject(
-        errors.serviceUnavailable(
-          `${method} "${url}": dial tcp ${logical.host}:${logical.port}: connect: no route to host`,
-        ),
+        new KubeletUnreachable(method, url, `dial tcp ${logical.host}:${logical.port}: connect: no route to host`),
       );
     const ca = this.options.certificateAuthority;
     return new Promise((resolve, reject) => {
@@ -132,11 +156,7 @@ export class KubeletClient {
         resolve,
       );
       req.on('error', (e) =>
-        reject(
-          errors.internal(
-            `${method[0]}${method.slice(1).toLowerCase()} "${url}": ${describe(e as NodeJS.ErrnoException)}`,
-          ),
-        ),
+        reject(new KubeletUnreachable(method, url, describe(e as NodeJS.ErrnoException, logical.host, logical.port))),
       );
       req.end(body);
     });

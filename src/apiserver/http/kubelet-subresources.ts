@@ -5,7 +5,7 @@ import { Node, Pod } from '../../api/core';
 import { ResourceType } from '../../api/registry';
 import { RequestTarget } from '../../api/request';
 import type { ApiServer } from '../apiserver';
-import { checkKubeletResponse, KubeletClient } from './kubelet-client';
+import { checkKubeletResponse, KubeletClient, KubeletUnreachable } from './kubelet-client';
 import { RequestInfo } from './request-info';
 import { pageNotFound } from './respond';
 import { serviceLocation } from './service-proxy';
@@ -44,11 +44,16 @@ export async function podLog(
     if (v !== null) params.set(k, v);
   }
   const qs = params.toString();
-  const upstream = await kubelets().request(
-    node,
-    'GET',
-    `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`,
-  );
+  const upstream = await kubelets()
+    .request(
+      node,
+      'GET',
+      `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}${qs ? `?${qs}` : ''}`,
+    )
+    .catch((e) => {
+      // LogREST's LocationStreamer: the url.Error reaches ErrorToAPIStatus as is → 500, no reason.
+      throw e instanceof KubeletUnreachable ? errors.unknown(e.message) : e;
+    });
   await checkKubeletResponse(upstream, 'pods/log', pod.metadata.name!);
   res.writeHead(upstream.statusCode ?? 200, { 'Content-Type': 'text/plain' });
   if (q.get('follow') === 'true') release();
@@ -98,7 +103,14 @@ export async function proxyToKubelet(
     throw pageNotFound();
   }
   const raw = req.method === 'GET' || req.method === 'HEAD' ? undefined : await body();
-  const upstream = await kubelets().request(node, req.method ?? 'GET', `${path}${qs ? `?${qs}` : ''}`, raw);
+  const upstream = await kubelets()
+    .request(node, req.method ?? 'GET', `${path}${qs ? `?${qs}` : ''}`, raw)
+    .catch((e) => {
+      // The proxy's Transport.RoundTrip gets the bare dial error (no url.Error around it).
+      throw e instanceof KubeletUnreachable
+        ? errors.serviceUnavailable(`error trying to reach service: ${e.dialError}`)
+        : e;
+    });
   const headers: Record<string, string> = {};
   const ct = upstream.headers['content-type'];
   if (ct) headers['Content-Type'] = ct;

@@ -58,7 +58,7 @@ export const bindingHandler: SubresourceHandler = {
         pod.status = { ...pod.status, conditions: [...conditions, scheduled] };
         return pod;
       },
-      { dryRun: ctx.dryRun },
+      { dryRun: ctx.dryRun, registryWrite: true },
     );
     return { ...successStatus(), code: 201 };
   },

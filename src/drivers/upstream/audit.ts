@@ -36,7 +36,7 @@ interface AuditEvent {
   stage: string;
   verb: string;
   user?: { username?: string };
-  objectRef?: { resource?: string };
+  objectRef?: { resource?: string; subresource?: string };
   requestURI?: string;
 }
 
@@ -61,7 +61,11 @@ export function auditOffset(workDir: string): number {
 export function readAudit(
   workDir: string,
   from: number,
-): { writesByUser: Record<string, number>; readsByUser: Record<string, ReadCounts> } {
+): {
+  writesByUser: Record<string, number>;
+  writesByUserResource: Record<string, Record<string, number>>;
+  readsByUser: Record<string, ReadCounts>;
+} {
   const fd = fs.openSync(auditLog(workDir), 'r');
   let text: string;
   try {
@@ -73,6 +77,7 @@ export function readAudit(
     fs.closeSync(fd);
   }
   const writesByUser: Record<string, number> = {};
+  const writesByUserResource: Record<string, Record<string, number>> = {};
   const readsByUser: Record<string, ReadCounts> = {};
   // The last line may still be being written: only whole lines count.
   const lines = text.split('\n');
@@ -82,7 +87,15 @@ export function readAudit(
     const ev = JSON.parse(line) as AuditEvent;
     const user = ev.user?.username ?? 'system:anonymous';
     if (WRITES.has(ev.verb)) {
-      if (ev.stage === 'ResponseComplete' || ev.stage === 'Panic') writesByUser[user] = (writesByUser[user] ?? 0) + 1;
+      if (ev.stage === 'ResponseComplete' || ev.stage === 'Panic') {
+        writesByUser[user] = (writesByUser[user] ?? 0) + 1;
+        const ref = ev.objectRef;
+        if (ref?.resource) {
+          const what = ref.subresource ? `${ref.resource}/${ref.subresource}` : ref.resource;
+          const byResource = (writesByUserResource[user] ??= {});
+          byResource[what] = (byResource[what] ?? 0) + 1;
+        }
+      }
       continue;
     }
     if (!ev.objectRef?.resource) continue;
@@ -96,5 +109,5 @@ export function readAudit(
     // kube-controller-manager informers use, WatchListClient) is the informer's list and its watch in one.
     if (verb === 'watch' && /[?&]sendInitialEvents=true(&|$)/.test(ev.requestURI ?? '')) c.list++;
   }
-  return { writesByUser, readsByUser };
+  return { writesByUser, writesByUserResource, readsByUser };
 }
