@@ -252,3 +252,32 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     Then kubectl prints ""kind":"Secret""
     When I run "kubectl get secret s1 -n team --watch --request-timeout=5s" as user "gus"
     Then kubectl fails with "User "gus" cannot watch resource "secrets" in API group "" in the namespace "team""
+
+  @AUTHZ-RBAC-BINDING-VALIDATION
+  Scenario: A cluster binding names its service account's namespace, and no binding changes its role
+    Given a file "sa-admin.yaml" containing:
+      """
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRoleBinding
+      metadata: {name: sa-admin}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+      subjects:
+      - {kind: ServiceAccount, name: default}
+      """
+    And a file "moved.yaml" containing:
+      """
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: RoleBinding
+      metadata: {name: eve-owns-team, namespace: team}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+      subjects:
+      - {kind: User, apiGroup: rbac.authorization.k8s.io, name: eve}
+      """
+    When I run "kubectl create -f sa-admin.yaml"
+    Then kubectl fails with "subjects[0].namespace: Required value"
+    When I run "kubectl get clusterrolebinding sa-admin"
+    Then kubectl fails with "NotFound"
+    When I run "kubectl apply -f moved.yaml"
+    Then kubectl fails with "cannot change roleRef"
+    When I run "kubectl get rolebinding eve-owns-team -n team -o jsonpath={.roleRef.kind}/{.roleRef.name}"
+    Then kubectl prints "Role/owner"

@@ -343,3 +343,217 @@ test('authz: a named GET with ?watch=true answers the object, never a watch stre
     );
   }),
 );
+
+test('authz: NodeRestriction keeps a node to its own mirror pods, labels and taints', LIMIT, () =>
+  withServed(
+    async (s) => {
+      await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
+      await s.cluster.addKubelet({ name: 'n2', nodeIP: '10.0.0.2' });
+      await s.cluster.settle();
+      ok(await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } })), 201);
+      ok(await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name: 'db' } })), 201);
+      const n1 = s.as('system:node:n1', ['system:nodes']);
+      const merge = { 'Content-Type': 'application/merge-patch+json' };
+      const uid: string = (await s.admin('GET', '/api/v1/nodes/n1')).json.metadata.uid;
+      const mirror = (name: string, spec: Record<string, unknown>, owner: Record<string, unknown> = {}) =>
+        JSON.stringify({
+          metadata: {
+            name,
+            annotations: { 'kubernetes.io/config.mirror': 'x' },
+            ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid, controller: true, ...owner }],
+          },
+          spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i' }], ...spec },
+        });
+      const create = (body: string) => n1('POST', `/api/v1/namespaces/${NS}/pods`, body);
+      const refused = async (body: string, why: RegExp) => {
+        const a = await create(body);
+        isStatus(a, 403);
+        assert.match(a.json.message, why);
+      };
+      // a mirror pod naming a secret would let its node read that secret: refused, and the secret stays unread
+      await refused(
+        mirror('steal', { volumes: [{ name: 'v', secret: { secretName: 'db' } }] }),
+        /pods "steal" is forbidden: a mirror pod may not reference secrets/,
+      );
+      isStatus(await n1('GET', `/api/v1/namespaces/${NS}/secrets/db`), 403);
+      await refused(
+        mirror('env', { containers: [{ name: 'c', image: 'i', envFrom: [{ secretRef: { name: 'db' } }] }] }),
+        /a mirror pod may not reference secrets/,
+      );
+      await refused(
+        mirror('cm', { volumes: [{ name: 'v', configMap: { name: 'cfg' } }] }),
+        /can not create pods that reference configmaps/,
+      );
+      await refused(
+        mirror('pvc', { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'data' } }] }),
+        /can not create pods that reference persistentvolumeclaims/,
+      );
+      await refused(mirror('sa', { serviceAccountName: 'default' }), /a mirror pod may not reference service accounts/);
+      await refused(mirror('other-uid', {}, { uid: 'not-the-node' }), /node n1 UID mismatch: expected /);
+      await refused(mirror('block', {}, { blockOwnerDeletion: true }), /must not set blockOwnerDeletion/);
+      await refused(
+        JSON.stringify({
+          metadata: { name: 'unowned', annotations: { 'kubernetes.io/config.mirror': 'x' } },
+          spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i' }] },
+        }),
+        /can only create pods with an owner reference set to itself/,
+      );
+      ok(await create(mirror('static', {})), 201);
+      // its own labels: the kubelet's set, nothing under node-restriction.kubernetes.io or node-role
+      const label = (labels: Record<string, string | null>) =>
+        n1('PATCH', '/api/v1/nodes/n1', JSON.stringify({ metadata: { labels } }), merge);
+      const restricted = await label({ 'node-restriction.kubernetes.io/tier': 'secure' });
+      isStatus(restricted, 403);
+      assert.equal(
+        restricted.json.message,
+        'nodes "n1" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/tier',
+      );
+      const role = await label({ 'node-role.kubernetes.io/control-plane': '' });
+      isStatus(role, 403);
+      assert.match(role.json.message, /is not allowed to modify labels: node-role.kubernetes.io\/control-plane/);
+      ok(await label({ 'node.kubernetes.io/instance-type': 'big', 'topology.kubernetes.io/zone': 'z1', mine: 'yes' }));
+      // an admin's labels in those namespaces the node can neither remove nor change
+      ok(
+        await s.admin(
+          'PATCH',
+          '/api/v1/nodes/n1',
+          JSON.stringify({ metadata: { labels: { 'node-restriction.kubernetes.io/tier': 'a' } } }),
+          merge,
+        ),
+      );
+      isStatus(await label({ 'node-restriction.kubernetes.io/tier': null }), 403);
+      // taints an admin put on it stay
+      const taint = { key: 'dedicated', value: 'db', effect: 'NoSchedule' };
+      ok(await s.admin('PATCH', '/api/v1/nodes/n1', JSON.stringify({ spec: { taints: [taint] } }), merge));
+      const untaint = await n1('PATCH', '/api/v1/nodes/n1', JSON.stringify({ spec: { taints: [] } }), merge);
+      isStatus(untaint, 403);
+      assert.equal(untaint.json.message, 'nodes "n1" is forbidden: node "n1" is not allowed to modify taints');
+      isStatus(
+        await n1(
+          'PATCH',
+          '/api/v1/nodes/n1',
+          JSON.stringify({ spec: { taints: [{ ...taint, effect: 'PreferNoSchedule' }] } }),
+          merge,
+        ),
+        403,
+      );
+      const node = (await s.admin('GET', '/api/v1/nodes/n1')).json;
+      assert.deepEqual(node.spec.taints, [taint]);
+      assert.equal(node.metadata.labels['node-restriction.kubernetes.io/tier'], 'a');
+      assert.equal(node.metadata.labels['node-role.kubernetes.io/control-plane'], undefined);
+      // nor another node's
+      isStatus(await n1('PATCH', '/api/v1/nodes/n2', JSON.stringify({ metadata: { labels: { a: 'b' } } }), merge), 403);
+      // status writes that leave taints and labels alone go on
+      ok(await n1('PATCH', '/api/v1/nodes/n1/status', JSON.stringify({ status: { phase: 'Running' } }), merge));
+    },
+    { flags: { 'authorization-mode': 'Node,RBAC' } },
+  ),
+);
+
+test('authz: RBAC bindings: a cluster binding names its service account namespace; roleRef never changes', LIMIT, () =>
+  withServed(async (s) => {
+    const binding = (name: string, role: string, subject: Record<string, string>) =>
+      JSON.stringify({
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+        subjects: [subject],
+      });
+    const noNs = await s.admin(
+      'POST',
+      `${RBAC}/clusterrolebindings`,
+      binding('sa-admin', 'cluster-admin', { kind: 'ServiceAccount', name: 'default' }),
+    );
+    isStatus(noNs, 422);
+    assert.match(noNs.json.message, /subjects\[0\]\.namespace: Required value/);
+    ok(await s.admin('GET', `${RBAC}/clusterrolebindings/sa-admin`), 404);
+    // in a RoleBinding the binding's own namespace is the service account's
+    ok(await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } })), 201);
+    ok(
+      await s.admin(
+        'POST',
+        `${RBAC}/namespaces/${NS}/rolebindings`,
+        binding('viewers', 'view', { kind: 'ServiceAccount', name: 'default' }),
+      ),
+      201,
+    );
+    const current = (await s.admin('GET', `${RBAC}/namespaces/${NS}/rolebindings/viewers`)).json;
+    current.roleRef.name = 'cluster-admin';
+    const moved = await s.admin('PUT', `${RBAC}/namespaces/${NS}/rolebindings/viewers`, JSON.stringify(current));
+    isStatus(moved, 422);
+    assert.equal(
+      moved.json.message,
+      'RoleBinding.rbac.authorization.k8s.io "viewers" is invalid: roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"cluster-admin"}: cannot change roleRef',
+    );
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const patched = await s.admin(
+      'PATCH',
+      `${RBAC}/namespaces/${NS}/rolebindings/viewers`,
+      JSON.stringify({ roleRef: { name: 'admin' } }),
+      merge,
+    );
+    isStatus(patched, 422);
+    assert.equal((await s.admin('GET', `${RBAC}/namespaces/${NS}/rolebindings/viewers`)).json.roleRef.name, 'view');
+    // subjects may change
+    ok(
+      await s.admin(
+        'PATCH',
+        `${RBAC}/namespaces/${NS}/rolebindings/viewers`,
+        JSON.stringify({ subjects: [{ kind: 'ServiceAccount', name: 'other' }] }),
+        merge,
+      ),
+    );
+  }),
+);
+
+test(
+  'hostile: out-of-range integers are 400/422 and a long URL is served (Go reads 1 MiB of request line and headers)',
+  LIMIT,
+  () =>
+    withServed(async (s) => {
+      await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
+      const pods = '/api/v1/namespaces/default/pods';
+      const pod = (spec: Record<string, unknown>) =>
+        JSON.stringify({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }], ...spec } });
+      ok(await s.admin('POST', pods, pod({ nodeName: 'n1' })), 201);
+      const huge = await s.admin('DELETE', `${pods}/p?gracePeriodSeconds=99999999999999999999`);
+      isStatus(huge, 400);
+      assert.match(huge.json.message, /value out of range/);
+      // the largest int64 is taken (no crash writing a deletionTimestamp past year 9999)
+      const longest = await s.admin('DELETE', `${pods}/p?gracePeriodSeconds=9223372036854775807`);
+      ok(longest);
+      assert.equal(longest.json.metadata.deletionTimestamp, '9999-12-31T23:59:59Z');
+      const replicas = await s.admin(
+        'POST',
+        '/apis/apps/v1/namespaces/default/deployments',
+        JSON.stringify({
+          metadata: { name: 'd' },
+          spec: {
+            replicas: 2147483648,
+            selector: { matchLabels: { a: 'b' } },
+            template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+          },
+        }),
+      );
+      isStatus(replicas, 400);
+      assert.match(
+        replicas.json.message,
+        /cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32/,
+      );
+      const deadline = await s.admin('POST', pods, pod({ activeDeadlineSeconds: -5 }));
+      isStatus(deadline, 422);
+      assert.match(
+        deadline.json.message,
+        /spec.activeDeadlineSeconds: Invalid value: -5: must be between 1 and 2147483647/,
+      );
+      // a 20 KiB URL is an ordinary request (Node's 16 KiB default answered 431 with no body)
+      const long = await s.admin(
+        'GET',
+        `${pods}?labelSelector=a+in+(${Array.from({ length: 2000 }, (_, i) => `v${i}`).join(',')})`,
+      );
+      ok(long);
+      assert.equal(long.json.kind, 'PodList');
+      // past 1 MiB: 431, as a Status
+      const tooLong = await s.admin('GET', `${pods}?labelSelector=${'a'.repeat((1 << 20) + 10)}`);
+      isStatus(tooLong, 431);
+    }),
+);

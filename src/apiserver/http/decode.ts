@@ -113,6 +113,9 @@ export function intParam(q: URLSearchParams, name: string, min?: number): number
   const v = q.get(name);
   if (v === null) return undefined;
   if (!/^-?\d+$/.test(v)) throw errors.badRequest(`${name}: Invalid value: "${v}": must be an integer`);
+  // the parameter codec parses into an int64: past its range strconv.ParseInt fails, a 400
+  if (BigInt(v) > 2n ** 63n - 1n || BigInt(v) < -(2n ** 63n))
+    throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
   const n = Number(v);
   if (min !== undefined && n < min)
     throw errors.badRequest(`${name}: Invalid value: ${n}: must be greater than or equal to ${min}`);

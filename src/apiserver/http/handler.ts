@@ -230,7 +230,7 @@ export class ApiHttpHandler {
     const t = info.isResourceRequest
       ? { kind: info.resource!, group: info.group || undefined, name: info.name }
       : undefined;
-    throw errors.forbiddenMessage(forbiddenMessage(attrs), t);
+    throw errors.forbiddenMessage(forbiddenMessage(attrs, decision.reason), t);
   }
 
   private resolve(info: RequestInfo): ResourceType {
