@@ -557,3 +557,110 @@ test(
       isStatus(tooLong, 431);
     }),
 );
+
+test('authz: a Service update allocates what it newly needs, releases what it drops, and is quota-checked', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['services'], verbs: ['*'] }]);
+    const eve = s.as('eve');
+    const svcs = `/api/v1/namespaces/${NS}/services`;
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    ok(
+      await eve(
+        'POST',
+        svcs,
+        JSON.stringify({ metadata: { name: 'ext' }, spec: { type: 'ExternalName', externalName: 'example.com' } }),
+      ),
+      201,
+    );
+    // the kubernetes service's IP is taken: an update cannot have it
+    const kubernetesIP = (await s.admin('GET', '/api/v1/namespaces/default/services/kubernetes')).json.spec.clusterIP;
+    const steal = await eve(
+      'PATCH',
+      `${svcs}/ext`,
+      JSON.stringify({
+        spec: { type: 'ClusterIP', clusterIP: kubernetesIP, externalName: null, ports: [{ port: 443 }] },
+      }),
+      merge,
+    );
+    isStatus(steal, 422);
+    assert.match(steal.json.message, /failed to allocate IP 10\.96\.0\.1: provided IP is already allocated/);
+    ok(await eve('DELETE', `${svcs}/ext`));
+    await s.cluster.settle();
+    // the kubernetes service keeps its IP: a new service asking for it is refused
+    const again = await eve(
+      'POST',
+      svcs,
+      JSON.stringify({ metadata: { name: 'again' }, spec: { clusterIP: kubernetesIP, ports: [{ port: 443 }] } }),
+    );
+    isStatus(again, 422);
+    // ExternalName → ClusterIP without an IP gets a fresh one
+    ok(
+      await eve(
+        'POST',
+        svcs,
+        JSON.stringify({ metadata: { name: 'ext2' }, spec: { type: 'ExternalName', externalName: 'example.com' } }),
+      ),
+      201,
+    );
+    const fresh = await eve(
+      'PATCH',
+      `${svcs}/ext2`,
+      JSON.stringify({ spec: { type: 'ClusterIP', externalName: null, ports: [{ port: 80 }] } }),
+      merge,
+    );
+    ok(fresh);
+    assert.match(fresh.json.spec.clusterIP, /^10\.9[6-9]\./);
+    assert.notEqual(fresh.json.spec.clusterIP, kubernetesIP);
+    // node ports on update: a taken one is refused, a new one allocated
+    ok(
+      await eve(
+        'POST',
+        svcs,
+        JSON.stringify({
+          metadata: { name: 'np' },
+          spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] },
+        }),
+      ),
+      201,
+    );
+    ok(await eve('POST', svcs, JSON.stringify({ metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } })), 201);
+    const taken = await eve(
+      'PATCH',
+      `${svcs}/web`,
+      JSON.stringify({ spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] } }),
+      merge,
+    );
+    isStatus(taken, 422);
+    assert.match(
+      taken.json.message,
+      /spec.ports\[0\].nodePort: Invalid value: 30080: provided port is already allocated/,
+    );
+    // moving np's node port releases the old one, which web may then take
+    ok(await eve('PATCH', `${svcs}/np`, JSON.stringify({ spec: { ports: [{ port: 80, nodePort: 30081 }] } }), merge));
+    ok(
+      await eve(
+        'PATCH',
+        `${svcs}/web`,
+        JSON.stringify({ spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] } }),
+        merge,
+      ),
+    );
+    // ResourceQuota on update: ClusterIP → LoadBalancer past services.loadbalancers 0
+    ok(
+      await s.admin(
+        'POST',
+        `/api/v1/namespaces/${NS}/resourcequotas`,
+        JSON.stringify({ metadata: { name: 'no-lb' }, spec: { hard: { 'services.loadbalancers': '0' } } }),
+      ),
+      201,
+    );
+    await s.cluster.settle();
+    const lb = await eve('PATCH', `${svcs}/ext2`, JSON.stringify({ spec: { type: 'LoadBalancer' } }), merge);
+    isStatus(lb, 403);
+    assert.match(
+      lb.json.message,
+      /exceeded quota: no-lb, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0/,
+    );
+    assert.equal((await eve('GET', `${svcs}/ext2`)).json.spec.type, 'ClusterIP');
+  }),
+);
