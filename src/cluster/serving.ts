@@ -216,6 +216,7 @@ export class ClusterServer {
         ],
         maxRequestsInflight: f['max-requests-inflight'],
         maxMutatingRequestsInflight: f['max-mutating-requests-inflight'],
+        bodyDeadlineMs: f['request-timeout'],
       },
       {
         securePort: f['secure-port'] ?? 6443,

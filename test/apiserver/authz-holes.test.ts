@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as https from 'node:https';
-import { served, grant, Answer, Served, credentialsOf } from '../hostile-harness';
+import * as tls from 'node:tls';
+import { served, grant, Answer, Served, credentialsOf, sleep } from '../hostile-harness';
 
 /**
  * Issue 28: places a tenant with namespace-level rights reached that kube-apiserver never
@@ -663,4 +664,61 @@ test('authz: a Service update allocates what it newly needs, releases what it dr
     );
     assert.equal((await eve('GET', `${svcs}/ext2`)).json.spec.type, 'ClusterIP');
   }),
+);
+
+test(
+  'hostile: 200 stalled bodies from one user leave other users their writes; bodies are read under a deadline',
+  LIMIT,
+  () =>
+    withServed(
+      async (s) => {
+        await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create'] }]);
+        await grant(s, NS, 'bob', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create'] }], 'bob-role');
+        const url = new URL(s.url);
+        const { cert, key } = credentialsOf(s.server.kubeconfigFor(s.url, 'eve', []));
+        const sockets: tls.TLSSocket[] = [];
+        const texts: string[] = [];
+        const answered = (code: number) => texts.filter((a) => a.startsWith(`HTTP/1.1 ${code}`)).length;
+        try {
+          // each announces 100 bytes and sends 10
+          for (let i = 0; i < 200; i++) {
+            const k = tls.connect({ host: url.hostname, port: Number(url.port), cert, key, rejectUnauthorized: false });
+            sockets.push(k);
+            texts.push('');
+            k.on('error', () => {});
+            k.on('data', (d) => {
+              texts[i] += d.toString();
+            });
+            k.once('secureConnect', () =>
+              k.write(
+                `POST /api/v1/namespaces/${NS}/secrets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"metadata"`,
+              ),
+            );
+          }
+          for (let waited = 0; waited < 5000 && answered(429) < 150; waited += 100) await sleep(100);
+          // eve is held to her share (a quarter of the 200 write slots): the rest are refused at once
+          assert.equal(answered(429), 150);
+          // bob is answered while eve's 50 are still held (the 8 s deadline has not fired)
+          const bob = await s.as('bob')(
+            'POST',
+            `/api/v1/namespaces/${NS}/secrets`,
+            JSON.stringify({ metadata: { name: 'b' } }),
+          );
+          ok(bob, 201);
+          assert.equal(answered(504), 0, 'bob was answered only after the deadline');
+          // past the body deadline (--request-timeout 8s) the stalled requests are answered 504 and their slots freed
+          for (let waited = 0; waited < 30_000 && answered(504) < 50; waited += 250) await sleep(250);
+          assert.equal(answered(504), 50);
+          const eve = await s.as('eve')(
+            'POST',
+            `/api/v1/namespaces/${NS}/secrets`,
+            JSON.stringify({ metadata: { name: 'e' } }),
+          );
+          ok(eve, 201);
+        } finally {
+          for (const k of sockets) k.destroy();
+        }
+      },
+      { flags: { 'request-timeout': '8s' } },
+    ),
 );

@@ -19,8 +19,27 @@ export const MAX_DEPTH = 100;
 export const MAX_YAML_NODES = 100_000;
 
 /** Reads a body up to limit bytes; past it, stops buffering (the rest is drained unread) and rejects with 413. */
-export function readLimited(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
+/**
+ * Reads a request body of at most `limit` bytes (413 past it) within `deadlineMs` of real
+ * time (504 past it, as kube-apiserver's 60 s timeout filter answers a request whose body
+ * never finishes): an unfinished body cannot hold its in-flight slot for ever.
+ */
+export function readLimited(req: IncomingMessage, limit = MAX_BODY_BYTES, deadlineMs = 60_000): Promise<Buffer> {
+  return new Promise<Buffer>((resolveRead, rejectRead) => {
+    // the network's time, not the cluster's: a timer on the socket's clock, never a sleep
+    const timer = setTimeout(() => {
+      over = true;
+      chunks.length = 0;
+      rejectRead(errors.timeout('request did not complete within requested timeout - context deadline exceeded'));
+    }, deadlineMs).unref();
+    const resolve = (b: Buffer) => {
+      clearTimeout(timer);
+      resolveRead(b);
+    };
+    const reject = (e: unknown) => {
+      clearTimeout(timer);
+      rejectRead(e);
+    };
     const tooLarge = () => errors.requestEntityTooLarge(`limit is ${limit}`);
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
