@@ -7,13 +7,16 @@ Feature: A node writes only what is its own: NodeRestriction
   configmap or claim (secrets and service accounts the ServiceAccount plugin already refuses
   in any mirror pod, whoever creates it); it may change its own Node but not another's, not its taints, and not
   labels under node-restriction.kubernetes.io or kubernetes.io / k8s.io keys outside the
-  kubelet's own set (so it cannot steer workloads to itself).
+  kubelet's own set (so it cannot steer workloads to itself). NodeRestriction is not among
+  kube-apiserver's default plugins: installers (kubeadm) enable it with the Node mode, and the
+  reference enables it with the Node mode too; these scenarios name it.
   Source: 002 §2.4.1 (安全端口: 认证与授权). Upstream: plugin/pkg/admission/noderestriction
   (Plugin.Admit: admitPodCreate, admitNode, getForbiddenLabels), k8s.io/kubelet/pkg/apis
   IsKubeletLabel, plugin/pkg/auth/authorizer/node.
 
   Background:
     Given the flag "--authorization-mode" is "Node,RBAC"
+    And the flag "--enable-admission-plugins" is "NodeRestriction"
     And a ready node "n1"
     And a ready node "n2"
     When I run "kubectl create namespace team"

@@ -61,21 +61,8 @@ export function apiServerArgs(
     ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) || at.judgesDefaults
       ? []
       : ['--authorization-mode=Node,RBAC']),
-    ...nodeRestriction(at.judgesDefaults, cmd),
     ...cmd.apiserver,
   ];
-}
-
-/**
- * kubeadm enables NodeRestriction with the Node mode (v1.32's default plugins do not include
- * it), and the reference does the same: so wherever the Node authorizer judges the kubelets,
- * unless the scenario names its own admission plugins or judges kube-apiserver's defaults.
- */
-function nodeRestriction(judgesDefaults: boolean | undefined, cmd: UpstreamCommand): string[] {
-  if (judgesDefaults || cmd.apiserver.some((a) => a.startsWith('--enable-admission-plugins='))) return [];
-  const modes = cmd.apiserver.find((a) => a.startsWith('--authorization-mode='));
-  const node = modes ? modes.slice('--authorization-mode='.length).split(',').includes('Node') : true;
-  return node ? ['--enable-admission-plugins=NodeRestriction'] : [];
 }
 
 /** kube-controller-manager. `extra`: what the target adds (`--cloud-provider=external` beside our cloud-controller-manager). */
