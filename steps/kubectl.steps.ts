@@ -45,7 +45,11 @@ After(function (this: KubeWorld) {
 Given(
   'a file {string} containing:',
   step(function (this: KubeWorld, name: string, text: string) {
-    fs.writeFileSync(path.join(kubectlState(this).dir, name), `${text}\n`);
+    // "$NODE_UID": the uid noted earlier ("When I note the uid of node ...")
+    const uid = this.notedNodeUid;
+    if (text.includes('$NODE_UID') && !uid)
+      throw new Error('no node uid was noted ("When I note the uid of node ...")');
+    fs.writeFileSync(path.join(kubectlState(this).dir, name), `${uid ? text.replace(/\$NODE_UID/g, uid) : text}\n`);
   }),
 );
 
@@ -153,6 +157,16 @@ When(
     const rv = list.metadata?.resourceVersion;
     if (!rv) throw new Error('the pod list carries no resourceVersion');
     this.notedResourceVersion = rv;
+  }),
+);
+
+When(
+  'I note the uid of node {string}',
+  step(async function (this: KubeWorld, name: string) {
+    const cluster = await this.cluster();
+    const uid = (await cluster.client.get({ resource: 'nodes' }, name)).metadata.uid;
+    if (!uid) throw new Error(`node ${name} carries no uid`);
+    this.notedNodeUid = uid;
   }),
 );
 

@@ -91,10 +91,17 @@ When(
   }),
 );
 
+When(
+  'I keep the token of secret {string}{in-namespace}',
+  step(async function (this: KubeWorld, name: string, ns: string) {
+    this.tokens.set(`secret:${ns}/${name}`, await tokenFrom(this, 'secret', name, ns));
+  }),
+);
+
 /** A token: a secret's, a service account's now, or the one kept earlier ("kept token"). */
 async function tokenFrom(
   world: KubeWorld,
-  source: 'secret' | 'service account' | 'kept',
+  source: 'secret' | 'service account' | 'kept' | 'kept secret',
   name: string,
   namespace: string,
 ): Promise<string> {
@@ -105,7 +112,7 @@ async function tokenFrom(
     return Buffer.from(secret.data!.token, 'base64').toString('utf8');
   }
   if (source === 'service account') return tokenOf(world, name, namespace);
-  const kept = world.tokens.get(`${namespace}/${name}`);
+  const kept = world.tokens.get(source === 'kept secret' ? `secret:${namespace}/${name}` : `${namespace}/${name}`);
   if (!kept) throw new Error(`no token of ${namespace}/${name} was kept`);
   return kept;
 }
@@ -114,6 +121,7 @@ for (const [words, source] of [
   ['the token of secret', 'secret'],
   ['the token of service account', 'service account'],
   ['the kept token of service account', 'kept'],
+  ['the kept token of secret', 'kept secret'],
 ] as const) {
   Then(
     `${words} {string}{in-namespace} authenticates as {string} in groups {names}`,

@@ -71,6 +71,8 @@ export class KubeWorld extends World<RunParameters> {
   kubectl?: KubectlState;
   /** A resourceVersion a list returned, for "$RV" in a later kubectl command (API-LIST-WATCH). */
   notedResourceVersion?: string;
+  /** A node's metadata.uid, for "$NODE_UID" in a later file (a mirror pod's owner reference). */
+  notedNodeUid?: string;
   /** The last answer of a kubelet's API reached directly. */
   lastKubeletAnswer?: { request: string; status: number; body: string };
 

@@ -252,3 +252,80 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     Then kubectl prints ""kind":"Secret""
     When I run "kubectl get secret s1 -n team --watch --request-timeout=5s" as user "gus"
     Then kubectl fails with "User "gus" cannot watch resource "secrets" in API group "" in the namespace "team""
+
+  @AUTHZ-RBAC-BINDING-VALIDATION
+  Scenario: A cluster binding names its service account's namespace, and no binding changes its role
+    Given a file "sa-admin.yaml" containing:
+      """
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRoleBinding
+      metadata: {name: sa-admin}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+      subjects:
+      - {kind: ServiceAccount, name: default}
+      """
+    And a file "moved.yaml" containing:
+      """
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: RoleBinding
+      metadata: {name: eve-owns-team, namespace: team}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+      subjects:
+      - {kind: User, apiGroup: rbac.authorization.k8s.io, name: eve}
+      """
+    When I run "kubectl create -f sa-admin.yaml"
+    Then kubectl fails with "subjects[0].namespace: Required value"
+    When I run "kubectl get clusterrolebinding sa-admin"
+    Then kubectl fails with "NotFound"
+    When I run "kubectl apply -f moved.yaml"
+    Then kubectl fails with "cannot change roleRef"
+    When I run "kubectl get rolebinding eve-owns-team -n team -o jsonpath={.roleRef.kind}/{.roleRef.name}"
+    Then kubectl prints "Role/owner"
+
+  @SVC-ALLOC-UPDATE
+  Scenario: A service's update allocates what it newly needs: a tenant cannot take the kubernetes service's IP
+    An ExternalName service holds no cluster IP; turned into a ClusterIP service it must be
+    given one like a new service, so an IP already held (the kubernetes service's) is refused,
+    and deleting the tenant's service gives back nothing it did not hold.
+    Given a file "ext.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Service
+      metadata: {name: ext, namespace: team}
+      spec: {type: ExternalName, externalName: example.com}
+      """
+    And a file "steal.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Service
+      metadata: {name: ext, namespace: team}
+      spec:
+        type: ClusterIP
+        clusterIP: 10.96.0.1
+        ports: [{port: 443}]
+      """
+    When I run "kubectl apply -f ext.yaml" as user "eve"
+    And I run "kubectl apply -f steal.yaml" as user "eve"
+    Then kubectl fails with "failed to allocate IP 10.96.0.1: provided IP is already allocated"
+    When I run "kubectl delete service ext -n team" as user "eve"
+    And I run "kubectl create service clusterip again -n team --tcp=443 --clusterip=10.96.0.1" as user "eve"
+    Then kubectl fails with "provided IP is already allocated"
+    When I run "kubectl get service kubernetes -o jsonpath={.spec.clusterIP}"
+    Then kubectl prints "10.96.0.1"
+    When I run "kubectl create service nodeport np -n team --tcp=80 --node-port=30080" as user "eve"
+    And I run "kubectl create service clusterip web -n team --tcp=80" as user "eve"
+    And I run "kubectl patch service web -n team -p '{"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":30080}]}}'" as user "eve"
+    Then kubectl fails with "spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated"
+    When I run "kubectl patch service np -n team -p '{"spec":{"ports":[{"port":80,"nodePort":30081}]}}'" as user "eve"
+    And I run "kubectl patch service web -n team -p '{"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":30080}]}}'" as user "eve"
+    Then kubectl prints "service/web patched"
+
+  @QUOTA-SERVICE-UPDATE
+  Scenario: A quota is checked on update: ClusterIP to LoadBalancer past services.loadbalancers 0
+    When I run "kubectl create quota no-lb -n team --hard=services.loadbalancers=0"
+    And I run "kubectl create service clusterip web -n team --tcp=80" as user "eve"
+    And 2 seconds pass
+    And I run "kubectl patch service web -n team -p '{"spec":{"type":"LoadBalancer"}}'" as user "eve"
+    Then kubectl fails with "exceeded quota: no-lb, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0"
+    When I run "kubectl get service web -n team -o jsonpath={.spec.type}"
+    Then kubectl prints "ClusterIP"

@@ -197,3 +197,36 @@ Feature: Service accounts, their tokens, and the kubernetes service
       """
     Then the service "d" has:
       | spec.clusterIP | 10.96.0.10 |
+
+  @COMM-LEGACY-TOKEN-REVOKED
+  Scenario: A deleted token secret's token stays refused when a secret of that name comes back with another token
+    The legacy token validator compares the token with the one its secret holds now: the
+    claims name the secret, but a new secret of that name that carries another token does not
+    revive the old one. (Upstream's legacy tokens have no issue time: a secret the token
+    controller fills again for the same account gets the very same token back.)
+    When I create this object:
+      """
+      apiVersion: v1
+      kind: Secret
+      metadata:
+        name: ci-token
+        annotations: { kubernetes.io/service-account.name: default }
+      type: kubernetes.io/service-account-token
+      """
+    Then the token of secret "ci-token" authenticates as "system:serviceaccount:default:default" in groups "system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"
+    When I keep the token of secret "ci-token"
+    And I delete the secret "ci-token"
+    Then the kept token of secret "ci-token" is refused
+    When I create this object:
+      """
+      apiVersion: v1
+      kind: Secret
+      metadata:
+        name: ci-token
+        annotations: { kubernetes.io/service-account.name: default }
+      type: kubernetes.io/service-account-token
+      stringData: { token: planted-by-someone-else }
+      """
+    Then the kept token of secret "ci-token" is refused
+    And the secret "ci-token" holds:
+      | token | planted-by-someone-else |

@@ -37,6 +37,12 @@ export type Undo = () => void | Promise<void>;
 export interface CreateHook {
   readonly resource: string;
   reserve(obj: KubeObject, dryRun: boolean): Undo | Promise<Undo>;
+  /**
+   * An update's reservations (a Service that now needs a cluster IP or other node ports):
+   * `undo` gives back what this attempt took, `commit` (after the write) what the old object
+   * held and the new one no longer does.
+   */
+  reserveUpdate?(obj: KubeObject, old: KubeObject, dryRun: boolean): Promise<{ undo: Undo; commit: Undo }>;
 }
 
 /** A subresource with behaviour of its own (binding, eviction, scale, finalize), registered by handleSubresource. */
@@ -221,18 +227,56 @@ export class ApiServer {
       );
     }
     incoming.metadata.name = name;
-    return storage.guaranteedUpdate(
-      namespace,
-      name,
-      async (current) => {
-        const next = mergeForUpdate(rt, target.subresource, incoming, current);
-        const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
-        await this.admission.admit(attrs);
-        await this.admission.validate(attrs);
-        return next;
-      },
-      { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion },
+    const held = this.updateReservations(rt, target, ctx);
+    return held.around(
+      storage.guaranteedUpdate(
+        namespace,
+        name,
+        async (current) => {
+          const next = mergeForUpdate(rt, target.subresource, incoming, current);
+          const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+          await this.admission.admit(attrs);
+          await this.admission.validate(attrs);
+          await held.reserve(next, current);
+          return next;
+        },
+        { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion },
+      ),
     );
+  }
+
+  /**
+   * The create hooks' update reservations around one guaranteedUpdate: an attempt the store
+   * retries gives back what the previous attempt took; a failed update gives back all; a
+   * successful one releases what the old object held and the new one does not.
+   */
+  private updateReservations(rt: ResourceType, target: RequestTarget, ctx: RequestContext) {
+    const hooks = target.subresource
+      ? []
+      : this.createHooks.filter((h) => h.resource === rt.resource && h.reserveUpdate);
+    let taken: { undo: Undo; commit: Undo }[] = [];
+    const giveBack = async () => {
+      const was = taken;
+      taken = [];
+      for (const t of was) await t.undo();
+    };
+    return {
+      reserve: async (next: KubeObject, current: KubeObject) => {
+        await giveBack();
+        for (const h of hooks) taken.push(await h.reserveUpdate!(next, current, ctx.dryRun ?? false));
+      },
+      around: async (update: Promise<KubeObject>): Promise<KubeObject> => {
+        let done: KubeObject;
+        try {
+          done = await update;
+        } catch (e) {
+          await giveBack();
+          throw e;
+        }
+        for (const t of taken) await t.commit();
+        return done;
+      },
+    };
   }
 
   private async doPatch(
@@ -266,35 +310,39 @@ export class ApiServer {
     }
     // A resourceVersion inside the patch is a precondition, as upstream treats it.
     const pinned = type !== 'json' ? (patch as KubeObject)?.metadata?.resourceVersion : undefined;
-    return storage.guaranteedUpdate(
-      namespace,
-      name,
-      async (current) => {
-        let patched: KubeObject;
-        try {
-          patched = applyPatch(type, current, patch, rt.kind);
-        } catch (e) {
-          if (e instanceof PatchError)
-            throw errors.invalid(
-              rt.kind,
-              name,
-              [{ reason: 'FieldValueInvalid', message: (e as Error).message }],
-              rt.group || undefined,
+    const held = this.updateReservations(rt, target, ctx);
+    return held.around(
+      storage.guaranteedUpdate(
+        namespace,
+        name,
+        async (current) => {
+          let patched: KubeObject;
+          try {
+            patched = applyPatch(type, current, patch, rt.kind);
+          } catch (e) {
+            if (e instanceof PatchError)
+              throw errors.invalid(
+                rt.kind,
+                name,
+                [{ reason: 'FieldValueInvalid', message: (e as Error).message }],
+                rt.group || undefined,
+              );
+            throw e;
+          }
+          const incoming = storage.normalize(patched, namespace);
+          if (incoming.metadata.name !== name)
+            throw errors.badRequest(
+              `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
             );
-          throw e;
-        }
-        const incoming = storage.normalize(patched, namespace);
-        if (incoming.metadata.name !== name)
-          throw errors.badRequest(
-            `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
-          );
-        const next = mergeForUpdate(rt, target.subresource, incoming, current);
-        const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
-        await this.admission.admit(attrs);
-        await this.admission.validate(attrs);
-        return next;
-      },
-      { dryRun: ctx.dryRun, expectedResourceVersion: pinned },
+          const next = mergeForUpdate(rt, target.subresource, incoming, current);
+          const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+          await this.admission.admit(attrs);
+          await this.admission.validate(attrs);
+          await held.reserve(next, current);
+          return next;
+        },
+        { dryRun: ctx.dryRun, expectedResourceVersion: pinned },
+      ),
     );
   }
 

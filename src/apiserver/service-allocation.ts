@@ -5,7 +5,7 @@ import { KubeObject } from '../api/meta';
 import { reportTo } from '../client/background';
 import { Store, Watch } from '../store';
 import { RangeAllocator, ServiceIPRange, StoredRange } from './ipallocator';
-import { CreateHook } from './apiserver';
+import { CreateHook, Undo } from './apiserver';
 
 /** Upstream's key prefix of Services (endpoints live beside them, under /registry/services/endpoints/). */
 const SERVICES = '/registry/services/specs/';
@@ -79,22 +79,62 @@ export class ServiceAllocations implements CreateHook {
     this.watch?.stop();
   }
 
-  async reserve(obj: KubeObject, dryRun: boolean): Promise<() => Promise<void>> {
-    const svc = obj as Service;
+  async reserve(obj: KubeObject, dryRun: boolean): Promise<Undo> {
+    return (await this.allocate(obj as Service, undefined, dryRun)).undo;
+  }
+
+  /**
+   * An update allocates as a create does what the old Service did not hold (upstream's
+   * alloc.allocateUpdate: ExternalName → ClusterIP takes a cluster IP, a new or changed node
+   * port is allocated), keeps what it held, and once written releases what the old one held
+   * and the new one does not — so a Service can never store an IP or port it was not given,
+   * and its deletion releases only what it holds.
+   */
+  reserveUpdate(obj: KubeObject, old: KubeObject, dryRun: boolean): Promise<{ undo: Undo; commit: Undo }> {
+    return this.allocate(obj as Service, old as Service, dryRun);
+  }
+
+  private async allocate(
+    svc: Service,
+    old: Service | undefined,
+    dryRun: boolean,
+  ): Promise<{ undo: Undo; commit: Undo }> {
     const s = svc.spec;
+    const had = old ? holdings(old) : { ips: [], ports: [] };
     const ips: number[] = [];
     const ports: number[] = [];
-    const rollback = async () => {
-      if (ips.length > 0) await this.ipRange.release(ips);
-      if (ports.length > 0) await this.portRange.release(ports);
+    const undo = async () => {
+      if (ips.length > 0) await this.ipRange.release(ips.splice(0));
+      if (ports.length > 0) await this.portRange.release(ports.splice(0));
     };
-    if (!s || s.type === 'ExternalName') return rollback;
+    const commit = async () => {
+      if (dryRun) return;
+      const now = holdings(svc);
+      const goneIps = had.ips.filter((ip) => !now.ips.includes(ip));
+      const gonePorts = had.ports.filter((port) => !now.ports.includes(port));
+      if (goneIps.length > 0) await this.ipRange.release(goneIps);
+      if (gonePorts.length > 0) await this.portRange.release(gonePorts);
+    };
+    if (!s || s.type === 'ExternalName') return { undo, commit };
     try {
       if (s.clusterIP !== 'None') {
-        if (s.clusterIP) {
+        const kept = s.clusterIP ? ipv4ToNumber(s.clusterIP) : undefined;
+        if (kept !== undefined && had.ips.includes(kept)) {
+          // the old Service's own IP, kept (the field is immutable once set)
+        } else if (s.clusterIP) {
           const n = ipv4ToNumber(s.clusterIP);
           const inRange = n !== undefined && this.ips.bitmap.contains(n);
-          const r = dryRun ? 'ok' : !inRange ? 'out-of-range' : (await this.ipRange.allocate(n)) ? 'ok' : 'taken';
+          const r = dryRun
+            ? inRange && (await this.ipRange.isFree(n!))
+              ? 'ok'
+              : inRange
+                ? 'taken'
+                : 'out-of-range'
+            : !inRange
+              ? 'out-of-range'
+              : (await this.ipRange.allocate(n))
+                ? 'ok'
+                : 'taken';
           if (r !== 'ok') {
             const why =
               r === 'taken'
@@ -115,10 +155,11 @@ export class ServiceAllocations implements CreateHook {
           s.clusterIP = numberToIPv4(n);
           if (!dryRun) ips.push(n);
         }
-        s.clusterIPs = [s.clusterIP];
+        if (s.clusterIP) s.clusterIPs = [s.clusterIP];
       }
       if (s.type === 'NodePort' || s.type === 'LoadBalancer') {
         for (const [i, p] of (s.ports ?? []).entries()) {
+          if (p.nodePort && had.ports.includes(p.nodePort)) continue; // held by the old Service
           if (p.nodePort) {
             const free = dryRun ? await this.portRange.isFree(p.nodePort) : await this.portRange.allocate(p.nodePort);
             if (!free) {
@@ -139,10 +180,10 @@ export class ServiceAllocations implements CreateHook {
         }
       }
     } catch (e) {
-      await rollback();
+      await undo();
       throw e;
     }
-    return rollback;
+    return { undo, commit };
   }
 }
 

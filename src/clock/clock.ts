@@ -12,8 +12,14 @@ export interface TimerHandle {
   readonly id: number;
 }
 
+/** The last instant RFC 3339 with a four-digit year can write (metav1.Time's range). */
+const LAST_RFC3339 = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/** RFC 3339 in seconds; a time past year 9999 (now + a grace period of 2^62 s) is written as that year's end. */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return new Date(Number.isFinite(ms) ? Math.min(ms, LAST_RFC3339) : LAST_RFC3339)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** RFC 3339 with microseconds, as Kubernetes writes MicroTime (Lease renewTime). */

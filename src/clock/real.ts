@@ -1,5 +1,7 @@
 import { Clock, TimerHandle } from './clock';
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Wall-clock time, for `kubespec serve --clock real` and real targets. */
 export class RealClock implements Clock {
   private next = 1;
@@ -11,14 +13,25 @@ export class RealClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.next++;
+    this.arm(id, fn, Date.now() + ms);
+    return { id };
+  }
+
+  // Node fires a timer of more than 2^31 − 1 ms after 1 ms: a long wait (a grace period of
+  // weeks) is made of such timers, each re-armed for what is left.
+  private arm(id: number, fn: () => void, at: number): void {
+    const left = Math.max(0, at - Date.now());
     this.timers.set(
       id,
-      setTimeout(() => {
-        this.timers.delete(id);
-        fn();
-      }, ms).unref(),
+      setTimeout(
+        () => {
+          if (left > MAX_TIMER_MS) return this.arm(id, fn, at);
+          this.timers.delete(id);
+          fn();
+        },
+        Math.min(left, MAX_TIMER_MS),
+      ).unref(),
     );
-    return { id };
   }
 
   setInterval(fn: () => void, ms: number): TimerHandle {

@@ -190,7 +190,9 @@ export class ClusterServer {
       certificateAuthority: kubeletCAPath ? fs.readFileSync(kubeletCAPath, 'utf8') : undefined,
       clientCertificate,
     });
-    this.authorizer = authorizerFor(f['authorization-mode'] ?? DEFAULT_AUTHORIZATION_MODE, this.cluster.api);
+    this.authorizer = authorizerFor(f['authorization-mode'] ?? DEFAULT_AUTHORIZATION_MODE, this.cluster.api, {
+      nodeReadsOwnNodeOnly: this.cluster.config.profile.features.authorizeNodeWithSelectors ?? false,
+    });
     this.http = new ApiHttpServer(
       {
         api: this.cluster.api,
@@ -214,6 +216,7 @@ export class ClusterServer {
         ],
         maxRequestsInflight: f['max-requests-inflight'],
         maxMutatingRequestsInflight: f['max-mutating-requests-inflight'],
+        bodyDeadlineMs: f['request-timeout'],
       },
       {
         securePort: f['secure-port'] ?? 6443,

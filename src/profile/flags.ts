@@ -49,6 +49,7 @@ const FLAG_TABLE = {
     'anonymous-auth': bool,
     'max-requests-inflight': int,
     'max-mutating-requests-inflight': int,
+    'request-timeout': duration,
   },
   'kube-controller-manager': {
     'node-monitor-period': duration,

@@ -50,6 +50,11 @@ export interface Profile {
     namespaceRepeatDeleteAnswered?: boolean;
     /** DaemonSet rollingUpdate.maxSurge and the surge rules (DaemonSetUpdateSurge, v1.22+; absent in v1.12). */
     daemonSetMaxSurge?: boolean;
+    /**
+     * The Node authorizer lets a node read only its own Node object (AuthorizeNodeWithSelectors,
+     * beta and on in v1.32); v1.12 let every node read every Node.
+     */
+    authorizeNodeWithSelectors?: boolean;
     /** kube-apiserver's --basic-auth-file (HTTP basic auth; removed in v1.19). */
     basicAuth?: boolean;
     /**

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as https from 'node:https';
-import { served, grant, Answer, Served, credentialsOf } from '../hostile-harness';
+import * as tls from 'node:tls';
+import { served, grant, Answer, Served, credentialsOf, sleep } from '../hostile-harness';
 
 /**
  * Issue 28: places a tenant with namespace-level rights reached that kube-apiserver never
@@ -342,4 +343,382 @@ test('authz: a named GET with ?watch=true answers the object, never a watch stre
       403,
     );
   }),
+);
+
+test('authz: NodeRestriction keeps a node to its own mirror pods, labels and taints', LIMIT, () =>
+  withServed(
+    async (s) => {
+      await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
+      await s.cluster.addKubelet({ name: 'n2', nodeIP: '10.0.0.2' });
+      await s.cluster.settle();
+      ok(await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } })), 201);
+      ok(await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name: 'db' } })), 201);
+      const n1 = s.as('system:node:n1', ['system:nodes']);
+      const merge = { 'Content-Type': 'application/merge-patch+json' };
+      const uid: string = (await s.admin('GET', '/api/v1/nodes/n1')).json.metadata.uid;
+      const mirror = (name: string, spec: Record<string, unknown>, owner: Record<string, unknown> = {}) =>
+        JSON.stringify({
+          metadata: {
+            name,
+            annotations: { 'kubernetes.io/config.mirror': 'x' },
+            ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid, controller: true, ...owner }],
+          },
+          spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i' }], ...spec },
+        });
+      const create = (body: string) => n1('POST', `/api/v1/namespaces/${NS}/pods`, body);
+      const refused = async (body: string, why: RegExp) => {
+        const a = await create(body);
+        isStatus(a, 403);
+        assert.match(a.json.message, why);
+      };
+      // a mirror pod naming a secret would let its node read that secret: refused, and the secret stays unread
+      await refused(
+        mirror('steal', { volumes: [{ name: 'v', secret: { secretName: 'db' } }] }),
+        /pods "steal" is forbidden: a mirror pod may not reference secrets/,
+      );
+      isStatus(await n1('GET', `/api/v1/namespaces/${NS}/secrets/db`), 403);
+      await refused(
+        mirror('env', { containers: [{ name: 'c', image: 'i', envFrom: [{ secretRef: { name: 'db' } }] }] }),
+        /a mirror pod may not reference secrets/,
+      );
+      await refused(
+        mirror('cm', { volumes: [{ name: 'v', configMap: { name: 'cfg' } }] }),
+        /can not create pods that reference configmaps/,
+      );
+      await refused(
+        mirror('pvc', { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'data' } }] }),
+        /can not create pods that reference persistentvolumeclaims/,
+      );
+      await refused(mirror('sa', { serviceAccountName: 'default' }), /a mirror pod may not reference service accounts/);
+      await refused(mirror('other-uid', {}, { uid: 'not-the-node' }), /node n1 UID mismatch: expected /);
+      await refused(mirror('block', {}, { blockOwnerDeletion: true }), /must not set blockOwnerDeletion/);
+      await refused(
+        JSON.stringify({
+          metadata: { name: 'unowned', annotations: { 'kubernetes.io/config.mirror': 'x' } },
+          spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i' }] },
+        }),
+        /can only create pods with an owner reference set to itself/,
+      );
+      ok(await create(mirror('static', {})), 201);
+      // its own labels: the kubelet's set, nothing under node-restriction.kubernetes.io or node-role
+      const label = (labels: Record<string, string | null>) =>
+        n1('PATCH', '/api/v1/nodes/n1', JSON.stringify({ metadata: { labels } }), merge);
+      const restricted = await label({ 'node-restriction.kubernetes.io/tier': 'secure' });
+      isStatus(restricted, 403);
+      assert.equal(
+        restricted.json.message,
+        'nodes "n1" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/tier',
+      );
+      const role = await label({ 'node-role.kubernetes.io/control-plane': '' });
+      isStatus(role, 403);
+      assert.match(role.json.message, /is not allowed to modify labels: node-role.kubernetes.io\/control-plane/);
+      ok(await label({ 'node.kubernetes.io/instance-type': 'big', 'topology.kubernetes.io/zone': 'z1', mine: 'yes' }));
+      // an admin's labels in those namespaces the node can neither remove nor change
+      ok(
+        await s.admin(
+          'PATCH',
+          '/api/v1/nodes/n1',
+          JSON.stringify({ metadata: { labels: { 'node-restriction.kubernetes.io/tier': 'a' } } }),
+          merge,
+        ),
+      );
+      isStatus(await label({ 'node-restriction.kubernetes.io/tier': null }), 403);
+      // taints an admin put on it stay
+      const taint = { key: 'dedicated', value: 'db', effect: 'NoSchedule' };
+      ok(await s.admin('PATCH', '/api/v1/nodes/n1', JSON.stringify({ spec: { taints: [taint] } }), merge));
+      const untaint = await n1('PATCH', '/api/v1/nodes/n1', JSON.stringify({ spec: { taints: [] } }), merge);
+      isStatus(untaint, 403);
+      assert.equal(untaint.json.message, 'nodes "n1" is forbidden: node "n1" is not allowed to modify taints');
+      isStatus(
+        await n1(
+          'PATCH',
+          '/api/v1/nodes/n1',
+          JSON.stringify({ spec: { taints: [{ ...taint, effect: 'PreferNoSchedule' }] } }),
+          merge,
+        ),
+        403,
+      );
+      const node = (await s.admin('GET', '/api/v1/nodes/n1')).json;
+      assert.deepEqual(node.spec.taints, [taint]);
+      assert.equal(node.metadata.labels['node-restriction.kubernetes.io/tier'], 'a');
+      assert.equal(node.metadata.labels['node-role.kubernetes.io/control-plane'], undefined);
+      // nor another node's
+      isStatus(await n1('PATCH', '/api/v1/nodes/n2', JSON.stringify({ metadata: { labels: { a: 'b' } } }), merge), 403);
+      // status writes that leave taints and labels alone go on
+      ok(await n1('PATCH', '/api/v1/nodes/n1/status', JSON.stringify({ status: { phase: 'Running' } }), merge));
+    },
+    { flags: { 'authorization-mode': 'Node,RBAC' } },
+  ),
+);
+
+test('authz: RBAC bindings: a cluster binding names its service account namespace; roleRef never changes', LIMIT, () =>
+  withServed(async (s) => {
+    const binding = (name: string, role: string, subject: Record<string, string>) =>
+      JSON.stringify({
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+        subjects: [subject],
+      });
+    const noNs = await s.admin(
+      'POST',
+      `${RBAC}/clusterrolebindings`,
+      binding('sa-admin', 'cluster-admin', { kind: 'ServiceAccount', name: 'default' }),
+    );
+    isStatus(noNs, 422);
+    assert.match(noNs.json.message, /subjects\[0\]\.namespace: Required value/);
+    ok(await s.admin('GET', `${RBAC}/clusterrolebindings/sa-admin`), 404);
+    // in a RoleBinding the binding's own namespace is the service account's
+    ok(await s.admin('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } })), 201);
+    ok(
+      await s.admin(
+        'POST',
+        `${RBAC}/namespaces/${NS}/rolebindings`,
+        binding('viewers', 'view', { kind: 'ServiceAccount', name: 'default' }),
+      ),
+      201,
+    );
+    const current = (await s.admin('GET', `${RBAC}/namespaces/${NS}/rolebindings/viewers`)).json;
+    current.roleRef.name = 'cluster-admin';
+    const moved = await s.admin('PUT', `${RBAC}/namespaces/${NS}/rolebindings/viewers`, JSON.stringify(current));
+    isStatus(moved, 422);
+    assert.equal(
+      moved.json.message,
+      'RoleBinding.rbac.authorization.k8s.io "viewers" is invalid: roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"cluster-admin"}: cannot change roleRef',
+    );
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const patched = await s.admin(
+      'PATCH',
+      `${RBAC}/namespaces/${NS}/rolebindings/viewers`,
+      JSON.stringify({ roleRef: { name: 'admin' } }),
+      merge,
+    );
+    isStatus(patched, 422);
+    assert.equal((await s.admin('GET', `${RBAC}/namespaces/${NS}/rolebindings/viewers`)).json.roleRef.name, 'view');
+    // subjects may change
+    ok(
+      await s.admin(
+        'PATCH',
+        `${RBAC}/namespaces/${NS}/rolebindings/viewers`,
+        JSON.stringify({ subjects: [{ kind: 'ServiceAccount', name: 'other' }] }),
+        merge,
+      ),
+    );
+  }),
+);
+
+test(
+  'hostile: out-of-range integers are 400/422 and a long URL is served (Go reads 1 MiB of request line and headers)',
+  LIMIT,
+  () =>
+    withServed(async (s) => {
+      await s.cluster.addKubelet({ name: 'n1', nodeIP: '10.0.0.1' });
+      const pods = '/api/v1/namespaces/default/pods';
+      const pod = (spec: Record<string, unknown>) =>
+        JSON.stringify({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }], ...spec } });
+      ok(await s.admin('POST', pods, pod({ nodeName: 'n1' })), 201);
+      const huge = await s.admin('DELETE', `${pods}/p?gracePeriodSeconds=99999999999999999999`);
+      isStatus(huge, 400);
+      assert.match(huge.json.message, /value out of range/);
+      // the largest int64 is taken (no crash writing a deletionTimestamp past year 9999)
+      const longest = await s.admin('DELETE', `${pods}/p?gracePeriodSeconds=9223372036854775807`);
+      ok(longest);
+      assert.equal(longest.json.metadata.deletionTimestamp, '9999-12-31T23:59:59Z');
+      const replicas = await s.admin(
+        'POST',
+        '/apis/apps/v1/namespaces/default/deployments',
+        JSON.stringify({
+          metadata: { name: 'd' },
+          spec: {
+            replicas: 2147483648,
+            selector: { matchLabels: { a: 'b' } },
+            template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+          },
+        }),
+      );
+      isStatus(replicas, 400);
+      assert.match(
+        replicas.json.message,
+        /cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32/,
+      );
+      const deadline = await s.admin('POST', pods, pod({ activeDeadlineSeconds: -5 }));
+      isStatus(deadline, 422);
+      assert.match(
+        deadline.json.message,
+        /spec.activeDeadlineSeconds: Invalid value: -5: must be between 1 and 2147483647/,
+      );
+      // a 20 KiB URL is an ordinary request (Node's 16 KiB default answered 431 with no body)
+      const long = await s.admin(
+        'GET',
+        `${pods}?labelSelector=a+in+(${Array.from({ length: 2000 }, (_, i) => `v${i}`).join(',')})`,
+      );
+      ok(long);
+      assert.equal(long.json.kind, 'PodList');
+      // past 1 MiB: 431, as a Status
+      const tooLong = await s.admin('GET', `${pods}?labelSelector=${'a'.repeat((1 << 20) + 10)}`);
+      isStatus(tooLong, 431);
+    }),
+);
+
+test('authz: a Service update allocates what it newly needs, releases what it drops, and is quota-checked', LIMIT, () =>
+  withServed(async (s) => {
+    await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['services'], verbs: ['*'] }]);
+    const eve = s.as('eve');
+    const svcs = `/api/v1/namespaces/${NS}/services`;
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    ok(
+      await eve(
+        'POST',
+        svcs,
+        JSON.stringify({ metadata: { name: 'ext' }, spec: { type: 'ExternalName', externalName: 'example.com' } }),
+      ),
+      201,
+    );
+    // the kubernetes service's IP is taken: an update cannot have it
+    const kubernetesIP = (await s.admin('GET', '/api/v1/namespaces/default/services/kubernetes')).json.spec.clusterIP;
+    const steal = await eve(
+      'PATCH',
+      `${svcs}/ext`,
+      JSON.stringify({
+        spec: { type: 'ClusterIP', clusterIP: kubernetesIP, externalName: null, ports: [{ port: 443 }] },
+      }),
+      merge,
+    );
+    isStatus(steal, 422);
+    assert.match(steal.json.message, /failed to allocate IP 10\.96\.0\.1: provided IP is already allocated/);
+    ok(await eve('DELETE', `${svcs}/ext`));
+    await s.cluster.settle();
+    // the kubernetes service keeps its IP: a new service asking for it is refused
+    const again = await eve(
+      'POST',
+      svcs,
+      JSON.stringify({ metadata: { name: 'again' }, spec: { clusterIP: kubernetesIP, ports: [{ port: 443 }] } }),
+    );
+    isStatus(again, 422);
+    // ExternalName → ClusterIP without an IP gets a fresh one
+    ok(
+      await eve(
+        'POST',
+        svcs,
+        JSON.stringify({ metadata: { name: 'ext2' }, spec: { type: 'ExternalName', externalName: 'example.com' } }),
+      ),
+      201,
+    );
+    const fresh = await eve(
+      'PATCH',
+      `${svcs}/ext2`,
+      JSON.stringify({ spec: { type: 'ClusterIP', externalName: null, ports: [{ port: 80 }] } }),
+      merge,
+    );
+    ok(fresh);
+    assert.match(fresh.json.spec.clusterIP, /^10\.9[6-9]\./);
+    assert.notEqual(fresh.json.spec.clusterIP, kubernetesIP);
+    // node ports on update: a taken one is refused, a new one allocated
+    ok(
+      await eve(
+        'POST',
+        svcs,
+        JSON.stringify({
+          metadata: { name: 'np' },
+          spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] },
+        }),
+      ),
+      201,
+    );
+    ok(await eve('POST', svcs, JSON.stringify({ metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } })), 201);
+    const taken = await eve(
+      'PATCH',
+      `${svcs}/web`,
+      JSON.stringify({ spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] } }),
+      merge,
+    );
+    isStatus(taken, 422);
+    assert.match(
+      taken.json.message,
+      /spec.ports\[0\].nodePort: Invalid value: 30080: provided port is already allocated/,
+    );
+    // moving np's node port releases the old one, which web may then take
+    ok(await eve('PATCH', `${svcs}/np`, JSON.stringify({ spec: { ports: [{ port: 80, nodePort: 30081 }] } }), merge));
+    ok(
+      await eve(
+        'PATCH',
+        `${svcs}/web`,
+        JSON.stringify({ spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] } }),
+        merge,
+      ),
+    );
+    // ResourceQuota on update: ClusterIP → LoadBalancer past services.loadbalancers 0
+    ok(
+      await s.admin(
+        'POST',
+        `/api/v1/namespaces/${NS}/resourcequotas`,
+        JSON.stringify({ metadata: { name: 'no-lb' }, spec: { hard: { 'services.loadbalancers': '0' } } }),
+      ),
+      201,
+    );
+    await s.cluster.settle();
+    const lb = await eve('PATCH', `${svcs}/ext2`, JSON.stringify({ spec: { type: 'LoadBalancer' } }), merge);
+    isStatus(lb, 403);
+    assert.match(
+      lb.json.message,
+      /exceeded quota: no-lb, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0/,
+    );
+    assert.equal((await eve('GET', `${svcs}/ext2`)).json.spec.type, 'ClusterIP');
+  }),
+);
+
+test(
+  'hostile: 200 stalled bodies from one user leave other users their writes; bodies are read under a deadline',
+  LIMIT,
+  () =>
+    withServed(
+      async (s) => {
+        await grant(s, NS, 'eve', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create'] }]);
+        await grant(s, NS, 'bob', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create'] }], 'bob-role');
+        const url = new URL(s.url);
+        const { cert, key } = credentialsOf(s.server.kubeconfigFor(s.url, 'eve', []));
+        const sockets: tls.TLSSocket[] = [];
+        const texts: string[] = [];
+        const answered = (code: number) => texts.filter((a) => a.startsWith(`HTTP/1.1 ${code}`)).length;
+        try {
+          // each announces 100 bytes and sends 10
+          for (let i = 0; i < 200; i++) {
+            const k = tls.connect({ host: url.hostname, port: Number(url.port), cert, key, rejectUnauthorized: false });
+            sockets.push(k);
+            texts.push('');
+            k.on('error', () => {});
+            k.on('data', (d) => {
+              texts[i] += d.toString();
+            });
+            k.once('secureConnect', () =>
+              k.write(
+                `POST /api/v1/namespaces/${NS}/secrets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"metadata"`,
+              ),
+            );
+          }
+          for (let waited = 0; waited < 5000 && answered(429) < 150; waited += 100) await sleep(100);
+          // eve is held to her share (a quarter of the 200 write slots): the rest are refused at once
+          assert.equal(answered(429), 150);
+          // bob is answered while eve's 50 are still held (the 8 s deadline has not fired)
+          const bob = await s.as('bob')(
+            'POST',
+            `/api/v1/namespaces/${NS}/secrets`,
+            JSON.stringify({ metadata: { name: 'b' } }),
+          );
+          ok(bob, 201);
+          assert.equal(answered(504), 0, 'bob was answered only after the deadline');
+          // past the body deadline (--request-timeout 8s) the stalled requests are answered 504 and their slots freed
+          for (let waited = 0; waited < 30_000 && answered(504) < 50; waited += 250) await sleep(250);
+          assert.equal(answered(504), 50);
+          const eve = await s.as('eve')(
+            'POST',
+            `/api/v1/namespaces/${NS}/secrets`,
+            JSON.stringify({ metadata: { name: 'e' } }),
+          );
+          ok(eve, 201);
+        } finally {
+          for (const k of sockets) k.destroy();
+        }
+      },
+      { flags: { 'request-timeout': '8s' } },
+    ),
 );

@@ -535,7 +535,12 @@ test('hostile: Node authorizer and NodeRestriction confine a kubelet identity to
     assert.equal((await s.admin('POST', `/api/v1/namespaces/${NS}/pods`, pod('p2', 'n2', 'theirs'))).code, 201);
     const n1 = s.as('system:node:n1', ['system:nodes']);
     const merge = { 'Content-Type': 'application/merge-patch+json' };
-    assert.equal((await n1('GET', '/api/v1/nodes')).code, 200);
+    // v1.32's AuthorizeNodeWithSelectors: a node reads its own Node only
+    assert.equal((await n1('GET', '/api/v1/nodes/n1')).code, 200);
+    const all = await n1('GET', '/api/v1/nodes');
+    isStatus(all, 403);
+    assert.match(all.json.message, /node 'n1' cannot read all nodes, only its own Node object$/);
+    isStatus(await n1('GET', '/api/v1/nodes/n2'), 403);
     assert.equal(
       (await n1('PATCH', '/api/v1/nodes/n1', JSON.stringify({ metadata: { labels: { a: 'b' } } }), merge)).code,
       200,

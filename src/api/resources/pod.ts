@@ -88,6 +88,12 @@ export function validatePodSpec(field: string, spec: Pod['spec'] | undefined): F
   if (spec.restartPolicy && !RESTART_POLICIES.includes(spec.restartPolicy)) {
     errs.push(fieldError.notSupported(`${field}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
   }
+  // ValidatePodSpec: a deadline is at least a second and fits an int32
+  const deadline = spec.activeDeadlineSeconds;
+  if (deadline !== undefined && (deadline < 1 || deadline > 2 ** 31 - 1))
+    errs.push(
+      fieldError.invalid(`${field}.activeDeadlineSeconds`, deadline, 'must be between 1 and 2147483647, inclusive'),
+    );
   const volumes = new Set<string>();
   (spec.volumes ?? []).forEach((v, i) => {
     if (!v.name) errs.push(fieldError.required(`${field}.volumes[${i}].name`));

@@ -1,6 +1,6 @@
 import { KubeObject } from '../meta';
 import { defineResource } from '../registry';
-import { fieldError, FieldErrors } from '../validation/field';
+import { fieldError, FieldErrors, GoValue } from '../validation/field';
 
 /** rbac.authorization.k8s.io/v1: who may do what (upstream pkg/apis/rbac). */
 export interface PolicyRule {
@@ -54,7 +54,28 @@ function validateBinding(b: RoleBinding, namespaced: boolean): FieldErrors {
     if (!['User', 'Group', 'ServiceAccount'].includes(s.kind))
       errs.push(fieldError.notSupported(`subjects[${i}].kind`, s.kind, ['ServiceAccount', 'User', 'Group']));
     if (!s.name) errs.push(fieldError.required(`subjects[${i}].name`));
+    // a cluster binding's service account has no namespace to fall back on (ValidateRoleBindingSubject)
+    if (s.kind === 'ServiceAccount' && !namespaced && !s.namespace)
+      errs.push(fieldError.required(`subjects[${i}].namespace`));
   });
+  return errs;
+}
+
+/** ValidateRoleBindingUpdate (beside validate's checks): a binding's roleRef is fixed; to point elsewhere, delete and re-create. */
+function validateBindingUpdate(b: RoleBinding, old: RoleBinding): FieldErrors {
+  const errs: FieldErrors = [];
+  const ref = (r: RoleBinding['roleRef'] | undefined) => [r?.apiGroup ?? '', r?.kind ?? '', r?.name ?? ''];
+  const [group, kind, name] = ref(b.roleRef);
+  if (ref(old.roleRef).join('\0') !== [group, kind, name].join('\0'))
+    errs.push(
+      fieldError.invalid(
+        'roleRef',
+        new GoValue(
+          `rbac.RoleRef{APIGroup:${JSON.stringify(group)}, Kind:${JSON.stringify(kind)}, Name:${JSON.stringify(name)}}`,
+        ),
+        'cannot change roleRef',
+      ),
+    );
   return errs;
 }
 
@@ -86,6 +107,7 @@ export const roleBindings = defineResource<RoleBinding>({
   namespaced: true,
   nameRule: 'path',
   validate: (b) => validateBinding(b, true),
+  validateUpdate: validateBindingUpdate,
 });
 export const clusterRoleBindings = defineResource<RoleBinding>({
   group: GROUP,
@@ -95,4 +117,5 @@ export const clusterRoleBindings = defineResource<RoleBinding>({
   namespaced: false,
   nameRule: 'path',
   validate: (b) => validateBinding(b, false),
+  validateUpdate: validateBindingUpdate,
 });

@@ -12,6 +12,7 @@ import { Quantity, QuantityParseError } from '../quantity';
 export type Type =
   | 'string'
   | 'int'
+  | 'int32'
   | 'bool'
   | 'quantity'
   | 'intOrString'
@@ -23,6 +24,8 @@ export type Type =
 
 const S: Type = 'string';
 const I: Type = 'int';
+/** Go's int32 (replicas, ports, counts): a number past ±2^31 is a decoding error, "number 2147483648". */
+const I32: Type = 'int32';
 const B: Type = 'bool';
 const Q: Type = 'quantity';
 const list = (t: Type, go: string): Type => ({ list: t, go });
@@ -47,7 +50,7 @@ const container = struct('Container', {
   workingDir: S,
   imagePullPolicy: S,
   ports: list(
-    struct('ContainerPort', { name: S, hostPort: I, containerPort: I, protocol: S, hostIP: S }),
+    struct('ContainerPort', { name: S, hostPort: I32, containerPort: I32, protocol: S, hostIP: S }),
     '[]v1.ContainerPort',
   ),
   env: list(struct('EnvVar', { name: S, value: S, valueFrom: 'object' }), '[]v1.EnvVar'),
@@ -86,7 +89,7 @@ const podSpec = struct('PodSpec', {
   affinity: 'object',
   tolerations: list(toleration, '[]v1.Toleration'),
   priorityClassName: S,
-  priority: I,
+  priority: I32,
   securityContext: 'object',
   imagePullSecrets: list(struct('LocalObjectReference', { name: S }), '[]v1.LocalObjectReference'),
 });
@@ -105,8 +108,8 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
   Pod: { spec: podSpec, status: 'object' },
   ReplicationController: {
     spec: struct('ReplicationControllerSpec', {
-      replicas: I,
-      minReadySeconds: I,
+      replicas: I32,
+      minReadySeconds: I32,
       selector: labels,
       template: podTemplate,
     }),
@@ -114,11 +117,11 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
   },
   Job: {
     spec: struct('JobSpec', {
-      parallelism: I,
-      completions: I,
+      parallelism: I32,
+      completions: I32,
       activeDeadlineSeconds: I,
-      backoffLimit: I,
-      ttlSecondsAfterFinished: I,
+      backoffLimit: I32,
+      ttlSecondsAfterFinished: I32,
       selector: labelSelector,
       manualSelector: B,
       template: podTemplate,
@@ -127,12 +130,47 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
     }),
     status: 'object',
   },
+  Deployment: {
+    spec: struct('DeploymentSpec', {
+      replicas: I32,
+      selector: labelSelector,
+      template: podTemplate,
+      strategy: 'object',
+      minReadySeconds: I32,
+      revisionHistoryLimit: I32,
+      paused: B,
+      progressDeadlineSeconds: I32,
+    }),
+    status: 'object',
+  },
+  ReplicaSet: {
+    spec: struct('ReplicaSetSpec', {
+      replicas: I32,
+      minReadySeconds: I32,
+      selector: labelSelector,
+      template: podTemplate,
+    }),
+    status: 'object',
+  },
+  StatefulSet: {
+    spec: struct('StatefulSetSpec', {
+      replicas: I32,
+      selector: labelSelector,
+      template: podTemplate,
+      serviceName: S,
+      podManagementPolicy: S,
+      updateStrategy: 'object',
+      revisionHistoryLimit: I32,
+      minReadySeconds: I32,
+    }),
+    status: 'object',
+  },
   DaemonSet: {
     spec: struct('DaemonSetSpec', {
       selector: labelSelector,
       template: podTemplate,
-      minReadySeconds: I,
-      revisionHistoryLimit: I,
+      minReadySeconds: I32,
+      revisionHistoryLimit: I32,
       updateStrategy: 'object',
     }),
     status: 'object',
@@ -140,7 +178,7 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
   Service: {
     spec: struct('ServiceSpec', {
       ports: list(
-        struct('ServicePort', { name: S, protocol: S, port: I, targetPort: 'intOrString', nodePort: I }),
+        struct('ServicePort', { name: S, protocol: S, port: I32, targetPort: 'intOrString', nodePort: I32 }),
         '[]v1.ServicePort',
       ),
       selector: labels,
@@ -208,7 +246,7 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
     reason: S,
     message: S,
     type: S,
-    count: I,
+    count: I32,
     source: 'object',
     firstTimestamp: S,
     lastTimestamp: S,
@@ -222,13 +260,18 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
   Lease: {
     spec: struct('LeaseSpec', {
       holderIdentity: S,
-      leaseDurationSeconds: I,
+      leaseDurationSeconds: I32,
       acquireTime: S,
       renewTime: S,
-      leaseTransitions: I,
+      leaseTransitions: I32,
     }),
   },
 };
+
+/** What UnmarshalTypeError names: a number that does not fit an integer field by its literal ("number 2147483648"). */
+function unmarshalled(v: unknown, t: Type): string {
+  return typeof v === 'number' && (t === 'int' || t === 'int32') ? `number ${v}` : jsonType(v);
+}
 
 function jsonType(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -241,6 +284,7 @@ function goName(t: Type): string {
       {
         string: 'string',
         int: 'int64',
+        int32: 'int32',
         bool: 'bool',
         quantity: 'resource.Quantity',
         intOrString: 'intstr.IntOrString',
@@ -268,6 +312,9 @@ function check(value: unknown, t: Type, owner: string, path: string, fail: Fail)
         break;
       case 'int':
         if (typeof value !== 'number' || !Number.isSafeInteger(value)) bad();
+        break;
+      case 'int32':
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31) bad();
         break;
       case 'bool':
         if (typeof value !== 'boolean') bad();
@@ -330,7 +377,7 @@ export function decodeTyped(obj: Record<string, unknown>, kind: string, version:
   const fail: Fail = (owner, path, v, t, message) => {
     if (message) throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${message}`);
     throw errors.badRequest(
-      `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonType(v)} into Go struct field ${owner}.${path.replace(/^\./, '')} of type ${goName(t)}`,
+      `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${unmarshalled(v, t)} into Go struct field ${owner}.${path.replace(/^\./, '')} of type ${goName(t)}`,
     );
   };
   for (const [k, t] of Object.entries(fields)) {

@@ -29,13 +29,21 @@ function parseList(list: Record<string, string> | undefined): Usage {
  * and whose scopes match it; containers must state the compute a quota tracks; a quota
  * whose status is not yet known refuses; exceeding any quota refuses with upstream's
  * "exceeded quota" message; on success each quota's status.used is raised before the
- * object is stored. Subresources and deletes are never checked.
+ * object is stored. An update of a Service is charged what it adds (ClusterIP → LoadBalancer:
+ * one more services.loadbalancers). Subresources and deletes are never checked.
  */
 export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdmissionOptions): AdmissionPlugin {
   return {
     name: 'ResourceQuota',
     validate(attrs) {
-      if (attrs.operation !== 'CREATE' || attrs.subresource || !attrs.object || !attrs.namespace || attrs.dryRun)
+      const updating = attrs.operation === 'UPDATE' && chargedOnUpdate(attrs.resource) && !!attrs.oldObject;
+      if (
+        (attrs.operation !== 'CREATE' && !updating) ||
+        attrs.subresource ||
+        !attrs.object ||
+        !attrs.namespace ||
+        attrs.dryRun
+      )
         return;
       const object = attrs.object;
       return (async () => {
@@ -51,7 +59,9 @@ export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdm
             matchesScopes(rt, attrs.object!, q.spec.scopes),
         );
         if (quotas.length === 0) return;
-        const usage = usageOf(rt, object, api.clock.now());
+        const created = usageOf(rt, object, api.clock.now());
+        // an update is charged what it adds (SubtractWithNonNegativeResult of the old usage)
+        const usage = updating ? growth(created, usageOf(rt, attrs.oldObject!, api.clock.now())) : created;
         for (const q of quotas) {
           const hard = Object.keys(q.status?.hard ?? {});
           if (rt.resource === 'pods' && rt.group === '') {
@@ -73,6 +83,24 @@ export function resourceQuotaAdmission(api: ApiServer, options: ResourceQuotaAdm
       })();
     },
   };
+}
+
+/**
+ * The resources whose evaluator handles UPDATE (v1.32): services (a ClusterIP service turned
+ * LoadBalancer or NodePort uses one more); pods only with InPlacePodVerticalScaling (alpha in
+ * v1.32, off), object counts never.
+ */
+function chargedOnUpdate(rt: AdmissionAttributes['resource']): boolean {
+  return rt.group === '' && rt.resource === 'services';
+}
+
+function growth(now: Usage, before: Usage): Usage {
+  return new Map(
+    [...now].map(([k, v]) => {
+      const grown = v.sub(before.get(k) ?? Quantity.zero());
+      return [k, grown.cmp(Quantity.zero()) > 0 ? grown : Quantity.zero()];
+    }),
+  );
 }
 
 /** Re-reads the quota and raises status.used, or refuses (retried on conflicting writes). */

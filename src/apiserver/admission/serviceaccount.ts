@@ -5,6 +5,7 @@ import { Secret, SERVICE_ACCOUNT_TOKEN } from '../../api/resources/secret';
 import type { ApiServer } from '../apiserver';
 import { AdmissionAttributes, AdmissionPlugin } from '../admission';
 import { randomSuffix } from '../../api/names';
+import { podProjects, podSecretNames } from '../../api/pod-references';
 
 export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 
@@ -35,7 +36,15 @@ export function serviceAccountAdmission(api: ApiServer, options: ServiceAccountA
         return;
       return (async () => {
         const pod = attrs.object as Pod;
-        if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
+        // a mirror pod keeps its spec (the kubelet compares it with its static pod) and may
+        // name no service account, secret or token projection (Admit calls Validate for them)
+        if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) {
+          if (pod.spec.serviceAccountName) throw forbidden(attrs, 'a mirror pod may not reference service accounts');
+          if (podSecretNames(pod).length) throw forbidden(attrs, 'a mirror pod may not reference secrets');
+          if (podProjects(pod, 'serviceAccountToken'))
+            throw forbidden(attrs, 'a mirror pod may not use ServiceAccountToken volume projections');
+          return;
+        }
         const name = pod.spec.serviceAccountName || pod.spec.serviceAccount || 'default';
         pod.spec.serviceAccountName = name;
         pod.spec.serviceAccount = name;

@@ -48,8 +48,10 @@ export function subjectMatches(s: Subject, user: UserInfo, bindingNamespace: str
       return s.name === user.username;
     case 'Group':
       return user.groups.includes(s.name);
-    case 'ServiceAccount':
-      return user.username === `system:serviceaccount:${s.namespace ?? bindingNamespace}:${s.name}`;
+    case 'ServiceAccount': {
+      const ns = s.namespace || bindingNamespace;
+      return !!ns && user.username === `system:serviceaccount:${ns}:${s.name}`;
+    }
     default:
       return false;
   }
@@ -130,17 +132,29 @@ export class RbacAuthorizer implements Authorizer {
 export class UnionAuthorizer implements Authorizer {
   constructor(private readonly modes: Authorizer[]) {}
 
+  // Refusals give the reasons every mode stated, one per line (union.go's reasonlist): the
+  // 403 then says why, as the Node authorizer's "no relationship found ..." does upstream.
   async authorize(a: AuthorizationAttributes): Promise<Decision> {
+    const reasons: string[] = [];
     for (const m of this.modes) {
       const d = await m.authorize(a);
       if (d.allowed) return d;
+      if (d.reason) reasons.push(d.reason);
     }
-    return { allowed: false };
+    return reasons.length ? { allowed: false, reason: reasons.join('\n') } : { allowed: false };
   }
 }
 
-/** Upstream's message: User "bob" cannot get resource "nodes" in API group "" at the cluster scope. */
-export function forbiddenMessage(a: AuthorizationAttributes): string {
+/**
+ * Upstream's message: User "bob" cannot get resource "nodes" in API group "" at the cluster
+ * scope — followed by ": <reason>" when the authorizer gave one (ForbiddenStatusError).
+ */
+export function forbiddenMessage(a: AuthorizationAttributes, reason?: string): string {
+  const message = forbiddenWithoutReason(a);
+  return reason ? `${message}: ${reason}` : message;
+}
+
+function forbiddenWithoutReason(a: AuthorizationAttributes): string {
   const user = `User "${a.user.username}"`;
   if (!a.isResourceRequest) return `forbidden: ${user} cannot ${a.verb} path "${a.path}"`;
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;

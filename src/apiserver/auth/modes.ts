@@ -9,7 +9,11 @@ import { nodeRestriction } from '../admission/node-restriction';
  * plugins that come with them (kept apart from the authorizers so that they, which need
  * only the Authorizer interface, do not import their own assembly).
  */
-export function authorizerFor(modes: string, api: ApiServer): Authorizer {
+export function authorizerFor(
+  modes: string,
+  api: ApiServer,
+  options: { nodeReadsOwnNodeOnly?: boolean } = {},
+): Authorizer {
   const list = modes
     .split(',')
     .map((m) => m.trim())
@@ -19,7 +23,7 @@ export function authorizerFor(modes: string, api: ApiServer): Authorizer {
     AlwaysAllow: () => alwaysAllow,
     AlwaysDeny: () => alwaysDeny,
     RBAC: () => rbac,
-    Node: () => new NodeAuthorizer(api),
+    Node: () => new NodeAuthorizer(api, options.nodeReadsOwnNodeOnly ?? false),
   };
   const union = new UnionAuthorizer(
     list.map((m) => {
@@ -31,7 +35,8 @@ export function authorizerFor(modes: string, api: ApiServer): Authorizer {
   // Writes to RBAC objects are checked against the writer's own rights (upstream's rbac
   // registry does this whatever the modes; its rule resolver is always RBAC's).
   // The Node mode comes with NodeRestriction, as kubeadm enables them together.
-  if (list.includes('Node') && !api.admission.names().includes('NodeRestriction')) api.admission.use(nodeRestriction());
+  if (list.includes('Node') && !api.admission.names().includes('NodeRestriction'))
+    api.admission.use(nodeRestriction(api));
   if (!api.admission.names().includes('RBACEscalationCheck'))
     api.admission.use(escalationCheck(api, union, (u, ns) => rbac.rulesFor(u, ns)));
   return union;

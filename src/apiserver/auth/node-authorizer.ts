@@ -2,6 +2,7 @@ import type { UserInfo, AuthorizationAttributes } from '../../api/request';
 import type { ApiServer } from '../apiserver';
 import type { Pod } from '../../api/core';
 import type { Authorizer, Decision } from './authorizer';
+import { podSecretNames } from '../../api/pod-references';
 
 /**
  * The Node authorizer (plugin/pkg/auth/authorizer/node, with bootstrappolicy's NodeRules):
@@ -28,7 +29,11 @@ const RULES: Record<string, string[]> = {
 };
 
 export class NodeAuthorizer implements Authorizer {
-  constructor(private readonly api: ApiServer) {}
+  constructor(
+    private readonly api: ApiServer,
+    /** AuthorizeNodeWithSelectors (v1.32): get/list/watch of nodes only of the node's own. */
+    private readonly ownNodeOnly = false,
+  ) {}
 
   async authorize(a: AuthorizationAttributes): Promise<Decision> {
     const node = nodeIdentity(a.user);
@@ -43,12 +48,26 @@ export class NodeAuthorizer implements Authorizer {
     }
     if (a.apiGroup !== '') return { allowed: false };
     if (resource === 'secrets') {
-      if (a.verb !== 'get' || !a.name) return { allowed: false };
+      // authorizeReadNamespacedObject's reasons, which the 403 carries
+      if (!['get', 'list', 'watch'].includes(a.verb))
+        return { allowed: false, reason: 'can only read resources of this type' };
+      if (a.subresource) return { allowed: false, reason: 'cannot read subresource' };
+      if (!a.name || a.verb !== 'get') return { allowed: false, reason: 'No Object name found' };
       return (await this.podsOn(node)).some(
-        (p) => p.metadata.namespace === a.namespace && secretsOf(p).includes(a.name),
+        (p) => p.metadata.namespace === a.namespace && podSecretNames(p).includes(a.name),
       )
         ? { allowed: true, reason: `secret used by a pod on node ${node}` }
         : { allowed: false, reason: `no relationship found between node '${node}' and this object` };
+    }
+    if (this.ownNodeOnly && resource === 'nodes' && ['get', 'list', 'watch'].includes(a.verb)) {
+      // authorizeNode compares the name, so a kubelet may read its Node before creating it
+      if (a.name === node) return { allowed: true };
+      return {
+        allowed: false,
+        reason: a.name
+          ? `node '${node}' cannot read '${a.name}', only its own Node object`
+          : `node '${node}' cannot read all nodes, only its own Node object`,
+      };
     }
     return RULES[resource]?.includes(a.verb) ? { allowed: true } : { allowed: false };
   }
@@ -56,28 +75,4 @@ export class NodeAuthorizer implements Authorizer {
   private async podsOn(node: string): Promise<Pod[]> {
     return (await this.api.list({ resource: 'pods' }, { fieldSelector: `spec.nodeName=${node}` })).items as Pod[];
   }
-}
-
-/** The secrets a pod's spec refers to (volumes, env, envFrom, image pull secrets). */
-function secretsOf(pod: Pod): string[] {
-  const spec = pod.spec as unknown as {
-    volumes?: { secret?: { secretName?: string } }[];
-    imagePullSecrets?: { name?: string }[];
-    containers?: {
-      env?: { valueFrom?: { secretKeyRef?: { name?: string } } }[];
-      envFrom?: { secretRef?: { name?: string } }[];
-    }[];
-    initContainers?: {
-      env?: { valueFrom?: { secretKeyRef?: { name?: string } } }[];
-      envFrom?: { secretRef?: { name?: string } }[];
-    }[];
-  };
-  const out: (string | undefined)[] = [];
-  for (const v of spec.volumes ?? []) out.push(v.secret?.secretName);
-  for (const s of spec.imagePullSecrets ?? []) out.push(s.name);
-  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
-    for (const e of c.env ?? []) out.push(e.valueFrom?.secretKeyRef?.name);
-    for (const e of c.envFrom ?? []) out.push(e.secretRef?.name);
-  }
-  return out.filter((x): x is string => !!x);
 }

@@ -19,8 +19,27 @@ export const MAX_DEPTH = 100;
 export const MAX_YAML_NODES = 100_000;
 
 /** Reads a body up to limit bytes; past it, stops buffering (the rest is drained unread) and rejects with 413. */
-export function readLimited(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
+/**
+ * Reads a request body of at most `limit` bytes (413 past it) within `deadlineMs` of real
+ * time (504 past it, as kube-apiserver's 60 s timeout filter answers a request whose body
+ * never finishes): an unfinished body cannot hold its in-flight slot for ever.
+ */
+export function readLimited(req: IncomingMessage, limit = MAX_BODY_BYTES, deadlineMs = 60_000): Promise<Buffer> {
+  return new Promise<Buffer>((resolveRead, rejectRead) => {
+    // the network's time, not the cluster's: a timer on the socket's clock, never a sleep
+    const timer = setTimeout(() => {
+      over = true;
+      chunks.length = 0;
+      rejectRead(errors.timeout('request did not complete within requested timeout - context deadline exceeded'));
+    }, deadlineMs).unref();
+    const resolve = (b: Buffer) => {
+      clearTimeout(timer);
+      resolveRead(b);
+    };
+    const reject = (e: unknown) => {
+      clearTimeout(timer);
+      rejectRead(e);
+    };
     const tooLarge = () => errors.requestEntityTooLarge(`limit is ${limit}`);
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -113,6 +132,9 @@ export function intParam(q: URLSearchParams, name: string, min?: number): number
   const v = q.get(name);
   if (v === null) return undefined;
   if (!/^-?\d+$/.test(v)) throw errors.badRequest(`${name}: Invalid value: "${v}": must be an integer`);
+  // the parameter codec parses into an int64: past its range strconv.ParseInt fails, a 400
+  if (BigInt(v) > 2n ** 63n - 1n || BigInt(v) < -(2n ** 63n))
+    throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
   const n = Number(v);
   if (min !== undefined && n < min)
     throw errors.badRequest(`${name}: Invalid value: ${n}: must be greater than or equal to ${min}`);

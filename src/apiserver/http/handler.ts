@@ -71,6 +71,8 @@ export interface HttpHandlerOptions {
   maxRequestsInflight?: number;
   /** --max-mutating-requests-inflight (default 200; 0 = no limit): writes answered at once. */
   maxMutatingRequestsInflight?: number;
+  /** Real time a request body may take to arrive (default 60 s, kube-apiserver's request timeout): 504 past it. */
+  bodyDeadlineMs?: number;
 }
 
 const UNSECURED: UserInfo = { username: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
@@ -151,7 +153,7 @@ export class ApiHttpHandler {
   private readBody(req: IncomingMessage, received: () => void): () => Promise<Buffer> {
     let p: Promise<Buffer> | undefined;
     return () =>
-      (p ??= readLimited(req).then((b) => {
+      (p ??= readLimited(req, undefined, this.options.bodyDeadlineMs).then((b) => {
         received();
         return b;
       }));
@@ -230,7 +232,7 @@ export class ApiHttpHandler {
     const t = info.isResourceRequest
       ? { kind: info.resource!, group: info.group || undefined, name: info.name }
       : undefined;
-    throw errors.forbiddenMessage(forbiddenMessage(attrs), t);
+    throw errors.forbiddenMessage(forbiddenMessage(attrs, decision.reason), t);
   }
 
   private resolve(info: RequestInfo): ResourceType {

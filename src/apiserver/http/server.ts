@@ -69,6 +69,36 @@ export const TLS_CIPHERS = [
 function keepIdleConnections(server: http.Server): void {
   server.keepAliveTimeout = 120_000;
   server.headersTimeout = 125_000;
+  server.on('clientError', answerClientError);
+}
+
+/**
+ * kube-apiserver's Go server reads a request line and headers of up to MaxHeaderBytes (1 MiB,
+ * set by SecureServingInfo.Serve) and answers 431 past it; Node's default is 16 KiB, so a long
+ * label selector in a URL was refused here that upstream serves. Past the limit the answer is
+ * Go's 431, as a Status.
+ */
+const MAX_HEADER_BYTES = 1 << 20;
+
+function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const code = tooLarge ? 431 : 400;
+  const message = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: tooLarge
+      ? 'the request line and headers exceed 1 MiB'
+      : `malformed HTTP request: ${err.code ?? err.message}`,
+    ...(tooLarge ? {} : { reason: 'BadRequest' }),
+    code,
+  });
+  socket.end(
+    `HTTP/1.1 ${code} ${message}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export class ApiHttpServer {
@@ -104,6 +134,7 @@ export class ApiHttpServer {
           minVersion: 'TLSv1.2',
           ciphers: TLS_CIPHERS,
           honorCipherOrder: true,
+          maxHeaderSize: MAX_HEADER_BYTES,
         },
         handler.listener,
       );
@@ -118,7 +149,7 @@ export class ApiHttpServer {
         authorizer: undefined,
         serverAddress: () => `${this.listening.insecure?.host}:${this.listening.insecure?.port}`,
       });
-      this.insecure = http.createServer(handler.listener);
+      this.insecure = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler.listener);
       keepIdleConnections(this.insecure);
       this.insecure.on('upgrade', handler.upgradeListener);
       this.listening.insecure = await listen(this.insecure, s.anyFreePort ? 0 : s.insecurePort, s.insecureBindAddress);

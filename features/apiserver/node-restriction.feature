@@ -1,0 +1,117 @@
+@needs-http
+Feature: A node writes only what is its own: NodeRestriction
+  Under --authorization-mode Node,RBAC a kubelet's identity (user system:node:<name>, group
+  system:nodes) may read a secret only when a pod bound to its node names it (the Node
+  authorizer). NodeRestriction keeps a node from widening that: the only pods it may create
+  are mirror pods bound to itself, owned by its Node, that name no service account, secret,
+  configmap or claim (secrets and service accounts the ServiceAccount plugin already refuses
+  in any mirror pod, whoever creates it); it may change its own Node but not another's, not its taints, and not
+  labels under node-restriction.kubernetes.io or kubernetes.io / k8s.io keys outside the
+  kubelet's own set (so it cannot steer workloads to itself). NodeRestriction is not among
+  kube-apiserver's default plugins: installers (kubeadm) enable it with the Node mode, and the
+  reference enables it with the Node mode too; these scenarios name it.
+  Source: 002 §2.4.1 (安全端口: 认证与授权). Upstream: plugin/pkg/admission/noderestriction
+  (Plugin.Admit: admitPodCreate, admitNode, getForbiddenLabels), k8s.io/kubelet/pkg/apis
+  IsKubeletLabel, plugin/pkg/auth/authorizer/node.
+
+  Background:
+    Given the flag "--authorization-mode" is "Node,RBAC"
+    And the flag "--enable-admission-plugins" is "NodeRestriction"
+    And a ready node "n1"
+    And a ready node "n2"
+    When I run "kubectl create namespace team"
+    And I run "kubectl create secret generic db -n team --from-literal=password=hunter2"
+    Then kubectl succeeds
+
+  @NODE-RESTRICTION-MIRROR-POD
+  Scenario: A node cannot create a mirror pod that names a secret, and so cannot read the secret
+    When I note the uid of node "n1"
+    And a file "steal.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: steal
+        namespace: team
+        annotations: {kubernetes.io/config.mirror: "x"}
+        ownerReferences:
+        - {apiVersion: v1, kind: Node, name: n1, uid: "$NODE_UID", controller: true}
+      spec:
+        nodeName: n1
+        containers:
+        - name: c
+          image: busybox
+          envFrom: [{secretRef: {name: db}}]
+      """
+    And a file "config.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: config
+        namespace: team
+        annotations: {kubernetes.io/config.mirror: "x"}
+        ownerReferences:
+        - {apiVersion: v1, kind: Node, name: n1, uid: "$NODE_UID", controller: true}
+      spec:
+        nodeName: n1
+        containers:
+        - name: c
+          image: busybox
+          envFrom: [{configMapRef: {name: settings}}]
+      """
+    And a file "static.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: static-web
+        namespace: team
+        annotations: {kubernetes.io/config.mirror: "x"}
+        ownerReferences:
+        - {apiVersion: v1, kind: Node, name: n1, uid: "$NODE_UID", controller: true}
+      spec:
+        nodeName: n1
+        containers:
+        - {name: c, image: busybox}
+      """
+    When I run "kubectl create -f steal.yaml" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "pods "steal" is forbidden: a mirror pod may not reference secrets"
+    When I run "kubectl get secret db -n team" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "no relationship found between node 'n1' and this object"
+    When I run "kubectl create -f config.yaml" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "pods "config" is forbidden: node "n1" can not create pods that reference configmaps"
+    When I run "kubectl create -f static.yaml" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints "pod/static-web created"
+
+  @NODE-RESTRICTION-OWN-NODE
+  Scenario: A node cannot take off the taints an admin put on it, nor touch another node
+    When I run "kubectl taint node n1 dedicated=db:NoSchedule"
+    Then kubectl succeeds
+    When I run "kubectl taint node n1 dedicated-" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "nodes "n1" is forbidden: node "n1" is not allowed to modify taints"
+    When I run "kubectl taint node n1 dedicated=db:PreferNoSchedule --overwrite" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "node "n1" is not allowed to modify taints"
+    When I run "kubectl get node n1 -o jsonpath={.spec.taints[*].key}={.spec.taints[*].effect}"
+    Then kubectl prints "dedicated=NoSchedule"
+    When I run "kubectl label node n2 a=b" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "nodes "n2" is forbidden"
+    When I run "kubectl label node n1 a=b" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints "node/n1 labeled"
+
+  @NODE-RESTRICTION-LABELS @profile-kubernetes-1.32
+  Scenario: A node sets only the kubelet's labels on itself, none that steer workloads to it
+    Kubelets were bounded to this label set in v1.13–v1.16 (KEP "Bounding Self-Labeling
+    Kubelets"); the seed's v1.12 let a node set any label on itself.
+    When I run "kubectl label node n1 node-restriction.kubernetes.io/tier=secure" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "nodes "n1" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/tier"
+    When I run "kubectl label node n1 node-role.kubernetes.io/control-plane=" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "is not allowed to modify labels: node-role.kubernetes.io/control-plane"
+    When I run "kubectl label node n1 node.kubernetes.io/instance-type=big topology.kubernetes.io/zone=z1" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints "node/n1 labeled"
+    When I run "kubectl label node n1 node-restriction.kubernetes.io/tier=secure"
+    Then kubectl prints "node/n1 labeled"
+    When I run "kubectl label node n1 node-restriction.kubernetes.io/tier-" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "is not allowed to modify labels: node-restriction.kubernetes.io/tier"
+    When I run "kubectl get node n1 -o jsonpath={.metadata.labels.node-restriction\.kubernetes\.io/tier}"
+    Then kubectl prints "secure"
