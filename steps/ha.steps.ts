@@ -119,6 +119,8 @@ Then(
   "the leader locks name the {word} API server's controller manager and scheduler",
   step(async function (this: KubeWorld, which: string) {
     const m = await member(this, which);
+    expect(m.controllerManagerIdentity, `the ${which} controller manager's identity`).to.be.a('string');
+    expect(m.schedulerIdentity, `the ${which} scheduler's identity`).to.be.a('string');
     expect(
       await holders(this),
       'holders of kube-system/kube-controller-manager and kube-system/kube-scheduler',
@@ -172,20 +174,29 @@ Then(
   step(async function (this: KubeWorld, which: string, low: number, high: number) {
     const killedAt = pairState(this).killedAt;
     if (killedAt === undefined) throw new Error('no API server was killed in this scenario');
-    const m = await member(this, which);
-    const want = { controllerManager: m.controllerManagerIdentity, scheduler: m.schedulerIdentity };
+    // The member's identities are asked again each time: a target may learn a standby's only
+    // once it has written its lock (upstream's candidates tell theirs nowhere else).
+    const wanted = async () => {
+      const m = await member(this, which);
+      return { controllerManager: m.controllerManagerIdentity, scheduler: m.schedulerIdentity };
+    };
     // Waits out the upper bound (and a little for a loaded machine), then judges the times
     // the locks themselves record: acquireTime, written by the new holder when it took them.
     const deadline = killedAt + (high + 5) * 1000;
+    let want = await wanted();
     let now = await holders(this);
-    while (
-      (now.controllerManager !== want.controllerManager || now.scheduler !== want.scheduler) &&
-      Date.now() < deadline
-    ) {
+    const taken = () =>
+      want.controllerManager !== undefined &&
+      want.scheduler !== undefined &&
+      now.controllerManager === want.controllerManager &&
+      now.scheduler === want.scheduler;
+    while (!taken() && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       now = await holders(this);
+      want = await wanted();
     }
     expect(now, `holders ${Math.round((Date.now() - killedAt) / 1000)} s after the kill`).to.deep.equal(want);
+    expect(taken(), 'the identities of the new holders are known').to.equal(true);
     for (const lock of ['kube-controller-manager', 'kube-scheduler']) {
       const took = (Date.parse((await readLock(this, lock)).record.acquireTime) - killedAt) / 1000;
       this.attach(`kube-system/${lock} taken ${took.toFixed(2)} s after the kill`, 'text/plain');

@@ -19,8 +19,13 @@ Feature: Two API servers on one etcd, one controller manager and one scheduler a
   period (23.8 s). kubespec's candidate does not jitter (its bound is 19 s), but it waits the
   retry period after each attempt ends, and a loaded machine stretches every attempt: 18.3 s
   was measured under load, so the scenario holds it to upstream's bound.
-  Run on the serve-ha target (two `kubespec serve` on an etcd of the scenario's own); not
-  applicable where the target runs one API server.
+  Run on the serve-ha target (two `kubespec serve` on an etcd of the scenario's own) and on
+  upstream (two kube-apiservers on the scenario's etcd, each with its kube-controller-manager
+  and kube-scheduler; the kubelets speak to the second; the kill is SIGKILL of the first's
+  three processes); not applicable where the target runs one API server. Upstream's
+  candidates campaign as hostname_uuid, made at start and told nowhere (cmd/kube-controller-manager/app
+  Run, cmd/kube-scheduler/app/options Options.Config): a candidate is named by the identity its
+  lock writes carried through its own API server, so the standby's is known once it takes a lock.
   Source: 000 §2.4 控制器 › 4、运行控制器的方式 ("Kubernetes 可以运行一个 master 集群，以实现内建控制器的高可用"),
   002 §2.1 (the API server alone touches etcd).
   Upstream: k8s.io/apiserver storage/etcd3 (store.go: resourceVersion = mod revision; watcher.go)

@@ -59,7 +59,8 @@ export interface Capabilities {
    * Two API servers on one etcd, each with its controller manager and scheduler under
    * --leader-elect (an HA pair of masters): a client of each, their leader election
    * identities and audits, and SIGKILL of the leader (apiServers, killLeader). The serve-ha
-   * target only: the others run one control plane (reference, serve) or one they do not own.
+   * and upstream targets (upstream: for the scenarios that ask, with processes, not
+   * containers); the others run one control plane (reference, serve) or one they do not own.
    */
   apiServerPair?: boolean;
 }
@@ -70,9 +71,13 @@ export interface ApiServerMember {
   name: string;
   /** The admin's client of this server. */
   client: Client;
-  /** The identities its controller manager and its scheduler campaign with. */
-  controllerManagerIdentity: string;
-  schedulerIdentity: string;
+  /**
+   * The identities its controller manager and its scheduler campaign with; undefined while
+   * not known: upstream's (hostname_uuid, logged nowhere) show only once the candidate has
+   * written its lock through this server, so a standby's is known once it took over.
+   */
+  controllerManagerIdentity: string | undefined;
+  schedulerIdentity: string | undefined;
   /** False once killed. */
   alive: boolean;
   /** What this server's API server has handled (capability audit). */

@@ -6,6 +6,7 @@ import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { tokenKubeconfig } from '../cluster/serving';
+import { isStatusError } from '../api/errors';
 import { freePort, portFree } from '../util/ports';
 import { RealClock } from '../clock';
 import { reportTo } from '../client/background';
@@ -15,7 +16,7 @@ import type { ApiAuditReport } from '../apiserver/audit';
 import { waitServing } from './upstream/restart';
 import { listeningAddress } from './upstream/listen';
 import { apiReviews, egressSelectorConfiguration, KubeletNetwork } from './kubelet-network';
-import { Capabilities, Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
+import { ApiServerMember, Capabilities, Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
 import { TargetDeclaration } from './targets';
 import {
   answers200,
@@ -34,10 +35,11 @@ import {
   etcdArgs,
   schedulerArgs,
   schedulerConfigYaml,
+  SchedulerElection,
 } from './upstream/commands';
 import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
-import { auditFlags, auditOffset, readAudit } from './upstream/audit';
+import { auditFlags, auditOffset, lockIdentities, readAudit } from './upstream/audit';
 import { EtcdAccess } from './upstream/storage';
 
 export { missingBinaries, upstreamBinDir };
@@ -45,6 +47,18 @@ export { missingBinaries, upstreamBinDir };
 const START_TIMEOUT_MS = 120_000;
 /** The admin's client certificate: CN kubernetes-admin, O system:masters, as kubeadm and every other target name it. */
 const ADMIN = 'kubernetes-admin';
+
+/** One master of the control plane: its API server's URL and the directory of its files and logs. */
+interface Master {
+  server: string;
+  dir: string;
+}
+
+/** The second master of an HA pair, and the first's processes (which killLeader ends). */
+interface Pair {
+  second: Master & { api: KubeconfigClient; endpoint: HttpEndpoint };
+  first: { api: KubeconfigClient; procs: Component[]; killed: boolean };
+}
 
 export interface UpstreamOptions {
   /** Where the four binaries are (default: upstreamBinDir()), for the default runner (processes on this machine). */
@@ -102,6 +116,7 @@ export class UpstreamDriver extends KubeDriver {
       http: true,
       kubeletApi: true,
       cloudProvider: this.capabilities.cloudProvider && this.runner.cloudControllerManager,
+      apiServerPair: !!this.capabilities.apiServerPair && this.runner.apiServerPair,
     };
     this.http = this.httpAccess();
   }
@@ -174,8 +189,9 @@ export class UpstreamDriver extends KubeDriver {
     this.judgesDefaults = capabilities.includes('apiServerDefaults');
     // @needs-cloud-provider gives the scenario a cloud even when its flags name none (the service controller's).
     if (capabilities.includes('cloudProvider')) this.cloudAsked = true;
+    this.pairAsked = capabilities.includes('apiServerPair');
     if (
-      ['dedicatedCluster', 'durableStorage', 'apiServerDefaults'].some((c) =>
+      ['dedicatedCluster', 'durableStorage', 'apiServerDefaults', 'apiServerPair'].some((c) =>
         capabilities.includes(c as keyof Capabilities),
       )
     )
@@ -206,18 +222,24 @@ export class UpstreamDriver extends KubeDriver {
     }
   }
 
-  private spawn(name: Binary, args: string[]): Component {
-    const proc = this.runner.start(this.workDir!, name, args);
+  /** Starts a component with its log in `dir` (the second master of a pair has its own). */
+  private spawn(name: Binary, args: string[], dir = this.workDir!): Component {
+    const proc = this.runner.start(dir, name, args);
     this.commands.set(proc, args);
     this.procs.push(proc);
     return proc;
   }
 
-  /** A kubeconfig for a component, with a client certificate for user. */
-  private kubeconfig(name: string, user: string): string {
-    const file = path.join(this.workDir!, `${name}.kubeconfig`);
-    fs.writeFileSync(file, this.pki().kubeconfig(this.server!, user, []), { mode: 0o600 });
+  /** A kubeconfig for a component of `master`, with a client certificate for user. */
+  private kubeconfig(name: string, user: string, master = this.firstMaster()): string {
+    const file = path.join(master.dir, `${name}.kubeconfig`);
+    fs.writeFileSync(file, this.pki().kubeconfig(master.server, user, []), { mode: 0o600 });
     return file;
+  }
+
+  /** The first (or only) master: its API server and the directory of its files and logs. */
+  private firstMaster(): Master {
+    return { server: this.server!, dir: this.workDir! };
   }
 
   /**
@@ -243,11 +265,16 @@ export class UpstreamDriver extends KubeDriver {
    * waits for its /healthz. Part of start(); the benchmark calls it once its pods are pending
    * (with `qps`, see schedulerConfigYaml).
    */
-  async startScheduler(schedulerName?: string, qps?: number): Promise<void> {
-    const work = this.workDir!;
-    const schedConfig = this.kubeconfig('kube-scheduler', 'system:kube-scheduler');
+  async startScheduler(
+    schedulerName?: string,
+    qps?: number,
+    master = this.firstMaster(),
+    election?: SchedulerElection,
+  ): Promise<void> {
+    const work = master.dir;
+    const schedConfig = this.kubeconfig('kube-scheduler', 'system:kube-scheduler', master);
     const configFile = path.join(work, 'kube-scheduler.yaml');
-    fs.writeFileSync(configFile, schedulerConfigYaml(schedConfig, schedulerName, qps));
+    fs.writeFileSync(configFile, schedulerConfigYaml(schedConfig, schedulerName, qps, election));
     await this.onFreePort(async (schedPort) => {
       const scheduler = this.spawn(
         'kube-scheduler',
@@ -257,6 +284,7 @@ export class UpstreamDriver extends KubeDriver {
           port: schedPort,
           certDir: path.join(work, 'scheduler-certs'),
         }),
+        work,
       );
       await scheduler.waitUntil(
         'kube-scheduler /healthz',
@@ -280,7 +308,12 @@ export class UpstreamDriver extends KubeDriver {
     }
     // The scenario's audit and storage revisions count from here (its controllers' start included).
     this.marks = { audit: auditOffset(this.workDir!), revision: await this.etcd().revision() };
-    await this.launchControllers(cmd);
+    if (this.pairAsked) {
+      // An HA pair: every master's controller manager and scheduler campaign (ha.feature).
+      cmd.kcm.push('--leader-elect=true');
+      await this.launchControllers(cmd);
+      await this.launchSecondMaster(cmd);
+    } else await this.launchControllers(cmd);
     if (this.reuse.allowed && !this.reuse.baseline) this.reuse.baseline = await pool.settledSnapshot(this.api);
     await super.start();
   }
@@ -341,39 +374,12 @@ export class UpstreamDriver extends KubeDriver {
     const egressFile = path.join(work, 'egress-selector.yaml');
     fs.writeFileSync(egressFile, egressSelectorConfiguration(egress));
 
-    const pkiFile = (name: string) => pki.file(name);
     const etcd = this.spawn('etcd', etcdArgs(path.join(work, 'etcd'), etcdClient, etcdPeer));
     await etcd.waitUntil('etcd', () => answers200(`http://127.0.0.1:${etcdClient}/health`), START_TIMEOUT_MS);
     this.etcdClientUrl = `http://127.0.0.1:${etcdClient}`;
+    this.egressFile = egressFile;
 
-    const startApiServer = async (apiPort: number) => {
-      const server = `https://127.0.0.1:${apiPort}`;
-      const apiserver = this.spawn(
-        'kube-apiserver',
-        apiServerArgs(
-          {
-            etcdClientPort: etcdClient,
-            port: apiPort,
-            certDir: path.join(work, 'apiserver-certs'),
-            pki: pkiFile,
-            judgesDefaults: this.judgesDefaults,
-            extra: [
-              ...auditFlags(work),
-              // Hollow kubelets it can dial (kubelet-network.ts): node and pod traffic through the
-              // egress proxy, and the API server's client certificate at the kubelets.
-              `--egress-selector-config-file=${egressFile}`,
-              `--kubelet-client-certificate=${pki.file('apiserver-kubelet-client.crt')}`,
-              `--kubelet-client-key=${pki.file('apiserver-kubelet-client.key')}`,
-            ],
-          },
-          cmd,
-        ),
-      );
-      const adminPair = pki.client(ADMIN, ['system:masters']);
-      const tls: https.RequestOptions = { ca: pki.ca.certPem, cert: adminPair.certPem, key: adminPair.keyPem };
-      await apiserver.waitUntil('kube-apiserver /readyz', () => answers200(`${server}/readyz`, tls), START_TIMEOUT_MS);
-      return server;
-    };
+    const startApiServer = (apiPort: number) => this.startApiServer(cmd, apiPort, work, this.judgesDefaults);
     let server: string;
     for (;;) {
       try {
@@ -396,11 +402,56 @@ export class UpstreamDriver extends KubeDriver {
     this.endpoint = { server, secure: { host, port: apiPort }, caFile: pki.file('ca.crt') };
   }
 
-  /** kube-controller-manager and kube-scheduler, fresh for every scenario. */
-  private async launchControllers(cmd: UpstreamCommand): Promise<void> {
+  private egressFile?: string;
+
+  /**
+   * One kube-apiserver on the control plane's etcd, its certificates and audit log in `dir`,
+   * on `port`; resolves with its URL once it is ready. The PKI and service-account keys are
+   * the run's, shared by every API server of a pair (as `kubeadm join --control-plane` copies them).
+   */
+  private async startApiServer(cmd: UpstreamCommand, port: number, dir: string, judgesDefaults: boolean) {
     const pki = this.pki();
-    const work = this.workDir!;
-    const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager');
+    const server = `https://127.0.0.1:${port}`;
+    const apiserver = this.spawn(
+      'kube-apiserver',
+      apiServerArgs(
+        {
+          etcdClientPort: Number(new URL(this.etcdClientUrl!).port),
+          port,
+          certDir: path.join(dir, 'apiserver-certs'),
+          pki: (name) => pki.file(name),
+          judgesDefaults,
+          extra: [
+            // A pair's API servers log the leader locks' bodies: who each candidate is (lockIdentities).
+            ...auditFlags(dir, { lockBodies: this.pairAsked }),
+            // Hollow kubelets it can dial (kubelet-network.ts): node and pod traffic through the
+            // egress proxy, and the API server's client certificate at the kubelets.
+            `--egress-selector-config-file=${this.egressFile}`,
+            `--kubelet-client-certificate=${pki.file('apiserver-kubelet-client.crt')}`,
+            `--kubelet-client-key=${pki.file('apiserver-kubelet-client.key')}`,
+          ],
+        },
+        cmd,
+      ),
+      dir,
+    );
+    await apiserver.waitUntil(
+      'kube-apiserver /readyz',
+      () => answers200(`${server}/readyz`, this.adminTls()),
+      START_TIMEOUT_MS,
+    );
+    return server;
+  }
+
+  /**
+   * kube-controller-manager and kube-scheduler, fresh for every scenario, clients of `master`'s
+   * API server; the first master's wait until the controllers run (the second's stand by).
+   */
+  private async launchControllers(cmd: UpstreamCommand, master = this.firstMaster()): Promise<void> {
+    const pki = this.pki();
+    const work = master.dir;
+    const first = master.dir === this.workDir;
+    const kcmConfig = this.kubeconfig('kube-controller-manager', 'system:kube-controller-manager', master);
     const kcm = await this.onFreePort(async (kcmPort) => {
       const proc = this.spawn(
         'kube-controller-manager',
@@ -414,6 +465,7 @@ export class UpstreamDriver extends KubeDriver {
           },
           cmd,
         ),
+        work,
       );
       // /healthz is always allowed; their serving certificates are self-signed.
       await proc.waitUntil(
@@ -423,8 +475,9 @@ export class UpstreamDriver extends KubeDriver {
       );
       return proc;
     });
-    if (this.namesCloud(cmd)) await this.startCloud(kcmConfig);
-    await this.startScheduler(cmd.schedulerName);
+    if (first && this.namesCloud(cmd)) await this.startCloud(kcmConfig);
+    await this.startScheduler(cmd.schedulerName, undefined, master, this.schedulerElection());
+    if (!first) return;
 
     // The controllers run once the service-account controller has made the default account.
     await kcm.waitUntil(
@@ -459,7 +512,12 @@ export class UpstreamDriver extends KubeDriver {
   override async apiAudit(): Promise<ApiAuditReport> {
     await this.start();
     if (this.startError) throw this.startError;
-    const { writesByUser, writesByUserResource, readsByUser } = readAudit(this.workDir!, this.marks.audit);
+    return this.auditOf(this.workDir!, this.marks.audit);
+  }
+
+  /** What the API server logging to `dir` handled since the audit log's offset `from`, and etcd's revisions. */
+  private async auditOf(dir: string, from: number): Promise<ApiAuditReport> {
+    const { writesByUser, writesByUserResource, readsByUser } = readAudit(dir, from);
     const now = await this.etcd().revision();
     const apiServerStoreWrites = await this.etcd().apiServerRevisionsSince(this.marks.revision);
     return {
@@ -469,6 +527,128 @@ export class UpstreamDriver extends KubeDriver {
       apiServerStoreWrites,
       storeRevisionDelta: now - this.marks.revision,
     };
+  }
+
+  // ── an HA pair of masters (capability apiServerPair, features/apiserver/ha.feature) ──────────
+
+  /** The scenario asked for two API servers on one etcd (@needs-api-server-pair). */
+  private pairAsked = false;
+  private pair?: Pair;
+
+  /** kube-scheduler elects its leader with kube-controller-manager's timings (the scenario states them once). */
+  private schedulerElection(): SchedulerElection | undefined {
+    if (!this.pairAsked) return undefined;
+    const kcm = mergeFlags(this.profile.flags, this.flags)['kube-controller-manager'] ?? {};
+    return {
+      leaseDuration: kcm['leader-elect-lease-duration'] ?? '15s',
+      renewDeadline: kcm['leader-elect-renew-deadline'] ?? '10s',
+      retryPeriod: kcm['leader-elect-retry-period'] ?? '2s',
+    };
+  }
+
+  /**
+   * Once the first master leads (its controller manager and scheduler wrote both locks through
+   * its API server, the only candidates so far), a second kube-apiserver on the same etcd
+   * (its own port, certificates dir and audit log; the run's PKI) and its own
+   * kube-controller-manager and kube-scheduler, which stand by.
+   */
+  private async launchSecondMaster(cmd: UpstreamCommand): Promise<void> {
+    const firstProcs = this.procs.filter((p) => p.name !== 'etcd');
+    const [kcm, scheduler] = ['kube-controller-manager', 'kube-scheduler'].map(
+      (n) => firstProcs.find((p) => p.name === n)!,
+    );
+    await kcm.waitUntil(
+      'the first master to hold both leader locks',
+      async () => {
+        const id = lockIdentities(this.workDir!);
+        if (!id.controllerManager || !id.scheduler)
+          return `written through the first API server: ${JSON.stringify(id)}`;
+        const held = await Promise.all([this.lockHolder('kube-controller-manager'), this.lockHolder('kube-scheduler')]);
+        return (held[0] === id.controllerManager && held[1] === id.scheduler) || `held by ${held.join(', ')}`;
+      },
+      START_TIMEOUT_MS,
+    );
+    if (scheduler.exited)
+      throw new Error(`${scheduler.exited}
+${scheduler.tail()}`);
+    const dir = path.join(this.workDir!, 'second');
+    fs.mkdirSync(dir);
+    const server = await this.onFreePort((port) => this.startApiServer(cmd, port, dir, false));
+    const adminFile = path.join(dir, 'admin.kubeconfig');
+    fs.writeFileSync(adminFile, this.pki().kubeconfig(server, ADMIN, ['system:masters']), { mode: 0o600 });
+    const api = KubeconfigClient.fromFile(adminFile, coreRegistry({ endpointSlices: true }));
+    const port = Number(new URL(server).port);
+    const endpoint = { server, secure: { host: '127.0.0.1', port }, caFile: this.pki().file('ca.crt') };
+    await this.launchControllers(cmd, { server, dir });
+    this.pair = { second: { server, dir, api, endpoint }, first: { api: this.api, procs: firstProcs, killed: false } };
+  }
+
+  /** The holder of a leader Lease in kube-system, through the driver's API server. */
+  private async lockHolder(name: string): Promise<string | undefined> {
+    try {
+      const lease = await this.api.get<{ metadata: object; spec?: { holderIdentity?: string } }>(
+        { resource: 'leases.coordination.k8s.io', namespace: 'kube-system' },
+        name,
+      );
+      return lease.spec?.holderIdentity;
+    } catch (e) {
+      if (isStatusError(e, 'NotFound')) return undefined;
+      throw e;
+    }
+  }
+
+  private startedPair(): Pair {
+    if (this.startError) throw this.startError;
+    if (!this.pair)
+      throw new Error('upstream: this scenario runs one master (the pair is started for @needs-api-server-pair)');
+    return this.pair;
+  }
+
+  /**
+   * The two masters. Each candidate's identity (hostname_uuid, logged nowhere) is the one its
+   * lock writes carried through its own API server: known for the leader, and for the
+   * standby once it has taken a lock (lockIdentities).
+   */
+  async apiServers(): Promise<ApiServerMember[]> {
+    await this.start();
+    const pair = this.startedPair();
+    const member = (name: string, dir: string, client: KubeconfigClient, alive: boolean, from: number) => {
+      const id = lockIdentities(dir);
+      return {
+        name,
+        client,
+        controllerManagerIdentity: id.controllerManager,
+        schedulerIdentity: id.scheduler,
+        alive,
+        audit: () => this.auditOf(dir, from),
+      };
+    };
+    return [
+      member('first', this.workDir!, pair.first.api, !pair.first.killed, this.marks.audit),
+      member('second', pair.second.dir, pair.second.api, true, 0),
+    ];
+  }
+
+  /**
+   * SIGKILL, by PID, of the first master's kube-apiserver, kube-controller-manager and
+   * kube-scheduler (a master dying: nothing is released), when its controller manager leads;
+   * the driver, kubectl and the kubelets' reviews then speak to the second.
+   */
+  async killLeader(): Promise<number> {
+    const [first, second] = await this.apiServers();
+    const pair = this.startedPair();
+    const holder = await this.lockHolder('kube-controller-manager');
+    if (holder !== undefined && holder === second.controllerManagerIdentity)
+      throw new Error('the second master leads: the target kills only the first (the kubelets speak to the second)');
+    if (holder === undefined || holder !== first.controllerManagerIdentity)
+      throw new Error(`the controller manager lock is held by ${holder ?? 'nobody'}, neither master of the pair`);
+    const at = Date.now();
+    await Promise.all(pair.first.procs.map((p) => p.kill()));
+    pair.first.killed = true;
+    this.api = pair.second.api;
+    this.server = pair.second.server;
+    this.endpoint = pair.second.endpoint;
+    return at;
   }
 
   /** etcd v3 compaction at its current revision, through etcd's own API. */
@@ -574,9 +754,14 @@ export class UpstreamDriver extends KubeDriver {
     // keeps the admin's identity, as before (found in the first full run: 19 scenarios).
     const modes =
       this.flags['kube-apiserver']?.['authorization-mode'] ?? (this.judgesDefaults ? 'AlwaysAllow' : 'Node,RBAC');
-    if (!modes.split(',').includes('Node')) return super.kubeletClient(nodeName);
+    // In a pair the kubelets speak to the second master, so that they outlive the kill of the first.
+    const server = this.pair?.second.server ?? this.server!;
+    const [user, groups] = modes.split(',').includes('Node')
+      ? [`system:node:${nodeName}`, ['system:nodes']]
+      : [ADMIN, ['system:masters']];
+    if (!this.pair && user === ADMIN) return super.kubeletClient(nodeName);
     const file = path.join(this.workDir!, `kubelet-${nodeName}.kubeconfig`);
-    fs.writeFileSync(file, this.pki().kubeconfig(this.server!, `system:node:${nodeName}`, ['system:nodes']), {
+    fs.writeFileSync(file, this.pki().kubeconfig(server, user, groups), {
       mode: 0o600,
     });
     return KubeconfigClient.fromFile(file, coreRegistry({ endpointSlices: true }));

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { auditFlags, auditLog, auditOffset, readAudit } from '../../src/drivers/upstream/audit';
+import { auditFlags, auditLog, auditOffset, lockIdentities, readAudit } from '../../src/drivers/upstream/audit';
+import { schedulerConfigYaml } from '../../src/drivers/upstream/commands';
 import { listeningAddress, listeningIn } from '../../src/drivers/upstream/listen';
 
 const line = (o: object) => `${JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', ...o })}\n`;
@@ -45,6 +46,54 @@ test("kube-apiserver's audit log is read back into writes and reads per user, fr
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a leader lock's holder is read from the successful lock writes an API server logged with their bodies", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-audit-test-'));
+  try {
+    auditFlags(dir, { lockBodies: true });
+    const policy = fs.readFileSync(path.join(dir, 'audit-policy.yaml'), 'utf8');
+    assert.match(policy, /level: Request\n {4}verbs: \[create, update\]/);
+    assert.match(policy, /resourceNames: \[kube-controller-manager, kube-scheduler\]/);
+    assert.equal(lockIdentities(dir).controllerManager, undefined); // no log yet
+    const write = (name: string, verb: string, code: number, holder: string, namespace = 'kube-system') =>
+      line({
+        stage: 'ResponseComplete',
+        verb,
+        objectRef: { resource: 'leases', namespace, name },
+        responseStatus: { code },
+        requestObject: { spec: { holderIdentity: holder } },
+      });
+    fs.writeFileSync(
+      auditLog(dir),
+      [
+        write('kube-controller-manager', 'create', 201, 'host_a'),
+        // A refused write names a candidate that did not get the lock.
+        write('kube-controller-manager', 'update', 409, 'host_b'),
+        write('kube-scheduler', 'update', 200, 'host_s'),
+        // Not a leader lock: another Lease, or one in another namespace.
+        write('kube-apiserver-x', 'update', 200, 'kube-apiserver-x'),
+        write('kube-scheduler', 'update', 200, 'host_other', 'default'),
+      ].join(''),
+    );
+    assert.deepEqual(lockIdentities(dir), { controllerManager: 'host_a', scheduler: 'host_s' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("kube-scheduler's configuration elects a leader only when told, with the timings given", () => {
+  assert.match(schedulerConfigYaml('/k'), /leaderElection: \{ leaderElect: false \}/);
+  const elected = schedulerConfigYaml('/k', undefined, undefined, {
+    leaseDuration: '15s',
+    renewDeadline: '10s',
+    retryPeriod: '2s',
+  });
+  assert.match(
+    elected,
+    /leaderElect: true, leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 2s, resourceLock: leases/,
+  );
+  assert.match(elected, /resourceNamespace: kube-system, resourceName: kube-scheduler/);
 });
 
 test('the address a port listens on is what the kernel says', async () => {

@@ -35,6 +35,9 @@ export function containerRunner(spec: ContainerSpec, engine: () => Promise<Conta
     // upstream/image/ packs the four components (the cloud-controller-manager is not in it).
     cloudControllerManager: false,
     reusable: false,
+    // Not offered here: the pair (upstream.ts) has been run and judged with processes only; a
+    // second master as containers (logs, audit and kill through the engine) is untried.
+    apiServerPair: false,
     start: (workDir, name, args) => {
       if (!image || !theEngine) throw new Error('container target: check() runs before a component is started');
       return new ContainerComponent(theEngine, image, workDir, name, args);

@@ -9,8 +9,13 @@ import type { ReadCounts } from '../../apiserver/audit';
  * its request completes). The driver reads it back into the counts the steps judge.
  */
 
-/** The flags that turn the audit on, and the policy file they name. */
-export function auditFlags(workDir: string): string[] {
+/**
+ * The flags that turn the audit on, and the policy file they name. `lockBodies`: writes of
+ * the leader locks in kube-system are logged with their request body (level Request), which
+ * names the holder the writer put in: the only place an upstream candidate's identity shows
+ * (hostname_uuid, made at start and logged nowhere; see lockIdentities).
+ */
+export function auditFlags(workDir: string, options: { lockBodies?: boolean } = {}): string[] {
   const policy = path.join(workDir, 'audit-policy.yaml');
   fs.writeFileSync(
     policy,
@@ -20,6 +25,14 @@ export function auditFlags(workDir: string): string[] {
       // RequestReceived would count every request twice.
       'omitStages: [RequestReceived]',
       'rules:',
+      ...(options.lockBodies
+        ? [
+            '  - level: Request',
+            '    verbs: [create, update]',
+            '    namespaces: [kube-system]',
+            `    resources: [ { group: coordination.k8s.io, resources: [leases], resourceNames: [${LOCKS.join(', ')}] } ]`,
+          ]
+        : []),
       '  - level: Metadata',
       '',
     ].join('\n'),
@@ -36,8 +49,46 @@ interface AuditEvent {
   stage: string;
   verb: string;
   user?: { username?: string };
-  objectRef?: { resource?: string; subresource?: string };
+  objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string };
   requestURI?: string;
+  responseStatus?: { code?: number };
+  requestObject?: { spec?: { holderIdentity?: string } };
+}
+
+/** The Leases kube-controller-manager and kube-scheduler elect their leader with (--leader-elect-resource-lock leases). */
+const LOCKS = ['kube-controller-manager', 'kube-scheduler'] as const;
+
+/**
+ * The identity each leader lock was last taken or renewed with through this API server, by a
+ * successful write (a refused one names a candidate that did not get it), from a log written
+ * with `lockBodies`. upstream's candidates campaign as hostname_uuid
+ * (cmd/kube-controller-manager/app Run, cmd/kube-scheduler/app/options Config), which no log
+ * or endpoint tells: a candidate's identity is known once it has written its lock, and which
+ * API server it wrote through tells whose it is. Undefined for a lock not written here.
+ */
+export function lockIdentities(workDir: string): { controllerManager?: string; scheduler?: string } {
+  let text: string;
+  try {
+    text = fs.readFileSync(auditLog(workDir), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+  const found: Record<string, string> = {};
+  const lines = text.split('\n');
+  lines.pop(); // the last line may still be being written
+  for (const line of lines) {
+    if (!line.includes('"leases"')) continue;
+    const ev = JSON.parse(line) as AuditEvent;
+    const ref = ev.objectRef;
+    if (ev.stage !== 'ResponseComplete' || (ev.verb !== 'create' && ev.verb !== 'update')) continue;
+    if (ref?.resource !== 'leases' || ref.namespace !== 'kube-system' || !ref.name) continue;
+    if (!(LOCKS as readonly string[]).includes(ref.name)) continue;
+    const code = ev.responseStatus?.code ?? 0;
+    const holder = ev.requestObject?.spec?.holderIdentity;
+    if (code >= 200 && code < 300 && holder) found[ref.name] = holder;
+  }
+  return { controllerManager: found['kube-controller-manager'], scheduler: found['kube-scheduler'] };
 }
 
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);

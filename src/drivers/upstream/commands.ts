@@ -100,17 +100,32 @@ export function schedulerArgs(at: { config: string; kubeconfig: string; port: nu
   ];
 }
 
+/** kube-scheduler's leader election, as kube-controller-manager's flags state it (an HA pair runs both elected). */
+export interface SchedulerElection {
+  leaseDuration: string;
+  renewDeadline: string;
+  retryPeriod: string;
+}
+
 /**
- * kube-scheduler's configuration file: its kubeconfig, no leader election, a profile for
- * schedulerName when given. `qps` lifts client-go's default client rate (50/s, burst 100),
- * which otherwise caps bindings at about 50 pods/s; scheduler_perf lifts it the same way.
+ * kube-scheduler's configuration file: its kubeconfig, no leader election unless `election`
+ * (then the Lease kube-system/kube-scheduler, its default), a profile for schedulerName when
+ * given. `qps` lifts client-go's default client rate (50/s, burst 100), which otherwise caps
+ * bindings at about 50 pods/s; scheduler_perf lifts it the same way.
  */
-export function schedulerConfigYaml(kubeconfig: string, schedulerName?: string, qps?: number): string {
+export function schedulerConfigYaml(
+  kubeconfig: string,
+  schedulerName?: string,
+  qps?: number,
+  election?: SchedulerElection,
+): string {
   return [
     'apiVersion: kubescheduler.config.k8s.io/v1',
     'kind: KubeSchedulerConfiguration',
     `clientConnection: { kubeconfig: ${JSON.stringify(kubeconfig)}${qps ? `, qps: ${qps}, burst: ${qps}` : ''} }`,
-    'leaderElection: { leaderElect: false }',
+    election
+      ? `leaderElection: { leaderElect: true, leaseDuration: ${election.leaseDuration}, renewDeadline: ${election.renewDeadline}, retryPeriod: ${election.retryPeriod}, resourceLock: leases, resourceNamespace: kube-system, resourceName: kube-scheduler }`
+      : 'leaderElection: { leaderElect: false }',
     ...(schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(schedulerName)} } ]`] : []),
     '',
   ].join('\n');

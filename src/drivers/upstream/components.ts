@@ -58,6 +58,11 @@ export interface ComponentRunner {
    * only what this process's exit ends by itself may (a process group does; a container does not).
    */
   readonly reusable: boolean;
+  /**
+   * Whether it can run an HA pair of masters on one etcd (capability apiServerPair): a second
+   * kube-apiserver, kube-controller-manager and kube-scheduler, each master's SIGKILLed by PID.
+   */
+  readonly apiServerPair: boolean;
   /** Starts one component with its output in `<workDir>/<name>.log`. */
   start(workDir: string, name: Binary, args: string[]): Component;
 }
@@ -83,6 +88,7 @@ export function processRunner(binDir = upstreamBinDir()): ComponentRunner {
     },
     cloudControllerManager: fs.existsSync(path.join(binDir, CLOUD_CONTROLLER_MANAGER)),
     reusable: true,
+    apiServerPair: true,
     start: (workDir, name, args) => startComponent(binDir, workDir, name, args),
   };
 }
