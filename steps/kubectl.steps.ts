@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { Credentials } from '../src/drivers';
 import { fieldAt, showField } from './objects';
 import { KubeWorld } from './world';
-import { ageTolerance, step } from './support';
+import { ageTolerance, expectCell, step } from './support';
 import {
   backgroundPrints,
   cleanupKubectl,
@@ -265,10 +265,7 @@ Then(
       expect.fail(`kubectl's output is not JSON (${(e as Error).message}): ${show(r)}`);
     }
     for (const [path, expected] of table.raw()) {
-      const actual = showField(fieldAt(obj, path));
-      const form = /^<matches \/(.*)\/>$/.exec(expected);
-      if (form) expect(actual, path).to.match(new RegExp(form[1]));
-      else expect(actual, path).to.equal(expected);
+      expectCell(showField(fieldAt(obj, path)), expected, path);
     }
   }),
 );

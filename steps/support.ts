@@ -117,3 +117,13 @@ export function expectCondition(
   expect(c!.status, `conditions of ${subject}: ${describeConditions(conditions)}`).to.equal(status);
   if (reason !== undefined) expect(c!.reason).to.equal(reason);
 }
+
+/**
+ * A table cell that states a value: the value itself, or "<matches /RE/>" for its form (what a
+ * real machine or release reports varies, its shape does not).
+ */
+export function expectCell(actual: unknown, expected: string, what: string): void {
+  const form = /^<matches \/(.*)\/>$/.exec(expected);
+  if (form) expect(actual, what).to.be.a('string').and.match(new RegExp(form[1]));
+  else expect(actual, what).to.equal(expected);
+}

@@ -233,16 +233,28 @@ export class ApiServer {
         namespace,
         name,
         async (current) => {
-          const next = mergeForUpdate(rt, target.subresource, incoming, current);
-          const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
-          await this.admission.admit(attrs);
-          await this.admission.validate(attrs);
-          await held.reserve(next, current);
-          return next;
+          return this.admitUpdate(rt, target, ctx, held, incoming, current);
         },
         { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion },
       ),
     );
+  }
+
+  /** One attempt of an update or patch: the object to store, admitted, its reservations taken. */
+  private async admitUpdate(
+    rt: ResourceType,
+    target: RequestTarget,
+    ctx: RequestContext,
+    held: ReturnType<ApiServer['updateReservations']>,
+    incoming: KubeObject,
+    current: KubeObject,
+  ): Promise<KubeObject> {
+    const next = mergeForUpdate(rt, target.subresource, incoming, current);
+    const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
+    await held.reserve(next, current);
+    return next;
   }
 
   /**
@@ -334,12 +346,7 @@ export class ApiServer {
             throw errors.badRequest(
               `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
             );
-          const next = mergeForUpdate(rt, target.subresource, incoming, current);
-          const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
-          await this.admission.admit(attrs);
-          await this.admission.validate(attrs);
-          await held.reserve(next, current);
-          return next;
+          return this.admitUpdate(rt, target, ctx, held, incoming, current);
         },
         { dryRun: ctx.dryRun, expectedResourceVersion: pinned },
       ),
