@@ -66,6 +66,7 @@ async function docsCommand(argv: string[]): Promise<number> {
   const { loadProfile } = await import('../profile/profile');
   const { clusterConfig } = await import('../profile/config');
   const { Cluster } = await import('../cluster/cluster');
+  const { nodeLifecycleOptions } = await import('../cluster/config');
   const results = list(args, 'results');
   const catalogue = loadCatalogue();
   const report =
@@ -77,13 +78,9 @@ async function docsCommand(argv: string[]): Promise<number> {
   const cluster = new Cluster({ config, clock: 'virtual' });
   const components = cluster.components();
   await cluster.stop();
-  const kcm = config.flags['kube-controller-manager'];
-  const zoneParams = {
-    nodeEvictionRate: Number(kcm['node-eviction-rate'] ?? 0.1),
-    secondaryNodeEvictionRate: Number(kcm['secondary-node-eviction-rate'] ?? 0.01),
-    largeClusterSizeThreshold: Number(kcm['large-cluster-size-threshold'] ?? 50),
-    unhealthyZoneThreshold: Number(kcm['unhealthy-zone-threshold'] ?? 0.55),
-  };
+  const { nodeEvictionRate, secondaryNodeEvictionRate, largeClusterSizeThreshold, unhealthyZoneThreshold } =
+    nodeLifecycleOptions(config);
+  const zoneParams = { nodeEvictionRate, secondaryNodeEvictionRate, largeClusterSizeThreshold, unhealthyZoneThreshold };
   const out = path.resolve(str(args, 'out', 'reports/docs')!);
   const site = buildSite({
     catalogue,

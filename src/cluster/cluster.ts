@@ -17,7 +17,6 @@ import { HollowKubelet } from '../kubelet/kubelet';
 import { NodeControllers } from './node-controllers';
 import { Scheduler } from '../scheduler/scheduler';
 import { SchedulingDecision } from '../scheduler/decision';
-import { schedulerOptions } from '../scheduler/options';
 import { ensureBootstrapPolicy } from '../apiserver/auth/bootstrap-policy';
 import { TokenAuthenticator, TokenFile } from '../apiserver/auth/authenticator';
 import { tokenReview } from '../apiserver/auth/reviews';
@@ -25,7 +24,14 @@ import { ServiceAccountAuthenticator } from '../apiserver/auth/serviceaccount';
 import { TokenSigner } from '../serviceaccount/jwt';
 import { SimulatedLoadBalancer } from '../cloud/loadbalancer';
 import { ClusterConfig } from '../profile/config';
-import { kubeletConfig, KubeletSpec, nodeLifecycleOptions } from './config';
+import {
+  kubeletConfig,
+  KubeletSpec,
+  leaderElectionOptions,
+  nodeLifecycleOptions,
+  schedulerOptions,
+  servingOptions,
+} from './config';
 import { ControllerManager } from './controller-manager';
 import { serveOlderVersions } from '../api/resources/versions';
 import { HollowProxy } from '../kubeproxy/proxy';
@@ -144,7 +150,7 @@ export class Cluster {
       schedulerOptions(options.config),
     );
     this.controllers = new ControllerManager(this);
-    const tokenFile = options.config.flags['kube-apiserver']['token-auth-file'];
+    const tokenFile = servingOptions(options.config).tokenAuthFile;
     this.tokenAuthenticators = [
       ...(tokenFile ? [TokenFile.load(tokenFile)] : []),
       new ServiceAccountAuthenticator(this.serviceAccountSigner, this.api),
@@ -171,17 +177,11 @@ export class Cluster {
     await ensureBootstrapPolicy(this.client);
     await this.controllers.bootstrap();
     await this.informers.start();
-    const kcm = this.config.flags['kube-controller-manager'];
-    if (kcm['leader-elect']) {
+    const elect = leaderElectionOptions(this.config);
+    if (elect) {
       // kube-controller-manager runs its controllers only while it holds the lock; losing it
       // stops them (upstream: the process exits).
-      const election = {
-        lock: (kcm['leader-elect-resource-lock'] ?? 'leases') as ResourceLock,
-        namespace: 'kube-system',
-        leaseDurationMs: kcm['leader-elect-lease-duration'] ?? 15_000,
-        renewDeadlineMs: kcm['leader-elect-renew-deadline'] ?? 10_000,
-        retryPeriodMs: kcm['leader-elect-retry-period'] ?? 2_000,
-      };
+      const election = { ...elect, lock: elect.lock as ResourceLock, namespace: 'kube-system' };
       if (this.options.electScheduler) {
         this.schedulerElector = new LeaderElector(
           this.clientFor('system:kube-scheduler'),

@@ -30,6 +30,7 @@ import { ServiceController } from '../controllers/service/controller';
 import { TokenSigner } from '../serviceaccount/jwt';
 import { Store } from '../store';
 import { ClusterConfig } from '../profile/config';
+import { controllerManagerOptions } from './config';
 
 interface Parts {
   api: ApiServer;
@@ -71,10 +72,9 @@ export class ControllerManager {
   readonly resourceQuota: ResourceQuotaController;
 
   constructor(p: Parts) {
-    const apiserver = p.config.flags['kube-apiserver'];
-    const kcm = p.config.flags['kube-controller-manager'];
+    const options = controllerManagerOptions(p.config);
     const features = p.config.profile.features;
-    const cidr = apiserver['service-cluster-ip-range'] ?? '10.96.0.0/12';
+    const cidr = options.serviceClusterIPRange;
     // Through the API server's own handle: the range objects are its writes (COMM-APISERVER-ONLY).
     this.serviceAllocations = new ServiceAllocations(cidr, p.api.store, (w) => p.quiescence.track(w));
     p.api.addCreateHook(this.serviceAllocations);
@@ -89,7 +89,7 @@ export class ControllerManager {
         constraintMessages: features.perContainerQuotaMessages ? 'per-container' : 'legacy',
       }),
     );
-    this.securePort = apiserver['secure-port'] ?? 6443;
+    this.securePort = options.securePort;
     // The API server's own loop, not the controller manager's: upstream it runs inside
     // kube-apiserver on the loopback client (user system:apiserver, group system:masters).
     const loopback = new InProcessClient(p.api, p.quiescence, {
@@ -98,8 +98,8 @@ export class ControllerManager {
     });
     this.kubernetesService = new KubernetesServiceController(loopback, p.clock, {
       clusterIP: this.serviceAllocations.ips.firstIP,
-      advertiseAddress: apiserver['advertise-address'] ?? '10.0.0.1',
-      securePort: apiserver['secure-port'] ?? 6443,
+      advertiseAddress: options.advertiseAddress,
+      securePort: options.securePort,
       intervalMs: 10_000,
     });
     // Each controller its own context (cmd/kube-controller-manager's ControllerContext and the
@@ -142,13 +142,10 @@ export class ControllerManager {
       this.endpointSliceMirroring = new EndpointSliceMirroringController(ctx('endpointslice-mirroring-controller'));
     }
     this.services = new ServiceController(ctx('service-lb-controller'), this.cloud, {
-      clusterName: kcm['cluster-name'] ?? 'kubernetes',
+      clusterName: options.clusterName,
       nodeSelection: features.stableLoadBalancerNodeSet ? 'stable' : 'legacy',
     });
-    this.resourceQuota = new ResourceQuotaController(
-      ctx('resourcequota-controller'),
-      kcm['resource-quota-sync-period'] ?? 5 * 60_000,
-    );
+    this.resourceQuota = new ResourceQuotaController(ctx('resourcequota-controller'), options.resourceQuotaSyncPeriod);
   }
 
   /** The API server's part: what services already hold, then the `kubernetes` service. */

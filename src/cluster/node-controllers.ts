@@ -14,7 +14,7 @@ import { RangeAllocator } from '../controllers/nodeipam/range-allocator';
 import { PodGCController } from '../controllers/podgc/controller';
 import { TaintEvictionController } from '../controllers/tainteviction/controller';
 import { ClusterConfig } from '../profile/config';
-import { nodeLifecycleOptions } from './config';
+import { nodeControllerOptions, nodeLifecycleOptions } from './config';
 
 interface Runnable {
   run(): void;
@@ -50,14 +50,8 @@ export class NodeControllers {
     const { config } = c;
     const ctx = (name: string) => new ControllerContext(c, name);
     const options = nodeLifecycleOptions(config);
-    const apiserver = config.flags['kube-apiserver'];
-    const kcm = config.flags['kube-controller-manager'];
-    c.api.admission.use(
-      defaultTolerationSeconds({
-        notReadySeconds: apiserver['default-not-ready-toleration-seconds'] ?? 300,
-        unreachableSeconds: apiserver['default-unreachable-toleration-seconds'] ?? 300,
-      }),
-    );
+    const own = nodeControllerOptions(config);
+    c.api.admission.use(defaultTolerationSeconds(own.defaultTolerations));
     this.eviction = new NodeEvictionController(c.nodeLifecycle, ctx('node-lifecycle-controller'), options);
     this.all.push(this.eviction);
     if (options.taintNodesByCondition) {
@@ -68,28 +62,19 @@ export class NodeControllers {
       );
     }
     // The taint manager ran by default long before taint-based eviction (--enable-taint-manager, v1.6–v1.26).
-    if (kcm['enable-taint-manager'] ?? true)
+    if (own.taintManager)
       this.all.push((this.taintEviction = new TaintEvictionController(ctx('taint-eviction-controller'))));
     this.all.push(
       new PodGCController(ctx('pod-garbage-collector-controller'), {
         quarantine: config.profile.features.orphanPodQuarantine ?? true,
       }),
     );
-    if (kcm['allocate-node-cidrs'] && kcm['cluster-cidr']) {
-      this.all.push(
-        (this.ipam = new RangeAllocator(ctx('node-ipam-controller'), {
-          clusterCIDR: kcm['cluster-cidr'],
-          nodeCIDRMaskSize: kcm['node-cidr-mask-size'] ?? 24,
-        })),
-      );
-    }
-    if (kcm['cloud-provider'] === 'simulated') {
+    if (own.ipam) this.all.push((this.ipam = new RangeAllocator(ctx('node-ipam-controller'), own.ipam)));
+    if (own.simulatedCloud) {
       this.cloud = new SimulatedCloud();
       this.all.push(
         new CloudNodeLifecycleController(ctx('cloud-node-lifecycle-controller'), this.cloud, options.nodeMonitorPeriod),
       );
-    } else if (kcm['cloud-provider']) {
-      throw new Error(`unknown cloud provider "${kcm['cloud-provider']}" (the reference knows: simulated)`);
     }
     this.all.push(
       new DaemonSetController(ctx('daemonset-controller'), {

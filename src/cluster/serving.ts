@@ -10,6 +10,7 @@ import { ApiHttpServer, Listening } from '../apiserver/http/server';
 import { KubeletClient } from '../apiserver/http/kubelet-client';
 import { HollowKubelet } from '../kubelet/kubelet';
 import type { Cluster } from './cluster';
+import { servingOptions } from './config';
 import { clockRoute, kubeletsRoute, locksRoute } from './control-routes';
 import { HollowNetwork, KubeletCaller } from './hollow-network';
 import { auditRoutes, cloudRoute, proxyRoute, RevisionTimes, schedulerRoute, settleRoute } from './observation-routes';
@@ -124,19 +125,15 @@ export class ClusterServer {
     private readonly cluster: Cluster,
     private readonly settings: ServeSettings,
   ) {
-    const f = cluster.config.flags['kube-apiserver'];
+    const f = servingOptions(cluster.config);
     // AlwaysAllow turns anonymous requests off, whatever --anonymous-auth says (upstream's
     // ApplyAuthorization, pkg/kubeapiserver/options/authentication.go; found on v1.32.13).
-    const alwaysAllow = (f['authorization-mode'] ?? DEFAULT_AUTHORIZATION_MODE).split(',').includes('AlwaysAllow');
-    // --basic-auth-file exists only in releases before v1.19: a later kube-apiserver does not
-    // know the flag and refuses to start (pflag's "unknown flag").
-    if (f['basic-auth-file'] && !cluster.config.profile.features.basicAuth)
-      throw new Error('unknown flag: --basic-auth-file');
-    const basicAuth = f['basic-auth-file'] ? BasicAuthFile.load(f['basic-auth-file']) : undefined;
+    const alwaysAllow = f.authorizationMode.split(',').includes('AlwaysAllow');
+    const basicAuth = f.basicAuthFile ? BasicAuthFile.load(f.basicAuthFile) : undefined;
     this.authenticator = new RequestAuthenticator({
       tokenAuthenticators: cluster.tokenAuthenticators,
       basicAuth,
-      anonymous: (f['anonymous-auth'] ?? true) && !alwaysAllow,
+      anonymous: f.anonymousAuth && !alwaysAllow,
     });
     this.revisionTimes = new RevisionTimes(cluster);
   }
@@ -148,13 +145,13 @@ export class ClusterServer {
   }
 
   async start(): Promise<ServedEndpoints> {
-    const f = this.cluster.config.flags['kube-apiserver'];
+    const f = servingOptions(this.cluster.config);
     const fast = this.settings.fastKeys ?? false;
     const pki = this.pkiDir;
     securePkiDir(pki);
     const ca = (this.ca = loadOrCreateCA(pki, 'ca', 'kubernetes', fast));
     this.kubeletCA = loadOrCreateCA(pki, 'kubelet-ca', 'kubelet-ca', fast);
-    const bindAddress = f['bind-address'] ?? '0.0.0.0';
+    const bindAddress = f.bindAddress;
     const ips = ['127.0.0.1', '10.96.0.1', ...(bindAddress !== '0.0.0.0' && bindAddress !== '::' ? [bindAddress] : [])];
     // Each pair is kept in the PKI directory and reused by the next start while it still fits.
     const serving = loadOrIssue(ca, pki, 'apiserver', {
@@ -169,16 +166,16 @@ export class ClusterServer {
       ipAddresses: ips,
       usage: 'server',
     });
-    const kubeletCAPath = f['kubelet-certificate-authority'];
+    const kubeletCAPath = f.kubeletCertificateAuthority;
     // The API server's identity at kubelets (--kubelet-client-certificate/--kubelet-client-key);
     // without the flags, one from the cluster CA as kubeadm makes it (CN
     // kube-apiserver-kubelet-client, O system:masters), so kubelets that authenticate and
     // authorize through the API server let it in.
     const clientCertificate =
-      f['kubelet-client-certificate'] && f['kubelet-client-key']
+      f.kubeletClientCertificate && f.kubeletClientKey
         ? {
-            certPem: fs.readFileSync(f['kubelet-client-certificate'], 'utf8'),
-            keyPem: fs.readFileSync(f['kubelet-client-key'], 'utf8'),
+            certPem: fs.readFileSync(f.kubeletClientCertificate, 'utf8'),
+            keyPem: fs.readFileSync(f.kubeletClientKey, 'utf8'),
           }
         : loadOrIssue(ca, pki, 'apiserver-kubelet-client', {
             commonName: 'kube-apiserver-kubelet-client',
@@ -190,7 +187,7 @@ export class ClusterServer {
       certificateAuthority: kubeletCAPath ? fs.readFileSync(kubeletCAPath, 'utf8') : undefined,
       clientCertificate,
     });
-    this.authorizer = authorizerFor(f['authorization-mode'] ?? DEFAULT_AUTHORIZATION_MODE, this.cluster.api, {
+    this.authorizer = authorizerFor(f.authorizationMode, this.cluster.api, {
       nodeReadsOwnNodeOnly: this.cluster.config.profile.features.authorizeNodeWithSelectors ?? false,
     });
     this.http = new ApiHttpServer(
@@ -214,16 +211,16 @@ export class ClusterServer {
           this.revisionTimes.route(),
           ...reviewRoutes(this.authenticator, this.authorizer),
         ],
-        maxRequestsInflight: f['max-requests-inflight'],
-        maxMutatingRequestsInflight: f['max-mutating-requests-inflight'],
-        bodyDeadlineMs: f['request-timeout'],
+        maxRequestsInflight: f.maxRequestsInflight,
+        maxMutatingRequestsInflight: f.maxMutatingRequestsInflight,
+        bodyDeadlineMs: f.requestTimeout,
       },
       {
-        securePort: f['secure-port'] ?? 6443,
+        securePort: f.securePort,
         bindAddress,
-        insecurePort: f['insecure-port'] ?? 0,
+        insecurePort: f.insecurePort,
         anyFreePort: this.settings.anyFreePort,
-        insecureBindAddress: f['insecure-bind-address'] ?? '127.0.0.1',
+        insecureBindAddress: f.insecureBindAddress,
         serving,
         clientCA: ca.keyPair.certPem,
       },

@@ -256,7 +256,8 @@ export class NodeEvictionController {
     const health = this.lifecycle.healthOf(name);
     if (!health) return undefined;
     const now = this.clock.now();
-    const timeout = this.options.podEvictionTimeout;
+    // Set whenever eviction is by deletion (src/cluster/config.ts nodeLifecycleOptions).
+    const timeout = this.options.podEvictionTimeout!;
     if (observed.status === 'False' && now > health.readyTransitionTimestamp + timeout) return this.evictPods(node);
     if (observed.status === 'Unknown' && now > health.probeTimestamp + timeout) return this.evictPods(node);
     if (observed.status === 'True') this.cancelPodEviction(name, zone);

@@ -6,8 +6,8 @@ export interface NodeLifecycleOptions {
   nodeMonitorGracePeriod: number;
   /** --node-startup-grace-period, ms */
   nodeStartupGracePeriod: number;
-  /** --pod-eviction-timeout, ms (eviction by deletion, before v1.27) */
-  podEvictionTimeout: number;
+  /** --pod-eviction-timeout, ms: only for eviction by deletion (before v1.27; the flag went with it). */
+  podEvictionTimeout?: number;
   /** --node-eviction-rate, nodes per second per zone */
   nodeEvictionRate: number;
   /** --secondary-node-eviction-rate */

@@ -35,6 +35,12 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
         break; // a free loopback port, set at start
       case 'insecure-bind-address':
         break; // meaningless without an insecure port
+      case 'authorization-mode':
+      case 'anonymous-auth':
+        // The profile states kube-apiserver's own defaults; unless the scenario names a value,
+        // the target's setup decides (Node,RBAC, or the default for a scenario judging it).
+        if (own['kube-apiserver']?.[flag] !== undefined) out.apiserver.push(`--${flag}=${value}`);
+        break;
       case 'insecure-port':
         if (value !== '0')
           na(`--insecure-port=${value}: kube-apiserver has no insecure port since v1.24 (the flag was removed)`);
@@ -44,10 +50,8 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
       case 'default-not-ready-toleration-seconds':
       case 'default-unreachable-toleration-seconds':
       case 'enable-admission-plugins':
-      case 'authorization-mode':
       case 'token-auth-file':
       case 'kubelet-certificate-authority':
-      case 'anonymous-auth':
       // Removed in v1.19: passed on, so kube-apiserver itself refuses it ("unknown flag"),
       // which the scenario that names it judges.
       case 'basic-auth-file':
@@ -110,6 +114,8 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
   for (const [flag, value] of Object.entries(sch)) {
     switch (flag) {
       case 'algorithm-provider':
+        // The seed profile's DefaultProvider is moot; a scenario asking for a provider is not.
+        if (own['kube-scheduler']?.['algorithm-provider'] === undefined) break;
         na(
           `--algorithm-provider=${value}: removed in v1.23 (the scheduler framework's profiles replaced algorithm providers)`,
         );
@@ -118,8 +124,9 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
         na(`--policy-config-file: scheduler Policy files were removed in v1.23`);
         break;
       case 'scheduler-name':
-        out.schedulerName = value;
-        break; // a KubeSchedulerConfiguration profile
+        // a KubeSchedulerConfiguration profile, when the scenario names another scheduler than the default
+        if (own['kube-scheduler']?.['scheduler-name'] !== undefined) out.schedulerName = value;
+        break;
       default:
         na(`kube-scheduler flag --${flag} has no translation`);
     }
