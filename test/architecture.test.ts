@@ -172,3 +172,20 @@ test('the cycle finder finds a cycle and the layer map knows every folder', () =
   );
   for (const f of files) layerOf(folderOf(f));
 });
+
+/**
+ * A scheduler release is its plugin set and its SchedulerRelease (src/scheduler/release.ts),
+ * chosen once from the profile: no scheduler module asks which release it runs in.
+ */
+test('no scheduler module compares a release by name (era, legacy/framework)', () => {
+  const asks = /\bera\b|===?\s*'(legacy|framework)'|'(legacy|framework)'\s*===?/;
+  const bad = walk(path.join(ROOT, 'src/scheduler')).flatMap((f) =>
+    fs
+      .readFileSync(f, 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line, i }))
+      .filter(({ line }) => !/^\s*(\*|\/\/|\/\*)/.test(line) && asks.test(line.replace(/\/\/.*$/, '')))
+      .map(({ line, i }) => `${rel(f)}:${i + 1}: ${line.trim()}`),
+  );
+  assert.deepEqual(bad, []);
+});

@@ -42,9 +42,15 @@ export interface AffinityTerm {
   weight: number;
 }
 
-export type Era = 'legacy' | 'framework';
+/**
+ * How a release reads a term: v1.32 honours namespaceSelector (v1.21+); v1.12 has no such
+ * field and takes the pod's own namespace when the term lists none.
+ */
+export interface TermRules {
+  namespaceSelector: boolean;
+}
 
-function compile(pod: Pod, term: PodAffinityTerm, weight: number, era: Era): AffinityTerm | undefined {
+function compile(pod: Pod, term: PodAffinityTerm, weight: number, rules: TermRules): AffinityTerm | undefined {
   let selector: Selector;
   try {
     selector = selectorFromLabelSelector(term.labelSelector);
@@ -54,7 +60,7 @@ function compile(pod: Pod, term: PodAffinityTerm, weight: number, era: Era): Aff
     return undefined;
   }
   const listed = term.namespaces ?? [];
-  const nsSelector = era === 'framework' ? term.namespaceSelector : undefined;
+  const nsSelector = rules.namespaceSelector ? term.namespaceSelector : undefined;
   // An empty namespaceSelector ({}) selects every namespace. A non-empty one would need the
   // namespaces' labels, which the scheduler here does not watch: it adds no namespace.
   const all =
@@ -76,20 +82,20 @@ export interface PodTerms {
   preferredAntiAffinity: AffinityTerm[];
 }
 
-const cache = new WeakMap<Pod, { era: Era; terms: PodTerms }>();
+const cache = new WeakMap<Pod, { namespaceSelector: boolean; terms: PodTerms }>();
 
 /** The pod's affinity terms, compiled once per pod object (pods in the cache are immutable). */
-export function podTerms(pod: Pod, era: Era): PodTerms {
+export function podTerms(pod: Pod, rules: TermRules): PodTerms {
   const hit = cache.get(pod);
-  if (hit && hit.era === era) return hit.terms;
+  if (hit && hit.namespaceSelector === rules.namespaceSelector) return hit.terms;
   const spec = (pod.spec.affinity ?? {}) as PodAffinitySpec;
   const required = (r: AffinityRules | null | undefined) =>
     (r?.requiredDuringSchedulingIgnoredDuringExecution ?? [])
-      .map((t) => compile(pod, t, 1, era))
+      .map((t) => compile(pod, t, 1, rules))
       .filter((t): t is AffinityTerm => !!t);
   const preferred = (r: AffinityRules | null | undefined) =>
     (r?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
-      .map((w) => compile(pod, w.podAffinityTerm ?? ({} as PodAffinityTerm), w.weight, era))
+      .map((w) => compile(pod, w.podAffinityTerm ?? ({} as PodAffinityTerm), w.weight, rules))
       .filter((t): t is AffinityTerm => !!t);
   const terms = {
     requiredAffinity: required(spec.podAffinity),
@@ -97,7 +103,7 @@ export function podTerms(pod: Pod, era: Era): PodTerms {
     preferredAffinity: preferred(spec.podAffinity),
     preferredAntiAffinity: preferred(spec.podAntiAffinity),
   };
-  cache.set(pod, { era, terms });
+  cache.set(pod, { namespaceSelector: rules.namespaceSelector, terms });
   return terms;
 }
 

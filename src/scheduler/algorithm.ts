@@ -7,7 +7,8 @@ import { NodeInfo } from './nodeinfo';
 import { Algorithm } from './providers';
 import { checkFor, NodeCheck } from './predicates/predicate';
 import { Rows } from './node-table';
-import { FailureReason, fitErrorMessage, frameworkFitErrorMessage, reasonText } from './reasons';
+import { FailureReason } from './reasons';
+import { SchedulerRelease } from './release';
 import { seededRandom } from '../util/random';
 
 export interface ScheduleResult {
@@ -25,10 +26,14 @@ export const MIN_FEASIBLE_NODES_TO_FIND = 100;
  * nodes, at least 100; all of them below 100 nodes or at 0/100 %. Framework (v1.32), with
  * the percentage unset: adaptive 50 − nodes/125 %, at least 5 %, at least 100 nodes.
  */
-export function numFeasibleNodesToFind(era: Algorithm['era'], numAllNodes: number, percentage: number): number {
+export function numFeasibleNodesToFind(
+  release: Pick<SchedulerRelease, 'adaptivePercentage'>,
+  numAllNodes: number,
+  percentage: number,
+): number {
   if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
   let p = percentage;
-  if (era === 'framework' && p <= 0) p = Math.max(5, 50 - Math.trunc(numAllNodes / 125));
+  if (release.adaptivePercentage && p <= 0) p = Math.max(5, 50 - Math.trunc(numAllNodes / 125));
   if (p <= 0 || p >= 100) return numAllNodes;
   return Math.max(MIN_FEASIBLE_NODES_TO_FIND, Math.trunc((numAllNodes * p) / 100));
 }
@@ -44,7 +49,7 @@ export class HostSelector {
   private readonly random: () => number;
 
   constructor(
-    readonly era: Algorithm['era'],
+    readonly selection: SchedulerRelease['hostSelection'],
     seed = 1,
   ) {
     this.random = seededRandom(seed);
@@ -56,7 +61,7 @@ export class HostSelector {
 
   /** The index of the chosen node in totals. */
   selectIndex(totals: ArrayLike<number>): number {
-    if (this.era === 'legacy') {
+    if (this.selection === 'round-robin') {
       // The max, how many nodes have it, then the (lastNodeIndex mod that)-th of them in order.
       let max = -Infinity;
       let ties = 0;
@@ -121,22 +126,22 @@ export class GenericScheduler {
     private readonly cache: SchedulerCache,
     private readonly options: GenericSchedulerOptions,
   ) {
-    this.selector = new HostSelector(algorithm.era, options.seed ?? 1);
+    this.selector = new HostSelector(algorithm.release.hostSelection, options.seed ?? 1);
   }
 
   schedule(pod: Pod, now: number, record: boolean): ScheduleResult {
-    const era = this.algorithm.era;
+    const release = this.algorithm.release;
     const all = this.cache.numNodes;
     const meta = new PodMeta(pod, this.cache, this.cache.arithmetic);
-    const want = numFeasibleNodesToFind(era, all, this.options.percentageOfNodesToScore);
+    const want = numFeasibleNodesToFind(release, all, this.options.percentageOfNodesToScore);
     // Sized once for the most nodes this cycle can find (no growth copies), trimmed after.
     const feasible = new Array<NodeInfo>(Math.min(want, all));
     let found = 0;
     const failures = new Map<string, FailureReason[]>();
     const verdicts: NodeVerdict[] = [];
     const tree = this.cache.tree;
-    const order = era === 'framework' ? tree.list() : undefined;
-    const orderRows = era === 'framework' ? tree.listRows() : undefined;
+    const order = release.resumeNodeList ? tree.list() : undefined;
+    const orderRows = release.resumeNodeList ? tree.listRows() : undefined;
     const checks = this.checksFor(pod, meta);
     // When every check can answer from a node's table row, a node that passes them all is
     // never touched (its NodeInfo is only pushed); the others run the checks for reasons.
@@ -174,7 +179,7 @@ export class GenericScheduler {
         verdicts.push({
           node: name,
           failedPredicate: failed.predicate,
-          reasons: failed.reasons.map((r) => reasonText(r, era)),
+          reasons: failed.reasons.map((r) => release.wording.reasonText(r)),
         });
     }
     feasible.length = found;
@@ -192,12 +197,7 @@ export class GenericScheduler {
         }
       : undefined;
     if (feasible.length === 0) {
-      const message =
-        era === 'framework'
-          ? frameworkFitErrorMessage(all, failures)
-          : all === 0
-            ? 'no nodes available to schedule pods'
-            : fitErrorMessage(all, failures, era);
+      const message = release.wording.fitError(all, failures);
       if (decision) decision.message = message;
       return { message, decision };
     }

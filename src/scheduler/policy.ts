@@ -11,6 +11,7 @@ import {
 import { nodeLabelPresence } from './predicates/label-presence';
 import { serviceAffinity } from './predicates/service-affinity';
 import { nodeLabelPriority } from './priorities/node-label';
+import { LEGACY_RELEASE } from './release';
 import { serviceAntiAffinityPriority } from './priorities/service-anti-affinity';
 
 /** The scheduler Policy (v1.12 pkg/scheduler/api/v1/types.go), kind Policy, apiVersion v1. */
@@ -104,7 +105,7 @@ export function algorithmFromPolicy(policy: Policy, taintNodesByCondition = true
           p.argument ? customPriority(p.name, p.weight, p.argument) : legacyPriority(p.name, p.weight),
         );
   return {
-    era: 'legacy',
+    release: LEGACY_RELEASE,
     provider: 'policy',
     predicates: legacyPredicates(named, custom, taintNodesByCondition),
     priorities,

@@ -1,4 +1,4 @@
-import { Era } from './reasons';
+import { FRAMEWORK_RELEASE, LEGACY_RELEASE, SchedulerRelease } from './release';
 import { Predicate } from './predicates/predicate';
 import { generalPredicates } from './predicates/general';
 import { fitsResources } from './predicates/fits-resources';
@@ -11,14 +11,14 @@ import { checkNodeUnschedulable } from './predicates/node-unschedulable';
 import { Priority } from './priorities/priority';
 import { leastRequested } from './priorities/least-requested';
 import { mostRequested } from './priorities/most-requested';
-import { balancedAllocation } from './priorities/balanced';
+import { balancedAllocation, legacyBalancedAllocation } from './priorities/balanced';
 import { selectorSpread } from './priorities/selector-spread';
 import { taintTolerationPriority } from './priorities/taint-toleration';
 import { nodeAffinityPriority } from './priorities/node-affinity';
 import { preferAvoidPodsPriority } from './priorities/prefer-avoid-pods';
 import { equalPriority } from './priorities/equal';
 import { podTopologySpread } from './priorities/topology-spread';
-import { interPodAffinity } from './predicates/inter-pod-affinity';
+import { interPodAffinity, V1_12_AFFINITY_FILTER, V1_32_AFFINITY_FILTER } from './predicates/inter-pod-affinity';
 import { podTopologySpreadFilter } from './predicates/topology-spread';
 import {
   checkNodeCondition,
@@ -28,8 +28,8 @@ import {
 } from './predicates/node-conditions';
 import { maxVolumeCount, noServedVolumes } from './predicates/volume-count';
 import { requestedToCapacityRatio } from './priorities/requested-to-capacity';
-import { imageLocality } from './priorities/image-locality';
-import { interPodAffinityPriority } from './priorities/inter-pod-affinity';
+import { imageLocality, V1_12_IMAGE_LOCALITY, V1_32_IMAGE_LOCALITY } from './priorities/image-locality';
+import { interPodAffinityPriority, V1_12_AFFINITY_SCORE, V1_32_AFFINITY_SCORE } from './priorities/inter-pod-affinity';
 
 /** A configured predicate: its name (as a policy names it), its kind (its place in the order) and the function. */
 export interface PredicateConfig {
@@ -44,9 +44,9 @@ export interface PriorityConfig {
   fn: Priority;
 }
 
-/** What one scheduler runs: an era (scores, wording, tie-breaking) and its predicates and priorities. */
+/** What one scheduler runs: its release (arithmetic, wording, node order, tie-breaking) and its predicates and priorities. */
 export interface Algorithm {
-  era: Era;
+  release: SchedulerRelease;
   provider: string;
   predicates: PredicateConfig[];
   priorities: PriorityConfig[];
@@ -101,7 +101,7 @@ export const LEGACY_PREDICATES: Record<string, Predicate> = {
   NoDiskConflict: noDiskConflict,
   PodToleratesNodeTaints: podToleratesNodeTaints,
   CheckNodeUnschedulable: checkNodeUnschedulable,
-  MatchInterPodAffinity: interPodAffinity('legacy'),
+  MatchInterPodAffinity: interPodAffinity(V1_12_AFFINITY_FILTER),
   MaxEBSVolumeCount: maxVolumeCount('MaxEBSVolumeCount'),
   MaxGCEPDVolumeCount: maxVolumeCount('MaxGCEPDVolumeCount'),
   MaxAzureDiskVolumeCount: maxVolumeCount('MaxAzureDiskVolumeCount'),
@@ -136,13 +136,13 @@ export const LEGACY_PRIORITIES: Record<string, { fn: Priority; weight: number }>
   ServiceSpreadingPriority: { fn: selectorSpread(10), weight: 1 },
   LeastRequestedPriority: { fn: leastRequested(10), weight: 1 },
   MostRequestedPriority: { fn: mostRequested(10), weight: 1 },
-  BalancedResourceAllocation: { fn: balancedAllocation('legacy'), weight: 1 },
+  BalancedResourceAllocation: { fn: legacyBalancedAllocation, weight: 1 },
   NodePreferAvoidPodsPriority: { fn: preferAvoidPodsPriority(10), weight: 10000 },
   NodeAffinityPriority: { fn: nodeAffinityPriority(10), weight: 1 },
   TaintTolerationPriority: { fn: taintTolerationPriority(10), weight: 1 },
   EqualPriority: { fn: equalPriority, weight: 1 },
-  InterPodAffinityPriority: { fn: interPodAffinityPriority('legacy'), weight: 1 },
-  ImageLocalityPriority: { fn: imageLocality('legacy'), weight: 1 },
+  InterPodAffinityPriority: { fn: interPodAffinityPriority(V1_12_AFFINITY_SCORE), weight: 1 },
+  ImageLocalityPriority: { fn: imageLocality(V1_12_IMAGE_LOCALITY), weight: 1 },
   RequestedToCapacityRatioPriority: { fn: requestedToCapacityRatio, weight: 1 },
 };
 
@@ -263,7 +263,7 @@ export function legacyProvider(name: string, taintNodesByCondition = true): Algo
       `failed to create scheduler: plugin "${name}" has not been registered (known providers: ${Object.keys(LEGACY_PROVIDERS).join(', ')})`,
     );
   return {
-    era: 'legacy',
+    release: LEGACY_RELEASE,
     provider: name,
     predicates: legacyPredicates(providerPredicates(name, taintNodesByCondition), [], taintNodesByCondition),
     priorities: p.priorities.map((n) => legacyPriority(n)),
@@ -290,10 +290,10 @@ export function frameworkPlugins(): Algorithm {
     ['NodeResourcesFit', fitsResources(true)],
     ['VolumeRestrictions', noDiskConflict],
     ['PodTopologySpread', podTopologySpreadFilter],
-    ['InterPodAffinity', interPodAffinity('framework')],
+    ['InterPodAffinity', interPodAffinity(V1_32_AFFINITY_FILTER)],
   ];
   return {
-    era: 'framework',
+    release: FRAMEWORK_RELEASE,
     provider: 'default-plugins',
     schedulingGates: true,
     predicates: kinds.map(([name, fn]) => ({ name, kind: name, fn })),
@@ -302,9 +302,9 @@ export function frameworkPlugins(): Algorithm {
       { name: 'NodeAffinity', weight: 2, fn: nodeAffinityPriority(100) },
       { name: 'NodeResourcesFit', weight: 1, fn: leastRequested(100, true) },
       { name: 'PodTopologySpread', weight: 2, fn: podTopologySpread },
-      { name: 'InterPodAffinity', weight: 2, fn: interPodAffinityPriority('framework') },
-      { name: 'NodeResourcesBalancedAllocation', weight: 1, fn: balancedAllocation('framework') },
-      { name: 'ImageLocality', weight: 1, fn: imageLocality('framework') },
+      { name: 'InterPodAffinity', weight: 2, fn: interPodAffinityPriority(V1_32_AFFINITY_SCORE) },
+      { name: 'NodeResourcesBalancedAllocation', weight: 1, fn: balancedAllocation },
+      { name: 'ImageLocality', weight: 1, fn: imageLocality(V1_32_IMAGE_LOCALITY) },
     ],
   };
 }

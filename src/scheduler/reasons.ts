@@ -1,7 +1,8 @@
 /**
  * Why a node does not fit a pod. Predicates return reasons as data; the message a user
  * sees depends on the release (legacy predicates of the seed's v1.12 vs the framework
- * plugins of v1.32), so the wording lives in one table per era.
+ * plugins of v1.32), so the wording is one Wording per release (LEGACY_WORDING,
+ * FRAMEWORK_WORDING), chosen once with the release's plugin set.
  */
 export type PredicateReason =
   | 'NoDiskConflict'
@@ -30,8 +31,6 @@ export type PredicateReason =
 export type FailureReason =
   | { kind: 'predicate'; reason: PredicateReason; taint?: { key: string; value?: string } }
   | { kind: 'insufficient'; resource: string; requested: number; used: number; capacity: number };
-
-export type Era = 'legacy' | 'framework';
 
 /** v1.12 pkg/scheduler/algorithm/predicates/error.go, GetReason() of each Err* variable. */
 const LEGACY: Record<PredicateReason, string> = {
@@ -71,17 +70,31 @@ const FRAMEWORK: Record<PredicateReason, string> = {
   MaxVolumeCount: 'node(s) exceed max volume count',
 };
 
-/** The short reason counted in the FailedScheduling histogram (GetReason / Status reason). */
-export function reasonText(r: FailureReason, era: Era): string {
-  if (r.kind === 'insufficient') {
-    if (era === 'framework' && r.resource === 'pods') return 'Too many pods';
-    return `Insufficient ${r.resource}`;
-  }
-  if (era === 'framework' && r.reason === 'PodToleratesNodeTaints' && r.taint) {
-    return `node(s) had untolerated taint {${r.taint.key}: ${r.taint.value ?? ''}}`;
-  }
-  return (era === 'legacy' ? LEGACY : FRAMEWORK)[r.reason];
+/** A release's words for why nodes do not fit. */
+export interface Wording {
+  /** The short reason counted in the FailedScheduling histogram (GetReason / Status reason). */
+  reasonText(r: FailureReason): string;
+  /** The FailedScheduling message when no node fits. */
+  fitError(numAllNodes: number, failures: ReadonlyMap<string, readonly FailureReason[]>): string;
 }
+
+/** v1.12: the predicates' GetReason(); no nodes at all is a message of its own. */
+export const LEGACY_WORDING: Wording = {
+  reasonText: (r) => (r.kind === 'insufficient' ? `Insufficient ${r.resource}` : LEGACY[r.reason]),
+  fitError: (numAllNodes, failures) =>
+    numAllNodes === 0 ? 'no nodes available to schedule pods' : fitErrorMessage(numAllNodes, failures, LEGACY_WORDING),
+};
+
+/** v1.32: the plugins' reasons ("Too many pods", the untolerated taint named), and preemption's verdict appended. */
+export const FRAMEWORK_WORDING: Wording = {
+  reasonText: (r) => {
+    if (r.kind === 'insufficient') return r.resource === 'pods' ? 'Too many pods' : `Insufficient ${r.resource}`;
+    if (r.reason === 'PodToleratesNodeTaints' && r.taint)
+      return `node(s) had untolerated taint {${r.taint.key}: ${r.taint.value ?? ''}}`;
+    return FRAMEWORK[r.reason];
+  },
+  fitError: (numAllNodes, failures) => frameworkFitErrorMessage(numAllNodes, failures),
+};
 
 /**
  * FitError.Error(): "0/N nodes are available: " then "<count> <reason>" per distinct
@@ -91,16 +104,16 @@ export function reasonText(r: FailureReason, era: Era): string {
 export function fitErrorMessage(
   numAllNodes: number,
   failures: ReadonlyMap<string, readonly FailureReason[]>,
-  era: Era,
+  wording: Wording,
 ): string {
-  return `0/${numAllNodes} nodes are available: ${reasonHistogram(failures, era).join(', ')}.`;
+  return `0/${numAllNodes} nodes are available: ${reasonHistogram(failures, wording).join(', ')}.`;
 }
 
-export function reasonHistogram(failures: ReadonlyMap<string, readonly FailureReason[]>, era: Era): string[] {
+export function reasonHistogram(failures: ReadonlyMap<string, readonly FailureReason[]>, wording: Wording): string[] {
   const counts = new Map<string, number>();
   for (const reasons of failures.values()) {
     for (const r of reasons) {
-      const t = reasonText(r, era);
+      const t = wording.reasonText(r);
       counts.set(t, (counts.get(t) ?? 0) + 1);
     }
   }
@@ -144,5 +157,5 @@ export function frameworkFitErrorMessage(
     .map(([t, n]) => `${n} ${t}`)
     .sort()
     .join(', ')}.`;
-  return `${fitErrorMessage(numAllNodes, failures, 'framework')} preemption: ${preemption}`;
+  return `${fitErrorMessage(numAllNodes, failures, FRAMEWORK_WORDING)} preemption: ${preemption}`;
 }

@@ -100,7 +100,3 @@ export const FRAMEWORK_ARITHMETIC: PodArithmetic = {
     return { milliCPU: r.milliCPU, memory: r.memory };
   },
 };
-
-export function arithmeticFor(era: 'legacy' | 'framework'): PodArithmetic {
-  return era === 'framework' ? FRAMEWORK_ARITHMETIC : LEGACY_ARITHMETIC;
-}

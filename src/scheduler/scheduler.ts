@@ -11,7 +11,6 @@ import { ServiceLike } from './meta';
 import { LabelSelected, MapSelected } from './spread-selectors';
 import { Algorithm } from './providers';
 import { SchedulingQueue } from './queue';
-import { arithmeticFor } from './requests';
 import { reportTo } from '../client/background';
 
 export interface SchedulerOptions {
@@ -89,7 +88,7 @@ export class Scheduler {
     private readonly quiescence: Quiescence,
     readonly options: SchedulerOptions,
   ) {
-    this.cache = new SchedulerCache(arithmeticFor(options.algorithm.era));
+    this.cache = new SchedulerCache(options.algorithm.release.arithmetic);
     this.pods = informers.informer<Pod>({ resource: 'pods' });
     this.nodes = informers.informer<Node>({ resource: 'nodes' });
     this.services = informers.informer<KubeObject & ServiceLike>({ resource: 'services' });

@@ -40,7 +40,7 @@ function scores(incoming: Container[], nodes: [number, number][], pods: [Contain
   for (const [containers, node] of pods) cache.addPod(pod(containers, node));
   const p = pod(incoming);
   const infos = nodes.map((_, i) => cache.nodeInfo(`node${i + 1}`)!);
-  return balancedAllocation('framework')(p, new PodMeta(p, cache, FRAMEWORK_ARITHMETIC), infos);
+  return balancedAllocation(p, new PodMeta(p, cache, FRAMEWORK_ARITHMETIC), infos);
 }
 
 test('NodeResourcesBalancedAllocation, v1.32 (TestNodeResourcesBalancedAllocation)', () => {

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { Node, Pod } from '../../src/api/core';
 import { SchedulerCache } from '../../src/scheduler/cache';
 import { PodMeta } from '../../src/scheduler/meta';
-import { imageLocality, normalizedImageName } from '../../src/scheduler/priorities/image-locality';
+import {
+  imageLocality,
+  normalizedImageName,
+  V1_12_IMAGE_LOCALITY,
+  V1_32_IMAGE_LOCALITY,
+} from '../../src/scheduler/priorities/image-locality';
 
 /*
  * ImageLocality from upstream's tables: v1.12 pkg/scheduler/algorithm/priorities
@@ -41,7 +46,11 @@ function scores(era: 'legacy' | 'framework', images: string[], nodes: Images[], 
     },
   };
   const infos = nodes.map((_, i) => cache.nodeInfo(`machine${i + 1}`)!);
-  return imageLocality(era)(pod, new PodMeta(pod, cache), infos);
+  return imageLocality(era === 'legacy' ? V1_12_IMAGE_LOCALITY : V1_32_IMAGE_LOCALITY)(
+    pod,
+    new PodMeta(pod, cache),
+    infos,
+  );
 }
 
 const cases: { name: string; images: string[]; nodes: Images[]; legacy: number[]; framework: number[] }[] = [

@@ -4,9 +4,17 @@ import { Node, Pod } from '../../src/api/core';
 import { LabelSelector } from '../../src/api/labels/selector';
 import { SchedulerCache } from '../../src/scheduler/cache';
 import { PodMeta } from '../../src/scheduler/meta';
-import { interPodAffinity } from '../../src/scheduler/predicates/inter-pod-affinity';
-import { interPodAffinityPriority } from '../../src/scheduler/priorities/inter-pod-affinity';
-import { reasonText } from '../../src/scheduler/reasons';
+import {
+  interPodAffinity,
+  V1_12_AFFINITY_FILTER,
+  V1_32_AFFINITY_FILTER,
+} from '../../src/scheduler/predicates/inter-pod-affinity';
+import {
+  interPodAffinityPriority,
+  V1_12_AFFINITY_SCORE,
+  V1_32_AFFINITY_SCORE,
+} from '../../src/scheduler/priorities/inter-pod-affinity';
+import { LEGACY_RELEASE, FRAMEWORK_RELEASE } from '../../src/scheduler/release';
 
 /*
  * Inter-pod affinity, both releases, from upstream's tables:
@@ -81,14 +89,17 @@ function cluster(nodes: Record<string, Labels>, pods: P[]): SchedulerCache {
 }
 
 type Era = 'legacy' | 'framework';
+const FILTER = { legacy: V1_12_AFFINITY_FILTER, framework: V1_32_AFFINITY_FILTER };
+const SCORE = { legacy: V1_12_AFFINITY_SCORE, framework: V1_32_AFFINITY_SCORE };
+const RELEASE = { legacy: LEGACY_RELEASE, framework: FRAMEWORK_RELEASE };
 /** Each node's verdict: '' (fits) or the reasons, as each release words them. */
 function filter(era: Era, nodes: Record<string, Labels>, pods: P[], incoming: P): string[] {
   const cache = cluster(nodes, pods);
   const p = pod(incoming);
   const meta = new PodMeta(p, cache);
   return Object.keys(nodes).map((n) =>
-    interPodAffinity(era)(p, meta, cache.nodeInfo(n)!)
-      .map((r) => reasonText(r, era))
+    interPodAffinity(FILTER[era])(p, meta, cache.nodeInfo(n)!)
+      .map((r) => RELEASE[era].wording.reasonText(r))
       .join('; '),
   );
 }
@@ -421,7 +432,7 @@ function score(era: Era, nodes: Record<string, Labels>, pods: P[], incoming: P):
   const cache = cluster(nodes, pods);
   const p = pod(incoming);
   const infos = Object.keys(nodes).map((n) => cache.nodeInfo(n)!);
-  return interPodAffinityPriority(era)(p, new PodMeta(p, cache), infos);
+  return interPodAffinityPriority(SCORE[era])(p, new PodMeta(p, cache), infos);
 }
 
 const m = {

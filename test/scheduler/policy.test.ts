@@ -8,7 +8,7 @@ import { PodMeta } from '../../src/scheduler/meta';
 import { maxVolumeCount } from '../../src/scheduler/predicates/volume-count';
 import { checkNodeCondition, checkNodeMemoryPressure } from '../../src/scheduler/predicates/node-conditions';
 import { requestedToCapacityRatio } from '../../src/scheduler/priorities/requested-to-capacity';
-import { reasonText } from '../../src/scheduler/reasons';
+import { LEGACY_WORDING } from '../../src/scheduler/reasons';
 
 /*
  * The names a v1.12 Policy may use (algorithmprovider/defaults/defaults.go init,
@@ -137,7 +137,7 @@ test('CheckNodeCondition (TestNodeConditionPredicate, v1.12) and CheckNodeMemory
   const meta = new PodMeta(p, cache);
   for (const [n, want] of cases)
     assert.deepEqual(
-      checkNodeCondition(p, meta, cache.nodeInfo(n.metadata.name!)!).map((r) => reasonText(r, 'legacy')),
+      checkNodeCondition(p, meta, cache.nodeInfo(n.metadata.name!)!).map((r) => LEGACY_WORDING.reasonText(r)),
       want,
       n.metadata.name,
     );

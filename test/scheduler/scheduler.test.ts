@@ -9,7 +9,8 @@ import { mostRequestedScore } from '../../src/scheduler/priorities/most-requeste
 import { frameworkBalancedScore, legacyBalancedScore } from '../../src/scheduler/priorities/balanced';
 import { spreadScores } from '../../src/scheduler/priorities/selector-spread';
 import { normalize } from '../../src/scheduler/priorities/priority';
-import { fitErrorMessage, frameworkFitErrorMessage, FailureReason } from '../../src/scheduler/reasons';
+import { fitErrorMessage, frameworkFitErrorMessage, FailureReason, LEGACY_WORDING } from '../../src/scheduler/reasons';
+import { FRAMEWORK_RELEASE, LEGACY_RELEASE } from '../../src/scheduler/release';
 import { volumesConflict } from '../../src/scheduler/predicates/no-disk-conflict';
 import { toleratesTaint } from '../../src/scheduler/taints';
 import { HostSelector, numFeasibleNodesToFind } from '../../src/scheduler/algorithm';
@@ -80,7 +81,7 @@ test('FitError: "<count> <reason>" sorted as strings', () => {
     ],
   ]);
   assert.equal(
-    fitErrorMessage(3, failures, 'legacy'),
+    fitErrorMessage(3, failures, LEGACY_WORDING),
     "0/3 nodes are available: 2 Insufficient cpu, 2 node(s) didn't match node selector.",
   );
   assert.equal(
@@ -116,23 +117,23 @@ test('ToleratesTaint (TestTaintTolerationFilter vectors)', () => {
 });
 
 test('numFeasibleNodesToFind: v1.12 50 % (≥ 100); v1.32 adaptive 50 − n/125 %, ≥ 5 %', () => {
-  assert.equal(numFeasibleNodesToFind('legacy', 99, 50), 99);
-  assert.equal(numFeasibleNodesToFind('legacy', 150, 50), 100);
-  assert.equal(numFeasibleNodesToFind('legacy', 5000, 50), 2500);
-  assert.equal(numFeasibleNodesToFind('framework', 5000, 0), 500);
-  assert.equal(numFeasibleNodesToFind('framework', 1000, 0), 420);
-  assert.equal(numFeasibleNodesToFind('framework', 10000, 0), 500);
+  assert.equal(numFeasibleNodesToFind(LEGACY_RELEASE, 99, 50), 99);
+  assert.equal(numFeasibleNodesToFind(LEGACY_RELEASE, 150, 50), 100);
+  assert.equal(numFeasibleNodesToFind(LEGACY_RELEASE, 5000, 50), 2500);
+  assert.equal(numFeasibleNodesToFind(FRAMEWORK_RELEASE, 5000, 0), 500);
+  assert.equal(numFeasibleNodesToFind(FRAMEWORK_RELEASE, 1000, 0), 420);
+  assert.equal(numFeasibleNodesToFind(FRAMEWORK_RELEASE, 10000, 0), 500);
 });
 
 test('selectHost: v1.12 round-robin over the max scores in list order; v1.32 seeded reservoir sampling', () => {
-  const legacy = new HostSelector('legacy');
+  const legacy = new HostSelector(LEGACY_RELEASE.hostSelection);
   const names = ['m1', 'm2', 'm3'];
   assert.deepEqual(
     [1, 2, 3].map(() => legacy.select(names, [10, 10, 5])),
     ['m1', 'm2', 'm1'],
   );
-  const a = new HostSelector('framework', 7);
-  const b = new HostSelector('framework', 7);
+  const a = new HostSelector(FRAMEWORK_RELEASE.hostSelection, 7);
+  const b = new HostSelector(FRAMEWORK_RELEASE.hostSelection, 7);
   const seq = () => Array.from({ length: 20 }, () => a.select(names, [5, 5, 5]));
   const first = seq();
   assert.deepEqual(

@@ -1,5 +1,13 @@
 import { Pod } from '../../api/core';
-import { AffinityTerm, Era, matchesAll, podTerms, scheduledPods, termMatches, topologyPair } from '../affinity-terms';
+import {
+  AffinityTerm,
+  matchesAll,
+  podTerms,
+  scheduledPods,
+  termMatches,
+  TermRules,
+  topologyPair,
+} from '../affinity-terms';
 import { PodMeta } from '../meta';
 import { NodeInfo } from '../nodeinfo';
 import { FailureReason, PredicateReason } from '../reasons';
@@ -27,11 +35,31 @@ function bump(m: Map<string, number>, info: NodeInfo, key: string): void {
   if (pair !== undefined) m.set(pair, (m.get(pair) ?? 0) + 1);
 }
 
-const STATE = { legacy: 'InterPodAffinity/legacy', framework: 'InterPodAffinity/framework' } as const;
+/** How a release filters: term reading, the order of the three checks, and its reasons. */
+export interface AffinityFilterRules extends TermRules {
+  /**
+   * v1.12 (InterPodAffinityMatches): the existing pods' anti-affinity first, each failure
+   * after the generic ErrPodAffinityNotMatch; v1.32: the pod's own terms first, one reason.
+   */
+  existingFirstWithGenericReason: boolean;
+  /** v1.32: a node lacking a required affinity term's topology key never fits. */
+  requireTopologyKeys: boolean;
+}
 
-function state(pod: Pod, meta: PodMeta, era: Era): AffinityState {
-  return meta.once(STATE[era], () => {
-    const own = podTerms(pod, era);
+export const V1_12_AFFINITY_FILTER: AffinityFilterRules = {
+  namespaceSelector: false,
+  existingFirstWithGenericReason: true,
+  requireTopologyKeys: false,
+};
+export const V1_32_AFFINITY_FILTER: AffinityFilterRules = {
+  namespaceSelector: true,
+  existingFirstWithGenericReason: false,
+  requireTopologyKeys: true,
+};
+
+function state(pod: Pod, meta: PodMeta, rules: TermRules): AffinityState {
+  return meta.once(`InterPodAffinity/${rules.namespaceSelector ? 'namespaceSelector' : 'namespaces'}`, () => {
+    const own = podTerms(pod, rules);
     const s: AffinityState = {
       existingAntiAffinity: new Map(),
       affinity: new Map(),
@@ -42,7 +70,7 @@ function state(pod: Pod, meta: PodMeta, era: Era): AffinityState {
     // Without required terms of its own, only running pods with (anti-)affinity can refuse the pod.
     const onlyWithAffinity = own.requiredAffinity.length + own.requiredAntiAffinity.length === 0;
     for (const { pod: existing, node } of scheduledPods(meta.cluster, onlyWithAffinity)) {
-      for (const t of podTerms(existing, era).requiredAntiAffinity)
+      for (const t of podTerms(existing, rules).requiredAntiAffinity)
         if (termMatches(t, pod)) bump(s.existingAntiAffinity, node, t.topologyKey);
       if (matchesAll(own.requiredAffinity, existing))
         for (const t of own.requiredAffinity) bump(s.affinity, node, t.topologyKey);
@@ -75,13 +103,13 @@ function antiAffinityHolds(s: AffinityState, info: NodeInfo): boolean {
  * to itself: it passes when no pod anywhere matches and it matches its own terms. v1.32
  * asks, even then, that the node carry every topology key; v1.12 does not.
  */
-function affinityHolds(s: AffinityState, pod: Pod, info: NodeInfo, era: Era): boolean {
+function affinityHolds(s: AffinityState, pod: Pod, info: NodeInfo, rules: AffinityFilterRules): boolean {
   if (s.requiredAffinity.length === 0) return true;
   let found = true;
   for (const t of s.requiredAffinity) {
     const pair = topologyPair(info, t.topologyKey);
     if (pair === undefined) {
-      if (era === 'framework') return false;
+      if (rules.requireTopologyKeys) return false;
       found = false;
     } else if ((s.affinity.get(pair) ?? 0) <= 0) found = false;
   }
@@ -96,30 +124,30 @@ function affinityHolds(s: AffinityState, pod: Pod, info: NodeInfo, era: Era): bo
  * anti-affinity first, then the pod's own affinity and anti-affinity; each failure comes
  * with the generic ErrPodAffinityNotMatch before its own reason.
  */
-export function interPodAffinity(era: Era): Predicate {
+export function interPodAffinity(rules: AffinityFilterRules): Predicate {
   const check: NodeCheck = (pod, meta, info) => {
-    const s = state(pod, meta, era);
+    const s = state(pod, meta, rules);
     if (!constrains(s)) return FITS;
     const fail = (reason: PredicateReason): FailureReason[] =>
-      era === 'legacy'
+      rules.existingFirstWithGenericReason
         ? [
             { kind: 'predicate', reason: 'MatchInterPodAffinity' },
             { kind: 'predicate', reason },
           ]
         : [{ kind: 'predicate', reason }];
-    if (era === 'legacy') {
+    if (rules.existingFirstWithGenericReason) {
       if (!existingAntiAffinityHolds(s, info)) return fail('ExistingPodsAntiAffinityRulesNotMatch');
-      if (!affinityHolds(s, pod, info, era)) return fail('PodAffinityRulesNotMatch');
+      if (!affinityHolds(s, pod, info, rules)) return fail('PodAffinityRulesNotMatch');
       if (!antiAffinityHolds(s, info)) return fail('PodAntiAffinityRulesNotMatch');
       return FITS;
     }
-    if (!affinityHolds(s, pod, info, era)) return fail('PodAffinityRulesNotMatch');
+    if (!affinityHolds(s, pod, info, rules)) return fail('PodAffinityRulesNotMatch');
     if (!antiAffinityHolds(s, info)) return fail('PodAntiAffinityRulesNotMatch');
     if (!existingAntiAffinityHolds(s, info)) return fail('ExistingPodsAntiAffinityRulesNotMatch');
     return FITS;
   };
   // Without terms of its own and with no existing pod's anti-affinity matching it, the pod fits every node.
-  return withForPod(check, (pod, meta) => (constrains(state(pod, meta, era)) ? check : undefined));
+  return withForPod(check, (pod, meta) => (constrains(state(pod, meta, rules)) ? check : undefined));
 }
 
 function constrains(s: AffinityState): boolean {

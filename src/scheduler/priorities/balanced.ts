@@ -34,10 +34,10 @@ export function frameworkBalancedScore(cpu: number, cpuCap: number, mem: number,
  * node's own balance decides. (PreScore's Skip for best-effort pods came with v1.33,
  * kubernetes#130260, not in any v1.32 release.)
  */
-export function balancedAllocation(era: 'legacy' | 'framework'): Priority {
-  if (era === 'legacy') return fromRows(legacyBalancedScore, 'nonZero');
-  return fromRows(frameworkBalancedScore, 'actual');
-}
+export const balancedAllocation: Priority = fromRows(frameworkBalancedScore, 'actual');
+
+/** v1.12 BalancedResourceAllocation: on the non-zero requests. */
+export const legacyBalancedAllocation: Priority = fromRows(legacyBalancedScore, 'nonZero');
 
 /** A score of each node's cpu and memory (the node's requests + the pod's) against allocatable, read from the table rows. */
 function fromRows(

@@ -18,17 +18,28 @@ export function normalizedImageName(name: string): string {
  * (v1.12, app containers only) or from [23 MiB, 1000 MiB × containers] onto 0..100 (v1.32,
  * init containers too).
  */
-export function imageLocality(era: 'legacy' | 'framework'): Priority {
+export interface ImageLocalityRules {
+  /** The top score: 10 (v1.12) or 100 (v1.32). */
+  maxScore: number;
+  /** v1.32: init containers' images count too, and the upper threshold is per container. */
+  allContainers: boolean;
+}
+
+export const V1_12_IMAGE_LOCALITY: ImageLocalityRules = { maxScore: 10, allContainers: false };
+export const V1_32_IMAGE_LOCALITY: ImageLocalityRules = { maxScore: 100, allContainers: true };
+
+export function imageLocality(rules: ImageLocalityRules): Priority {
   return (pod, meta, nodes) => {
     const spread = new Map<string, number>();
     for (const n of meta.cluster.nodesWithImages())
       for (const name of n.images.keys()) spread.set(name, (spread.get(name) ?? 0) + 1);
     if (spread.size === 0) return nodes.map(() => 0);
     const total = meta.cluster.allNodes().length;
-    const containers =
-      era === 'framework' ? [...(pod.spec.initContainers ?? []), ...pod.spec.containers] : pod.spec.containers;
-    const max = era === 'framework' ? MAX_THRESHOLD * containers.length : MAX_THRESHOLD;
-    const top = era === 'framework' ? 100 : 10;
+    const containers = rules.allContainers
+      ? [...(pod.spec.initContainers ?? []), ...pod.spec.containers]
+      : pod.spec.containers;
+    const max = rules.allContainers ? MAX_THRESHOLD * containers.length : MAX_THRESHOLD;
+    const top = rules.maxScore;
     return nodes.map((n) => {
       const images = n.images;
       let sum = 0;

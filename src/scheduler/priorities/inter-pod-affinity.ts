@@ -1,5 +1,5 @@
 import { Pod } from '../../api/core';
-import { AffinityTerm, Era, podTerms, scheduledPods, termMatches } from '../affinity-terms';
+import { AffinityTerm, podTerms, scheduledPods, termMatches, TermRules } from '../affinity-terms';
 import { NodeInfo } from '../nodeinfo';
 import type { ClusterView } from '../meta';
 import { Priority } from './priority';
@@ -35,13 +35,13 @@ function add(
  * required affinity terms the incoming pod matches (+ hardPodAffinityWeight); its preferred
  * affinity (+) and anti-affinity (−) terms the incoming pod matches.
  */
-function topologyScore(pod: Pod, cluster: ClusterView, era: Era): TopologyScore {
-  const own = podTerms(pod, era);
+function topologyScore(pod: Pod, cluster: ClusterView, rules: TermRules): TopologyScore {
+  const own = podTerms(pod, rules);
   const score: TopologyScore = new Map();
   // Unless the pod has preferred terms, only running pods with affinity terms lend weight.
   const onlyWithAffinity = own.preferredAffinity.length + own.preferredAntiAffinity.length === 0;
   for (const { pod: existing, node } of scheduledPods(cluster, onlyWithAffinity)) {
-    const theirs = podTerms(existing, era);
+    const theirs = podTerms(existing, rules);
     add(score, own.preferredAffinity, existing, node, 1);
     add(score, own.preferredAntiAffinity, existing, node, -1);
     if (HARD_POD_AFFINITY_WEIGHT > 0) add(score, theirs.requiredAffinity, pod, node, 1, HARD_POD_AFFINITY_WEIGHT);
@@ -66,18 +66,28 @@ function rawScore(score: TopologyScore, node: NodeInfo): number {
  * (Go's zero floats), so a node with no weight stays the floor: 10 × (s − min) / (max − min)
  * with min ≤ 0 ≤ max.
  */
-export function interPodAffinityPriority(era: Era): Priority {
+export interface AffinityScoreRules extends TermRules {
+  /** The top score: 10 (v1.12) or 100 (v1.32). */
+  maxScore: number;
+  /** v1.12: max and min start at 0, so a node with no weight is the floor. */
+  zeroFloor: boolean;
+}
+
+export const V1_12_AFFINITY_SCORE: AffinityScoreRules = { namespaceSelector: false, maxScore: 10, zeroFloor: true };
+export const V1_32_AFFINITY_SCORE: AffinityScoreRules = { namespaceSelector: true, maxScore: 100, zeroFloor: false };
+
+export function interPodAffinityPriority(rules: AffinityScoreRules): Priority {
   return (pod, meta, nodes) => {
-    const score = topologyScore(pod, meta.cluster, era);
+    const score = topologyScore(pod, meta.cluster, rules);
     if (score.size === 0) return nodes.map(() => 0);
     const raw = nodes.map((n) => rawScore(score, n));
-    let max = era === 'legacy' ? 0 : Number.NEGATIVE_INFINITY;
-    let min = era === 'legacy' ? 0 : Number.POSITIVE_INFINITY;
+    let max = rules.zeroFloor ? 0 : Number.NEGATIVE_INFINITY;
+    let min = rules.zeroFloor ? 0 : Number.POSITIVE_INFINITY;
     for (const s of raw) {
       if (s > max) max = s;
       if (s < min) min = s;
     }
-    const top = era === 'legacy' ? 10 : 100;
+    const top = rules.maxScore;
     return raw.map((s) => (max - min > 0 ? Math.trunc(top * ((s - min) / (max - min))) : 0));
   };
 }
