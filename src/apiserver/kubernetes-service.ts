@@ -4,7 +4,7 @@ import { isStatusError } from '../api/errors';
 import { Endpoints } from '../api/resources/endpoints';
 import { Service } from '../api/resources/service';
 import { Client } from '../client/client';
-import { reportTo } from '../client/background';
+import { ErrorSink, handleError } from '../client/background';
 
 export interface KubernetesServiceOptions {
   /** The first address of --service-cluster-ip-range. */
@@ -30,12 +30,14 @@ export class KubernetesServiceController {
     private readonly client: Client,
     private readonly clock: Clock,
     private readonly options: KubernetesServiceOptions,
+    /** Where a failed pass goes: the cluster's reporter (the process's when alone). */
+    private readonly report: ErrorSink = handleError,
   ) {}
 
   async start(): Promise<void> {
     await this.reconcile();
     this.timer = this.clock.setInterval(
-      () => void this.reconcile().catch(reportTo('kubernetes service')),
+      () => void this.reconcile().catch((e) => this.report('kubernetes service', e)),
       this.options.intervalMs,
     );
   }

@@ -2,7 +2,7 @@ import { errors } from '../api/errors';
 import { ipv4ToNumber, numberToIPv4 } from '../api/ipv4';
 import { Service } from '../api/resources/service';
 import { KubeObject } from '../api/meta';
-import { reportTo } from '../client/background';
+import { ErrorSink, handleError } from '../client/background';
 import { Store, Watch } from '../store';
 import { RangeAllocator, ServiceIPRange, StoredRange } from './ipallocator';
 import { CreateHook, Undo } from './apiserver';
@@ -43,6 +43,8 @@ export class ServiceAllocations implements CreateHook {
     cidr: string,
     private readonly store: Store,
     private readonly track: Track = (p) => p,
+    /** Where a failed release goes: the cluster's reporter (the process's when alone). */
+    private readonly report: ErrorSink = handleError,
   ) {
     this.ips = new ServiceIPRange(cidr);
     this.ipRange = new StoredRange(store, SERVICE_IPS_KEY, this.ips.cidr, this.ips.bitmap);
@@ -68,9 +70,12 @@ export class ServiceAllocations implements CreateHook {
         const { ips, ports } = holdings(e.kv.value);
         const at = e.kv.modRevision;
         // Called in revision order: the ranges' queues keep that order.
-        if (ips.length > 0) void this.track(this.ipRange.releaseDeleted(ips, at)).catch(reportTo('service IP release'));
+        if (ips.length > 0)
+          void this.track(this.ipRange.releaseDeleted(ips, at)).catch((e) => this.report('service IP release', e));
         if (ports.length > 0)
-          void this.track(this.portRange.releaseDeleted(ports, at)).catch(reportTo('service node port release'));
+          void this.track(this.portRange.releaseDeleted(ports, at)).catch((e) =>
+            this.report('service node port release', e),
+          );
       }
     });
   }

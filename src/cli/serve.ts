@@ -12,7 +12,6 @@ import { describeStore, openStore, parseStoreSpec } from '../store/open';
 import { Store } from '../store';
 import { Compactor } from '../store/compactor';
 import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
-import { reportTo } from '../client/background';
 import { SERVE_HELP } from './help';
 
 const OWN = [
@@ -103,7 +102,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const compactor =
     storeSpec.kind === 'memory'
       ? undefined
-      : new Compactor(store, cluster.clock, compactionInterval, reportTo('compactor'), (p) => quiescence.track(p));
+      : new Compactor(store, cluster.clock, compactionInterval, cluster.background.reportTo('compactor'), (p) =>
+          quiescence.track(p),
+        );
   compactor?.start();
   const server = new ClusterServer(cluster, { dir });
   const endpoints = await server.start();

@@ -1,13 +1,13 @@
 import { KubeObject } from '../api/meta';
 import { ListOptions } from '../api/request';
 import { Clock, Quiescence, TimerHandle } from '../clock';
-import { handleError } from './background';
+import { ErrorSink, handleError } from './background';
+import { EVENT_CACHE_ENTRIES, EventRecorder, EventSource } from './events';
 import { Client, ResourceRef } from './client';
 import { EventHandler, HandlerRegistration, Informer, InformerFactory } from './informer';
 import { WorkQueue, WorkQueueOptions } from './workqueue';
 
-/** Where a failure nobody waits for goes: utilruntime.HandleError's signature. */
-export type ErrorSink = (component: string, error: unknown) => void;
+export type { ErrorSink } from './background';
 
 /** What a cluster gives every controller it builds. */
 export interface ControllerParts {
@@ -15,7 +15,7 @@ export interface ControllerParts {
   client: Client;
   clock: Clock;
   quiescence: Quiescence;
-  /** The one background reporter (client/background.ts) unless the owner gives another. */
+  /** The cluster's background reporter (Cluster.background); the process's when none is given. */
   reportError?: ErrorSink;
 }
 
@@ -53,6 +53,11 @@ export class ControllerContext {
     this.informers = parts.informers;
     this.quiescence = parts.quiescence;
     this.sink = parts.reportError ?? handleError;
+  }
+
+  /** An event recorder for the controller's events; its failed writes go to the controller's sink. */
+  events(source: EventSource): EventRecorder {
+    return new EventRecorder(this.client, this.clock, source, EVENT_CACHE_ENTRIES, this.sink);
   }
 
   /** The shared informer for a resource (one per resource and selector, for every controller). */

@@ -2,7 +2,7 @@ import { Clock, isoTime } from '../clock';
 import { Event, ObjectReference } from '../api/core';
 import { KubeObject } from '../api/meta';
 import { Client } from './client';
-import { reportTo } from './background';
+import { ErrorSink, handleError } from './background';
 import { flatString } from '../util/flat-string';
 
 export interface EventSource {
@@ -46,6 +46,8 @@ export class EventRecorder {
     private readonly clock: Clock,
     private readonly source: EventSource,
     private readonly cacheEntries = EVENT_CACHE_ENTRIES,
+    /** Where a failed event write goes: the owner's background reporter. */
+    private readonly report: ErrorSink = handleError,
   ) {}
 
   /** How many distinct events the recorder remembers now (at most cacheEntries). */
@@ -81,7 +83,7 @@ export class EventRecorder {
       previous.count++;
       void this.client
         .patch({ resource: 'events', namespace }, previous.name, 'merge', { count: previous.count, lastTimestamp: now })
-        .catch(reportTo('event recorder'));
+        .catch((e) => this.report('event recorder', e));
       return;
     }
     // Stored with the Event, as long as it lives: one piece each (../util/flat-string).
@@ -104,6 +106,6 @@ export class EventRecorder {
       reportingComponent: this.source.component,
       reportingInstance: this.source.host ?? '',
     };
-    void this.client.create({ resource: 'events', namespace }, event).catch(reportTo('event recorder'));
+    void this.client.create({ resource: 'events', namespace }, event).catch((e) => this.report('event recorder', e));
   }
 }

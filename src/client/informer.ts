@@ -2,7 +2,7 @@ import { KubeObject, objectKey } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Client, ResourceRef, Watch } from './client';
 import { ListOptions } from '../api/request';
-import { handleError } from './background';
+import { ErrorSink, handleError } from './background';
 import { ExponentialBackoff } from './backoff';
 import { Clock, TimerHandle } from '../clock';
 
@@ -55,13 +55,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     readonly ref: ResourceRef,
     private readonly options: ListOptions = {},
     private readonly clock?: Clock,
+    /** Where failures nobody waits for go (a relist, a closed watch, a handler): the owner's reporter. */
+    private readonly report: ErrorSink = handleError,
   ) {}
 
   addEventHandler(handler: EventHandler<T>): HandlerRegistration {
     const registration = new Registration(handler);
     this.handlers = [...this.handlers, registration];
     if (this.synced)
-      for (const obj of this.cache.values()) if (registration.active) guarded(obj, () => handler.onAdd?.(obj));
+      for (const obj of this.cache.values())
+        if (registration.active) guarded(this.report, obj, () => handler.onAdd?.(obj));
     return registration;
   }
 
@@ -140,7 +143,7 @@ export class Informer<T extends KubeObject = KubeObject> {
    */
   private relist(): void {
     this.listAndWatch().catch((e) => {
-      handleError(`informer (${this.ref.resource})`, e);
+      this.report(`informer (${this.ref.resource})`, e);
       this.retryAfterBackoff(() => this.relist());
     });
   }
@@ -200,7 +203,7 @@ export class Informer<T extends KubeObject = KubeObject> {
           if (isGone(error)) return this.relist();
           const lastedAWhile = started !== undefined && this.clock!.now() - started >= 1000;
           if (error === undefined && (delivered || lastedAWhile)) return this.rewatch();
-          if (error !== undefined) handleError(`informer (${this.ref.resource}): watch closed`, error);
+          if (error !== undefined) this.report(`informer (${this.ref.resource}): watch closed`, error);
           this.retryAfterBackoff(() => this.rewatch());
         },
       },
@@ -210,7 +213,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private rewatch(): void {
     this.startWatch().catch((e) => {
       if (isGone(e)) return this.relist();
-      handleError(`informer (${this.ref.resource})`, e);
+      this.report(`informer (${this.ref.resource})`, e);
       this.retryAfterBackoff(() => this.rewatch());
     });
   }
@@ -225,14 +228,14 @@ export class Informer<T extends KubeObject = KubeObject> {
         continue;
       }
       // Most updates (a heartbeat, a status) leave the indexed values as they were: nothing to move.
-      const before = guarded(old, () => fn(old)) ?? [];
-      const after = guarded(obj, () => fn(obj)) ?? [];
+      const before = guarded(this.report, old, () => fn(old)) ?? [];
+      const after = guarded(this.report, obj, () => fn(obj)) ?? [];
       if (sameValues(before, after)) continue;
       this.indexValuesRemove(name, key, before);
       this.indexValuesAdd(name, key, after);
     }
     for (const r of this.handlers) {
-      if (r.active) guarded(obj, () => (old ? r.handler.onUpdate?.(old, obj) : r.handler.onAdd?.(obj)));
+      if (r.active) guarded(this.report, obj, () => (old ? r.handler.onUpdate?.(old, obj) : r.handler.onAdd?.(obj)));
     }
   }
 
@@ -240,15 +243,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     const old = this.cache.get(key);
     this.cache.delete(key);
     if (old) for (const [name, fn] of this.indexers) this.indexRemove(name, fn, key, old);
-    for (const r of this.handlers) if (r.active) guarded(obj, () => r.handler.onDelete?.(obj));
+    for (const r of this.handlers) if (r.active) guarded(this.report, obj, () => r.handler.onDelete?.(obj));
   }
 
   private indexAdd(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
-    this.indexValuesAdd(name, key, guarded(obj, () => fn(obj)) ?? []);
+    this.indexValuesAdd(name, key, guarded(this.report, obj, () => fn(obj)) ?? []);
   }
 
   private indexRemove(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
-    this.indexValuesRemove(name, key, guarded(obj, () => fn(obj)) ?? []);
+    this.indexValuesRemove(name, key, guarded(this.report, obj, () => fn(obj)) ?? []);
   }
 
   private indexValuesAdd(name: string, key: string, values: string[]): void {
@@ -277,6 +280,7 @@ export class InformerFactory {
   constructor(
     private readonly client: Client,
     private readonly clock?: Clock,
+    private readonly report: ErrorSink = handleError,
   ) {}
 
   informer<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Informer<T> {
@@ -288,7 +292,7 @@ export class InformerFactory {
     ]);
     let inf = this.informers.get(key);
     if (!inf) {
-      inf = new Informer(this.client, ref, options, this.clock);
+      inf = new Informer(this.client, ref, options, this.clock, this.report);
       this.informers.set(key, inf);
     }
     return inf as unknown as Informer<T>;
@@ -313,12 +317,12 @@ function sameValues(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-/** Counts handler failures on one object (the fuzz test reads it); each goes to the HandleError sink. */
+/** Counts handler failures on one object (the fuzz test reads it); each goes to the informer's sink. */
 export const informerErrors = {
   count: 0,
-  report: (obj: KubeObject, e: unknown): void => {
+  report: (obj: KubeObject, e: unknown, sink: ErrorSink = handleError): void => {
     const name = `${obj?.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj?.metadata?.name}`;
-    handleError(`informer: skipped ${obj?.kind ?? 'object'} ${name}`, e);
+    sink(`informer: skipped ${obj?.kind ?? 'object'} ${name}`, e);
   },
 };
 
@@ -326,18 +330,18 @@ export const informerErrors = {
  * Runs one handler or index function on one object: an object the code cannot handle is
  * skipped and reported, never allowed to stop the informer (or its component).
  */
-function guarded<R>(obj: KubeObject, run: () => R): R | undefined {
+function guarded<R>(sink: ErrorSink, obj: KubeObject, run: () => R): R | undefined {
   try {
     const r = run();
     if (r instanceof Promise)
       r.catch((e) => {
         informerErrors.count++;
-        informerErrors.report(obj, e);
+        informerErrors.report(obj, e, sink);
       });
     return r;
   } catch (e) {
     informerErrors.count++;
-    informerErrors.report(obj, e);
+    informerErrors.report(obj, e, sink);
     return undefined;
   }
 }

@@ -36,7 +36,7 @@ import { ControllerManager } from './controller-manager';
 import { serveOlderVersions } from '../api/resources/versions';
 import { HollowProxy } from '../kubeproxy/proxy';
 import { electionIdentity, LeaderElector, ResourceLock } from '../controllers/leaderelection/elector';
-import { reportTo } from '../client/background';
+import { BackgroundReporter, ErrorSink } from '../client/background';
 
 export class NoCloudProviderError extends Error {
   constructor() {
@@ -88,6 +88,13 @@ export class Cluster {
   /** The controller manager's client (in-process, privileged). */
   readonly client: Client;
   readonly informers: InformerFactory;
+  /**
+   * The cluster's HandleError sink: every failure nobody waits for (a controller's sync, an
+   * informer, a kubelet's write, the scheduler's) goes here, and only here — two clusters in
+   * one process never see each other's. The reference driver listens to it.
+   */
+  readonly background = new BackgroundReporter();
+  readonly reportError: ErrorSink = this.background.handle;
   readonly nodeLifecycle: NodeLifecycleController;
   readonly nodeControllers: NodeControllers;
   readonly scheduler: Scheduler;
@@ -135,7 +142,7 @@ export class Cluster {
       username: 'system:kube-controller-manager',
       groups: ['system:authenticated'],
     });
-    this.informers = new InformerFactory(this.client, this.clock);
+    this.informers = new InformerFactory(this.client, this.clock, this.reportError);
     this.nodeLifecycle = new NodeLifecycleController(
       new ControllerContext(this, 'node-lifecycle-controller'),
       nodeLifecycleOptions(options.config),
@@ -143,11 +150,12 @@ export class Cluster {
     this.nodeControllers = new NodeControllers(this);
     const schedulerClient = this.clientFor('system:kube-scheduler');
     this.scheduler = new Scheduler(
-      new InformerFactory(schedulerClient, this.clock),
+      new InformerFactory(schedulerClient, this.clock, this.reportError),
       schedulerClient,
       this.clock,
       this.quiescence,
       schedulerOptions(options.config),
+      this.reportError,
     );
     this.controllers = new ControllerManager(this);
     const tokenFile = servingOptions(options.config).tokenAuthFile;
@@ -189,10 +197,11 @@ export class Cluster {
           { ...election, name: 'kube-scheduler', identity: electionIdentity('kubespec-master') },
           {
             onStartedLeading: () => {
-              void this.quiescence.track(this.scheduler.start()).catch(reportTo('scheduler'));
+              void this.quiescence.track(this.scheduler.start()).catch(this.background.reportTo('scheduler'));
             },
             onStoppedLeading: () => this.scheduler.stop(),
           },
+          this.reportError,
         );
         await this.schedulerElector.run();
       } else {
@@ -217,9 +226,10 @@ export class Cluster {
           onStoppedLeading: () => {
             void this.quiescence
               .track(this.stopControllers(() => this.controllers.stopControllers()))
-              .catch(reportTo('kube-controller-manager'));
+              .catch(this.background.reportTo('kube-controller-manager'));
           },
         },
+        this.reportError,
       );
       await this.leaderElector.run();
     } else {
@@ -302,6 +312,7 @@ export class Cluster {
       config,
       this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']),
       this.clock,
+      this.reportError,
     );
     this.kubelets.set(spec.name, kubelet);
     let proxy: HollowProxy | undefined;

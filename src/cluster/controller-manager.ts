@@ -8,6 +8,7 @@ import { InProcessClient } from '../apiserver/inprocess-client';
 import { ServiceAllocations } from '../apiserver/service-allocation';
 import { finalizeHandler } from '../apiserver/subresources/finalize';
 import { scaleHandler } from '../apiserver/subresources/scale';
+import { ErrorSink } from '../client/background';
 import { Client } from '../client/client';
 import { ControllerContext } from '../client/controller-context';
 import { InformerFactory } from '../client/informer';
@@ -40,6 +41,8 @@ interface Parts {
   clock: Clock;
   quiescence: Quiescence;
   config: ClusterConfig;
+  /** The cluster's background reporter: where every failure nobody waits for goes. */
+  reportError: ErrorSink;
   /** The service-account key pair (--service-account-private-key-file). */
   serviceAccountSigner: TokenSigner;
 }
@@ -76,7 +79,7 @@ export class ControllerManager {
     const features = p.config.profile.features;
     const cidr = options.serviceClusterIPRange;
     // Through the API server's own handle: the range objects are its writes (COMM-APISERVER-ONLY).
-    this.serviceAllocations = new ServiceAllocations(cidr, p.api.store, (w) => p.quiescence.track(w));
+    this.serviceAllocations = new ServiceAllocations(cidr, p.api.store, (w) => p.quiescence.track(w), p.reportError);
     p.api.addCreateHook(this.serviceAllocations);
     p.api.handleSubresource('replicationcontrollers', 'scale', scaleHandler);
     p.api.handleSubresource('namespaces', 'finalize', finalizeHandler);
@@ -96,12 +99,17 @@ export class ControllerManager {
       username: 'system:apiserver',
       groups: ['system:masters', 'system:authenticated'],
     });
-    this.kubernetesService = new KubernetesServiceController(loopback, p.clock, {
-      clusterIP: this.serviceAllocations.ips.firstIP,
-      advertiseAddress: options.advertiseAddress,
-      securePort: options.securePort,
-      intervalMs: 10_000,
-    });
+    this.kubernetesService = new KubernetesServiceController(
+      loopback,
+      p.clock,
+      {
+        clusterIP: this.serviceAllocations.ips.firstIP,
+        advertiseAddress: options.advertiseAddress,
+        securePort: options.securePort,
+        intervalMs: 10_000,
+      },
+      p.reportError,
+    );
     // Each controller its own context (cmd/kube-controller-manager's ControllerContext and the
     // context its loops run under), named as kube-controller-manager's --controllers names it.
     const ctx = (name: string) => new ControllerContext(p, name);

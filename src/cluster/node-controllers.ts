@@ -1,6 +1,7 @@
 import { Clock, Quiescence } from '../clock';
 import { ApiServer } from '../apiserver/apiserver';
 import { defaultTolerationSeconds } from '../apiserver/admission/default-toleration-seconds';
+import { ErrorSink } from '../client/background';
 import { Client } from '../client/client';
 import { ControllerContext } from '../client/controller-context';
 import { InformerFactory } from '../client/informer';
@@ -45,6 +46,7 @@ export class NodeControllers {
     informers: InformerFactory;
     clock: Clock;
     quiescence: Quiescence;
+    reportError: ErrorSink;
     nodeLifecycle: NodeLifecycleController;
   }) {
     const { config } = c;

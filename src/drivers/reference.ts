@@ -8,7 +8,6 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { SchedulingDecision } from '../scheduler/decision';
 import { ReferenceHttp } from './reference-http';
-import { onHandledError } from '../client/background';
 
 /**
  * The reference target: the control plane in this process, on a virtual clock. Each
@@ -57,10 +56,12 @@ export class ReferenceDriver implements ClusterDriver {
 
   async start(): Promise<void> {
     if (this.instance) return;
-    this.stopListening = onHandledError((e) =>
-      this.handled.push(`${new Date(this.instance?.clock.now() ?? 0).toISOString()} ${e.component}: ${e.message}`),
+    const cluster = new Cluster({ config: clusterConfig(this.profile, this.flags), clock: 'virtual' });
+    // This cluster's failures only: another cluster in the process reports to its own.
+    this.stopListening = cluster.background.onHandledError((e) =>
+      this.handled.push(`${new Date(cluster.clock.now()).toISOString()} ${e.component}: ${e.message}`),
     );
-    this.instance = new Cluster({ config: clusterConfig(this.profile, this.flags), clock: 'virtual' });
+    this.instance = cluster;
     await this.instance.start();
   }
 

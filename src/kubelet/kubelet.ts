@@ -5,11 +5,11 @@ import { Lease, Node, NodeAddress, NodeSystemInfo } from '../api/core';
 import { isStatusError } from '../api/errors';
 import { Quantity } from '../api/quantity';
 import { Client } from '../client/client';
-import { EventRecorder } from '../client/events';
+import { EVENT_CACHE_ENTRIES, EventRecorder } from '../client/events';
 import { KubeletConfig } from './config';
 import { HEALTHY_EVENT, kubeletConditions } from './conditions';
 import { PodRunner } from './pods';
-import { reportTo } from '../client/background';
+import { ErrorSink, handleError } from '../client/background';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -49,9 +49,17 @@ export class HollowKubelet {
     readonly config: KubeletConfig,
     private readonly client: Client,
     private readonly clock: Clock,
+    /** Where its background failures go: the cluster's reporter (the process's when alone). */
+    private readonly report: ErrorSink = handleError,
   ) {
-    this.events = new EventRecorder(client, clock, { component: 'kubelet', host: config.nodeName });
-    this.pods = new PodRunner(config, client, clock, this.events);
+    this.events = new EventRecorder(
+      client,
+      clock,
+      { component: 'kubelet', host: config.nodeName },
+      EVENT_CACHE_ENTRIES,
+      report,
+    );
+    this.pods = new PodRunner(config, client, clock, this.events, report);
   }
 
   get name(): string {
@@ -73,13 +81,16 @@ export class HollowKubelet {
       if (!isStatusError(e, 'NotFound')) throw e;
     });
     this.statusTimer = this.clock.setInterval(
-      () => void this.syncNodeStatus(false).catch(reportTo('kubelet')),
+      () => void this.syncNodeStatus(false).catch((e) => this.report('kubelet', e)),
       this.config.nodeStatusUpdateFrequency,
     );
     if (this.config.useLease) {
       await this.renewLease();
       const interval = (this.config.nodeLeaseDurationSeconds * 1000) / 4;
-      this.leaseTimer = this.clock.setInterval(() => void this.renewLease().catch(reportTo('kubelet')), interval);
+      this.leaseTimer = this.clock.setInterval(
+        () => void this.renewLease().catch((e) => this.report('kubelet', e)),
+        interval,
+      );
     }
     await this.pods.start();
   }

@@ -3,7 +3,7 @@ import { Pod, PodCondition } from '../api/core';
 import { clone } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Client } from '../client/client';
-import { reportTo } from '../client/background';
+import { ErrorSink } from '../client/background';
 
 /** How long a simulated pod's containers run before they exit, in seconds (the pod asks). */
 export const RUN_SECONDS_ANNOTATION = 'kubespec.io/run-seconds';
@@ -73,6 +73,7 @@ export class PodLifecycle {
     private readonly client: Client,
     private readonly clock: Clock,
     private readonly current: (uid: string) => Pod | undefined,
+    private readonly report: ErrorSink,
   ) {}
 
   /** Called once a pod runs: schedules its containers' exit if the pod asks for one. */
@@ -84,7 +85,7 @@ export class PodLifecycle {
       uid,
       this.clock.setTimeout(() => {
         this.timers.delete(uid);
-        void this.exit(uid).catch(reportTo('kubelet'));
+        void this.exit(uid).catch((e) => this.report('kubelet', e));
       }, seconds * 1000),
     );
   }

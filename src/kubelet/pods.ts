@@ -9,7 +9,7 @@ import { KubeletConfig } from './config';
 import { PodIPAllocator } from './ipam';
 import { admitPod } from './admission';
 import { PodLifecycle } from './lifecycle';
-import { reportTo } from '../client/background';
+import { ErrorSink } from '../client/background';
 import { flatString } from '../util/flat-string';
 
 /**
@@ -30,8 +30,14 @@ export class PodRunner {
     private readonly client: Client,
     private readonly clock: Clock,
     private readonly events: EventRecorder,
+    private readonly report: ErrorSink,
   ) {
-    this.lifecycle = new PodLifecycle(client, clock, (uid) => this.running().find((p) => p.metadata.uid === uid));
+    this.lifecycle = new PodLifecycle(
+      client,
+      clock,
+      (uid) => this.running().find((p) => p.metadata.uid === uid),
+      report,
+    );
   }
 
   async start(): Promise<void> {
@@ -50,8 +56,8 @@ export class PodRunner {
       this.clock,
     );
     this.informer.addEventHandler({
-      onAdd: (pod) => void this.sync(pod).catch(reportTo('kubelet')),
-      onUpdate: (_old, pod) => void this.sync(pod).catch(reportTo('kubelet')),
+      onAdd: (pod) => void this.sync(pod).catch((e) => this.report('kubelet', e)),
+      onUpdate: (_old, pod) => void this.sync(pod).catch((e) => this.report('kubelet', e)),
       onDelete: (pod) => {
         this.ips?.release(pod.metadata.uid ?? '');
         this.admitted.delete(pod.metadata.uid ?? '');

@@ -2,7 +2,7 @@ import { Clock, isoTime, Quiescence } from '../clock';
 import { Node, Pod, PodCondition } from '../api/core';
 import { KubeObject, objectKey } from '../api/meta';
 import { Client } from '../client/client';
-import { EventRecorder } from '../client/events';
+import { EVENT_CACHE_ENTRIES, EventRecorder } from '../client/events';
 import { EventHandler, Informer, InformerFactory } from '../client/informer';
 import { GenericScheduler } from './algorithm';
 import { SchedulerCache } from './cache';
@@ -11,7 +11,7 @@ import { ServiceLike } from './meta';
 import { LabelSelected, MapSelected } from './spread-selectors';
 import { Algorithm } from './providers';
 import { SchedulingQueue } from './queue';
-import { reportTo } from '../client/background';
+import { ErrorSink, handleError } from '../client/background';
 
 export interface SchedulerOptions {
   /** --scheduler-name: pods whose spec.schedulerName names another scheduler are left alone. */
@@ -87,6 +87,8 @@ export class Scheduler {
     private readonly clock: Clock,
     private readonly quiescence: Quiescence,
     readonly options: SchedulerOptions,
+    /** Where its background failures go: the cluster's reporter (the process's when alone). */
+    private readonly report: ErrorSink = handleError,
   ) {
     this.cache = new SchedulerCache(options.algorithm.release.arithmetic);
     this.pods = informers.informer<Pod>({ resource: 'pods' });
@@ -96,7 +98,7 @@ export class Scheduler {
     this.rcs = informers.informer<KubeObject & MapSelected>({ resource: 'replicationcontrollers' });
     this.rss = informers.informer<KubeObject & LabelSelected>({ resource: 'replicasets' });
     this.sss = informers.informer<KubeObject & LabelSelected>({ resource: 'statefulsets' });
-    this.events = new EventRecorder(client, clock, { component: options.schedulerName });
+    this.events = new EventRecorder(client, clock, { component: options.schedulerName }, EVENT_CACHE_ENTRIES, report);
     this.algorithm = new GenericScheduler(options.algorithm, this.cache, {
       percentageOfNodesToScore: options.percentageOfNodesToScore,
       alwaysCheckAllPredicates: options.alwaysCheckAllPredicates,
@@ -292,6 +294,6 @@ export class Scheduler {
         { status: { conditions: next } },
         { subresource: 'status' },
       )
-      .catch(reportTo('scheduler'));
+      .catch((e) => this.report('scheduler', e));
   }
 }

@@ -7,7 +7,7 @@ import { Cluster } from '../../src/cluster/cluster';
 import { clusterConfig } from '../../src/profile/config';
 import { loadProfile } from '../../src/profile/profile';
 import { ReferenceDriver } from '../../src/drivers/reference';
-import { backgroundErrors } from '../../src/client/background';
+import { backgroundErrors, processReporter } from '../../src/client/background';
 import { Lease, Pod } from '../../src/api/core';
 import { ReplicaSet } from '../../src/api/resources/replicaset';
 
@@ -117,5 +117,43 @@ test("a sync that fails (pod creation refused by quota) is in the driver's unexp
   } finally {
     backgroundErrors.report = quiet;
     await driver.stop();
+  }
+});
+
+test('two clusters in one process each have their own background reporter: a failing sync in one is not seen by the other', async () => {
+  const quiet = backgroundErrors.report;
+  backgroundErrors.report = () => undefined;
+  const a = new ReferenceDriver(loadProfile('kubernetes-1.32'));
+  const b = new ReferenceDriver(loadProfile('kubernetes-1.32'));
+  const processBefore = processReporter.count;
+  await a.start();
+  await b.start();
+  try {
+    const client = a.cluster.client;
+    await client.create(
+      { resource: 'resourcequotas', namespace: 'default' },
+      {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'no-pods', namespace: 'default' },
+        spec: { hard: { pods: '0' } },
+      },
+    );
+    await a.cluster.settle();
+    await client.create(REPLICASETS, replicaSet('refused', 1));
+    await a.cluster.settle();
+    await b.cluster.settle();
+    assert.ok(
+      a.unexpectedErrors().some((e) => e.includes('replicaset-controller (default/refused)')),
+      `cluster a reported: ${a.unexpectedErrors().join('\n')}`,
+    );
+    assert.ok(a.cluster.background.count > 0, "the failure is counted by cluster a's reporter");
+    assert.deepEqual(b.unexpectedErrors(), [], 'cluster b saw none of it');
+    assert.equal(b.cluster.background.count, 0);
+    assert.equal(processReporter.count, processBefore, 'nor did the process reporter');
+  } finally {
+    backgroundErrors.report = quiet;
+    await a.stop();
+    await b.stop();
   }
 });

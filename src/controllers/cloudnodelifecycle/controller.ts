@@ -1,10 +1,10 @@
 import { Node } from '../../api/core';
 import { isStatusError } from '../../api/errors';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { CloudProvider } from '../../cloud/provider';
+import { ControllerBase } from '../controller-base';
 
 /**
  * NODE-CLOUD-GONE: every node-monitor-period, each node that is not Ready is checked with
@@ -12,30 +12,22 @@ import { CloudProvider } from '../../cloud/provider';
  * node controller's own job in v1.7 (event DeletingNode) and is the cloud node lifecycle
  * controller's (k8s.io/cloud-provider/controllers/nodelifecycle, MonitorNodes) today.
  */
-export class CloudNodeLifecycleController {
+export class CloudNodeLifecycleController extends ControllerBase {
   private readonly nodes: Informer<Node>;
   private readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly cloud: CloudProvider,
     private readonly periodMs: number,
   ) {
-    const { client, clock } = ctx;
+    super(ctx);
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
-    this.events = new EventRecorder(client, clock, { component: 'cloud-node-lifecycle-controller' });
+    this.events = ctx.events({ component: 'cloud-node-lifecycle-controller' });
   }
 
   run(): void {
     this.ctx.every(this.periodMs, () => this.monitorNodes());
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async monitorNodes(): Promise<void> {

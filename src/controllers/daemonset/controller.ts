@@ -1,10 +1,8 @@
-import { Clock } from '../../clock';
 import { availabilityRecheckMs } from '../pod-availability';
 import { DaemonSet, Node, Pod } from '../../api/core';
 import { clone, objectKey } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { ControllerRevision } from '../../api/resources/controllerrevision';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -24,6 +22,7 @@ import {
   TEMPLATE_GENERATION_LABEL,
   templateGeneration,
 } from './update';
+import { ControllerBase } from '../controller-base';
 
 export interface DaemonSetOptions {
   /** v1.22+: rollingUpdate.maxSurge and the surge rules (the v1.12 controller knows only maxUnavailable). */
@@ -47,7 +46,7 @@ function revisionData(ds: DaemonSet): unknown {
  * Each sync: history → manage → (when manage wrote nothing: upstream's expectations) the
  * rolling update → history clean-up → status.
  */
-export class DaemonSetController {
+export class DaemonSetController extends ControllerBase {
   private readonly daemonSets: Informer<DaemonSet>;
   private readonly nodes: Informer<Node>;
   private readonly pods: Informer<Pod>;
@@ -57,19 +56,12 @@ export class DaemonSetController {
   /** Creations and deletions asked for and not yet seen in the cache (upstream's expectations). */
   private readonly expectations: Expectations;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: DaemonSetOptions = { maxSurge: true },
   ) {
-    const { client, clock } = ctx;
+    super(ctx);
+    const { clock } = ctx;
     this.daemonSets = ctx.informer<DaemonSet>({ resource: 'daemonsets' });
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
@@ -83,7 +75,7 @@ export class DaemonSetController {
       return o ? [`${r.metadata.namespace}/${o.name}`] : [];
     });
     this.queue = ctx.workQueue((key) => this.sync(key), { name: 'daemonset', workers: 2 });
-    this.events = new EventRecorder(client, clock, { component: 'daemonset-controller' });
+    this.events = ctx.events({ component: 'daemonset-controller' });
     this.expectations = new Expectations(() => clock.now());
   }
 
@@ -129,10 +121,6 @@ export class DaemonSetController {
         this.queue.add(key);
       },
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

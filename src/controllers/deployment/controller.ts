@@ -1,4 +1,3 @@
-import { Clock } from '../../clock';
 import { computeHash } from '../hash';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
@@ -6,7 +5,6 @@ import { isStatusError } from '../../api/errors';
 import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { Deployment } from '../../api/resources/deployment';
 import { ReplicaSet } from '../../api/resources/replicaset';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -50,6 +48,7 @@ import {
   stuckRecheckIn,
   TIMED_OUT,
 } from './status';
+import { ControllerBase } from '../controller-base';
 
 export interface DeploymentOptions {
   /** --concurrent-deployment-syncs */
@@ -83,32 +82,24 @@ interface Ctx {
  * The rules are pure functions in rolling.ts, revisions.ts and status.ts; what stays here is
  * the one sync loop (upstream's sync.go, rolling.go and recreate.go driving them), kept whole.
  */
-export class DeploymentController {
+export class DeploymentController extends ControllerBase {
   private readonly deployments: Informer<Deployment>;
   private readonly sets: Informer<ReplicaSet>;
   private readonly pods: Informer<Pod>;
   private readonly queue: WorkQueue;
   readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options = DEFAULT_DEPLOYMENT_OPTIONS,
   ) {
-    const { client, clock } = ctx;
+    super(ctx);
     this.deployments = ctx.informer<Deployment>({ resource: DEPLOYMENTS });
     this.sets = ctx.informer<ReplicaSet>({ resource: REPLICASETS });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.sets.addIndexer('namespace', (rs) => [rs.metadata.namespace ?? '']);
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
-    this.events = new EventRecorder(client, clock, { component: 'deployment-controller' });
+    this.events = ctx.events({ component: 'deployment-controller' });
     this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'deployment',
       workers: options.workers,
@@ -150,10 +141,6 @@ export class DeploymentController {
         if (owner?.kind === 'Deployment') this.queue.add(keyOf(pod.metadata.namespace, owner.name));
       },
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

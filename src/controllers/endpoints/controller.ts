@@ -3,7 +3,6 @@ import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Endpoints } from '../../api/resources/endpoints';
 import { Service } from '../../api/resources/service';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
@@ -16,6 +15,7 @@ import {
   truncateEndpoints,
 } from './subsets';
 import { followServicePods, selects } from '../service-pods';
+import { ControllerBase } from '../controller-base';
 
 export interface EndpointsControllerOptions {
   /** Which release's rules (see EndpointsRules). */
@@ -32,20 +32,17 @@ const LEADER_LOCK = 'control-plane.alpha.kubernetes.io/leader';
  * Endpoints with the service and re-creates them if someone deletes them. Services
  * without a selector (their Endpoints are the user's) and ExternalName services are left alone.
  */
-export class EndpointsController {
+export class EndpointsController extends ControllerBase {
   private readonly services: Informer<Service>;
   private readonly pods: Informer<Pod>;
   private readonly endpoints: Informer<Endpoints>;
   private readonly queue: WorkQueue;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: EndpointsControllerOptions = { rules: 'v1.32' },
   ) {
+    super(ctx);
     this.services = ctx.informer<Service>({ resource: 'services' });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.endpoints = ctx.informer<Endpoints>({ resource: 'endpoints' });
@@ -69,10 +66,6 @@ export class EndpointsController {
     this.ctx.handle(this.endpoints, { onDelete: ep });
   }
 
-  stop(): Promise<void> {
-    return this.ctx.stop();
-  }
-
   async sync(key: string): Promise<void> {
     const { namespace, name } = splitKey(key);
     const ref = { resource: 'endpoints', namespace };
@@ -89,7 +82,7 @@ export class EndpointsController {
     }
     if (svc.spec.selector === undefined || svc.spec.type === 'ExternalName') return;
     const pods = this.pods.byIndex('namespace', namespace!).filter((p) => selects(svc, p));
-    const computed = computeSubsets(svc, pods, this.options.rules);
+    const computed = computeSubsets(svc, pods, this.options.rules, (_component, e) => this.ctx.report(e));
     // v1.32 caps an Endpoints object at 1000 addresses and says so in an annotation.
     const { subsets, truncated } =
       this.options.rules === 'v1.32' ? truncateEndpoints(computed) : { subsets: computed, truncated: false };

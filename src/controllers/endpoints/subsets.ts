@@ -1,7 +1,7 @@
 import { Pod, podCondition } from '../../api/core';
 import { EndpointAddress, EndpointPort, EndpointSubset } from '../../api/resources/endpoints';
 import { Service } from '../../api/resources/service';
-import { handleError } from '../../client/background';
+import { ErrorSink, handleError } from '../../client/background';
 import { findPort, HEADLESS_LABEL, shouldPodBeInEndpoints } from '../endpoint-pods';
 
 export const TOLERATE_UNREADY_ANNOTATION = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
@@ -47,13 +47,13 @@ export function notReadyPodKeptV112(pod: Pod): boolean {
  * an unparsable value is reported with HandleError and the field stands). v1.32 reads the
  * field only.
  */
-export function tolerateUnready(svc: Service, rules: EndpointsRules): boolean {
+export function tolerateUnready(svc: Service, rules: EndpointsRules, report: ErrorSink = handleError): boolean {
   const field = svc.spec.publishNotReadyAddresses === true;
   const v = svc.metadata.annotations?.[TOLERATE_UNREADY_ANNOTATION];
   if (rules === 'v1.32' || v === undefined) return field;
   const b = parseGoBool(v);
   if (b === undefined) {
-    handleError(
+    report(
       'endpoints controller',
       new Error(
         `Failed to parse annotation ${TOLERATE_UNREADY_ANNOTATION}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`,
@@ -90,8 +90,13 @@ const portKey = (ports: EndpointPort[]) =>
  * (tolerateUnready, shouldPodBeInEndpoints, notReadyPodKeptV112). Sorted, so equal inputs
  * give equal output.
  */
-export function computeSubsets(svc: Service, pods: readonly Pod[], rules: EndpointsRules = 'v1.32'): EndpointSubset[] {
-  const tolerate = tolerateUnready(svc, rules);
+export function computeSubsets(
+  svc: Service,
+  pods: readonly Pod[],
+  rules: EndpointsRules = 'v1.32',
+  report: ErrorSink = handleError,
+): EndpointSubset[] {
+  const tolerate = tolerateUnready(svc, rules, report);
   const groups = new Map<string, { ports: EndpointPort[]; ready: EndpointAddress[]; notReady: EndpointAddress[] }>();
   const headless = svc.spec.clusterIP === 'None';
   for (const pod of pods) {

@@ -3,7 +3,6 @@ import { clone, jsonEqual, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { EndpointSlice, SlicePort } from '../../api/resources/endpointslice';
 import { Service } from '../../api/resources/service';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
@@ -17,6 +16,7 @@ import {
   sliceLabels,
 } from './desired';
 import { followServicePods, selects } from '../service-pods';
+import { ControllerBase } from '../controller-base';
 
 export const ENDPOINTSLICES = 'endpointslices';
 
@@ -38,7 +38,7 @@ const portKey = (ports: SlicePort[] | undefined) => JSON.stringify(ports ?? []);
  * with no endpoints keeps one empty placeholder slice. Slices it manages are reused in name
  * order, surplus ones deleted; a slice someone deletes is made again.
  */
-export class EndpointSliceController {
+export class EndpointSliceController extends ControllerBase {
   private readonly services: Informer<Service>;
   private readonly pods: Informer<Pod>;
   private readonly nodes: Informer<Node>;
@@ -52,14 +52,11 @@ export class EndpointSliceController {
    */
   private readonly written = new Map<string, Map<string, string | undefined>>();
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: EndpointSliceControllerOptions,
   ) {
+    super(ctx);
     this.services = ctx.informer<Service>({ resource: 'services' });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
@@ -83,10 +80,6 @@ export class EndpointSliceController {
       if (key) this.queue.add(key);
     };
     this.ctx.handle(this.slices, { onUpdate: (_o, n) => slice(n), onDelete: slice });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

@@ -9,13 +9,13 @@ import {
   SlicePort,
 } from '../../api/resources/endpointslice';
 import { Service } from '../../api/resources/service';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf, splitKey } from '../ownership';
 import { ENDPOINTSLICES, ownerRef } from './controller';
 import { managedServiceKey } from './desired';
+import { ControllerBase } from '../controller-base';
 
 /** The mirroring controller's managed-by value (endpointslicemirroring.controllerName, v1.32). */
 export const MIRRORING_CONTROLLER = 'endpointslicemirroring-controller.k8s.io';
@@ -33,17 +33,14 @@ export const MIRRORING_MAX_ENDPOINTS_PER_SUBSET = 1000;
  * 1000 per subset. Endpoints labelled endpointslice.kubernetes.io/skip-mirror=true, and those
  * of services with a selector (the EndpointSlice controller's), are not mirrored.
  */
-export class EndpointSliceMirroringController {
+export class EndpointSliceMirroringController extends ControllerBase {
   private readonly services: Informer<Service>;
   private readonly endpoints: Informer<Endpoints>;
   private readonly slices: Informer<EndpointSlice>;
   private readonly queue: WorkQueue;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  constructor(private readonly ctx: ControllerContext) {
+  constructor(ctx: ControllerContext) {
+    super(ctx);
     this.services = ctx.informer<Service>({ resource: 'services' });
     this.endpoints = ctx.informer<Endpoints>({ resource: 'endpoints' });
     this.slices = ctx.informer<EndpointSlice>({ resource: ENDPOINTSLICES });
@@ -66,10 +63,6 @@ export class EndpointSliceMirroringController {
       if (key) this.queue.add(key);
     };
     this.ctx.handle(this.slices, { onUpdate: (_o, n) => slice(n), onDelete: slice });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

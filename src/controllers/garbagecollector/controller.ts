@@ -2,13 +2,13 @@ import { clone, jsonEqual, KubeObject, OwnerReference } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { coreRegistry } from '../../api/resources';
 import { ResourceRegistry, ResourceType } from '../../api/registry';
-import { Client } from '../../client/client';
 import { DeleteOptions } from '../../api/request';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { keyOf } from '../ownership';
 import { dependentVerdict, FOREGROUND, ORPHAN, ownerAction, OwnerState } from './owners';
+import { ControllerBase } from '../controller-base';
 
 /** Resources the collector does not follow (upstream ignores events). */
 const IGNORED = new Set(['events']);
@@ -28,19 +28,16 @@ interface Item {
  * - for an owner deleted with `foregroundDeletion`, deletes its dependents and removes the
  *   finalizer once no dependent with blockOwnerDeletion remains.
  */
-export class GarbageCollector {
+export class GarbageCollector extends ControllerBase {
   private readonly informers = new Map<string, { rt: ResourceType; informer: Informer }>();
   private readonly queue: WorkQueue;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     /** The resources the API server serves (its release's: EndpointSlices only from v1.21). */
     registry: ResourceRegistry = coreRegistry(),
   ) {
+    super(ctx);
     for (const rt of registry.all()) {
       if (IGNORED.has(rt.resource)) continue;
       const ref = rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
@@ -64,10 +61,6 @@ export class GarbageCollector {
         onDelete: (o) => this.removed(o),
       });
     }
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   private enqueue(rt: ResourceType, obj: KubeObject): void {

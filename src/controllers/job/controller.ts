@@ -1,10 +1,9 @@
-import { Clock, isoTime } from '../../clock';
+import { isoTime } from '../../clock';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { Job } from '../../api/resources/job';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -13,6 +12,7 @@ import { Expectations } from '../expectations';
 import { controllerOf, keyOf } from '../ownership';
 import { claimPods, createExpectedPods, PodControl } from '../podcontrol';
 import { countPods, decide, finishedCondition, isFinished, jobStatus } from './state';
+import { ControllerBase } from '../controller-base';
 
 const JOBS = 'jobs.batch';
 
@@ -21,7 +21,7 @@ const JOBS = 'jobs.batch';
  * wanted number active, counts successes and failures from its pods, and marks the Job
  * Complete (or Failed past backoffLimit). Only pods it controls are counted or deleted.
  */
-export class JobController {
+export class JobController extends ControllerBase {
   private readonly jobs: Informer<Job>;
   private readonly pods: Informer<Pod>;
   private readonly queue: WorkQueue;
@@ -29,20 +29,13 @@ export class JobController {
   private readonly control: PodControl;
   readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
-  constructor(private readonly ctx: ControllerContext) {
+  constructor(ctx: ControllerContext) {
+    super(ctx);
     const { client, clock } = ctx;
     this.jobs = ctx.informer<Job>({ resource: JOBS });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
-    this.events = new EventRecorder(client, clock, { component: 'job-controller' });
+    this.events = ctx.events({ component: 'job-controller' });
     this.control = new PodControl(client, this.events);
     this.expectations = new Expectations(() => clock.now());
     this.queue = ctx.workQueue((key) => this.sync(key), { name: 'job', workers: 5 });
@@ -64,10 +57,6 @@ export class JobController {
         podChanged(pod, pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp ? 'del' : undefined),
       onDelete: (pod) => podChanged(pod, 'del'),
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   private ownerKey(pod: Pod): string | undefined {

@@ -4,8 +4,8 @@ import { Lease } from '../../api/core';
 import { KubeObject, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Client } from '../../client/client';
-import { EventRecorder } from '../../client/events';
-import { handleError } from '../../client/background';
+import { ErrorSink, handleError } from '../../client/background';
+import { EVENT_CACHE_ENTRIES, EventRecorder } from '../../client/events';
 import { decide, LEADER_ANNOTATION, LeaderElectionRecord, nextRecord } from './record';
 
 export type ResourceLock = 'leases' | 'endpoints' | 'configmaps';
@@ -52,8 +52,10 @@ export class LeaderElector {
     private readonly clock: Clock,
     readonly config: LeaderElectionConfig,
     private readonly callbacks: { onStartedLeading(): void; onStoppedLeading(): void },
+    /** Where a failed attempt goes: the cluster's reporter (the process's when alone). */
+    private readonly report: ErrorSink = handleError,
   ) {
-    this.events = new EventRecorder(client, clock, { component: config.name });
+    this.events = new EventRecorder(client, clock, { component: config.name }, EVENT_CACHE_ENTRIES, report);
   }
 
   get isLeader(): boolean {
@@ -88,7 +90,7 @@ export class LeaderElector {
     } catch (e) {
       // An API error is a failed attempt; the loop retries. client-go logs it
       // ("error retrieving resource lock"); here it goes to the background sink.
-      handleError(`leader election (${this.config.name})`, e);
+      this.report(`leader election (${this.config.name})`, e);
       ok = false;
     }
     const now = this.clock.now();

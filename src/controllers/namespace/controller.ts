@@ -1,10 +1,8 @@
-import { Clock } from '../../clock';
 import { Namespace } from '../../api/core';
 import { clone, KubeObject } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { coreRegistry } from '../../api/resources';
 import { ResourceRegistry } from '../../api/registry';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -18,6 +16,7 @@ import {
   remainingEstimate,
 } from './content';
 import { deletionConditions, withConditions } from './conditions';
+import { ControllerBase } from '../controller-base';
 
 /**
  * The namespace controller (pkg/controller/namespace, namespacedResourcesDeleter): for a
@@ -30,33 +29,25 @@ import { deletionConditions, withConditions } from './conditions';
  * to the namespace's status, and that update is itself an event (found on upstream v1.32.13,
  * where the namespace went ~10 s after its deletion, not after the pods' 30 s).
  */
-export class NamespaceController {
+export class NamespaceController extends ControllerBase {
   private readonly namespaces: Informer<Namespace>;
   private readonly queue: WorkQueue;
   private readonly resources: string[];
   readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: { deletionConditions: boolean } = { deletionConditions: true },
     /** The resources the API server serves (its release's: EndpointSlices only from v1.21). */
     registry: ResourceRegistry = coreRegistry(),
   ) {
-    const { client, clock } = ctx;
+    super(ctx);
     this.resources = registry
       .all()
       .filter((r) => r.namespaced)
       .map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
     this.namespaces = ctx.informer<Namespace>({ resource: 'namespaces' });
-    this.events = new EventRecorder(client, clock, { component: 'namespace-controller' });
+    this.events = ctx.events({ component: 'namespace-controller' });
     this.queue = ctx.workQueue((key) => this.sync(key), { name: 'namespace', workers: 10 });
   }
 
@@ -65,10 +56,6 @@ export class NamespaceController {
       if (ns.metadata.deletionTimestamp) this.queue.addAfter(ns.metadata.name!, NAMESPACE_DELETION_GRACE_MS);
     };
     this.ctx.handle(this.namespaces, { onAdd: enqueue, onUpdate: (_o, n) => enqueue(n) });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(name: string): Promise<void> {

@@ -1,11 +1,11 @@
 import { Node } from '../../api/core';
 import { isStatusError } from '../../api/errors';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { CidrSet, CIDRSetError } from './cidr-set';
+import { ControllerBase } from '../controller-base';
 
 export interface NodeIpamOptions {
   /** --cluster-cidr (IPv4, single stack) */
@@ -20,7 +20,7 @@ export interface NodeIpamOptions {
  * block of --cluster-cidr; a deleted node's block is released. Exhaustion is a
  * CIDRNotAvailable event on the node, never a crash.
  */
-export class RangeAllocator {
+export class RangeAllocator extends ControllerBase {
   private readonly nodes: Informer<Node>;
   readonly cidrs: CidrSet;
   private readonly queue: WorkQueue;
@@ -28,19 +28,12 @@ export class RangeAllocator {
   private readonly reserved = new Map<string, string>();
   private readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  constructor(
-    private readonly ctx: ControllerContext,
-    options: NodeIpamOptions,
-  ) {
-    const { client, clock } = ctx;
+  constructor(ctx: ControllerContext, options: NodeIpamOptions) {
+    super(ctx);
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.cidrs = new CidrSet(options.clusterCIDR, options.nodeCIDRMaskSize);
     this.queue = ctx.workQueue((name) => this.sync(name), { name: 'node-ipam', workers: 30 });
-    this.events = new EventRecorder(client, clock, { component: 'cidrAllocator' });
+    this.events = ctx.events({ component: 'cidrAllocator' });
   }
 
   run(): void {
@@ -52,10 +45,6 @@ export class RangeAllocator {
       },
       onDelete: (n) => this.release(n),
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   private occupyExisting(node: Node): void {

@@ -1,13 +1,12 @@
-import { Clock } from '../../clock';
 import { Lease, Node } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { assessNodeHealth, gracePassed, HealthOptions, HealthResult, NodeHealth } from './health';
 import { NodeLifecycleOptions } from './options';
+import { ControllerBase } from '../controller-base';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -35,7 +34,7 @@ interface NodeRecord {
  * Unknown. Everything it knows comes from informers; everything it changes goes through
  * the API server.
  */
-export class NodeLifecycleController {
+export class NodeLifecycleController extends ControllerBase {
   private readonly nodes: Informer<Node>;
   private readonly leases: Informer<Lease>;
   /**
@@ -47,22 +46,14 @@ export class NodeLifecycleController {
   /** Per-node results of the last pass, for what builds on health (zones, eviction). */
   private readonly passListeners: ((results: readonly PassEntry[]) => Promise<void>)[] = [];
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     readonly options: NodeLifecycleOptions,
   ) {
-    const { client, clock } = ctx;
+    super(ctx);
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.leases = ctx.informer<Lease>({ resource: 'leases', namespace: NODE_LEASE_NAMESPACE });
-    this.events = new EventRecorder(client, clock, { component: 'node-controller' });
+    this.events = ctx.events({ component: 'node-controller' });
   }
 
   /** Lets later slices (eviction, zones) act on each pass's results. */
@@ -80,10 +71,6 @@ export class NodeLifecycleController {
     // Upstream runs monitorNodeHealth at once and then every period (wait.Until).
     this.ctx.run(() => this.monitorNodeHealth());
     this.ctx.every(this.options.nodeMonitorPeriod, () => this.monitorNodeHealth());
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   /** The controller's record for a node (for diagnostics and reports). */

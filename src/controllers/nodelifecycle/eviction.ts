@@ -1,9 +1,8 @@
-import { Clock, TimerHandle } from '../../clock';
+import { TimerHandle } from '../../clock';
 import { DaemonSet, Node, NodeCondition, Pod, Taint } from '../../api/core';
 import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../api/taints';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { NodeLifecycleController, PassEntry } from './controller';
@@ -14,6 +13,7 @@ import { zoneKey } from '../../api/topology';
 import { EXCLUDE_DISRUPTION_LABEL } from './zones';
 import { swapNodeTaints, withPodCondition } from '../node-writes';
 import { POD_NODE_INDEX, podsByNode } from '../pod-index';
+import { ControllerBase } from '../controller-base';
 
 /** Upstream NodeEvictionPeriod: how often the tainting (or eviction) pass drains the zone queues. */
 export const NODE_EVICTION_PERIOD_MS = 100;
@@ -37,7 +37,7 @@ type EvictionMark = 'toBeEvicted' | 'evicted';
  * the pieces that stand alone already live beside it (zones, disruption, rate-limited queue,
  * node writes, health).
  */
-export class NodeEvictionController {
+export class NodeEvictionController extends ControllerBase {
   private readonly nodes: Informer<Node>;
   private readonly pods: Informer<Pod>;
   private readonly daemonSets: Informer<DaemonSet>;
@@ -51,19 +51,12 @@ export class NodeEvictionController {
   /** Set on entering master disruption mode, cleared on leaving it. */
   masterDisruption = false;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
     private readonly lifecycle: NodeLifecycleController,
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: NodeLifecycleOptions,
   ) {
+    super(ctx);
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
@@ -83,9 +76,9 @@ export class NodeEvictionController {
     });
   }
 
-  stop(): Promise<void> {
+  override stop(): Promise<void> {
     this.passTimer = undefined;
-    return this.ctx.stop();
+    return super.stop();
   }
 
   private get events() {

@@ -1,4 +1,3 @@
-import { Clock } from '../../clock';
 import { Node, Taint } from '../../api/core';
 import {
   TAINT_DISK_PRESSURE,
@@ -12,11 +11,11 @@ import {
 
 /** The seed's release (v1.12) still had the OutOfDisk condition, and a taint for it. */
 export const TAINT_OUT_OF_DISK = 'node.kubernetes.io/out-of-disk';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { swapNodeTaints } from '../node-writes';
+import { ControllerBase } from '../controller-base';
 
 /** Condition (type, status) → NoSchedule taint key (upstream nodeConditionToTaintKeyStatusMap). */
 const CONDITION_TAINTS: { type: string; status: string; key: string }[] = [
@@ -55,22 +54,15 @@ export function noScheduleTaintChanges(node: Node, outOfDisk = false): { add: Ta
  * TaintNodesByCondition in the node lifecycle controller: every node add or update is
  * queued and its NoSchedule taints reconciled at once, with no rate limit.
  */
-export class NoScheduleTaintController {
+export class NoScheduleTaintController extends ControllerBase {
   private readonly nodes: Informer<Node>;
   private readonly queue: WorkQueue;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: { outOfDisk?: boolean } = {},
   ) {
+    super(ctx);
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'node-noschedule-taints',
@@ -83,10 +75,6 @@ export class NoScheduleTaintController {
       onAdd: (n) => this.queue.add(n.metadata.name!),
       onUpdate: (_o, n) => this.queue.add(n.metadata.name!),
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(name: string): Promise<void> {

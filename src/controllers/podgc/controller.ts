@@ -1,11 +1,10 @@
-import { Clock } from '../../clock';
 import { Node, Pod } from '../../api/core';
 import { isStatusError } from '../../api/errors';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { withPodCondition } from '../node-writes';
 import { POD_NODE_INDEX, podsByNode } from '../pod-index';
+import { ControllerBase } from '../controller-base';
 
 /** Upstream gcCheckPeriod. */
 export const GC_CHECK_PERIOD_MS = 20_000;
@@ -23,24 +22,17 @@ export interface PodGCOptions {
  * DisruptionTarget condition. This is how `kubectl delete node` removes the pods of an
  * unreachable node that are stuck Terminating (NODE-PARTITION).
  */
-export class PodGCController {
+export class PodGCController extends ControllerBase {
   private readonly nodes: Informer<Node>;
   private readonly pods: Informer<Pod>;
   /** Missing node → when its quarantine ends. */
   private readonly quarantine = new Map<string, number>();
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: PodGCOptions,
   ) {
+    super(ctx);
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
@@ -55,10 +47,6 @@ export class PodGCController {
   run(): void {
     this.ctx.run(() => this.gc());
     this.ctx.every(GC_CHECK_PERIOD_MS, () => this.gc());
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async gc(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Clock, isoTime } from '../../clock';
+import { isoTime } from '../../clock';
 import { availabilityRecheckMs } from '../pod-availability';
 import { Pod } from '../../api/core';
 import { clone, jsonEqual, KubeObject } from '../../api/meta';
@@ -6,7 +6,6 @@ import { isStatusError } from '../../api/errors';
 import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { ReplicaSet } from '../../api/resources/replicaset';
 import { PodTemplateSpec, ReplicationController } from '../../api/resources/replicationcontroller';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -16,6 +15,7 @@ import { controllerOf, keyOf, matchesSelector } from '../ownership';
 import { claimPods, createExpectedPods, PodControl } from '../podcontrol';
 import { DeletionOrder, isPodActive, podsToDelete } from './ranking';
 import { calculateStatus, ManageError } from './status';
+import { ControllerBase } from '../controller-base';
 
 export interface ReplicaSetOptions {
   /** Upstream BurstReplicas: creations or deletions per sync. */
@@ -70,7 +70,7 @@ export const REPLICATION_CONTROLLER_KIND: ReplicaKind<ReplicationController> = {
  * controllerRef, and writes status; with minReadySeconds it looks again once ready pods
  * have become available.
  */
-export class ReplicaSetController<T extends Replicated = ReplicaSet> {
+export class ReplicaSetController<T extends Replicated = ReplicaSet> extends ControllerBase {
   private readonly sets: Informer<T>;
   private readonly pods: Informer<Pod>;
   private readonly queue: WorkQueue;
@@ -78,24 +78,17 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
   private readonly control: PodControl;
   readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: ReplicaSetOptions = DEFAULT_REPLICASET_OPTIONS,
     private readonly kind: ReplicaKind<T> = REPLICA_SET_KIND as unknown as ReplicaKind<T>,
   ) {
+    super(ctx);
     const { client, clock } = ctx;
     this.sets = ctx.informer<T>({ resource: kind.resource });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
-    this.events = new EventRecorder(client, clock, { component: kind.component });
+    this.events = ctx.events({ component: kind.component });
     this.control = new PodControl(client, this.events);
     this.expectations = new Expectations(() => clock.now());
     this.queue = ctx.workQueue((key) => this.sync(key), {
@@ -133,10 +126,6 @@ export class ReplicaSetController<T extends Replicated = ReplicaSet> {
       },
       onDelete: (pod) => this.podDeleted(pod),
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   private ownerKey(pod: Pod): string | undefined {

@@ -1,16 +1,15 @@
-import { Clock } from '../../clock';
 import { clone, KubeObject, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { formatResourceList } from '../../api/quantity';
 import { coreRegistry } from '../../api/resources';
 import { ResourceType } from '../../api/registry';
 import { ResourceQuota } from '../../api/resources/resourcequota';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { totalUsage } from '../../quota/usage';
 import { keyOf, splitKey } from '../ownership';
+import { ControllerBase } from '../controller-base';
 
 /** Kinds whose usage the controller recounts (upstream's evaluators for core kinds and the generic object counts). */
 const COUNTED = ['pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'jobs'];
@@ -21,23 +20,16 @@ const COUNTED = ['pods', 'services', 'replicationcontrollers', 'resourcequotas',
  * names; recounts a quota when it changes, when objects it counts go (or pods finish), and
  * every --resource-quota-sync-period.
  */
-export class ResourceQuotaController {
+export class ResourceQuotaController extends ControllerBase {
   private readonly quotas: Informer<ResourceQuota>;
   private readonly counted: { rt: ResourceType; informer: Informer }[] = [];
   private readonly queue: WorkQueue;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly resyncPeriodMs: number,
   ) {
+    super(ctx);
     this.quotas = ctx.informer<ResourceQuota>({ resource: 'resourcequotas' });
     this.quotas.addIndexer('namespace', (q) => [q.metadata.namespace ?? '']);
     for (const rt of coreRegistry().all()) {
@@ -77,10 +69,6 @@ export class ResourceQuotaController {
     this.ctx.every(this.resyncPeriodMs, () => {
       for (const q of this.quotas.list()) quota(q);
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

@@ -2,7 +2,6 @@ import { Node } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Service } from '../../api/resources/service';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -10,6 +9,7 @@ import { WorkQueue } from '../../client/workqueue';
 import { LoadBalancerProvider, LoadBalancerStatus } from '../../cloud/loadbalancer';
 import { keyOf, splitKey } from '../ownership';
 import { backsLoadBalancer, LoadBalancerNodeSelection } from './nodes';
+import { ControllerBase } from '../controller-base';
 
 export const LB_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
 const NODE_SYNC_KEY = '\u0000nodes';
@@ -31,7 +31,7 @@ export function needsCleanup(svc: Service): boolean {
  * goes (or stops being a LoadBalancer) has its balancer deleted, then the finalizer
  * removed. A change of the node set updates every balancer.
  */
-export class ServiceController {
+export class ServiceController extends ControllerBase {
   private readonly services: Informer<Service>;
   private readonly nodes: Informer<Node>;
   private readonly queue: WorkQueue;
@@ -39,19 +39,15 @@ export class ServiceController {
   private lastNodeSet: string | undefined = '';
   readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly cloud: LoadBalancerProvider,
     private readonly options: { clusterName: string; nodeSelection: LoadBalancerNodeSelection },
   ) {
-    const { client, clock } = ctx;
+    super(ctx);
     this.services = ctx.informer<Service>({ resource: 'services' });
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
-    this.events = new EventRecorder(client, clock, { component: 'service-controller' });
+    this.events = ctx.events({ component: 'service-controller' });
     this.queue = ctx.workQueue((key) => this.sync(key), {
       name: 'service',
       workers: 1,
@@ -76,10 +72,6 @@ export class ServiceController {
       },
       onDelete: nodes,
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   private hosts(): Node[] {

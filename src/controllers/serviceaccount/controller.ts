@@ -1,29 +1,26 @@
 import { Namespace } from '../../api/core';
 import { isStatusError } from '../../api/errors';
 import { ServiceAccount } from '../../api/resources/serviceaccount';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
+import { ControllerBase } from '../controller-base';
 
 /**
  * The service account controller (pkg/controller/serviceaccount, ServiceAccountsController):
  * every active namespace has the accounts it should (`default`); one deleted is made
  * again. Terminating namespaces are left alone.
  */
-export class ServiceAccountsController {
+export class ServiceAccountsController extends ControllerBase {
   private readonly namespaces: Informer<Namespace>;
   private readonly accounts: Informer<ServiceAccount>;
   private readonly queue: WorkQueue;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly names: readonly string[] = ['default'],
   ) {
+    super(ctx);
     this.namespaces = ctx.informer<Namespace>({ resource: 'namespaces' });
     this.accounts = ctx.informer<ServiceAccount>({ resource: 'serviceaccounts' });
     this.queue = ctx.workQueue((ns) => this.sync(ns), { name: 'serviceaccount', workers: 5 });
@@ -37,10 +34,6 @@ export class ServiceAccountsController {
         if (this.names.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!);
       },
     });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(namespace: string): Promise<void> {

@@ -2,13 +2,13 @@ import { clone } from '../../api/meta';
 import { isStatusError } from '../../api/errors';
 import { Secret, SA_NAME_ANNOTATION, SA_UID_ANNOTATION, SERVICE_ACCOUNT_TOKEN } from '../../api/resources/secret';
 import { ServiceAccount } from '../../api/resources/serviceaccount';
-import { Client } from '../../client/client';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { legacyClaims, TokenSigner } from '../../serviceaccount/jwt';
 import { keyOf } from '../ownership';
 import { randomSuffix } from '../../api/names';
+import { ControllerBase } from '../controller-base';
 
 export interface TokensOptions {
   /** Create a token secret for every account (before v1.24, LegacyServiceAccountTokenNoAutoGeneration). */
@@ -26,20 +26,17 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
  * (`<account>-token-<5>`) listed in its `secrets`; it removes the secrets of deleted
  * accounts and drops references to deleted secrets (a new one is then made).
  */
-export class TokensController {
+export class TokensController extends ControllerBase {
   private readonly accounts: Informer<ServiceAccount>;
   private readonly secrets: Informer<Secret>;
   private readonly queue: WorkQueue;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly signer: TokenSigner,
     private readonly options: TokensOptions,
   ) {
+    super(ctx);
     this.accounts = ctx.informer<ServiceAccount>({ resource: 'serviceaccounts' });
     this.secrets = ctx.informer<Secret>({ resource: 'secrets' });
     this.secrets.addIndexer('account', (s) =>
@@ -62,10 +59,6 @@ export class TokensController {
       this.queue.add(`sa|${keyOf(s.metadata.namespace, s.metadata.annotations?.[SA_NAME_ANNOTATION] ?? '')}`);
     };
     this.ctx.handle(this.secrets, { onAdd: secret, onUpdate: (_o, n) => secret(n), onDelete: secret });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

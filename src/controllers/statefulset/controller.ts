@@ -4,7 +4,6 @@ import { isStatusError } from '../../api/errors';
 import { selectorFromLabelSelector } from '../../api/labels/selector';
 import { ControllerRevision } from '../../api/resources/controllerrevision';
 import { StatefulSet } from '../../api/resources/statefulset';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -20,6 +19,7 @@ import {
 } from './plan';
 import { equalData, nextRevision } from '../history';
 import { hashRevision, revisionData, revisionsToTruncate, templateOf } from './revisions';
+import { ControllerBase } from '../controller-base';
 
 export interface StatefulSetOptions {
   /** v1.28+ labels each pod with its ordinal (apps.kubernetes.io/pod-index). */
@@ -35,28 +35,24 @@ const REVISIONS = 'controllerrevisions.apps';
  * planStatefulSet gives; every template is a ControllerRevision whose name labels the pods
  * made from it (controller-revision-hash); status counts current and updated pods.
  */
-export class StatefulSetController {
+export class StatefulSetController extends ControllerBase {
   private readonly sets: Informer<StatefulSet>;
   private readonly pods: Informer<Pod>;
   private readonly revisions: Informer<ControllerRevision>;
   private readonly queue: WorkQueue;
   readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
   constructor(
-    private readonly ctx: ControllerContext,
+    ctx: ControllerContext,
     private readonly options: StatefulSetOptions = { podIndexLabel: true },
   ) {
-    const { client, clock } = ctx;
+    super(ctx);
     this.sets = ctx.informer<StatefulSet>({ resource: SETS });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.revisions = ctx.informer<ControllerRevision>({ resource: REVISIONS });
     this.pods.addIndexer('namespace', (p) => [p.metadata.namespace ?? '']);
     this.revisions.addIndexer('namespace', (r) => [r.metadata.namespace ?? '']);
-    this.events = new EventRecorder(client, clock, { component: 'statefulset-controller' });
+    this.events = ctx.events({ component: 'statefulset-controller' });
     this.queue = ctx.workQueue((key) => this.sync(key), { name: 'statefulset', workers: 5 });
   }
 
@@ -75,10 +71,6 @@ export class StatefulSetController {
             enqueue(s);
     };
     this.ctx.handle(this.pods, { onAdd: owner, onUpdate: (_o, p) => owner(p), onDelete: owner });
-  }
-
-  stop(): Promise<void> {
-    return this.ctx.stop();
   }
 
   async sync(key: string): Promise<void> {

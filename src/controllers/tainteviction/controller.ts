@@ -1,14 +1,14 @@
 import { jsonEqual } from '../../api/meta';
-import { Clock, TimerHandle } from '../../clock';
+import { TimerHandle } from '../../clock';
 import { Node, Pod, Taint } from '../../api/core';
 import { isStatusError } from '../../api/errors';
-import { Client } from '../../client/client';
 import { EventRecorder } from '../../client/events';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { POD_NODE_INDEX, podsByNode } from '../pod-index';
 import { withPodCondition } from '../node-writes';
 import { matchingTolerations, minTolerationTime } from './tolerations';
+import { ControllerBase } from '../controller-base';
 
 interface Work {
   createdAt: number;
@@ -24,27 +24,19 @@ const podKey = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
  * nodes with NoExecute taints they do not tolerate — at once, or after the smallest
  * tolerationSeconds of the tolerations used, counted from when it sees the taint.
  */
-export class TaintEvictionController {
+export class TaintEvictionController extends ControllerBase {
   private readonly nodes: Informer<Node>;
   private readonly pods: Informer<Pod>;
   private readonly taintedNodes = new Map<string, Taint[]>();
   private readonly work = new Map<string, Work>();
   private readonly events: EventRecorder;
 
-  private get client(): Client {
-    return this.ctx.client;
-  }
-
-  private get clock(): Clock {
-    return this.ctx.clock;
-  }
-
-  constructor(private readonly ctx: ControllerContext) {
-    const { client, clock } = ctx;
+  constructor(ctx: ControllerContext) {
+    super(ctx);
     this.nodes = ctx.informer<Node>({ resource: 'nodes' });
     this.pods = ctx.informer<Pod>({ resource: 'pods' });
     this.pods.addIndexer(POD_NODE_INDEX, podsByNode);
-    this.events = new EventRecorder(client, clock, { component: 'taint-eviction-controller' });
+    this.events = ctx.events({ component: 'taint-eviction-controller' });
   }
 
   run(): void {
@@ -63,9 +55,9 @@ export class TaintEvictionController {
     });
   }
 
-  stop(): Promise<void> {
+  override stop(): Promise<void> {
     this.work.clear();
-    return this.ctx.stop();
+    return super.stop();
   }
 
   /** Pods whose deletion is scheduled, with the time it fires (for diagnostics). */
