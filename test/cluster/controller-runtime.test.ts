@@ -28,6 +28,23 @@ function replicaSet(name: string, replicas: number): ReplicaSet {
   } as ReplicaSet;
 }
 
+/** A quota of 0 pods, then a ReplicaSet "refused": its controller's pod creation fails. */
+async function refuseByQuota(driver: ReferenceDriver): Promise<void> {
+  const client = driver.cluster.client;
+  await client.create(
+    { resource: 'resourcequotas', namespace: 'default' },
+    {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'no-pods', namespace: 'default' },
+      spec: { hard: { pods: '0' } },
+    },
+  );
+  await driver.cluster.settle();
+  await client.create(REPLICASETS, replicaSet('refused', 1));
+  await driver.cluster.settle();
+}
+
 test('after losing leadership the controllers write nothing, while the shared informers keep delivering', async () => {
   const c = new Cluster({
     config: clusterConfig(loadProfile('kubernetes-1.32'), { 'kube-controller-manager': { 'leader-elect': 'true' } }),
@@ -98,19 +115,7 @@ test("a sync that fails (pod creation refused by quota) is in the driver's unexp
   backgroundErrors.report = () => undefined;
   await driver.start();
   try {
-    const client = driver.cluster.client;
-    await client.create(
-      { resource: 'resourcequotas', namespace: 'default' },
-      {
-        apiVersion: 'v1',
-        kind: 'ResourceQuota',
-        metadata: { name: 'no-pods', namespace: 'default' },
-        spec: { hard: { pods: '0' } },
-      },
-    );
-    await driver.cluster.settle();
-    await client.create(REPLICASETS, replicaSet('refused', 1));
-    await driver.cluster.settle();
+    await refuseByQuota(driver);
     const errors = driver.unexpectedErrors().filter((e) => e.includes('replicaset-controller (default/refused)'));
     assert.ok(errors.length > 0, `reported: ${driver.unexpectedErrors().join('\n')}`);
     assert.match(errors[0], /forbidden: exceeded quota: no-pods/);
@@ -129,19 +134,7 @@ test('two clusters in one process each have their own background reporter: a fai
   await a.start();
   await b.start();
   try {
-    const client = a.cluster.client;
-    await client.create(
-      { resource: 'resourcequotas', namespace: 'default' },
-      {
-        apiVersion: 'v1',
-        kind: 'ResourceQuota',
-        metadata: { name: 'no-pods', namespace: 'default' },
-        spec: { hard: { pods: '0' } },
-      },
-    );
-    await a.cluster.settle();
-    await client.create(REPLICASETS, replicaSet('refused', 1));
-    await a.cluster.settle();
+    await refuseByQuota(a);
     await b.cluster.settle();
     assert.ok(
       a.unexpectedErrors().some((e) => e.includes('replicaset-controller (default/refused)')),
