@@ -115,3 +115,31 @@ Feature: A node writes only what is its own: NodeRestriction
     Then kubectl fails with "is not allowed to modify labels: node-restriction.kubernetes.io/tier"
     When I run "kubectl get node n1 -o jsonpath={.metadata.labels.node-restriction\.kubernetes\.io/tier}"
     Then kubectl prints "secure"
+
+  @NODE-AUTHZ-POD-SELECTOR @profile-kubernetes-1.32
+  Scenario: A node lists and watches pods only by its own spec.nodeName, and reads only its own pods
+    AuthorizeNodeWithSelectors (beta, on by default since v1.32) subdivides a node's pod reads:
+    list and watch need the field selector spec.nodeName=<the node> (what the kubelet's pod
+    informer sends), and a get needs a pod bound to that node. The seed's v1.12 let a node
+    read every pod.
+    Given a pod "mine" running on node "n1" with container:
+      """
+      {name: c, image: busybox}
+      """
+    And a pod "theirs" running on node "n2" with container:
+      """
+      {name: c, image: busybox}
+      """
+    When I run "kubectl get pods -A" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "User "system:node:n1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector"
+    When I run "kubectl get pods -n default --field-selector spec.nodeName=n2" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "can only list/watch pods with spec.nodeName field selector"
+    When I run "kubectl get pods -A --field-selector spec.nodeName=n1 -o name" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints exactly:
+      """
+      pod/mine
+      """
+    When I run "kubectl get pod theirs -n default" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "no relationship found between node 'n1' and this object"
+    When I run "kubectl get pod mine -n default -o name" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints "pod/mine"
