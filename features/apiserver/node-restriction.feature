@@ -99,6 +99,26 @@ Feature: A node writes only what is its own: NodeRestriction
     When I run "kubectl label node n1 a=b" as user "system:node:n1" in groups "system:nodes"
     Then kubectl prints "node/n1 labeled"
 
+  @NODE-RESTRICTION-OWN-NODE
+  Scenario: A node cannot change its taints through nodes/status either
+    NodeRestriction judges the object as the request made it, before the status strategy
+    keeps the stored spec: a status write that carries other taints is refused, not quietly
+    stripped. (The kubelet writes its status as a patch of the status alone, so it never
+    carries a spec.)
+    When I run "kubectl taint node n1 dedicated=db:NoSchedule"
+    Then kubectl succeeds
+    And a file "n1-status.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Node
+      metadata: {name: n1}
+      spec: {}
+      """
+    When I run "kubectl replace --subresource=status -f n1-status.yaml" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "nodes "n1" is forbidden: node "n1" is not allowed to modify taints"
+    When I run "kubectl get node n1 -o jsonpath={.spec.taints[*].key}"
+    Then kubectl prints "dedicated"
+
   @NODE-RESTRICTION-LABELS @profile-kubernetes-1.32
   Scenario: A node sets only the kubelet's labels on itself, none that steer workloads to it
     Kubelets were bounded to this label set in v1.13–v1.16 (KEP "Bounding Self-Labeling
