@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as https from 'node:https';
 import fc from 'fast-check';
-import { served, grant, Answer, Served, credentialsOf } from '../hostile-harness';
+import { served, grant, Answer, Served, credentialsOf, requestAnswer } from '../hostile-harness';
 import { informerErrors } from '../../src/client/informer';
 import { apiVersionOf } from '../../src/api/registry';
 import { Store } from '../../src/store';
@@ -37,32 +36,11 @@ function watchOnce(
     return caller(r.method, r.path, r.body, r.contentType ? { 'Content-Type': r.contentType } : {});
   // A watch that starts streams forever: take the status and headers, then hang up.
   const url = new URL(s.url);
-  return new Promise<Answer>((resolve, reject) => {
-    const req = https.request(
-      { host: url.hostname, port: url.port, path: r.path, method: 'GET', rejectUnauthorized: false, agent: false },
-      (res) => {
-        if ((res.statusCode ?? 0) === 200) {
-          resolve({ code: 200, headers: res.headers, text: '' });
-          req.destroy();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+  return requestAnswer(
+    { host: url.hostname, port: url.port, path: r.path, method: 'GET', rejectUnauthorized: false },
+    undefined,
+    true,
+  );
 }
 
 /**
@@ -504,46 +482,15 @@ test(`fuzz: a namespace-scoped user against every path shape, judged by a model 
     }
     const { server, ca, cert, key } = credentialsOf(s.server.kubeconfigFor(s.url, 'tina', []));
     // The tenant's requests; a watch that starts (200) is hung up at once.
-    const tina = (r: Shape) =>
-      new Promise<Answer>((resolve, reject) => {
-        const h: Record<string, string | number> = { ...r.headers };
-        if (r.body !== undefined) h['Content-Length'] = Buffer.byteLength(r.body);
-        const req = https.request(
-          {
-            host: server.hostname,
-            port: server.port,
-            method: r.method,
-            path: r.path,
-            ca,
-            cert,
-            key,
-            headers: h,
-            agent: false,
-          },
-          (res) => {
-            if (res.statusCode === 200 && r.attrs.verb === 'watch') {
-              resolve({ code: 200, headers: res.headers, text: '' });
-              req.destroy();
-              return;
-            }
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => {
-              const text = Buffer.concat(chunks).toString();
-              let json: unknown;
-              try {
-                json = JSON.parse(text);
-              } catch {
-                json = undefined;
-              }
-              resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json });
-            });
-          },
-        );
-        req.on('error', reject);
-        if (r.body !== undefined) req.write(r.body);
-        req.end();
-      });
+    const tina = (r: Shape) => {
+      const h: Record<string, string | number> = { ...r.headers };
+      if (r.body !== undefined) h['Content-Length'] = Buffer.byteLength(r.body);
+      return requestAnswer(
+        { host: server.hostname, port: server.port, method: r.method, path: r.path, ca, cert, key, headers: h },
+        r.body,
+        r.attrs.verb === 'watch',
+      );
+    };
 
     const tenantTypes = all.filter((rt) =>
       TENANT_RULES.some((r) => r.apiGroups.includes(rt.group) && r.resources.includes(rt.resource)),
