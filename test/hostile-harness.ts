@@ -136,7 +136,7 @@ export async function grant(
   s: Served,
   ns: string,
   user: string,
-  rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[],
+  rules: { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[],
   name = `${user}-role`,
 ): Promise<void> {
   const ok = (a: Answer) => {
