@@ -1,6 +1,11 @@
 import { Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
+import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as path from 'node:path';
+import * as tls from 'node:tls';
+import * as zlib from 'node:zlib';
+import * as yaml from 'js-yaml';
 import { Container } from '../src/api/core';
 import { loadKubernetesYaml } from '../src/api/yaml';
 import { Credentials, NotApplicableError } from '../src/drivers';
@@ -8,6 +13,7 @@ import { KubeWorld } from './world';
 import { step } from './support';
 import { backgroundPrints, kubectlState, KubectlResult, runKubectl, startKubectl } from './kubectl';
 import { runPodOn } from './pods.steps';
+import { SPDY_DICTIONARY } from '../src/kubelet/spdy';
 
 /**
  * Streaming vocabulary: kubectl exec, attach and port-forward through the API server, by
@@ -216,3 +222,113 @@ Then(
     expectKubeletAnswer(this, Number(code), text);
   }),
 );
+
+/** What a raw SPDY exec session saw: the upgrade's status line, the frames the far end sent, whether it closed. */
+interface RawSpdySession {
+  status: string;
+  frames: { control: boolean; type: number; body: Buffer }[];
+  closed: boolean;
+}
+const rawSessions = new WeakMap<KubeWorld, RawSpdySession>();
+
+/** The server, CA and client credentials of a kubeconfig file (inline data or files). */
+function kubeconfigCredentials(file: string): tls.ConnectionOptions & { url: URL } {
+  type Doc = {
+    clusters: { cluster: Record<string, string> }[];
+    users: { user: Record<string, string> }[];
+  };
+  const doc = yaml.load(fs.readFileSync(file, 'utf8')) as Doc;
+  const c = doc.clusters[0].cluster;
+  const u = doc.users[0]?.user ?? {};
+  const read = (data: string | undefined, f: string | undefined) =>
+    data ? Buffer.from(data, 'base64') : f ? fs.readFileSync(path.resolve(path.dirname(file), f)) : undefined;
+  return {
+    url: new URL(c.server),
+    ca: read(c['certificate-authority-data'], c['certificate-authority']),
+    cert: read(u['client-certificate-data'], u['client-certificate']),
+    key: read(u['client-key-data'], u['client-key']),
+    servername: c['tls-server-name'],
+  };
+}
+
+When(
+  'I open a SPDY exec session to pod {string} and send a header block that inflates to {int} MiB',
+  KUBECTL_TIMEOUT,
+  step(async function (this: KubeWorld, pod: string, mib: number) {
+    const cluster = await this.cluster();
+    if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
+    const { url, ...options } = kubeconfigCredentials(await cluster.http.kubeconfig({ admin: true }));
+    // The header block as Go's framer writes it: one zlib stream with the SPDY dictionary,
+    // sync-flushed; one header whose value is mib MiB of zeros (a few KB compressed).
+    const value = Buffer.alloc(mib << 20);
+    const raw = Buffer.concat([u32(1), u32(1), Buffer.from('x'), u32(value.length), value]);
+    const block = zlib.deflateSync(raw, { dictionary: SPDY_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const syn = Buffer.concat([
+      Buffer.from([0x80, 0x03, 0x00, 0x01]), // control, SPDY/3, SYN_STREAM
+      Buffer.from([0, (10 + block.length) >> 16, ((10 + block.length) >> 8) & 0xff, (10 + block.length) & 0xff]),
+      u32(1), // stream 1
+      Buffer.alloc(6), // associated stream, priority, slot
+      block,
+    ]);
+    const session: RawSpdySession = { status: '', frames: [], closed: false };
+    rawSessions.set(this, session);
+    const socket = tls.connect({ host: url.hostname, port: Number(url.port), ...options });
+    const chunks: Buffer[] = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const guard = setTimeout(() => reject(new Error('the SPDY exec session did not end within 30 s')), 30_000);
+        socket.on('error', () => undefined);
+        socket.once('secureConnect', () =>
+          socket.write(
+            `POST /api/v1/namespaces/default/pods/${pod}/exec?command=sh&stdout=true HTTP/1.1\r\nHost: ${url.host}\r\n` +
+              'Connection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n',
+          ),
+        );
+        socket.on('data', (d: Buffer) => {
+          chunks.push(d);
+          const all = Buffer.concat(chunks);
+          const end = all.indexOf('\r\n\r\n');
+          if (!session.status && end >= 0) {
+            session.status = all.subarray(0, all.indexOf('\r\n')).toString('latin1');
+            chunks.splice(0, chunks.length, all.subarray(end + 4));
+            if (session.status.includes(' 101 ')) socket.write(syn);
+          }
+        });
+        socket.once('close', () => {
+          clearTimeout(guard);
+          session.closed = true;
+          resolve();
+        });
+      });
+    } finally {
+      socket.destroy();
+    }
+    let b = Buffer.concat(chunks);
+    while (b.length >= 8 && b.length >= 8 + b.readUIntBE(5, 3)) {
+      const len = b.readUIntBE(5, 3);
+      const control = (b[0] & 0x80) !== 0;
+      session.frames.push({ control, type: control ? b.readUInt16BE(2) : 0, body: b.subarray(8, 8 + len) });
+      b = b.subarray(8 + len);
+    }
+  }),
+);
+
+Then(
+  'the SPDY session ends with a GOAWAY saying PROTOCOL_ERROR and opens no stream',
+  step(async function (this: KubeWorld) {
+    const s = rawSessions.get(this);
+    if (!s) throw new Error('no SPDY exec session was opened');
+    expect(s.status, 'the upgrade').to.match(/^HTTP\/1\.1 101 /);
+    expect(s.closed, 'the connection closed').to.equal(true);
+    const described = s.frames.map((f) => (f.control ? `control ${f.type}` : 'data')).join(', ');
+    // no SYN_REPLY (2) and no data: the stream was never accepted
+    expect(described, 'the frames the kubelet sent').to.equal('control 7');
+    expect([...s.frames[0].body.subarray(4, 8)], 'the GOAWAY status').to.deep.equal([0, 0, 0, 1]);
+  }),
+);
+
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+}

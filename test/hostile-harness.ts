@@ -57,35 +57,53 @@ export function credentialsOf(kubeconfig: string): { server: URL; ca: Buffer; ce
   };
 }
 
+/**
+ * One raw HTTPS request and its answer. A stream (a watch that started) never ends: with
+ * hangUpOn200 a 200 is taken at its headers and the connection closed.
+ */
+export function requestAnswer(
+  options: https.RequestOptions,
+  body: string | Buffer | undefined,
+  hangUpOn200 = false,
+): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = https.request({ ...options, agent: false }, (res) => {
+      if (hangUpOn200 && res.statusCode === 200) {
+        resolve({ code: 200, headers: res.headers, text: '' });
+        req.destroy();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
 function callerFrom(kubeconfig: string): Caller {
   const { server, ca, cert, key } = credentialsOf(kubeconfig);
-  return (method, p, body, headers = {}) =>
-    new Promise<Answer>((resolve, reject) => {
-      const h: Record<string, string | number> = { ...headers };
-      if (body !== undefined && !h['Content-Type']) h['Content-Type'] = 'application/json';
-      if (body !== undefined) h['Content-Length'] = Buffer.byteLength(body);
-      const req = https.request(
-        { host: server.hostname, port: server.port, method, path: p, ca, cert, key, headers: h, agent: false },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let json: unknown;
-            try {
-              json = JSON.parse(text);
-            } catch {
-              json = undefined;
-            }
-            resolve({ code: res.statusCode ?? 0, headers: res.headers, text, json });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      if (body !== undefined) req.write(body);
-      req.end();
-    });
+  return (method, p, body, headers = {}) => {
+    const h: Record<string, string | number> = { ...headers };
+    if (body !== undefined && !h['Content-Type']) h['Content-Type'] = 'application/json';
+    if (body !== undefined) h['Content-Length'] = Buffer.byteLength(body);
+    return requestAnswer(
+      { host: server.hostname, port: server.port, method, path: p, ca, cert, key, headers: h },
+      body,
+    );
+  };
 }
 
 export async function served(options: { profile?: string; flags?: Record<string, string> } = {}): Promise<Served> {
@@ -118,7 +136,7 @@ export async function grant(
   s: Served,
   ns: string,
   user: string,
-  rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[],
+  rules: { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[],
   name = `${user}-role`,
 ): Promise<void> {
   const ok = (a: Answer) => {

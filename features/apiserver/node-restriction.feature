@@ -99,6 +99,26 @@ Feature: A node writes only what is its own: NodeRestriction
     When I run "kubectl label node n1 a=b" as user "system:node:n1" in groups "system:nodes"
     Then kubectl prints "node/n1 labeled"
 
+  @NODE-RESTRICTION-OWN-NODE
+  Scenario: A node cannot change its taints through nodes/status either
+    NodeRestriction judges the object as the request made it, before the status strategy
+    keeps the stored spec: a status write that carries other taints is refused, not quietly
+    stripped. (The kubelet writes its status as a patch of the status alone, so it never
+    carries a spec.)
+    When I run "kubectl taint node n1 dedicated=db:NoSchedule"
+    Then kubectl succeeds
+    And a file "n1-status.yaml" containing:
+      """
+      apiVersion: v1
+      kind: Node
+      metadata: {name: n1}
+      spec: {}
+      """
+    When I run "kubectl replace --subresource=status -f n1-status.yaml" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "nodes "n1" is forbidden: node "n1" is not allowed to modify taints"
+    When I run "kubectl get node n1 -o jsonpath={.spec.taints[*].key}"
+    Then kubectl prints "dedicated"
+
   @NODE-RESTRICTION-LABELS @profile-kubernetes-1.32
   Scenario: A node sets only the kubelet's labels on itself, none that steer workloads to it
     Kubelets were bounded to this label set in v1.13–v1.16 (KEP "Bounding Self-Labeling
@@ -115,3 +135,31 @@ Feature: A node writes only what is its own: NodeRestriction
     Then kubectl fails with "is not allowed to modify labels: node-restriction.kubernetes.io/tier"
     When I run "kubectl get node n1 -o jsonpath={.metadata.labels.node-restriction\.kubernetes\.io/tier}"
     Then kubectl prints "secure"
+
+  @NODE-AUTHZ-POD-SELECTOR @profile-kubernetes-1.32
+  Scenario: A node lists and watches pods only by its own spec.nodeName, and reads only its own pods
+    AuthorizeNodeWithSelectors (beta, on by default since v1.32) subdivides a node's pod reads:
+    list and watch need the field selector spec.nodeName=<the node> (what the kubelet's pod
+    informer sends), and a get needs a pod bound to that node. The seed's v1.12 let a node
+    read every pod.
+    Given a pod "mine" running on node "n1" with container:
+      """
+      {name: c, image: busybox}
+      """
+    And a pod "theirs" running on node "n2" with container:
+      """
+      {name: c, image: busybox}
+      """
+    When I run "kubectl get pods -A" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "User "system:node:n1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector"
+    When I run "kubectl get pods -n default --field-selector spec.nodeName=n2" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "can only list/watch pods with spec.nodeName field selector"
+    When I run "kubectl get pods -A --field-selector spec.nodeName=n1 -o name" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints exactly:
+      """
+      pod/mine
+      """
+    When I run "kubectl get pod theirs -n default" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "no relationship found between node 'n1' and this object"
+    When I run "kubectl get pod mine -n default -o name" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints "pod/mine"

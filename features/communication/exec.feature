@@ -120,3 +120,12 @@ Feature: kubectl exec and attach reach the container through the API server and 
       hello over spdy
       """
     Then kubectl prints "hello over spdy"
+
+  @COMM-SPDY-HEADER-LIMIT
+  Scenario: A SPDY header block that inflates past 1 MiB ends the exec session, no stream opened
+    A header block is zlib-compressed, so a few KB on the wire can claim hundreds of MiB.
+    The kubelet inflates one block to at most 1 MiB (its HTTP server's MaxHeaderBytes) and
+    then ends the session with GOAWAY (status 1, PROTOCOL_ERROR): the compression context is
+    the session's, so no later block could be read.
+    When I open a SPDY exec session to pod "web" and send a header block that inflates to 2 MiB
+    Then the SPDY session ends with a GOAWAY saying PROTOCOL_ERROR and opens no stream

@@ -75,4 +75,10 @@ export interface AuthorizationAttributes {
   subresource: string;
   namespace: string;
   name: string;
+  /**
+   * A list, watch or deletecollection's field selector, as requirements (AuthorizeWithSelectors,
+   * beta and on in v1.32): what the Node authorizer reads to let a kubelet list only its own
+   * pods. Absent when the request had none or it did not parse.
+   */
+  fieldRequirements?: readonly { field: string; operator: string; value: string }[];
 }

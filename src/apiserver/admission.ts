@@ -13,6 +13,13 @@ export interface AdmissionAttributes {
   /** The incoming object (a private copy mutating plugins may change); absent on DELETE. */
   object?: KubeObject;
   oldObject?: KubeObject;
+  /**
+   * An update of a subresource (status): the object as the request made it, before the
+   * subresource's strategy kept the rest of the stored object. Upstream's mutating admission
+   * runs inside UpdatedObject, before PrepareForUpdate, and so sees this (NodeRestriction's
+   * admitNode judges a nodes/status write's taints and labels as sent).
+   */
+  sent?: KubeObject;
   user?: UserInfo;
   dryRun: boolean;
 }

@@ -251,6 +251,7 @@ export class ApiServer {
   ): Promise<KubeObject> {
     const next = mergeForUpdate(rt, target.subresource, incoming, current);
     const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+    if (target.subresource) attrs.sent = incoming;
     await this.admission.admit(attrs);
     await this.admission.validate(attrs);
     await held.reserve(next, current);

@@ -260,7 +260,28 @@ export class HollowKubelet {
         return;
       }
       try {
-        this.lastSeenNode = await this.client.update<Node>({ resource: 'nodes' }, next, { subresource: 'status' });
+        // A strategic merge patch of the status alone, without resourceVersion, as upstream's
+        // kubelet sends (nodeutil.PatchNodeStatus, preparePatchBytesforNodeStatus resets the
+        // spec): the node's spec is never part of the request, so NodeRestriction — which
+        // judges the object as sent, before the status strategy — cannot find "modified"
+        // taints or labels when someone changed them since the kubelet's read. Addresses are
+        // replaced whole when they changed (fixupPatchForNodeStatusAddresses: the list is
+        // annotated merge-by-type, which would keep addresses the kubelet dropped).
+        const addressesChanged = !jsonEqual(node.status?.addresses ?? [], status.addresses ?? []);
+        const patch = {
+          status: addressesChanged
+            ? { ...status, addresses: [{ $patch: 'replace' }, ...(status.addresses ?? [])] }
+            : status,
+        };
+        this.lastSeenNode = await this.client.patch<Node>(
+          { resource: 'nodes' },
+          this.config.nodeName,
+          'strategic',
+          patch,
+          {
+            subresource: 'status',
+          },
+        );
         this.lastReported = nowMs;
         this.lastReportedStatus = status;
         const wasReady = previous?.find((c) => c.type === 'Ready')?.status;

@@ -92,7 +92,8 @@ export function portForward(pod: Pod, nodeName: string, socket: Duplex, head: Bu
         error.end();
       });
     },
-    () => socket.destroy(),
+    // a protocol error: the session's GOAWAY goes out, then the connection closes
+    () => socket.end(),
   );
   socket.on('data', (d: Buffer) => session.feed(d));
   socket.on('close', () => session.close());

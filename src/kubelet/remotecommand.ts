@@ -164,7 +164,8 @@ export function spdyCommand(
         },
       });
     },
-    () => socket.destroy(),
+    // a protocol error: the session's GOAWAY goes out, then the connection closes
+    () => socket.end(),
   );
   socket.on('data', (d: Buffer) => session.feed(d));
   socket.on('close', () => session.close());

@@ -10,10 +10,10 @@ import * as zlib from 'node:zlib';
  * WebSocket tunnel (`SPDY/3.1+portforward.k8s.io`).
  *
  * Header blocks are zlib streams with the SPDY/3 dictionary, one compression context per
- * direction for the whole session. Incoming blocks are inflated from the start of the
- * session's compressed bytes (sessions carry a handful of small blocks); outgoing blocks
- * are written as stored (uncompressed) deflate blocks after the dictionary's zlib header,
- * which any zlib reader decodes.
+ * direction for the whole session. Incoming blocks are inflated one at a time, each at most
+ * MAX_HEADER_BLOCK bytes (see HeaderReader); outgoing blocks are written as stored
+ * (uncompressed) deflate blocks after the dictionary's zlib header, which any zlib reader
+ * decodes.
  */
 
 /** The SPDY/3 header dictionary (SPDY protocol draft 3 §2.6.10.1): length-prefixed words, then a tail. */
@@ -114,6 +114,8 @@ enum Type {
 const FLAG_FIN = 0x01;
 /** RST_STREAM status code used here. */
 export const RST_CANCEL = 5;
+/** GOAWAY status for a session the peer broke (SPDY/3 §2.6.6). */
+const GOAWAY_PROTOCOL_ERROR = 1;
 
 export type Headers = Record<string, string>;
 
@@ -186,20 +188,50 @@ class HeaderWriter {
   }
 }
 
-/** Incoming header decompression over the session's whole compressed stream. */
+/**
+ * The most one incoming header block may inflate to: 1 MiB, the `MaxHeaderBytes` of the
+ * kubelet's HTTP server (pkg/kubelet/server ListenAndServeKubeletServer, `1 << 20`) that took
+ * the upgrade opening this session, and Go's http.DefaultMaxHeaderBytes. moby/spdystream's
+ * framer (v0.5.0, what v1.32 vendors) sets no bound of its own: a few hundred KB of
+ * compressed zeros would otherwise inflate to hundreds of MiB in one block (issue 28).
+ */
+export const MAX_HEADER_BLOCK = 1 << 20;
+
+/** Deflate's back-reference window: a block refers at most this far back into what came before. */
+const WINDOW = 32 * 1024;
+
+/**
+ * Incoming header decompression, one block at a time and in linear time. Clients write each
+ * block as zlib does under Z_SYNC_FLUSH (Go's framer flushes its compressor after every
+ * block), so a block is whole deflate blocks ending on a byte boundary: the first carries
+ * the zlib header naming the dictionary, and each later one inflates as raw deflate whose
+ * preset dictionary is the last 32 KiB the session inflated before it (the SPDY dictionary
+ * at the start). Inflation stops at MAX_HEADER_BLOCK bytes of output: a larger block is a
+ * protocol error, and as the compression context is the session's, the session ends.
+ */
 class HeaderReader {
-  private compressed: Buffer[] = [];
-  private consumed = 0;
+  /** The last WINDOW bytes of the decompressed stream (preceded by the dictionary). */
+  private window: Buffer = SPDY_DICTIONARY;
+  private started = false;
 
   block(b: Buffer): Headers {
-    this.compressed.push(b);
-    const all = zlib.inflateSync(Buffer.concat(this.compressed), {
-      dictionary: SPDY_DICTIONARY,
-      finishFlush: zlib.constants.Z_SYNC_FLUSH,
-    });
-    const mine = all.subarray(this.consumed);
-    this.consumed = all.length;
-    return decodeHeaders(mine);
+    let raw: Buffer;
+    const opts = { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: MAX_HEADER_BLOCK };
+    try {
+      raw = this.started
+        ? zlib.inflateRawSync(b, { ...opts, dictionary: this.window })
+        : zlib.inflateSync(b, { ...opts, dictionary: SPDY_DICTIONARY });
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw new Error(`header block larger than ${MAX_HEADER_BLOCK} bytes`);
+      throw new Error(`invalid header block: ${(e as Error).message}`);
+    }
+    this.started = true;
+    this.window =
+      raw.length >= WINDOW
+        ? Buffer.from(raw.subarray(raw.length - WINDOW))
+        : Buffer.concat([this.window.subarray(Math.max(0, this.window.length + raw.length - WINDOW)), raw]);
+    return decodeHeaders(raw);
   }
 }
 
@@ -278,11 +310,17 @@ function u32(n: number): Buffer {
 }
 
 export class SpdySession {
-  private pending: Buffer = Buffer.alloc(0);
+  /**
+   * Bytes received and not yet framed, as a list: a frame arriving in many chunks is joined
+   * once, when it is whole, not the buffer re-copied on every chunk.
+   */
+  private readonly pending: Buffer[] = [];
+  private pendingBytes = 0;
   private readonly out = new HeaderWriter();
   private readonly in = new HeaderReader();
   readonly streams = new Map<number, SpdyStream>();
   private closed = false;
+  private lastStreamId = 0;
 
   /**
    * @param send   writes bytes to the peer
@@ -297,20 +335,57 @@ export class SpdySession {
 
   /** Bytes from the peer, in any chunking. */
   feed(chunk: Buffer): void {
-    if (this.closed) return;
-    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    if (this.closed || chunk.length === 0) return;
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
     try {
-      while (this.pending.length >= 8) {
-        const length = this.pending.readUIntBE(5, 3);
-        if (this.pending.length < 8 + length) break;
-        const frame = this.pending.subarray(0, 8 + length);
-        this.pending = this.pending.subarray(8 + length);
-        this.frame(frame);
+      for (;;) {
+        if (this.pendingBytes < 8) break;
+        const length = this.take(8, false).readUIntBE(5, 3);
+        if (this.pendingBytes < 8 + length) break;
+        this.frame(this.take(8 + length, true));
       }
     } catch (e) {
-      this.closed = true;
+      // A protocol error ends the session (spdystream's Serve stops at the first frame it
+      // cannot read): GOAWAY with PROTOCOL_ERROR, then every stream ends.
+      this.sendControl(Type.GoAway, 0, Buffer.concat([u32(this.lastStreamId), u32(GOAWAY_PROTOCOL_ERROR)]));
+      this.close();
+      this.pending.length = 0;
+      this.pendingBytes = 0;
       this.onError(e as Error);
     }
+  }
+
+  /** The first n pending bytes, joined only when they span chunks; consumed if asked. */
+  private take(n: number, consume: boolean): Buffer {
+    const first = this.pending[0];
+    let out: Buffer;
+    if (first.length >= n) out = first.subarray(0, n);
+    else {
+      out = Buffer.allocUnsafe(n);
+      let at = 0;
+      for (const c of this.pending) {
+        const k = Math.min(c.length, n - at);
+        c.copy(out, at, 0, k);
+        at += k;
+        if (at === n) break;
+      }
+    }
+    if (consume) {
+      let left = n;
+      while (left > 0) {
+        const c = this.pending[0];
+        if (c.length <= left) {
+          this.pending.shift();
+          left -= c.length;
+        } else {
+          this.pending[0] = c.subarray(left);
+          left = 0;
+        }
+      }
+      this.pendingBytes -= n;
+    }
+    return out;
   }
 
   /** The transport is gone: every stream ends. */
@@ -339,6 +414,7 @@ export class SpdySession {
       case Type.SynStream: {
         const id = body.readUInt32BE(0) & 0x7fffffff;
         const headers = this.in.block(body.subarray(10));
+        this.lastStreamId = Math.max(this.lastStreamId, id);
         const s = new SpdyStream(this, id, headers);
         this.streams.set(id, s);
         this.onStream(s);

@@ -722,3 +722,32 @@ test(
       { flags: { 'request-timeout': '8s' } },
     ),
 );
+
+test(
+  'authz: a list or watch pinned by metadata.name is authorized for that name; the field selector reaches the authorizer',
+  LIMIT,
+  () =>
+    withServed(async (s) => {
+      // RequestInfoFactory names a list/watch by its metadata.name field selector, so a rule
+      // with resourceNames covers it; the Node authorizer reads spec.nodeName from the same
+      // selector (GetAuthorizerAttributes, AuthorizeWithSelectors).
+      await grant(s, NS, 'eve', [
+        { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'], resourceNames: ['mine'] },
+      ]);
+      for (const name of ['mine', 'theirs'])
+        await s.admin('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name } }));
+      const eve = s.as('eve');
+      const cms = `/api/v1/namespaces/${NS}/secrets`;
+      isStatus(await eve('GET', cms), 403);
+      isStatus(await eve('GET', `${cms}?fieldSelector=metadata.name%3Dtheirs`), 403);
+      const mine = await eve('GET', `${cms}?fieldSelector=metadata.name%3Dmine`);
+      ok(mine);
+      assert.deepEqual(
+        mine.json.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+        ['mine'],
+      );
+      // not a name: no narrowing (a deletecollection is never named)
+      isStatus(await eve('GET', `${cms}?fieldSelector=metadata.name!%3Dtheirs`), 403);
+      isStatus(await eve('DELETE', `${cms}?fieldSelector=metadata.name%3Dmine`), 403);
+    }),
+);

@@ -154,6 +154,39 @@ test('a SPDY frame of another version is a protocol error', () => {
   assert.match(error!.message, /unsupported SPDY version 2/);
 });
 
+test('SPDY header blocks inflate one at a time across the 32 KiB window; a block past 1 MiB ends the session with GOAWAY', async () => {
+  const out: Buffer[] = [];
+  const seen: Record<string, string>[] = [];
+  let error: Error | undefined;
+  const s = new SpdySession(
+    (b) => out.push(b),
+    (st) => seen.push(st.headers),
+    (e) => (error = e),
+  );
+  const c = new Client();
+  // 300 streams whose headers repeat what came before (back-references reach into earlier blocks)
+  const sent: Record<string, string>[] = [];
+  const wire: Buffer[] = [];
+  for (let i = 0; i < 300; i++) {
+    const h = { streamtype: 'data', requestid: String(i % 7), filler: 'x'.repeat(200 + (i % 5) * 97) + String(i) };
+    sent.push(h);
+    wire.push(await c.synStream(2 * i + 1, h));
+  }
+  // a few bytes at a time, in uneven chunks
+  const all = Buffer.concat(wire);
+  for (let at = 0, n = 1; at < all.length; at += n, n = ((n * 7) % 13) + 1) s.feed(all.subarray(at, at + n));
+  assert.equal(error, undefined);
+  assert.deepEqual(seen, sent);
+  // one block of 2 MiB of headers: refused at MAX_HEADER_BLOCK, GOAWAY PROTOCOL_ERROR, no stream
+  s.feed(await c.synStream(999, { big: 'y'.repeat(2 << 20) }));
+  assert.match(error!.message, /header block larger than 1048576 bytes/);
+  assert.equal(seen.length, 300);
+  const goaway = frames(out).find((f) => f.control && f.type === 7);
+  assert.deepEqual([...goaway!.body.subarray(4)], [0, 0, 0, 1]); // status PROTOCOL_ERROR
+  s.feed(await c.synStream(1001, { after: 'close' }));
+  assert.equal(seen.length, 300, 'a closed session reads nothing more');
+});
+
 const pod: Pod = {
   apiVersion: 'v1',
   kind: 'Pod',

@@ -106,7 +106,9 @@ function admitNode(node: string, attrs: AdmissionAttributes): void {
   const forbid = forbidder(attrs);
   const name = attrs.name ?? attrs.object?.metadata.name;
   if (name !== node) throw forbid(`node "${node}" is not allowed to modify node "${name}"`);
-  const now = attrs.object as Node | undefined;
+  // A nodes/status write is judged as sent (upstream's Admit runs before the status
+  // strategy resets the spec): a kubelet's status PUT carrying changed taints is refused.
+  const now = (attrs.sent ?? attrs.object) as Node | undefined;
   const before = attrs.oldObject as Node | undefined;
   const configSource = (n: Node | undefined) => (n?.spec as { configSource?: unknown } | undefined)?.configSource;
   if (attrs.operation === 'CREATE' && now) {

@@ -3,6 +3,7 @@ import type { ApiServer } from '../apiserver';
 import type { Pod } from '../../api/core';
 import type { Authorizer, Decision } from './authorizer';
 import { podSecretNames } from '../../api/pod-references';
+import { isStatusError } from '../../api/errors';
 
 /**
  * The Node authorizer (plugin/pkg/auth/authorizer/node, with bootstrappolicy's NodeRules):
@@ -10,6 +11,12 @@ import { podSecretNames } from '../../api/pod-references';
  * needs (nodes, pods, services, endpoints), write nodes, pod status and events, and read a
  * secret only when a pod bound to its node uses it; its own Lease only. It has no opinion
  * on anyone else. What a node may write to *which* object is NodeRestriction's.
+ *
+ * With AuthorizeNodeWithSelectors (beta and on by default in v1.32: the kubernetes-1.32
+ * profile's `authorizeNodeWithSelectors`), reads of nodes and pods are subdivided too
+ * (`authorizeNode`, `authorizePod`): a node reads only its own Node, gets only pods bound to
+ * it, and lists or watches pods only with the field selector `spec.nodeName=<itself>` (or
+ * one pod of its own by `metadata.name`).
  */
 export function nodeIdentity(user: UserInfo): string | undefined {
   if (!user.groups.includes('system:nodes') || !user.username.startsWith('system:node:')) return undefined;
@@ -31,7 +38,7 @@ const RULES: Record<string, string[]> = {
 export class NodeAuthorizer implements Authorizer {
   constructor(
     private readonly api: ApiServer,
-    /** AuthorizeNodeWithSelectors (v1.32): get/list/watch of nodes only of the node's own. */
+    /** AuthorizeNodeWithSelectors (v1.32): node and pod reads subdivided (authorizeNode, authorizePod). */
     private readonly ownNodeOnly = false,
   ) {}
 
@@ -69,7 +76,46 @@ export class NodeAuthorizer implements Authorizer {
           : `node '${node}' cannot read all nodes, only its own Node object`,
       };
     }
+    if (this.ownNodeOnly && a.resource === 'pods') return this.authorizePod(node, a);
     return RULES[resource]?.includes(a.verb) ? { allowed: true } : { allowed: false };
+  }
+
+  /** authorizePod (v1.32): reads only of the node's own pods; writes as NodeRules, NodeRestriction narrowing them. */
+  private async authorizePod(node: string, a: AuthorizationAttributes): Promise<Decision> {
+    const verb = a.verb;
+    switch (a.subresource) {
+      case '':
+        if (verb === 'get') return this.podOfNode(node, a);
+        if (verb === 'list' || verb === 'watch') {
+          const own = (a.fieldRequirements ?? []).some(
+            (r) => r.field === 'spec.nodeName' && r.operator === '=' && r.value === node,
+          );
+          if (own) return { allowed: true };
+          if (a.name) return this.podOfNode(node, a);
+          return { allowed: false, reason: 'can only list/watch pods with spec.nodeName field selector' };
+        }
+        return verb === 'create' || verb === 'delete' ? { allowed: true } : { allowed: false };
+      case 'status':
+        return verb === 'update' || verb === 'patch' ? { allowed: true } : { allowed: false };
+      case 'eviction':
+        return verb === 'create' ? { allowed: true } : { allowed: false };
+      default:
+        return { allowed: false };
+    }
+  }
+
+  /** The graph's pod → node edge: the named pod exists and is bound to this node. */
+  private async podOfNode(node: string, a: AuthorizationAttributes): Promise<Decision> {
+    if (a.subresource) return { allowed: false, reason: 'cannot get subresource' };
+    if (!a.name) return { allowed: false, reason: 'No Object name found' };
+    // a pod the graph does not know (not found) relates to no node
+    const pod = (await this.api.get({ resource: 'pods', namespace: a.namespace, name: a.name }).catch((e) => {
+      if (isStatusError(e, 'NotFound')) return undefined;
+      throw e;
+    })) as Pod | undefined;
+    return pod?.spec.nodeName === node
+      ? { allowed: true }
+      : { allowed: false, reason: `no relationship found between node '${node}' and this object` };
   }
 
   private async podsOn(node: string): Promise<Pod[]> {

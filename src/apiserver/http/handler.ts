@@ -8,6 +8,7 @@ import { RequestTarget, UserInfo, AuthorizationAttributes } from '../../api/requ
 import { RequestAuthenticator } from '../auth/authenticator';
 import { alwaysAllow, Authorizer, forbiddenMessage } from '../auth/authorizer';
 import { asksImpersonation, impersonate } from '../auth/impersonation';
+import { parseFieldSelector } from '../../api/fields';
 import { requestInfo, RequestInfo } from './request-info';
 import { pageNotFound, writeError, writeJSON } from './respond';
 import { InflightLimit } from './inflight';
@@ -141,7 +142,7 @@ export class ApiHttpHandler {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
     const user = await this.user(req);
-    await this.authorize(user, info);
+    await this.authorize(user, info, url.searchParams);
     if (!info.isResourceRequest || !info.name || !ApiStreaming.handles(info.resource, info.subresource))
       throw errors.badRequest(`${url.pathname} cannot be upgraded`);
     this.resolve(info);
@@ -175,7 +176,7 @@ export class ApiHttpHandler {
       throw e;
     }
     const user = await this.user(req);
-    await this.authorize(user, info);
+    await this.authorize(user, info, url.searchParams);
     for (const r of this.options.routes ?? []) {
       if (url.pathname.startsWith(r.prefix)) return r.handle(req, res, url.pathname, body, user);
     }
@@ -213,9 +214,10 @@ export class ApiHttpHandler {
     return impersonate(req.headersDistinct, caller, authorizer ?? alwaysAllow);
   }
 
-  private async authorize(user: UserInfo, info: RequestInfo): Promise<void> {
+  private async authorize(user: UserInfo, info: RequestInfo, query: URLSearchParams): Promise<void> {
     const authorizer = this.options.authenticator ? this.options.authorizer : undefined;
     if (!authorizer) return;
+    const selected = info.isResourceRequest ? selectorAttributes(info, query) : {};
     const attrs: AuthorizationAttributes = {
       user,
       verb: info.isResourceRequest ? info.verb : info.verb === 'head' ? 'get' : info.verb,
@@ -225,7 +227,8 @@ export class ApiHttpHandler {
       resource: info.resource ?? '',
       subresource: info.subresource ?? '',
       namespace: info.namespace ?? '',
-      name: info.name ?? '',
+      name: info.name ?? selected.name ?? '',
+      ...(selected.fieldRequirements ? { fieldRequirements: selected.fieldRequirements } : {}),
     };
     const decision = await authorizer.authorize(attrs);
     if (decision.allowed) return;
@@ -369,7 +372,7 @@ export class ApiHttpHandler {
         const patch = parseBody(raw, type === 'apply');
         if (type === 'apply') {
           const r = await serverSideApply(api, target, into(patch), ctx, q.get('fieldManager') ?? undefined, () =>
-            this.authorize(user, { ...info, verb: 'create' }),
+            this.authorize(user, { ...info, verb: 'create' }, q),
           );
           return writeJSON(res, r.code, out(r.object));
         }
@@ -429,4 +432,30 @@ function asVersion<T>(x: T, storageVersion: string, aliasVersion: string): T {
   if (copy.apiVersion === storageVersion) copy.apiVersion = aliasVersion;
   if (Array.isArray(copy.items)) copy.items = copy.items.map((i) => asVersion(i, storageVersion, aliasVersion));
   return copy as unknown as T;
+}
+
+/**
+ * What a collection request's field selector tells the authorizer, as upstream's
+ * GetAuthorizerAttributes and RequestInfoFactory do: the selector's requirements for list,
+ * watch and deletecollection (AuthorizeWithSelectors), and, for a list or watch pinning
+ * `metadata.name` to a valid name, that name (so a rule with resourceNames, or the Node
+ * authorizer's own-object rules, can allow it). A selector that does not parse gives
+ * nothing: the handler refuses it with 400 later, and an authorizer sees no requirement.
+ */
+function selectorAttributes(
+  info: RequestInfo,
+  query: URLSearchParams,
+): { name?: string; fieldRequirements?: AuthorizationAttributes['fieldRequirements'] } {
+  if (info.name || !['list', 'watch', 'deletecollection'].includes(info.verb)) return {};
+  const text = query.get('fieldSelector');
+  if (!text) return {};
+  let selector: ReturnType<typeof parseFieldSelector>;
+  try {
+    selector = parseFieldSelector(text);
+  } catch {
+    return {};
+  }
+  const name = info.verb === 'deletecollection' ? undefined : selector.requiresExactMatch('metadata.name');
+  const validName = name !== undefined && name !== '' && name !== '.' && name !== '..' && !/[/%]/.test(name);
+  return { fieldRequirements: selector.requirements(), ...(validName ? { name } : {}) };
 }
