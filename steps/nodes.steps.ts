@@ -397,3 +397,54 @@ Then(
     );
   }),
 );
+
+/** The node as the API server answered its creation: what admission made of the manifest, before any controller. */
+function createdNode(world: KubeWorld): Node {
+  const obj = world.lastCreated;
+  if (obj?.kind !== 'Node') throw new Error('no "I create this node:" step created a node in this scenario');
+  return obj as Node;
+}
+
+Then(
+  'the node as created carries the taints:',
+  step(async function (this: KubeWorld, table: DataTable) {
+    const taints = (createdNode(this).spec?.taints ?? []).map((t) => ({
+      key: t.key,
+      value: t.value ?? '',
+      effect: t.effect,
+    }));
+    expect(taints, 'spec.taints of the create response').to.deep.equal(table.hashes());
+  }),
+);
+
+Then(
+  'the node as created carries no taints',
+  step(async function (this: KubeWorld) {
+    expect(createdNode(this).spec?.taints ?? [], 'spec.taints of the create response').to.deep.equal([]);
+  }),
+);
+
+/** "big-1" to "big-101": the names with one prefix and the numbers between. */
+function numbered(first: string, last: string): string[] {
+  const [a, b] = [/^(.*)-(\d+)$/.exec(first), /^(.*)-(\d+)$/.exec(last)];
+  if (!a || !b || a[1] !== b[1]) throw new Error(`"${first}" to "${last}": want <prefix>-<number> twice, same prefix`);
+  const [from, to] = [Number(a[2]), Number(b[2])];
+  return Array.from({ length: to - from + 1 }, (_, i) => `${a[1]}-${from + i}`);
+}
+
+When(
+  'I create the nodes {string} to {string} by hand',
+  step(async function (this: KubeWorld, first: string, last: string) {
+    const cluster = await this.cluster();
+    for (const name of numbered(first, last))
+      await cluster.client.create<Node>(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name } });
+  }),
+);
+
+When(
+  'I delete the nodes {string} to {string}',
+  step(async function (this: KubeWorld, first: string, last: string) {
+    const cluster = await this.cluster();
+    for (const name of numbered(first, last)) await cluster.client.delete(NODES, name);
+  }),
+);

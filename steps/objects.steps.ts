@@ -22,7 +22,7 @@ for (const what of ['object', 'node', 'pod']) {
     step(async function (this: KubeWorld, manifest: string) {
       const cluster = await this.cluster();
       const obj = parseManifest(manifest);
-      await cluster.client.create(
+      this.lastCreated = await cluster.client.create(
         {
           resource: resourceFor(obj),
           namespace: obj.metadata?.namespace ?? (resourceNamed(obj.kind!).namespaced ? 'default' : undefined),

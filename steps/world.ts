@@ -1,3 +1,4 @@
+import { KubeObject } from '../src/api/meta';
 import { IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
 import { ClusterDriver, Component, componentOf, createDriver, Flags, TargetOptions } from '../src/drivers';
 import { Node, Pod } from '../src/api/core';
@@ -45,6 +46,8 @@ export class KubeWorld extends World<RunParameters> {
   readonly heartbeatsAtStop = new Map<string, Record<string, string | undefined>>();
   /** The error of the last request a step expected might fail. */
   lastError?: StatusError;
+  /** What the API server answered to the last "I create this …:" step (the object as admission left it). */
+  lastCreated?: KubeObject;
   /** Why the API server could not start serving HTTP, when a step expected it might not. */
   lastServeError?: Error;
   /** Time marks named by steps ("the stop"), ms. */

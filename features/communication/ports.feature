@@ -2,9 +2,11 @@
 Feature: The API server's two ports
   The secure port serves HTTPS (--secure-port, 6443 by default, on --bind-address) and
   requires authentication and authorization. The insecure port serves plain HTTP without
-  authentication or authorization; it is off unless --insecure-port asks for it, and it
-  only ever binds to loopback (--insecure-bind-address, 127.0.0.1). Upstream removed the
-  insecure port in v1.20; the reference keeps it as the seed describes, off by default.
+  authentication or authorization, and only ever binds to loopback (--insecure-bind-address,
+  127.0.0.1 by default, another loopback address if asked). As the seed says, the seed's
+  release (v1.12) serves it on 8080 by default (--insecure-port 0 turns it off); upstream
+  removed the port in v1.20, so on the kubernetes-1.32 profile it is off unless a scenario
+  asks for it (the reference still has one; upstream v1.32 is not applicable there).
   Tests listen on free ports: the port numbers are the flags', the behaviour is the same.
   Source: 002 §2.4.1 "默认有两个端口"; 000 §2.2 Cluster to Master.
   Upstream: k8s.io/apiserver SecureServingOptions, kube-apiserver InsecureServingOptions (≤ v1.19).
@@ -12,7 +14,7 @@ Feature: The API server's two ports
   Background:
     Given the flag "--authorization-mode" is "RBAC"
 
-  @COMM-SECURE-PORT @COMM-INSECURE-PORT @needs-api-server-defaults
+  @COMM-SECURE-PORT @COMM-INSECURE-PORT @needs-api-server-defaults @profile-kubernetes-1.32
   Scenario: By default only the secure port listens, on every address
     Judges kube-apiserver's default --bind-address (0.0.0.0): not applicable where the target
     starts its API server on loopback (upstream: found on v1.32.13, where the target binds
@@ -25,6 +27,35 @@ Feature: The API server's two ports
     Then kubectl prints a table whose columns include:
       | NAME      | STATUS |
       | 10.4.42.5 | Ready  |
+
+  @COMM-SECURE-PORT @COMM-INSECURE-PORT @profile-seed
+  Scenario: By default the seed's API server also serves plain HTTP, on loopback, without authentication
+    The port is the profile's 8080 (--insecure-port); the test listens on a free one.
+    Given a ready node "10.4.42.5"
+    When the API server serves over HTTP
+    Then the insecure port listens on "127.0.0.1"
+    When I run "kubectl get nodes" on the insecure port
+    Then kubectl prints a table whose columns include:
+      | NAME      |
+      | 10.4.42.5 |
+
+  @COMM-INSECURE-PORT @profile-seed
+  Scenario: --insecure-port 0 turns the seed's insecure port off
+    Given the flag "--insecure-port" is "0"
+    When the API server serves over HTTP
+    Then the insecure port is off
+
+  @COMM-INSECURE-PORT
+  Scenario: --insecure-bind-address chooses the loopback address the insecure port listens on
+    Given the flag "--insecure-port" is "8080"
+    And the flag "--insecure-bind-address" is "127.0.0.2"
+    And a ready node "10.4.42.5"
+    When the API server serves over HTTP
+    Then the insecure port listens on "127.0.0.2"
+    When I run "kubectl get nodes" on the insecure port
+    Then kubectl prints a table whose columns include:
+      | NAME      |
+      | 10.4.42.5 |
 
   @COMM-SECURE-PORT
   Scenario: --bind-address chooses where the secure port listens

@@ -194,3 +194,31 @@ Feature: Nodes register themselves, or an administrator creates them by hand
     Then node "10.4.42.8" is Ready
     And node "10.4.42.8" has labels:
       | name | node3 |
+
+  @NODE-MANUAL @NODE-TAINT-BY-CONDITION
+  Scenario: A new node is tainted not-ready as it is created; the controller lifts the taint from a node with no conditions
+    The API server's TaintNodesByCondition admission plugin (plugin/pkg/admission/nodetaint)
+    adds `node.kubernetes.io/not-ready:NoSchedule` to every Node created, so that no pod lands on
+    a new node before the node controller has tainted it by its conditions. The node controller
+    then makes the NoSchedule taints match the conditions (doNoScheduleTaintingPass): a hand-made
+    node has none, so the taint goes again at once, and a pod created right after is bound to the
+    node although no kubelet will ever run it (on upstream v1.32 the pod's first attempt may fail
+    on the taint; it is bound once the taint is gone). The plugin came with v1.13 and was
+    backported to v1.12.6, on wherever the TaintNodesByCondition feature is: both profiles.
+    When I create this node:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: hand-made
+      status:
+        capacity: {cpu: "2", memory: 4Gi, pods: "110"}
+        allocatable: {cpu: "2", memory: 4Gi, pods: "110"}
+      """
+    Then the node as created carries the taints:
+      | key                          | value | effect     |
+      | node.kubernetes.io/not-ready |       | NoSchedule |
+    When I create a pod "web"
+    And 3 seconds pass
+    Then node "hand-made" has no taints
+    And pod "web" is bound to node "hand-made"

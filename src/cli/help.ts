@@ -76,7 +76,8 @@ export const SERVE_HELP = `kubespec serve — the whole control plane as one pro
                                  PKI with the service-account key (pki/), the SQLite store,
                                  the admin kubeconfig
   --secure-port 6443             HTTPS port (0 = off); --bind-address 0.0.0.0
-  --insecure-port 0              plain-HTTP port without authentication (0 = off, the default);
+  --insecure-port PORT           plain-HTTP port without authentication (0 = off): 8080 by
+                                 default on the seed profile (v1.12), off on kubernetes-1.32;
                                  --insecure-bind-address 127.0.0.1 (loopback only)
   --authorization-mode RBAC      RBAC | AlwaysAllow (comma-separated union)
   --token-auth-file FILE         bearer tokens: CSV token,user,uid,"group1,group2"

@@ -68,7 +68,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const portOff = (v: string | undefined, dflt: string) => Number(v ?? dflt) === 0;
   if (
     portOff(flags['kube-apiserver']?.['secure-port'], '6443') &&
-    portOff(flags['kube-apiserver']?.['insecure-port'], '0')
+    portOff(flags['kube-apiserver']?.['insecure-port'], profile.flags['kube-apiserver']?.['insecure-port'] ?? '0')
   ) {
     throw new Error(
       '--secure-port 0 turns HTTPS off; give --insecure-port PORT to serve plain HTTP instead (both off leaves nothing to serve)',

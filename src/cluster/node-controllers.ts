@@ -1,6 +1,7 @@
 import { Clock, Quiescence } from '../clock';
 import { ApiServer } from '../apiserver/apiserver';
 import { defaultTolerationSeconds } from '../apiserver/admission/default-toleration-seconds';
+import { nodeTaintAdmission } from '../apiserver/admission/nodetaint';
 import { ErrorSink } from '../client/background';
 import { Client } from '../client/client';
 import { ControllerContext } from '../client/controller-context';
@@ -14,6 +15,7 @@ import { NoScheduleTaintController } from '../controllers/nodelifecycle/noschedu
 import { RangeAllocator } from '../controllers/nodeipam/range-allocator';
 import { PodGCController } from '../controllers/podgc/controller';
 import { TaintEvictionController } from '../controllers/tainteviction/controller';
+import { TTLController } from '../controllers/ttl/controller';
 import { ClusterConfig } from '../profile/config';
 import { nodeControllerOptions, nodeLifecycleOptions } from './config';
 
@@ -54,6 +56,8 @@ export class NodeControllers {
     const options = nodeLifecycleOptions(config);
     const own = nodeControllerOptions(config);
     c.api.admission.use(defaultTolerationSeconds(own.defaultTolerations));
+    // On by default wherever the TaintNodesByCondition feature is (v1.13, backported to v1.12.6).
+    if (options.taintNodesByCondition) c.api.admission.use(nodeTaintAdmission());
     this.eviction = new NodeEvictionController(c.nodeLifecycle, ctx('node-lifecycle-controller'), options);
     this.all.push(this.eviction);
     if (options.taintNodesByCondition) {
@@ -78,6 +82,8 @@ export class NodeControllers {
         new CloudNodeLifecycleController(ctx('cloud-node-lifecycle-controller'), this.cloud, options.nodeMonitorPeriod),
       );
     }
+    // Every release both profiles follow runs it (kube-controller-manager's "ttl" controller, v1.6+).
+    this.all.push(new TTLController(ctx('ttl-controller')));
     this.all.push(
       new DaemonSetController(ctx('daemonset-controller'), {
         maxSurge: config.profile.features.daemonSetMaxSurge ?? true,

@@ -241,6 +241,13 @@ export class ServeDriver extends KubeDriver {
     const dataDir = this.dataDir;
     const flags = mergeFlags(this.flags, this.options.forcedFlags ?? {});
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
+    // The insecure port, where the scenario or the profile has one (the seed's 8080), on a
+    // free port too: parallel servers would all ask for the same one.
+    const insecurePort =
+      flags['kube-apiserver']?.['insecure-port'] ?? this.profile.flags['kube-apiserver']?.['insecure-port'];
+    if (flags['kube-apiserver']) delete flags['kube-apiserver']['insecure-port'];
+    const insecureArgs =
+      insecurePort === undefined ? [] : ['--insecure-port', insecurePort === '0' ? '0' : String(await freePort())];
     // kube-apiserver's default where the scenario states no mode (`kubespec serve` alone
     // defaults to RBAC, a safer default for a server people start by hand).
     const authz = flags['kube-apiserver']?.['authorization-mode']
@@ -260,6 +267,7 @@ export class ServeDriver extends KubeDriver {
       ...this.storeArgs,
       '--secure-port',
       String(port),
+      ...insecureArgs,
       ...(flags['kube-apiserver']?.['bind-address'] ? [] : ['--bind-address', this.bindAddress()]),
       ...authz,
     ];

@@ -180,7 +180,6 @@ export class HollowKubelet {
           ...this.config.labels,
         },
         annotations: {
-          'node.alpha.kubernetes.io/ttl': '0',
           'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
           // The cloud node controller takes the node IP from the cloud's addresses only if it is among them.
           ...(external && this.config.nodeIP ? { 'alpha.kubernetes.io/provided-node-ip': this.config.nodeIP } : {}),

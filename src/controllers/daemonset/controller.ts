@@ -11,6 +11,7 @@ import { computeHash } from '../hash';
 import { Expectations } from '../expectations';
 import { equalData, nextRevision } from '../history';
 import { daemonPodTolerations, shouldRunOn } from './tolerations';
+import { nodeNameAffinity, targetNodeName } from './affinity';
 import {
   managePlan,
   NodeView,
@@ -37,9 +38,9 @@ function revisionData(ds: DaemonSet): unknown {
 }
 
 /**
- * The DaemonSet controller (pkg/controller/daemon): one pod per eligible node, bound
- * directly to it (as the seed's release did, bypassing the scheduler), with the daemon
- * tolerations. Every pod template is a ControllerRevision named <ds>-<hash> whose hash
+ * The DaemonSet controller (pkg/controller/daemon): one pod per eligible node, made for it
+ * by a required node affinity on its name and bound by the scheduler (ScheduleDaemonSetPods,
+ * on by default since v1.12, the seed's release), with the daemon tolerations. Every pod template is a ControllerRevision named <ds>-<hash> whose hash
  * labels the pods made from it (controller-revision-hash, plus pod-template-generation);
  * with updateStrategy RollingUpdate old pods are replaced within maxUnavailable (and, from
  * v1.22, maxSurge); with OnDelete only pods the user deletes come back new.
@@ -157,7 +158,8 @@ export class DaemonSetController extends ControllerBase {
     const byNode = new Map<string, Pod[]>();
     for (const p of this.pods.byIndex('daemonset-owner', key)) {
       if (!p.metadata.ownerReferences?.some((o) => o.uid === ds.metadata.uid)) continue;
-      const node = p.spec.nodeName ?? '';
+      // Unbound pods count for the node they were made for (upstream getNodesToDaemonPods).
+      const node = targetNodeName(p) ?? '';
       byNode.set(node, [...(byNode.get(node) ?? []), p]);
     }
     return byNode;
@@ -329,7 +331,8 @@ export class DaemonSetController extends ControllerBase {
   private async createPod(ds: DaemonSet, nodeName: string, hash: string): Promise<void> {
     const spec = clone(ds.spec.template.spec);
     spec.tolerations = daemonPodTolerations(spec);
-    spec.nodeName = nodeName;
+    // Through the scheduler (ScheduleDaemonSetPods: beta and on in v1.12, GA v1.17), not bound here.
+    spec.affinity = nodeNameAffinity(spec.affinity, nodeName);
     const generation = templateGeneration(ds);
     const pod: Pod = {
       apiVersion: 'v1',

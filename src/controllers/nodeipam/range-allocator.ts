@@ -26,6 +26,12 @@ export class RangeAllocator extends ControllerBase {
   private readonly queue: WorkQueue;
   /** Node name → the block reserved for it (until it is written or released). */
   private readonly reserved = new Map<string, string>();
+  /**
+   * Node name → the block just written to it, until the cache shows it: an update of the node
+   * seen meanwhile (another controller's write) must not allocate a second block (upstream
+   * keeps such a node in nodesInProcessing and skips it).
+   */
+  private readonly written = new Map<string, string>();
   private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, options: NodeIpamOptions) {
@@ -43,7 +49,10 @@ export class RangeAllocator extends ControllerBase {
       onUpdate: (_o, n) => {
         if (!podCIDRs(n).length) this.queue.add(n.metadata.name!);
       },
-      onDelete: (n) => this.release(n),
+      onDelete: (n) => {
+        this.written.delete(n.metadata.name!);
+        this.release(n);
+      },
     });
   }
 
@@ -77,6 +86,8 @@ export class RangeAllocator extends ControllerBase {
     const node = this.nodes.getByName(name);
     if (!node) return;
     const have = podCIDRs(node);
+    if (have.length === 0 && this.written.has(name)) return;
+    this.written.delete(name);
     if (have.length > 0) {
       for (const cidr of have) {
         try {
@@ -107,6 +118,7 @@ export class RangeAllocator extends ControllerBase {
           spec: { podCIDR: cidr, podCIDRs: [cidr] },
         });
         this.reserved.delete(name);
+        this.written.set(name, cidr);
         return;
       } catch (e) {
         if (isStatusError(e, 'NotFound')) break;
