@@ -322,7 +322,10 @@ export async function runCommand(argv: string[]): Promise<number> {
           // In parallel, the longest scenarios start first (cli/longest-first.ts).
           plugin:
             Number(parallel) > 1
-              ? [url.pathToFileURL(path.join(__dirname, COMPILED ? 'longest-first.js' : 'longest-first-plugin.js')).href]
+              ? [
+                  url.pathToFileURL(path.join(__dirname, COMPILED ? 'longest-first.js' : 'longest-first-plugin.js'))
+                    .href,
+                ]
               : [],
           worldParameters: { target: prepared.target, profile: profileName, ...prepared.options },
           ...(shard ? { shard } : {}),

@@ -22,7 +22,9 @@ test('a scenario waits its waits in sequence, or until its latest mark', () => {
     1200,
   );
   assert.equal(
-    statedSeconds(['the pods of node "z1-node-1" are marked for deletion between 355 and 365.1 seconds after its kubelet stopped']),
+    statedSeconds([
+      'the pods of node "z1-node-1" are marked for deletion between 355 and 365.1 seconds after its kubelet stopped',
+    ]),
     365.1,
   );
   assert.equal(statedSeconds(['node "n1" becomes Unknown within 50 seconds of its last heartbeat']), 50);
@@ -47,7 +49,11 @@ test('longest first, equal ones in the order they came', () => {
 
 test("the zone scenarios of 20 minutes are among the first a run hands out, whatever their file's place", () => {
   const pickles: { pickle: ReturnType<typeof compile>[number] }[] = [];
-  for (const f of ['features/node/master-disruption.feature', 'features/node/defaults.feature', 'features/node/zones.feature']) {
+  for (const f of [
+    'features/node/master-disruption.feature',
+    'features/node/defaults.feature',
+    'features/node/zones.feature',
+  ]) {
     const id = IdGenerator.uuid();
     const doc = new Parser(new AstBuilder(id), new GherkinClassicTokenMatcher()).parse(
       fs.readFileSync(path.join(ROOT, f), 'utf8'),
@@ -57,7 +63,10 @@ test("the zone scenarios of 20 minutes are among the first a run hands out, what
   const order = longestFirst(pickles as never[]) as unknown as typeof pickles;
   const zones = order.findIndex((x) => x.pickle.uri.endsWith('zones.feature'));
   const first = pickles.findIndex((x) => x.pickle.uri.endsWith('zones.feature'));
-  assert.ok(zones < 10 && zones < first, `zones.feature's first scenario goes out ${zones}th (in file order: ${first}th)`);
+  assert.ok(
+    zones < 10 && zones < first,
+    `zones.feature's first scenario goes out ${zones}th (in file order: ${first}th)`,
+  );
 });
 
 test('the plugin reorders what Cucumber would run ("pickles:order")', () => {
