@@ -357,7 +357,11 @@ Then(
     const [ea, eb] = [await evictionsIn(this, a), await evictionsIn(this, b)];
     expect(ea, `no pod of zone ${a} went`).to.not.be.empty;
     expect(eb, `no pod of zone ${b} went`).to.not.be.empty;
-    expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
+    if (this.driver.capabilities.virtualTime) expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
+    // On a real clock each is seen when its watch event arrives, and each zone's evictor takes
+    // its token at a 100 ms tick (as for "gone node by node" above): within 1 s, where one
+    // shared limiter would put them 10 s apart (1/rate). Upstream v1.32.13: 22 ms apart.
+    else expect(Math.abs(ea[0].at - eb[0].at), 'ms between them').to.be.at.most(1000);
   }),
 );
 
