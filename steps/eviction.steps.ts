@@ -199,13 +199,35 @@ Given(
   }),
 );
 
+/**
+ * Nodes that "stop reporting" in one step stop at one instant. On a real clock their last
+ * heartbeats go out at once: upstream's node lifecycle controller stamps a renewal with the
+ * monitor pass that first sees it (tryUpdateNodeHealth's probeTimestamp), so renewals landing
+ * between two passes go Unknown in the same pass. Stopped one after the other, under load
+ * seconds apart, a pass could see the first alone: a zone of 5 with 1 down is Normal, and that
+ * node was tainted before the zone became partially disrupted (zones.feature on upstream,
+ * 2026-12-05). On a virtual clock, one after the other as before (no time passes between).
+ */
+export async function stopTogether(
+  world: KubeWorld,
+  cluster: Awaited<ReturnType<KubeWorld['cluster']>>,
+  nodes: string[],
+): Promise<void> {
+  if (world.driver.capabilities.virtualTime) {
+    for (const n of nodes) world.stopTimes.set(n, await cluster.stopKubelet(n));
+    return;
+  }
+  const times = await Promise.all(nodes.map((n) => cluster.stopKubelet(n)));
+  for (const [i, n] of nodes.entries()) world.stopTimes.set(n, times[i]);
+}
+
 When(
   '{int} node(s) of zone/group {string} stop(s) reporting',
   step(async function (this: KubeWorld, count: number, zone: string) {
     const cluster = await this.cluster();
     const nodes = zoneNodes(this, zone).slice(0, Number(count));
     if (nodes.length < Number(count)) throw new Error(`zone "${zone}" has only ${nodes.length} nodes`);
-    for (const n of nodes) this.stopTimes.set(n, await cluster.stopKubelet(n));
+    await stopTogether(this, cluster, nodes);
   }),
 );
 
@@ -213,7 +235,7 @@ When(
   'every node of zone/group {string} stops reporting',
   step(async function (this: KubeWorld, zone: string) {
     const cluster = await this.cluster();
-    for (const n of zoneNodes(this, zone)) this.stopTimes.set(n, await cluster.stopKubelet(n));
+    await stopTogether(this, cluster, zoneNodes(this, zone));
   }),
 );
 
@@ -335,7 +357,11 @@ Then(
     const [ea, eb] = [await evictionsIn(this, a), await evictionsIn(this, b)];
     expect(ea, `no pod of zone ${a} went`).to.not.be.empty;
     expect(eb, `no pod of zone ${b} went`).to.not.be.empty;
-    expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
+    if (this.driver.capabilities.virtualTime) expect(ea[0].at - eb[0].at, 'ms between them').to.equal(0);
+    // On a real clock each is seen when its watch event arrives, and each zone's evictor takes
+    // its token at a 100 ms tick (as for "gone node by node" above): within 1 s, where one
+    // shared limiter would put them 10 s apart (1/rate). Upstream v1.32.13: 22 ms apart.
+    else expect(Math.abs(ea[0].at - eb[0].at), 'ms between them').to.be.at.most(1000);
   }),
 );
 

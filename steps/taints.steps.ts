@@ -5,7 +5,7 @@ import { KubeWorld } from './world';
 import { expectCondition, step } from './support';
 import { taintText } from './parameters';
 import { runPodOn } from './pods.steps';
-import { timeline, zoneNodes } from './eviction.steps';
+import { stopTogether, timeline, zoneNodes } from './eviction.steps';
 
 /**
  * Vocabulary for what the node lifecycle controller reads and writes on nodes and pods: the
@@ -205,7 +205,7 @@ const NOT_READY_POST_MS = 10_000;
 async function reportNotReady(world: KubeWorld, nodes: string[], durationMs: number): Promise<void> {
   const cluster = await world.cluster();
   await timeline(world);
-  for (const n of nodes) world.stopTimes.set(n, await cluster.stopKubelet(n));
+  await stopTogether(world, cluster, nodes);
   const end = cluster.now() + durationMs;
   for (;;) {
     const stamp = new Date(cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as url from 'node:url';
 import { loadProfile, Flags } from '../profile/profile';
 import type { TargetOptions } from '../drivers';
 import type { ConformanceReport } from '../report';
@@ -318,6 +319,14 @@ export async function runCommand(argv: string[]): Promise<number> {
             `message:${messages}`,
             `html:${html}`,
           ],
+          // In parallel, the longest scenarios start first (cli/longest-first.ts).
+          plugin:
+            Number(parallel) > 1
+              ? [
+                  url.pathToFileURL(path.join(__dirname, COMPILED ? 'longest-first.js' : 'longest-first-plugin.js'))
+                    .href,
+                ]
+              : [],
           worldParameters: { target: prepared.target, profile: profileName, ...prepared.options },
           ...(shard ? { shard } : {}),
           tags,
