@@ -77,6 +77,8 @@ export class ApiServer {
     readonly registry: ResourceRegistry,
     store: Store,
     readonly clock: Clock,
+    /** The profile's watchCacheFromList (../profile/profile.ts). */
+    private readonly watchCacheFromList = true,
   ) {
     this.store = this.audit.audited(store);
     this.startRevision = store.revision();
@@ -100,7 +102,7 @@ export class ApiServer {
     const rt = 'kind' in target ? target : this.resolve(target);
     let s = this.storages.get(rt);
     if (!s) {
-      s = new ResourceStorage(rt, this.store, this.clock, this.startRevision);
+      s = new ResourceStorage(rt, this.store, this.clock, this.startRevision, this.watchCacheFromList);
       this.storages.set(rt, s);
     }
     return s as unknown as ResourceStorage<T>;

@@ -37,6 +37,10 @@ export class ResourceCache<T extends KubeObject> {
     private readonly resource: CachedResource<T>,
     /** The store's revision when the API server started (its watch cache's first, upstream). */
     private readonly startRevision = 0,
+    /** The API server's clock: the watch cache keeps 75 s of events by it (./event-window). */
+    private readonly now: () => number = Date.now,
+    /** The profile's watchCacheFromList (../profile/profile.ts). */
+    private readonly fromList = true,
   ) {}
 
   async list(namespace: string | undefined, options: ListReadOptions, filter: CacheFilter<T>): Promise<ListPage<T>> {
@@ -127,10 +131,14 @@ export class ResourceCache<T extends KubeObject> {
       };
     // Older than the API server's start: upstream's watch cache lists at start and answers
     // 410 below that (k8s.io/apiserver cacher watchCache.getAllEventsSinceLocked, "too old
-    // resource version"); found on upstream v1.32.13 after a SIGKILL restart.
-    if (after < this.startRevision) throw errors.gone(`too old resource version: ${after} (${this.startRevision})`);
-    // Older than the hub remembers, which is made on the first read (upstream's caches are
-    // made at start): the store's own history, or 410 Gone.
+    // resource version"); found on upstream v1.32.13 after a SIGKILL restart. Older than the
+    // events its window still keeps (75 s at least, ./event-window; v1.12: its first event):
+    // 410 too, whatever the store has; the cacher never reads etcd's history for a watch.
+    if (after < this.startRevision || hub.bounded)
+      throw errors.gone(`too old resource version: ${after} (${Math.max(this.startRevision, hub.oldestServable)})`);
+    // Older than the hub's window, which begins when it is made, on the first read (upstream's
+    // caches are made at start), when the store's history did not reach the API server's
+    // start then: the store's own history, or 410 Gone.
     try {
       const w = await this.store.watch<T>(prefix, { afterRevision: after, onEnd: end }, (events) =>
         events.forEach(deliver),
@@ -153,9 +161,16 @@ export class ResourceCache<T extends KubeObject> {
   /** The shared cache for this resource, made on the first read (made again if that failed or its store watch ended). */
   private hub(): Promise<WatchHub<T>> {
     if (!this.watchHub) {
-      const opening = WatchHub.open<T>(this.store, this.resource.prefix(), () => {
-        if (this.watchHub === opening) this.watchHub = undefined;
-      });
+      const opening = WatchHub.open<T>(
+        this.store,
+        this.resource.prefix(),
+        () => {
+          if (this.watchHub === opening) this.watchHub = undefined;
+        },
+        this.now,
+        this.startRevision,
+        this.fromList,
+      );
       this.watchHub = opening;
       opening.catch(() => {
         if (this.watchHub === opening) this.watchHub = undefined;

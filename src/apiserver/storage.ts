@@ -49,6 +49,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     private readonly store: Store,
     private readonly clock: Clock,
     startRevision = 0,
+    watchCacheFromList = true,
   ) {
     this.cache = new ResourceCache(
       store,
@@ -58,6 +59,8 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
         namespaced: type.namespaced,
       },
       startRevision,
+      () => clock.now(),
+      watchCacheFromList,
     );
   }
 

@@ -1,4 +1,5 @@
-import { KeyValue, LazySortedKeys, lowerBound, Store, WatchEvent } from '../store';
+import { KeyValue, LazySortedKeys, lowerBound, Store, StoreError, WatchEvent } from '../store';
+import { EventWindow } from './event-window';
 
 /** One API watch as the hub keeps it: what it wants, from which revision, where to send it. */
 export interface HubWatcher<V> {
@@ -24,13 +25,14 @@ function fieldValue(value: unknown, field: IndexedField): string {
 /**
  * The API server's watch cache for one resource (upstream's cacher and watchCache): one
  * store watch after one range, the current objects in key order (what lists are served
- * from, as v1.32's btree watch cache keeps them), a buffer of recent events for watches
- * that start a little in the past and for lists at an older revision, and watchers indexed
+ * from, as v1.32's btree watch cache keeps them), a window of recent events for watches
+ * that start a little in the past and for lists at an older revision (./event-window: at
+ * least 75 s of them, kept as text), and watchers indexed
  * by the field value they pin (a kubelet watching the pods on its node, or its own Node by
  * name), so one event reaches only the watchers it concerns.
  */
 export class WatchHub<V> {
-  private readonly buffer: WatchEvent<V>[] = [];
+  private window: EventWindow<V>;
   /** The current objects by key. */
   private readonly state = new Map<string, KeyValue<V>>();
   /** Their keys in key order, sorted when a scan needs them (../store/key-index). */
@@ -42,11 +44,9 @@ export class WatchHub<V> {
   /** Events up to this revision have been dispatched. */
   private revision: number;
 
-  private constructor(
-    revision: number,
-    private readonly bufferSize: number,
-  ) {
+  private constructor(revision: number, now: () => number, fromList: boolean) {
     this.revision = revision;
+    this.window = new EventWindow<V>(revision, now, fromList);
   }
 
   /** Set once the store ended the hub's watch: no watcher may join; the owner opens a new hub. */
@@ -57,30 +57,47 @@ export class WatchHub<V> {
    * watch (etcd cancelled its feed), every watcher ends, as upstream's cacher terminates all
    * its watchers before it lists again (Cacher.startCaching, terminateAllWatchers), and
    * onEnded lets the owner open a fresh hub from the store's state then.
+   *
+   * Upstream's caches list when the API server starts; this one is made on the first read.
+   * So that it remembers what upstream's would, its window begins at `since` (the API
+   * server's start) when the store still has the history from there and can say when it
+   * has handed it over (progress): those events go into the window only (the range has
+   * their outcome), and are all in before the hub is.
    */
   static async open<V>(
     store: Store,
     prefix: string,
     onEnded: () => void = () => undefined,
-    bufferSize = 10_000,
+    now: () => number = Date.now,
+    since?: number,
+    fromList = true,
   ): Promise<WatchHub<V>> {
     const initial = await store.range<V>(prefix);
-    const hub = new WatchHub<V>(initial.revision, bufferSize);
+    const hub = new WatchHub<V>(initial.revision, now, fromList);
     for (const kv of initial.items) {
       hub.state.set(kv.key, kv);
       hub.keys.added(kv.key); // range answers in key order: no sort needed
     }
-    await store.watch<V>(
-      prefix,
-      {
-        afterRevision: hub.revision,
-        onEnd: () => {
-          hub.endAll();
-          onEnded();
-        },
+    const options = (afterRevision: number) => ({
+      afterRevision,
+      onEnd: () => {
+        hub.endAll();
+        onEnded();
       },
-      (events) => hub.dispatch(events),
-    );
+    });
+    const onEvents = (events: WatchEvent<V>[]) => hub.dispatch(events);
+    if (since !== undefined && since < initial.revision && store.progress) {
+      hub.window = new EventWindow<V>(since, now, fromList);
+      try {
+        await store.watch<V>(prefix, options(since), onEvents);
+        await store.progress();
+        return hub;
+      } catch (e) {
+        if (!(e instanceof StoreError && e.code === 'Compacted')) throw e;
+        hub.window = new EventWindow<V>(initial.revision, now, fromList);
+      }
+    }
+    await store.watch<V>(prefix, options(initial.revision), onEvents);
     return hub;
   }
 
@@ -110,19 +127,13 @@ export class WatchHub<V> {
   /**
    * The objects as they were at `revision`, for a list at an older revision (a chunk of a
    * paginated list, resourceVersionMatch=Exact): the keys changed since then mapped to
-   * their value then (undefined: absent then), from the buffered events' previous values.
-   * Undefined when the buffer no longer reaches back that far (upstream's etcd answers such
+   * their value then (undefined: absent then), from the window's previous values.
+   * Undefined when the window no longer reaches back that far (upstream's etcd answers such
    * a list with "compacted", 410 Expired).
    */
   changedSince(revision: number): Map<string, KeyValue<V> | undefined> | undefined {
     if (this.ended || revision < this.oldestServable) return undefined;
-    const then = new Map<string, KeyValue<V> | undefined>();
-    for (let i = this.buffer.length - 1; i >= 0 && this.buffer[i].kv.modRevision > revision; i--) {
-      const e = this.buffer[i];
-      if (!e.created && !e.prevKv) return undefined; // a backend that keeps no previous value: cannot look back
-      then.set(e.kv.key, e.created ? undefined : e.prevKv);
-    }
-    return then;
+    return this.window.changedSince(revision);
   }
 
   private apply(e: WatchEvent<V>): void {
@@ -141,21 +152,26 @@ export class WatchHub<V> {
     for (const index of this.indexed.values()) for (const set of index.values()) all.push(...set);
     this.general.clear();
     for (const index of this.indexed.values()) index.clear();
-    this.buffer.length = 0;
+    this.window.clear();
     this.state.clear();
     this.keys.clear();
     for (const w of all) w.end();
   }
 
-  /** The oldest revision a new watcher may start after and still be served from the buffer. */
+  /** The oldest revision a new watcher may start after and still be served from the window. */
   get oldestServable(): number {
-    return this.buffer.length > 0 ? this.buffer[0].kv.modRevision - 1 : this.revision;
+    return this.window.oldestServable;
+  }
+
+  /** Whether the window's first event bounds it (a start older than that is too old, as upstream's). */
+  get bounded(): boolean {
+    return this.window.bounded;
   }
 
   /** Registers a watcher, first replaying what it missed; undefined when its start is too old. */
   add(w: HubWatcher<V>): (() => void) | undefined {
     if (this.ended || w.after < this.oldestServable) return undefined;
-    for (const e of this.buffer) if (e.kv.modRevision > w.after && e.kv.key.startsWith(w.prefix)) this.send(w, e);
+    for (const e of this.window.since(w.after, w.prefix)) w.deliver(e);
     w.after = Math.max(w.after, this.revision);
     const set = w.index ? this.indexSet(w.index.field, w.index.value) : this.general;
     set.add(w);
@@ -175,7 +191,9 @@ export class WatchHub<V> {
 
   private dispatch(events: WatchEvent<V>[]): void {
     for (const e of events) {
-      this.buffer.push(e);
+      this.window.push(e);
+      // An event the range already has the outcome of (the window's history from the API server's start).
+      if (e.kv.modRevision <= this.revision) continue;
       this.apply(e);
       this.revision = e.kv.modRevision;
       for (const w of this.general) this.send(w, e);
@@ -187,7 +205,5 @@ export class WatchHub<V> {
         if (before !== now) for (const w of index.get(before) ?? []) this.send(w, e);
       }
     }
-    // Trimmed in halves, not per event: shifting a long array on every event is quadratic.
-    if (this.buffer.length > 2 * this.bufferSize) this.buffer.splice(0, this.buffer.length - this.bufferSize);
   }
 }

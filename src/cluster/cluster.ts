@@ -134,7 +134,7 @@ export class Cluster {
       endpointSlices: features.endpointSlices,
     });
     serveOlderVersions(registry, options.config.profile.olderApiVersions ?? {});
-    this.api = new ApiServer(registry, this.store, this.clock);
+    this.api = new ApiServer(registry, this.store, this.clock, features.watchCacheFromList ?? true);
     this.api.admission.use(namespaceLifecycle(this.api));
     this.api.handleSubresource('pods', 'binding', bindingHandler);
     this.api.handleSubresource('pods', 'eviction', evictionHandler);

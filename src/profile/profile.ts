@@ -69,6 +69,12 @@ export interface Profile {
      * controllers (GA in v1.21; absent in v1.12).
      */
     endpointSlices?: boolean;
+    /**
+     * The watch cache serves a watch from any resourceVersion since the list it began from
+     * until it has dropped an event (watchCache.listResourceVersion, v1.13+); v1.12 served
+     * one only from the first event it holds on.
+     */
+    watchCacheFromList?: boolean;
   };
   flags: Flags;
   kubelet: MachineProfile;

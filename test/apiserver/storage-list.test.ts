@@ -15,7 +15,8 @@ function statusOf(e: unknown) {
 }
 
 async function server(names = ['a', 'b', 'c', 'd', 'e']) {
-  const api = new ApiServer(coreRegistry(), new MemoryStore(), new VirtualClock(0));
+  const clock = new VirtualClock(0);
+  const api = new ApiServer(coreRegistry(), new MemoryStore(), clock);
   const ref = { resource: 'secrets', namespace: 'default' };
   for (const name of names)
     await api.create(ref, {
@@ -32,7 +33,7 @@ async function server(names = ['a', 'b', 'c', 'd', 'e']) {
   const names_ = (l: { items: KubeObject[] }) => l.items.map((i) => i.metadata.name).join(',');
   const change = (name: string, v: string) =>
     api.patch({ ...ref, name }, 'merge', { metadata: { annotations: { v } } }) as Promise<KubeObject>;
-  return { api, ref, list, names: names_, change };
+  return { api, clock, ref, list, names: names_, change };
 }
 
 // Upstream TestValidateListOptions (staging/src/k8s.io/apimachinery/pkg/apis/meta/internalversion/validation/validation_test.go at v1.32).
@@ -186,14 +187,22 @@ test('Exact reads the objects as they were; NotOlderThan the present; too new a 
 test('a revision older than the cache remembers is 410 Expired; an expired continue token offers one at the latest revision', async () => {
   const s = await server();
   const first = await s.list({ limit: 2 });
-  // Enough writes that the cache's event buffer no longer reaches the first chunk.
+  // The cache keeps 75 s of events at least (upstream's eventFreshDuration), however many:
+  // 300 writes in one instant leave the first chunk's revision within reach.
   const key = '/registry/secrets/default/e';
-  for (let i = 0; i < 20_001; i++) {
+  const write = async (i: number) => {
     const kv = await s.api.store.get<KubeObject>(key);
     const value = kv!.value;
     await s.api.store.update(key, { ...value, metadata: { ...value.metadata, annotations: { v: String(i) } } });
-  }
+  };
+  for (let i = 0; i < 300; i++) await write(i);
   await s.list(); // the cache has them all
+  const reached = await s.list({ resourceVersion: first.metadata.resourceVersion, resourceVersionMatch: 'Exact' });
+  assert.equal(s.names(reached), 'a,b,c,d,e');
+  // 76 s on, the events of then are stale: the next writes push them out of the window.
+  await s.clock.advance(76_000);
+  for (let i = 300; i < 1300; i++) await write(i);
+  await s.list();
   await assert.rejects(
     s.list({ resourceVersion: first.metadata.resourceVersion, resourceVersionMatch: 'Exact' }),
     (e) => statusOf(e).code === 410 && statusOf(e).message === 'The resourceVersion for the provided list is too old.',
