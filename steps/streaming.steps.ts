@@ -13,7 +13,7 @@ import { KubeWorld } from './world';
 import { step } from './support';
 import { backgroundPrints, kubectlState, KubectlResult, runKubectl, startKubectl } from './kubectl';
 import { runPodOn } from './pods.steps';
-import { SPDY_DICTIONARY } from '../src/kubelet/spdy';
+import { SPDY_DICTIONARY } from '../src/util/spdy-dictionary';
 
 /**
  * Streaming vocabulary: kubectl exec, attach and port-forward through the API server, by

@@ -5,6 +5,7 @@ import { clusterConfig } from '../profile/config';
 import { componentOf } from '../profile/flags';
 import { Component, Flags, loadProfile } from '../profile/profile';
 import { ClusterServer } from '../cluster/serving';
+import { servingOptions } from '../cluster/config';
 import { one, parseArgs } from './args';
 import { parseDuration } from '../api/duration';
 import { Quiescence } from '../clock';
@@ -65,20 +66,18 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (!c) throw new Error(`unknown flag --${name} for "kubespec serve" (see kubespec serve --help)`);
     flags[c] = { ...flags[c], [name]: values[values.length - 1] };
   }
-  const portOff = (v: string | undefined, dflt: string) => Number(v ?? dflt) === 0;
-  if (
-    portOff(flags['kube-apiserver']?.['secure-port'], '6443') &&
-    portOff(flags['kube-apiserver']?.['insecure-port'], profile.flags['kube-apiserver']?.['insecure-port'] ?? '0')
-  ) {
-    throw new Error(
-      '--secure-port 0 turns HTTPS off; give --insecure-port PORT to serve plain HTTP instead (both off leaves nothing to serve)',
-    );
-  }
   const apiserverDefaults = { 'authorization-mode': 'RBAC' };
   const config = clusterConfig(profile, {
     ...flags,
     'kube-apiserver': { ...apiserverDefaults, ...flags['kube-apiserver'] },
   });
+  // The ports as the profile's defaults and the command line make them (the seed's 8080).
+  const ports = servingOptions(config);
+  if (ports.securePort === 0 && ports.insecurePort === 0) {
+    throw new Error(
+      '--secure-port 0 turns HTTPS off; give --insecure-port PORT to serve plain HTTP instead (both off leaves nothing to serve)',
+    );
+  }
   guardProcess();
   const quiescence = new Quiescence();
   const store = await openStore(storeSpec, quiescence);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as tls from 'node:tls';
 import * as zlib from 'node:zlib';
 import { served, grant, credentialsOf, sleep } from '../hostile-harness';
-import { SPDY_DICTIONARY } from '../../src/kubelet/spdy';
+import { SPDY_DICTIONARY } from '../../src/util/spdy-dictionary';
 
 /**
  * Issue 28: a SPDY header decompression bomb through pods/exec. The API server relays the

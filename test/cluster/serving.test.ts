@@ -117,10 +117,12 @@ test('@kubernetes/client-node 1.x: list, read errors, patch, watch and informer'
     await s.client.create({ resource: 'nodes' }, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } });
     await s.client.delete({ resource: 'nodes' }, 'n2');
     await until('watch events', () => events.includes('DELETED n2') && cached.includes('delete n2'));
-    assert.deepEqual(
-      events.filter((e) => e.endsWith('n2')),
-      ['ADDED n2', 'DELETED n2'],
-    );
+    // Between them the controllers may modify the node (the TTL controller's annotation, the
+    // node lifecycle's taints), as on any cluster.
+    const n2 = events.filter((e) => e.endsWith('n2'));
+    assert.equal(n2[0], 'ADDED n2');
+    assert.equal(n2[n2.length - 1], 'DELETED n2');
+    assert.deepEqual(new Set(n2.slice(1, -1)), new Set(n2.length > 2 ? ['MODIFIED n2'] : []));
     assert.deepEqual(cached, ['add n1', 'add n2', 'delete n2']);
     await informer.stop();
     req.abort();

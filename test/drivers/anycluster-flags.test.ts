@@ -32,7 +32,10 @@ test('a target declared with another value than the profile default cannot run a
     (e: unknown) =>
       e instanceof NotApplicableError && /node-monitor-grace-period=40s \(it runs with 4s\)/.test((e as Error).message),
   );
-  // Only the flag that differs: stating it is enough.
-  d.configure({ 'kube-controller-manager': { 'node-monitor-grace-period': '4s' } });
+  // Only the flags that differ (its grace period, and no v1.12 insecure port): stating them is enough.
+  d.configure({
+    'kube-apiserver': { 'insecure-port': '0' },
+    'kube-controller-manager': { 'node-monitor-grace-period': '4s' },
+  });
   driver('targets/kubespec-serve-real-defaults.yaml').configure({});
 });

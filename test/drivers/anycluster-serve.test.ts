@@ -223,7 +223,7 @@ test('long-lived kubespec serves on the real clock judged twice in a row, in par
     },
     {
       label: 'real clock, short periods',
-      flags: ['--clock', 'real', '--node-monitor-grace-period', '4s'],
+      flags: ['--clock', 'real', '--node-monitor-grace-period', '4s', '--insecure-port', '0'],
       target: 'targets/kubespec-serve-real.yaml',
       features: FULL
         ? ['features/node', 'features/scheduler']

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as zlib from 'node:zlib';
-import { SpdySession, SPDY_DICTIONARY, SpdyStream } from '../../src/kubelet/spdy';
+import { SpdySession, SpdyStream } from '../../src/kubelet/spdy';
+import { SPDY_DICTIONARY } from '../../src/util/spdy-dictionary';
 import { runCommand } from '../../src/kubelet/exec';
 import { splitSchemeNamePort } from '../../src/apiserver/http/service-proxy';
 import { debuggingDisabled, subresourceOf } from '../../src/kubelet/auth';
