@@ -328,6 +328,10 @@ Then(
   'the scheduler found for pod {string}:',
   step(async function (this: KubeWorld, pod: string, table: DataTable) {
     const d = await lastDecision(this, pod);
+    if (d.filterVerdicts === false)
+      throw new NotApplicableError(
+        `${(await this.cluster()).target}'s scheduler tells no per-node filter verdicts (kube-scheduler logs only the scores; its FitError aggregates the reasons)`,
+      );
     for (const row of table.hashes()) {
       const v = d.nodes.find((n) => n.node === row.node);
       expect(v, `node ${row.node} in the decision`).to.not.equal(undefined);

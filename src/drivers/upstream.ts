@@ -41,6 +41,8 @@ import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
 import { auditFlags, auditOffset, lockIdentities, readAudit } from './upstream/audit';
 import { EtcdAccess } from './upstream/storage';
+import { decisionsFromLog } from './upstream/scheduler-log';
+import type { SchedulingDecision } from '../scheduler/decision';
 
 export { missingBinaries, upstreamBinDir };
 
@@ -115,6 +117,8 @@ export class UpstreamDriver extends KubeDriver {
       ...this.capabilities,
       http: true,
       kubeletApi: true,
+      // Its scoring, from kube-scheduler's own log (./upstream/scheduler-log.ts).
+      schedulerDecisions: true,
       cloudProvider: this.capabilities.cloudProvider && this.runner.cloudControllerManager,
       apiServerPair: !!this.capabilities.apiServerPair && this.runner.apiServerPair,
     };
@@ -275,6 +279,8 @@ export class UpstreamDriver extends KubeDriver {
     const schedConfig = this.kubeconfig('kube-scheduler', 'system:kube-scheduler', master);
     const configFile = path.join(work, 'kube-scheduler.yaml');
     fs.writeFileSync(configFile, schedulerConfigYaml(schedConfig, schedulerName, qps, election));
+    const logFile = path.join(work, 'kube-scheduler.log');
+    this.schedulerLogStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     await this.onFreePort(async (schedPort) => {
       const scheduler = this.spawn(
         'kube-scheduler',
@@ -292,6 +298,16 @@ export class UpstreamDriver extends KubeDriver {
         START_TIMEOUT_MS,
       );
     });
+  }
+
+  /** Where this scenario's kube-scheduler log begins (a reused work directory keeps the log of the scenarios before). */
+  private schedulerLogStart = 0;
+
+  /** The scoring decisions kube-scheduler logged for a pod (namespace/name) since this scenario's scheduler started. */
+  override async schedulerDecisions(pod: string): Promise<SchedulingDecision[]> {
+    const file = path.join(this.firstMaster().dir, 'kube-scheduler.log');
+    const log = fs.readFileSync(file).subarray(this.schedulerLogStart).toString('utf8');
+    return decisionsFromLog(log, pod);
   }
 
   private async launch(): Promise<void> {

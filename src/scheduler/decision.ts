@@ -22,6 +22,8 @@ export interface SchedulingDecision {
   feasible: number;
   weights: Record<string, number>;
   nodes: NodeVerdict[];
+  /** False when the source cannot tell which filter refused a node (kube-scheduler's log). */
+  filterVerdicts?: boolean;
   /** The chosen node, or the FailedScheduling message. */
   chosen?: string;
   message?: string;

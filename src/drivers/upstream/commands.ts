@@ -97,6 +97,9 @@ export function schedulerArgs(at: { config: string; kubeconfig: string; port: nu
     '--bind-address=127.0.0.1',
     `--secure-port=${at.port}`,
     `--cert-dir=${at.certDir}`,
+    // prioritizeNodes logs each plugin's score at verbosity 10 (the driver's schedulerDecisions
+    // read them back); that file only, as -v=10 would log every request body too.
+    '--vmodule=schedule_one=10',
   ];
 }
 
