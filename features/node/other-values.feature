@@ -97,6 +97,14 @@ Feature: Every node-controller flag the seed names, judged at a value other than
     When 1 node of zone "z1" stops reporting
     Then the pods of node "z1-node-1" are marked for deletion between 175 and 186.1 seconds after its kubelet stopped
 
+  @profile-kubernetes-1.32
+  Scenario: A v1.32 controller manager refuses --pod-eviction-timeout
+    v1.27 removed the flag with eviction by deletion (kubernetes/kubernetes#115840): pflag does
+    not know it and kube-controller-manager exits before serving (v1.32.13: "Error: unknown
+    flag: --pod-eviction-timeout", exit 1), rather than running with the value ignored.
+    Given the pod eviction timeout is 2 minutes
+    Then the controller manager refuses to start with "unknown flag: --pod-eviction-timeout"
+
   @profile-seed @needs-virtual-time
   Scenario: At a monitor period of 2 seconds the seed's silent node is Unknown by 44 s
     The heartbeat is seen at the next pass (up to 2 s later) and the node marked Unknown at the
