@@ -3,8 +3,9 @@ Feature: Every node-controller flag the seed names, judged at a value other than
   The other node scenarios state the parameters they depend on, mostly at the seed's defaults;
   defaults.feature states none. These state each flag at another value and expect that
   value's effect, so a control plane that ignores a flag (keeping its default) turns them red:
-  --node-monitor-period, --pod-eviction-timeout (the seed; removed in v1.27: v1.32's
-  equivalent is the API server's --default-unreachable-toleration-seconds),
+  --node-monitor-period, --pod-eviction-timeout (the seed; removed in v1.27: a v1.32
+  kube-controller-manager refuses it, and the wait is the API server's
+  --default-unreachable-toleration-seconds or --default-not-ready-toleration-seconds),
   --unhealthy-zone-threshold, --large-cluster-size-threshold, --secondary-node-eviction-rate,
   and the kubelet's --node-lease-duration-seconds (renewed every quarter of it).
   (--node-eviction-rate at 0.2, 0.05 and 0 is in eviction.feature; the grace period at 30 s and
@@ -86,6 +87,17 @@ Feature: Every node-controller flag the seed names, judged at a value other than
     When 1 node of zone "z1" stops reporting
     Then the pods of node "z1-node-1" are marked for deletion between 120 and 130.1 seconds after its kubelet stopped
 
+  @profile-seed
+  Scenario: At a pod eviction timeout of 2 minutes the seed deletes a Ready=False node's pods 2 minutes after the transition
+    The False branch of monitorNodeStatus counts from readyTransitionTimestamp (the pass that
+    saw the False), not from the last heartbeat: not-ready.feature at 5 minutes.
+    Given the pod eviction timeout is 2 minutes
+    And zone "healthy" has 1 ready node
+    And zone "z1" has 2 ready nodes, each running 1 pod
+    When 1 node of zone "z1" reports Ready "False" for 3 minutes
+    Then the pods of node "z1-node-1" were marked for deletion between 120 and 130.1 seconds after its kubelet stopped
+    And node "z1-node-1" has no NoExecute taints
+
   @profile-kubernetes-1.32
   Scenario: At a default unreachable toleration of 120 s, 1.32 evicts a silent node's pods 120 s after the taint
     v1.32 has no --pod-eviction-timeout: the wait is the toleration DefaultTolerationSeconds
@@ -96,6 +108,18 @@ Feature: Every node-controller flag the seed names, judged at a value other than
     And zone "z1" has 2 ready nodes, each running 1 pod
     When 1 node of zone "z1" stops reporting
     Then the pods of node "z1-node-1" are marked for deletion between 175 and 186.1 seconds after its kubelet stopped
+
+  @profile-kubernetes-1.32
+  Scenario: At a default not-ready toleration of 120 s, 1.32 evicts a Ready=False node's pods 120 s after the False
+    The Ready=False twin of the above (not-ready.feature at the default 300 s): the not-ready
+    taint comes at the first pass after the False is seen, and the pods go when the toleration
+    DefaultTolerationSeconds gave them for it (--default-not-ready-toleration-seconds) runs out.
+    Given the flag "--default-not-ready-toleration-seconds" is "120"
+    And zone "healthy" has 1 ready node
+    And zone "z1" has 2 ready nodes, each running 1 pod
+    When 1 node of zone "z1" reports Ready "False" for 3 minutes
+    Then node "z1-node-1" has the taint "node.kubernetes.io/not-ready:NoExecute"
+    And the pods of node "z1-node-1" were marked for deletion between 120 and 130.1 seconds after its kubelet stopped
 
   @profile-kubernetes-1.32
   Scenario: A v1.32 controller manager refuses --pod-eviction-timeout
