@@ -108,6 +108,24 @@ Then(
   }),
 );
 
+// The control plane starts here, with the flags set before: the reference refuses in start(), a
+// target running processes (upstream, serve) remembers why and says so when first used.
+Then(
+  /^the controller manager refuses to start with "(.*)"$/,
+  step(async function (this: KubeWorld, text: string) {
+    let error: Error | undefined;
+    try {
+      const cluster = await this.cluster();
+      await cluster.http?.serve();
+    } catch (e) {
+      if (e instanceof NotApplicableError) throw e;
+      error = e as Error;
+    }
+    expect(error, 'the control plane started').to.not.equal(undefined);
+    expect(error!.message).to.contain(text);
+  }),
+);
+
 // ── audit ───────────────────────────────────────────────────────────────────────────────
 
 /** COMM-APISERVER-ONLY: who talked to the API server, and whether anything else touched storage. */

@@ -3,16 +3,21 @@ Feature: Every node-controller flag the seed names, judged at a value other than
   The other node scenarios state the parameters they depend on, mostly at the seed's defaults;
   defaults.feature states none. These state each flag at another value and expect that
   value's effect, so a control plane that ignores a flag (keeping its default) turns them red:
-  --node-monitor-period, --pod-eviction-timeout (the seed; removed in v1.27: v1.32's
-  equivalent is the API server's --default-unreachable-toleration-seconds),
+  --node-monitor-period, --pod-eviction-timeout (the seed; removed in v1.27: a v1.32
+  kube-controller-manager refuses it, and the wait is the API server's
+  --default-unreachable-toleration-seconds or --default-not-ready-toleration-seconds),
   --unhealthy-zone-threshold, --large-cluster-size-threshold, --secondary-node-eviction-rate,
   and the kubelet's --node-lease-duration-seconds (renewed every quarter of it).
   (--node-eviction-rate at 0.2, 0.05 and 0 is in eviction.feature; the grace period at 30 s and
   60 s in heartbeat.feature.)
-  Source: 000 §1.2 "节点控制". Upstream: ComputeZoneState, setLimiterInZone, ReducedQPSFunc
-  (node_lifecycle_controller.go); DefaultTolerationSeconds (plugin/pkg/admission/
-  defaulttolerationseconds); the kubelet's nodelease controller (renewIntervalFraction 0.25,
-  component-helpers/apimachinery/lease).
+  Source: 000 §1.2 "节点控制". Upstream (pkg/controller/nodelifecycle, node_lifecycle_controller.go):
+  monitorNodeHealth every --node-monitor-period (v1.12: monitorNodeStatus, which deletes a
+  silent node's pods once probeTimestamp + --pod-eviction-timeout has passed), ComputeZoneState
+  (Partial once more than 2 of a zone's nodes, and at least --unhealthy-zone-threshold of
+  them, are not ready), setLimiterInZone and ReducedQPSFunc (the secondary rate above
+  --large-cluster-size-threshold nodes, else 0); DefaultTolerationSeconds (plugin/pkg/admission/
+  defaulttolerationseconds); the kubelet's renewInterval = 0.25 × lease duration
+  (nodeLeaseRenewIntervalFraction, pkg/kubelet/kubelet.go; component-helpers/apimachinery/lease).
 
   Background:
     Given the node monitor period is 5 seconds
@@ -82,6 +87,17 @@ Feature: Every node-controller flag the seed names, judged at a value other than
     When 1 node of zone "z1" stops reporting
     Then the pods of node "z1-node-1" are marked for deletion between 120 and 130.1 seconds after its kubelet stopped
 
+  @profile-seed
+  Scenario: At a pod eviction timeout of 2 minutes the seed deletes a Ready=False node's pods 2 minutes after the transition
+    The False branch of monitorNodeStatus counts from readyTransitionTimestamp (the pass that
+    saw the False), not from the last heartbeat: not-ready.feature at 5 minutes.
+    Given the pod eviction timeout is 2 minutes
+    And zone "healthy" has 1 ready node
+    And zone "z1" has 2 ready nodes, each running 1 pod
+    When 1 node of zone "z1" reports Ready "False" for 3 minutes
+    Then the pods of node "z1-node-1" were marked for deletion between 120 and 130.1 seconds after its kubelet stopped
+    And node "z1-node-1" has no NoExecute taints
+
   @profile-kubernetes-1.32
   Scenario: At a default unreachable toleration of 120 s, 1.32 evicts a silent node's pods 120 s after the taint
     v1.32 has no --pod-eviction-timeout: the wait is the toleration DefaultTolerationSeconds
@@ -92,6 +108,26 @@ Feature: Every node-controller flag the seed names, judged at a value other than
     And zone "z1" has 2 ready nodes, each running 1 pod
     When 1 node of zone "z1" stops reporting
     Then the pods of node "z1-node-1" are marked for deletion between 175 and 186.1 seconds after its kubelet stopped
+
+  @profile-kubernetes-1.32
+  Scenario: At a default not-ready toleration of 120 s, 1.32 evicts a Ready=False node's pods 120 s after the False
+    The Ready=False twin of the above (not-ready.feature at the default 300 s): the not-ready
+    taint comes at the first pass after the False is seen, and the pods go when the toleration
+    DefaultTolerationSeconds gave them for it (--default-not-ready-toleration-seconds) runs out.
+    Given the flag "--default-not-ready-toleration-seconds" is "120"
+    And zone "healthy" has 1 ready node
+    And zone "z1" has 2 ready nodes, each running 1 pod
+    When 1 node of zone "z1" reports Ready "False" for 3 minutes
+    Then node "z1-node-1" has the taint "node.kubernetes.io/not-ready:NoExecute"
+    And the pods of node "z1-node-1" were marked for deletion between 120 and 130.1 seconds after its kubelet stopped
+
+  @profile-kubernetes-1.32
+  Scenario: A v1.32 controller manager refuses --pod-eviction-timeout
+    v1.27 removed the flag with eviction by deletion (kubernetes/kubernetes#115840): pflag does
+    not know it and kube-controller-manager exits before serving (v1.32.13: "Error: unknown
+    flag: --pod-eviction-timeout", exit 1), rather than running with the value ignored.
+    Given the pod eviction timeout is 2 minutes
+    Then the controller manager refuses to start with "unknown flag: --pod-eviction-timeout"
 
   @profile-seed @needs-virtual-time
   Scenario: At a monitor period of 2 seconds the seed's silent node is Unknown by 44 s
@@ -113,13 +149,8 @@ Feature: Every node-controller flag the seed names, judged at a value other than
     And node "10.4.42.5" is Unknown 54 seconds after its last heartbeat
 
   @profile-kubernetes-1.32
-  Scenario: The kubelet renews its lease every quarter of --node-lease-duration-seconds: 10 s by default
-    Given a ready node "n1"
-    Then the lease of node "n1" is held by "n1" for 40 seconds
-    And over the next 45 seconds the lease of node "n1" is renewed every 10 seconds
-
-  @profile-kubernetes-1.32
   Scenario: At a node lease duration of 20 s the kubelet renews its lease every 5 s
+    A quarter of the duration, as at the default 40 s every 10 s (lease.feature).
     Given a kubelet starts on node "n1" with:
       | --node-lease-duration-seconds | 20 |
     Then the lease of node "n1" is held by "n1" for 20 seconds

@@ -54,11 +54,32 @@ export const UNSET_FLAGS: Readonly<Record<Component, readonly string[]>> = {
   kubelet: ['cloud-provider'],
 };
 
+/**
+ * Flags a later release removed. A profile that states no value for one describes a release
+ * without it, whose component refuses to start when given it (pflag's "unknown flag") instead
+ * of running with it ignored: --pod-eviction-timeout went with eviction by deletion in v1.27
+ * (kubernetes/kubernetes#115840; v1.32.13's kube-controller-manager exits 1).
+ */
+export const REMOVED_FLAGS: Readonly<Record<Component, readonly string[]>> = {
+  'kube-apiserver': [],
+  'kube-controller-manager': ['pod-eviction-timeout'],
+  'kube-scheduler': [],
+  kubelet: [],
+};
+
+function refuseRemoved(c: ClusterConfig, component: Component): void {
+  const set = c.flags[component] as Record<string, unknown>;
+  for (const flag of REMOVED_FLAGS[component])
+    if (set[flag] !== undefined && c.profile.flags[component]?.[flag] === undefined)
+      throw new Error(`unknown flag: --${flag}`);
+}
+
 export function nodeLifecycleOptions(c: ClusterConfig): NodeLifecycleOptions {
   const f = c.flags['kube-controller-manager'];
   const p = c.profile;
   // Before v1.18 taint-based eviction needed the TaintBasedEvictions gate and the taint manager.
   const taintBased = p.features.taintBasedEvictions && required(f['enable-taint-manager'], 'enable-taint-manager', p);
+  refuseRemoved(c, 'kube-controller-manager');
   return {
     nodeMonitorPeriod: required(f['node-monitor-period'], 'node-monitor-period', p),
     nodeMonitorGracePeriod: required(f['node-monitor-grace-period'], 'node-monitor-grace-period', p),

@@ -268,9 +268,10 @@ export async function startForRun(
   let env: Record<string, string> | undefined;
   let files: StartOptions['files'];
   if (spec.upstreamComponents) {
-    const all = mergeFlags(loadProfile(declaration.profile).flags, declaration.flags);
+    const profileFlags = loadProfile(declaration.profile).flags;
+    const all = mergeFlags(profileFlags, declaration.flags);
     const ports = await upstreamPorts();
-    ({ env, files } = upstreamImageInputs(translateFlags(all, declaration.flags), ports));
+    ({ env, files } = upstreamImageInputs(translateFlags(all, declaration.flags, profileFlags), ports));
   }
   return startControlPlane(spec, { engine, kubeconfigFile, env, files });
 }

@@ -207,7 +207,7 @@ export class UpstreamDriver extends KubeDriver {
 
   /** Upstream command lines for the merged flags (ports and files are filled in at start). */
   private translate(all: Flags): UpstreamCommand {
-    return translateFlags(all, this.flags);
+    return translateFlags(all, this.flags, this.profile.flags);
   }
 
   /** Starts the control plane; one that refuses to start is remembered, not thrown (scenarios may expect it). */

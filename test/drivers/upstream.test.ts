@@ -23,16 +23,29 @@ test("leader election flags pass through; --leader-elect is the scenario's", () 
 
 test('a flag upstream removed is not applicable, with the reason', () => {
   assert.throws(
-    () => driver().configure({ 'kube-controller-manager': { 'pod-eviction-timeout': '5m0s' } }),
+    () => driver().configure({ 'kube-apiserver': { 'insecure-port': '8080' } }),
     (e) => e instanceof NotApplicableError && /removed/.test(e.message),
   );
+});
+
+test('--pod-eviction-timeout: not applicable where the profile states it (its effect is expected), passed on to be refused where it does not', async () => {
+  const { translateFlags } = await import('../../src/drivers/upstream/flags');
+  const own = { 'kube-controller-manager': { 'pod-eviction-timeout': '2m0s' } };
+  const seed = loadProfile('seed').flags;
+  assert.throws(
+    () => translateFlags(own, own, seed),
+    (e) => e instanceof NotApplicableError && /removed from kube-controller-manager in v1.27/.test(e.message),
+  );
+  assert.ok(translateFlags(own, own, loadProfile('kubernetes-1.32').flags).kcm.includes('--pod-eviction-timeout=2m0s'));
+  // The seed's own 5m0s, not asked for by the scenario, is left out.
+  assert.ok(!translateFlags(seed, {}, seed).kcm.some((f) => f.startsWith('--pod-eviction-timeout')));
 });
 
 test('a scenario naming the simulated (or an external) cloud gets our cloud-controller-manager; an in-tree one is not applicable', async () => {
   const { translateFlags } = await import('../../src/drivers/upstream/flags');
   for (const value of ['simulated', 'external'])
-    assert.equal(translateFlags({ 'kube-controller-manager': { 'cloud-provider': value } }, {}).cloud, true, value);
-  assert.equal(translateFlags({}, {}).cloud, undefined);
+    assert.equal(translateFlags({ 'kube-controller-manager': { 'cloud-provider': value } }, {}, {}).cloud, true, value);
+  assert.equal(translateFlags({}, {}, {}).cloud, undefined);
   assert.throws(
     () => driver().configure({ 'kube-controller-manager': { 'cloud-provider': 'aws' } }),
     (e) => e instanceof NotApplicableError && /in-tree cloud providers were removed/.test(e.message),

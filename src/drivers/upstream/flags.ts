@@ -17,9 +17,10 @@ export interface UpstreamCommand {
  * Translates the merged flags (profile and scenario) to kube-apiserver's,
  * kube-controller-manager's and kube-scheduler's v1.32 flags. A flag upstream v1.32 no longer
  * has, or a value it cannot take on loopback, throws NotApplicableError with the reason;
- * `own` (the scenario's flags alone) tells a value the scenario asks for from the profile's default.
+ * `own` (the scenario's flags alone) tells a value the scenario asks for from the profile's default,
+ * `profile` (the profile's alone) whether the profile's release has the flag at all.
  */
-export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
+export function translateFlags(all: Flags, own: Flags, profile: Flags): UpstreamCommand {
   parseFlags(all);
   const api = all['kube-apiserver'] ?? {};
   const kcm = all['kube-controller-manager'] ?? {};
@@ -66,11 +67,16 @@ export function translateFlags(all: Flags, own: Flags): UpstreamCommand {
     switch (flag) {
       case 'pod-eviction-timeout':
         // Removed in v1.27 with the non-taint eviction path; only its default meaning survives
-        // (the DefaultTolerationSeconds admission plugin's 300 s), so any explicit value is moot.
-        if (own['kube-controller-manager']?.['pod-eviction-timeout'] !== undefined)
+        // (the DefaultTolerationSeconds admission plugin's 300 s). A profile that states it (the
+        // seed's) expects its effect: an explicit value is not applicable. One that does not
+        // (kubernetes-1.32) expects kube-controller-manager to refuse it ("unknown flag"):
+        // passed on, which the scenario that names it judges.
+        if (own['kube-controller-manager']?.['pod-eviction-timeout'] === undefined) break;
+        if (profile['kube-controller-manager']?.['pod-eviction-timeout'] !== undefined)
           na(
             `--pod-eviction-timeout=${value}: removed from kube-controller-manager in v1.27 (eviction is taint-based only)`,
           );
+        out.kcm.push(`--${flag}=${value}`);
         break;
       case 'enable-taint-manager':
         if (value !== 'true') na(`--enable-taint-manager=${value}: removed in v1.27; the taint manager always runs`);
