@@ -355,7 +355,6 @@ export class UpstreamDriver extends KubeDriver {
     const pki = this.pki();
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-upstream-'));
     const work = this.workDir;
-    const [etcdClient, etcdPeer] = await Promise.all([freePort(), freePort()]);
     // The secure port the scenario itself names (the kubernetes Service's targetPort shows it),
     // else any free one: the profile's default 6443 is not asked for, or every scenario of a
     // parallel run would compete for it and the one that names it could lose (found in the
@@ -390,8 +389,14 @@ export class UpstreamDriver extends KubeDriver {
     const egressFile = path.join(work, 'egress-selector.yaml');
     fs.writeFileSync(egressFile, egressSelectorConfiguration(egress));
 
-    const etcd = this.spawn('etcd', etcdArgs(path.join(work, 'etcd'), etcdClient, etcdPeer));
-    await etcd.waitUntil('etcd', () => answers200(`http://127.0.0.1:${etcdClient}/health`), START_TIMEOUT_MS);
+    // etcd binds two ports (client, peer); another run's process may take either between
+    // freePort() and the bind (seen with 20 control planes starting at once): again on others.
+    const etcdClient = await this.onFreePort(async (client) => {
+      const peer = await freePort();
+      const etcd = this.spawn('etcd', etcdArgs(path.join(work, 'etcd'), client, peer));
+      await etcd.waitUntil('etcd', () => answers200(`http://127.0.0.1:${client}/health`), START_TIMEOUT_MS);
+      return client;
+    });
     this.etcdClientUrl = `http://127.0.0.1:${etcdClient}`;
     this.egressFile = egressFile;
 
