@@ -127,3 +127,11 @@ export function expectCell(actual: unknown, expected: string, what: string): voi
   if (form) expect(actual, what).to.be.a('string').and.match(new RegExp(form[1]));
   else expect(actual, what).to.equal(expected);
 }
+
+/** Lets time pass until `ms` after `since` (the cluster's clock), or fails if that is past. */
+export async function advanceUntil(world: KubeWorld, since: number, ms: number, what: string): Promise<void> {
+  const cluster = await world.cluster();
+  const wait = since + ms - cluster.now();
+  if (wait < 0) throw new Error(`already ${-wait} ms past ${ms / 1000} s after ${what}`);
+  await cluster.advance(wait);
+}

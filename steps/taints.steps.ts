@@ -2,7 +2,7 @@ import { DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { Node, Pod, Taint, Toleration } from '../src/api/core';
 import { KubeWorld } from './world';
-import { expectCondition, step } from './support';
+import { advanceUntil, expectCondition, step } from './support';
 import { taintText } from './parameters';
 import { runPodOn } from './pods.steps';
 import { stopTogether, timeline, zoneNodes } from './eviction.steps';
@@ -164,7 +164,24 @@ When(
       { key: taint.key, ...(taint.value ? { value: taint.value } : {}), effect: taint.effect },
     ];
     await timeline(this);
+    taintedAt.set(this, { ...taintedAt.get(this), [node]: cluster.now() });
     await cluster.client.patch({ resource: 'nodes' }, node, 'merge', { spec: { taints } });
+  }),
+);
+
+/** When each node was last tainted by the step above (the cluster's clock, just before the write). */
+const taintedAt = new WeakMap<KubeWorld, Record<string, number>>();
+
+// The taint eviction controller counts a toleration's seconds from when it saw the taint
+// (processPodOnNode: the scheduled eviction's CreatedAt), which is at or after the write: on a
+// real clock the steps between the taint and the wait take their own time, so the wait is
+// anchored to the write instead of to the end of those steps.
+When(
+  '{duration} pass(es) after I tainted node {node}',
+  step(async function (this: KubeWorld, ms: number, node: string) {
+    const at = taintedAt.get(this)?.[node];
+    if (at === undefined) throw new Error(`node ${node} was not tainted by this scenario`);
+    await advanceUntil(this, at, ms, `node ${node} was tainted`);
   }),
 );
 

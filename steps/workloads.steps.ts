@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Pod } from '../src/api/core';
 import { KubeObject } from '../src/api/meta';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { advanceUntil, step } from './support';
 import { fieldAt, showField } from './objects';
 
 /**
@@ -72,14 +72,6 @@ async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<
     60_000,
   );
   return latest;
-}
-
-/** Lets time pass until `ms` after `since` (the cluster's clock), or fails if that is past. */
-async function advanceUntil(world: KubeWorld, since: number, ms: number, what: string): Promise<void> {
-  const cluster = await world.cluster();
-  const wait = since + ms - cluster.now();
-  if (wait < 0) throw new Error(`already ${-wait} ms past ${ms / 1000} s after ${what}`);
-  await cluster.advance(wait);
 }
 
 // Anchored to the moment the rule counts from (IsPodAvailable: the pods' Ready time;

@@ -38,7 +38,7 @@ Feature: NoExecute taints evict pods that do not tolerate them
     When I taint node "n1" with "example.com/gpu=bad:NoExecute"
     Then pod "plain" is gone
     And pod "patient" is not Terminating
-    When 29 seconds pass
+    When 29 seconds pass after I tainted node "n1"
     Then pod "patient" is not Terminating
     When 1 second passes
     Then pod "patient" is gone
