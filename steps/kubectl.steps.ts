@@ -116,11 +116,14 @@ When(
  * NODE-DESCRIBE, strictly: one section of `kubectl describe` output (its header line and every
  * indented line under it, up to the next header) equals the expected lines exactly, but for
  * placeholders: <time> (a describe timestamp), <age> (an age such as 5m or 698d: kubectl
- * measures ages on the wall clock, the cluster on its own).
+ * measures ages on the wall clock, the cluster on its own), <machine-id> (32 hex digits, as
+ * /etc/machine-id) and <uuid> (a UUID in either case: the DMI product UUID, the boot id).
  */
 const DESCRIBE_PLACEHOLDERS: Record<string, string> = {
   '<time>': '[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}',
   '<age>': '(?:(?:\\d+[smhdy])+|<unknown>)',
+  '<machine-id>': '[0-9a-f]{32}',
+  '<uuid>': '[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}',
 };
 
 function describeSection(stdout: string, header: string): string[] {
@@ -142,7 +145,7 @@ Then(
     const pattern = (line: string) =>
       new RegExp(
         `^${line
-          .split(/(<time>|<age>)/)
+          .split(/(<time>|<age>|<machine-id>|<uuid>)/)
           .map((part) => DESCRIBE_PLACEHOLDERS[part] ?? part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
           .join('')}$`,
       );
