@@ -115,13 +115,15 @@ When(
 /**
  * NODE-DESCRIBE, strictly: one section of `kubectl describe` output (its header line and every
  * indented line under it, up to the next header) equals the expected lines exactly, but for
- * placeholders: <time> (a describe timestamp), <age> (an age such as 5m or 698d: kubectl
- * measures ages on the wall clock, the cluster on its own), <machine-id> (32 hex digits, as
- * /etc/machine-id) and <uuid> (a UUID in either case: the DMI product UUID, the boot id).
+ * placeholders: <time> (a describe timestamp), <age> (an age such as 5m or 698d, with the
+ * column's padding after it: kubectl measures ages on the wall clock, the cluster on its own),
+ * <machine-id> (32 hex digits, as /etc/machine-id) and <uuid> (a UUID in either case: the DMI
+ * product UUID, the boot id).
  */
 const DESCRIBE_PLACEHOLDERS: Record<string, string> = {
   '<time>': '[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}',
-  '<age>': '(?:(?:\\d+[smhdy])+|<unknown>)',
+  // with the padding after it: its column is as wide as the longest age (5m, 703d, 2m10s)
+  '<age>': '(?:(?:\\d+[smhdy])+|<unknown>) *',
   '<machine-id>': '[0-9a-f]{32}',
   '<uuid>': '[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}',
 };
