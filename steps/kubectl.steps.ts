@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import { After, DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { Credentials } from '../src/drivers';
+import { Pod } from '../src/api/core';
 import { fieldAt, showField } from './objects';
+import { getPod } from './pods.steps';
 import { KubeWorld } from './world';
 import { ageTolerance, expectCell, step } from './support';
 import {
@@ -113,12 +115,17 @@ When(
 /**
  * NODE-DESCRIBE, strictly: one section of `kubectl describe` output (its header line and every
  * indented line under it, up to the next header) equals the expected lines exactly, but for
- * placeholders: <time> (a describe timestamp), <age> (an age such as 5m or 698d: kubectl
- * measures ages on the wall clock, the cluster on its own).
+ * placeholders: <time> (a describe timestamp), <age> (an age such as 5m or 698d, with the
+ * column's padding after it: kubectl measures ages on the wall clock, the cluster on its own),
+ * <machine-id> (32 hex digits, as /etc/machine-id) and <uuid> (a UUID in either case: the DMI
+ * product UUID, the boot id).
  */
 const DESCRIBE_PLACEHOLDERS: Record<string, string> = {
   '<time>': '[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}',
-  '<age>': '(?:(?:\\d+[smhdy])+|<unknown>)',
+  // with the padding after it: its column is as wide as the longest age (5m, 703d, 2m10s)
+  '<age>': '(?:(?:\\d+[smhdy])+|<unknown>) *',
+  '<machine-id>': '[0-9a-f]{32}',
+  '<uuid>': '[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}',
 };
 
 function describeSection(stdout: string, header: string): string[] {
@@ -140,7 +147,7 @@ Then(
     const pattern = (line: string) =>
       new RegExp(
         `^${line
-          .split(/(<time>|<age>)/)
+          .split(/(<time>|<age>|<machine-id>|<uuid>)/)
           .map((part) => DESCRIBE_PLACEHOLDERS[part] ?? part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
           .join('')}$`,
       );
@@ -237,6 +244,54 @@ Then(
     const r = last(this);
     expect(r.code, show(r)).to.not.equal(0);
     expect(r.stderr, show(r)).to.contain(text);
+  }),
+);
+
+// The whole message, not a part of it: one line of what kubectl wrote on stderr is exactly this
+// ("Error from server (NotFound): …" names the reason and carries the server's message; a
+// part such as "NotFound" is matched by any object's 404).
+Then(
+  /^kubectl fails with the line "(.*)"$/,
+  step(function (this: KubeWorld, text: string) {
+    const r = last(this);
+    expect(r.code, show(r)).to.not.equal(0);
+    expect(
+      r.stderr.split('\n').map((l) => l.replace(/\s+$/, '')),
+      show(r),
+    ).to.include(text);
+  }),
+);
+
+/**
+ * COMM-PROXY: the kubelet's view (a PodList kubectl printed from the node proxy's /pods) holds
+ * the stored pod — same uid, same spec — with exactly these annotations added, which the
+ * stored object does not have ("<matches /RE/>" for a value's form).
+ */
+Then(
+  'in the PodList kubectl printed, pod {string} is the stored pod with these annotations added:',
+  step(async function (this: KubeWorld, name: string, table: DataTable) {
+    const r = last(this);
+    expect(r.code, show(r)).to.equal(0);
+    const list = JSON.parse(r.stdout) as { kind: string; items: Pod[] };
+    expect(list.kind, show(r)).to.equal('PodList');
+    const seen = list.items.find((p) => p.metadata.name === name && p.metadata.namespace === 'default');
+    expect(seen, `pod ${name} in the view\n${show(r)}`).to.not.equal(undefined);
+    const stored = await getPod(this, name);
+    expect(stored, `pod ${name} is stored`).to.not.equal(undefined);
+    expect(seen!.metadata.uid, 'uid').to.equal(stored!.metadata.uid);
+    expect(seen!.spec, 'spec').to.deep.equal(stored!.spec);
+    const had = stored!.metadata.annotations ?? {};
+    const has = seen!.metadata.annotations ?? {};
+    const added = Object.fromEntries(Object.entries(has).filter(([k, v]) => had[k] !== v));
+    const want = table.raw();
+    expect(Object.keys(added).sort(), `annotations the view adds (stored: ${JSON.stringify(had)})`).to.deep.equal(
+      want.map(([k]) => k).sort(),
+    );
+    for (const [key, expected] of want) {
+      expect(had[key], `the stored object's ${key}`).to.equal(undefined);
+      expectCell(added[key], expected, key);
+    }
+    for (const key of Object.keys(had)) expect(has[key], `the view keeps ${key}`).to.equal(had[key]);
   }),
 );
 

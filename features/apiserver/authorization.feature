@@ -59,7 +59,7 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     And I run "kubectl delete --raw /api/v1/namespaces/team/namespaces?labelSelector=tenant%3Dyes" as user "eve"
     Then kubectl fails with "Error from server (NotFound): the server could not find the requested resource"
     When I run "kubectl delete --raw /api/v1/namespaces?labelSelector=tenant%3Dyes"
-    Then kubectl fails with "MethodNotAllowed"
+    Then kubectl fails with the line "Error from server (MethodNotAllowed): the server does not allow this method on the requested resource"
     When I run "kubectl get namespace other -o jsonpath={.status.phase}"
     Then kubectl prints "Active"
 
@@ -93,7 +93,7 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     And I run "kubectl apply --server-side -f secret.yaml" as user "mallory"
     Then kubectl fails with "User "mallory" cannot create resource "secrets" in API group "" in the namespace "team""
     When I run "kubectl get secret planted -n team"
-    Then kubectl fails with "NotFound"
+    Then kubectl fails with the line "Error from server (NotFound): secrets "planted" not found"
     When I run "kubectl create secret generic planted -n team --from-literal=k=v"
     And I run "kubectl apply --server-side -f secret.yaml" as user "mallory"
     Then kubectl prints "secret/planted serverside-applied"
@@ -115,7 +115,7 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     When I run "kubectl apply --server-side --subresource=status -f status.yaml" as user "eve"
     Then kubectl fails with "pods "ghost" not found"
     When I run "kubectl get pod ghost -n team"
-    Then kubectl fails with "NotFound"
+    Then kubectl fails with the line "Error from server (NotFound): pods "ghost" not found"
 
   @AUTHZ-SERVICE-PROXY-NAMESPACE @needs-kubelet-api
   Scenario: The service proxy reaches only pods of the service's own namespace
@@ -276,7 +276,7 @@ Feature: Nobody where they don't belong: what a namespace's rights do not reach
     When I run "kubectl create -f sa-admin.yaml"
     Then kubectl fails with "subjects[0].namespace: Required value"
     When I run "kubectl get clusterrolebinding sa-admin"
-    Then kubectl fails with "NotFound"
+    Then kubectl fails with the line "Error from server (NotFound): clusterrolebindings.rbac.authorization.k8s.io "sa-admin" not found"
     When I run "kubectl apply -f moved.yaml"
     Then kubectl fails with "cannot change roleRef"
     When I run "kubectl get rolebinding eve-owns-team -n team -o jsonpath={.roleRef.kind}/{.roleRef.name}"

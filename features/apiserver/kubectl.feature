@@ -180,6 +180,152 @@ Feature: The real kubectl works against the API server
     When I run "kubectl get node 10.4.42.8"
     Then kubectl fails with "Error from server (NotFound): nodes "10.4.42.8" not found"
 
+  @NODE-DESCRIBE @NODE-MANUAL @profile-seed
+  Scenario: describe of the seed's hand-made node3: Unknown conditions (OutOfDisk among them), unreachable NoSchedule, nothing the kubelet reports
+    No kubelet ever posts its status: no addresses, capacity or machine; past the startup grace
+    period (60 s) the node controller marks each condition Unknown, NodeStatusNeverUpdated
+    (tryUpdateNodeHealth), and taints it unreachable by that Ready condition
+    (doNoScheduleTaintingPass; doNoExecuteTaintingPass where TaintBasedEvictions is on).
+    Given a file "node3.yaml" containing:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: "10.4.42.8"
+        labels:
+          name: "node3"
+      """
+    When I run "kubectl apply -f node3.yaml"
+    And 70 seconds pass
+    And I run "kubectl describe node 10.4.42.8"
+    Then kubectl prints the "Labels" section as:
+      """
+      Labels:             name=node3
+      """
+    And kubectl prints the "Taints" section as:
+      """
+      Taints:             node.kubernetes.io/unreachable:NoSchedule
+      """
+    And kubectl prints the "Lease" section as:
+      """
+      Lease:              Failed to get lease: leases.coordination.k8s.io "10.4.42.8" not found
+      """
+    And kubectl prints the "Conditions" section as:
+      """
+      Conditions:
+        Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason                   Message
+        ----             ------    -----------------                 ------------------                ------                   -------
+        Ready            Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+        OutOfDisk        Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+        MemoryPressure   Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+        DiskPressure     Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+        PIDPressure      Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+      """
+    And kubectl prints the "Addresses" section as:
+      """
+      Addresses:
+      """
+    And kubectl prints the "System Info" section as:
+      """
+      System Info:
+        Machine ID:
+        System UUID:
+        Boot ID:
+        Kernel Version:
+        OS Image:
+        Operating System:
+        Architecture:
+        Container Runtime Version:
+        Kubelet Version:
+        Kube-Proxy Version:
+      """
+    And kubectl prints the "Non-terminated Pods" section as:
+      """
+      Non-terminated Pods:          (0 in total)
+        Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+        ---------                   ----    ------------  ----------  ---------------  -------------  ---
+      """
+    And kubectl prints the "Events" section as:
+      """
+      Events:
+        Type    Reason          Age   From             Message
+        ----    ------          ----  ----             -------
+        Normal  RegisteredNode  <age> node-controller  Node 10.4.42.8 event: Registered Node 10.4.42.8 in Controller
+      """
+
+  @NODE-DESCRIBE @NODE-MANUAL @profile-kubernetes-1.32
+  Scenario: describe of the hand-made node3 on 1.32: four Unknown conditions, unreachable NoExecute and NoSchedule, nothing the kubelet reports
+    No kubelet ever posts its status: no addresses, capacity or machine; past the startup grace
+    period (60 s) the node controller marks each condition Unknown, NodeStatusNeverUpdated
+    (tryUpdateNodeHealth), and taints it unreachable by that Ready condition
+    (doNoScheduleTaintingPass; doNoExecuteTaintingPass where TaintBasedEvictions is on).
+    Given a file "node3.yaml" containing:
+      """
+      kind: Node
+      apiVersion: v1
+      metadata:
+        name: "10.4.42.8"
+        labels:
+          name: "node3"
+      """
+    When I run "kubectl apply -f node3.yaml"
+    And 70 seconds pass
+    And I run "kubectl describe node 10.4.42.8"
+    Then kubectl prints the "Labels" section as:
+      """
+      Labels:             name=node3
+      """
+    And kubectl prints the "Taints" section as:
+      """
+      Taints:             node.kubernetes.io/unreachable:NoExecute
+                          node.kubernetes.io/unreachable:NoSchedule
+      """
+    And kubectl prints the "Lease" section as:
+      """
+      Lease:              Failed to get lease: leases.coordination.k8s.io "10.4.42.8" not found
+      """
+    And kubectl prints the "Conditions" section as:
+      """
+      Conditions:
+        Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason                   Message
+        ----             ------    -----------------                 ------------------                ------                   -------
+        Ready            Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+        MemoryPressure   Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+        DiskPressure     Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+        PIDPressure      Unknown   <time>   <time>   NodeStatusNeverUpdated   Kubelet never posted node status.
+      """
+    And kubectl prints the "Addresses" section as:
+      """
+      Addresses:
+      """
+    And kubectl prints the "System Info" section as:
+      """
+      System Info:
+        Machine ID:
+        System UUID:
+        Boot ID:
+        Kernel Version:
+        OS Image:
+        Operating System:
+        Architecture:
+        Container Runtime Version:
+        Kubelet Version:
+        Kube-Proxy Version:
+      """
+    And kubectl prints the "Non-terminated Pods" section as:
+      """
+      Non-terminated Pods:          (0 in total)
+        Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+        ---------                   ----    ------------  ----------  ---------------  -------------  ---
+      """
+    And kubectl prints the "Events" section as:
+      """
+      Events:
+        Type    Reason          Age   From             Message
+        ----    ------          ----  ----             -------
+        Normal  RegisteredNode  <age> node-controller  Node 10.4.42.8 event: Registered Node 10.4.42.8 in Controller
+      """
+
   @NODE-CORDON
   Scenario: cordon marks a node unschedulable, uncordon clears it (a null in a strategic merge patch)
     When I run "kubectl cordon 10.4.42.5"

@@ -35,13 +35,13 @@ Feature: Numbers out of their range are refused, never a server error
   @API-INT-RANGES
   Scenario: replicas past int32, a grace period past int64 and a negative deadline are refused
     When I run "kubectl create -f big.yaml"
-    Then kubectl fails with "Error from server (BadRequest)"
+    Then kubectl fails with the line "Error from server (BadRequest): error when creating "big.yaml": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32"
     When I run "kubectl get deployment big"
-    Then kubectl fails with "NotFound"
+    Then kubectl fails with the line "Error from server (NotFound): deployments.apps "big" not found"
     When I run "kubectl create -f deadline.yaml"
     Then kubectl fails with "spec.activeDeadlineSeconds: Invalid value: -5: must be between 1 and 2147483647, inclusive"
     When I run "kubectl run web --image=nginx"
     And I run "kubectl delete --raw /api/v1/namespaces/default/pods/web?gracePeriodSeconds=99999999999999999999"
-    Then kubectl fails with "Error from server (BadRequest)"
+    Then kubectl fails with the line "Error from server (BadRequest): strconv.ParseInt: parsing "99999999999999999999": value out of range"
     When I run "kubectl get pod web -o jsonpath={.metadata.name}"
     Then kubectl prints "web"

@@ -125,7 +125,7 @@ Feature: Authentication and authorization on the secure port
     Given the flag "--anonymous-auth" is "false"
     And a ready node "10.4.42.5"
     When I run "kubectl get --raw /version" without credentials
-    Then kubectl fails with "Unauthorized"
+    Then kubectl fails with the line "error: You must be logged in to the server (Unauthorized)"
 
   @COMM-SECURE-PORT
   Scenario: AlwaysAllow authorizes every authenticated request, and turns anonymous requests off
@@ -138,7 +138,7 @@ Feature: Authentication and authorization on the secure port
       | NAME      |
       | 10.4.42.5 |
     When I run "kubectl get --raw /version" without credentials
-    Then kubectl fails with "Unauthorized"
+    Then kubectl fails with the line "error: You must be logged in to the server (Unauthorized)"
 
   @COMM-SECURE-PORT @COMM-CLUSTER-CA
   Scenario: A client that does not trust the cluster's CA cannot talk to the secure port

@@ -22,4 +22,4 @@ Feature: The API server's authorization mode by default
   Scenario: With no --authorization-mode stated, a client without credentials is not authenticated
     Given a ready node "10.4.42.5"
     When I run "kubectl get --raw /api/v1/nodes" without credentials
-    Then kubectl fails with "Unauthorized"
+    Then kubectl fails with the line "error: You must be logged in to the server (Unauthorized)"

@@ -26,11 +26,11 @@ Feature: HTTP basic auth on the secure port (the seed's release)
     When I run "kubectl get nodes" with basic auth "bob" and password "pa55"
     Then kubectl fails with "Error from server (Forbidden): nodes is forbidden: User "bob" cannot list resource "nodes" in API group "" at the cluster scope"
     When I run "kubectl get nodes" with basic auth "alice" and password "wrong"
-    Then kubectl fails with "Unauthorized"
+    Then kubectl fails with the line "error: You must be logged in to the server (Unauthorized)"
     When I run "kubectl get nodes" with basic auth "alice" and password "s3cr3t-and-more"
-    Then kubectl fails with "Unauthorized"
+    Then kubectl fails with the line "error: You must be logged in to the server (Unauthorized)"
     When I run "kubectl get nodes" with basic auth "carol" and password "s3cr3t"
-    Then kubectl fails with "Unauthorized"
+    Then kubectl fails with the line "error: You must be logged in to the server (Unauthorized)"
 
   @profile-seed
   Scenario: Without --basic-auth-file a basic auth header authenticates nobody

@@ -27,8 +27,20 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
       ok
       """
 
+  @COMM-PROXY @needs-kubelet-api
+  Scenario: The kubelet's view differs from the stored object by the annotations the kubelet adds
+    The kubelet's pod config marks each pod it receives with its source and the time it first
+    saw it; the API server stores neither (pkg/kubelet/config/config.go, podStorage.merge:
+    kubernetes.io/config.source, and recordFirstSeenTime: kubernetes.io/config.seen in
+    time.RFC3339Nano, the kubelet's local zone). Same uid, same spec: the same pod, seen by
+    the kubelet.
+    When I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/pods"
+    Then in the PodList kubectl printed, pod "web" is the stored pod with these annotations added:
+      | kubernetes.io/config.source | api                                                                        |
+      | kubernetes.io/config.seen   | <matches /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z\|[+-]\d\d:\d\d)$/> |
+
   @COMM-PROXY
-  Scenario: The kubelet's view differs from the stored object once the kubelet is gone
+  Scenario: Once the kubelet is gone the node proxy cannot reach it, while the stored pod still runs there
     When the kubelet on "10.4.42.5" stops
     And I run "kubectl get --raw /api/v1/nodes/10.4.42.5/proxy/pods"
     # The proxy's transport gets the bare dial error: 503 "error trying to reach service".

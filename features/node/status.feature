@@ -84,7 +84,8 @@ Feature: A node's status: addresses, conditions, capacity and system info
   @NODE-INFO
   Scenario: System info is gathered by the kubelet
     Each field in the form the kubelet takes it from the machine (cadvisor's MachineInfo:
-    /etc/machine-id, the DMI product UUID, the kernel's boot_id; uname -r; the runtime's
+    /etc/machine-id, the DMI product UUID, the kernel's boot_id; uname -r; /etc/os-release's
+    PRETTY_NAME, a name, a version and a codename or LTS; the runtime's
     Version call as "name://version"; the kubelet's own version). kubeProxyVersion is the
     kubelet's version while DisableNodeKubeProxyVersion is off (v1.32: deprecated, default off).
     Given a ready node "10.4.42.5"
@@ -95,7 +96,7 @@ Feature: A node's status: addresses, conditions, capacity and system info
       | operatingSystem         | linux                                                               |
       | architecture            | amd64                                                               |
       | kernelVersion           | <matches /^\d+\.\d+\.\d+/>                                     |
-      | osImage                 | <non-empty>                                                         |
+      | osImage                 | <matches /^[A-Z][A-Za-z/-]*( [A-Za-z/-]+)* \d+(\.\d+)*( LTS\| \([A-Za-z ]+\))?$/> |
       | containerRuntimeVersion | <matches /^[a-z]+:\/\/v?\d+\.\d+/>                             |
       | kubeletVersion          | <matches /^v\d+\.\d+\.\d+/>                                    |
       | kubeProxyVersion        | <same as kubeletVersion>                                            |
@@ -109,3 +110,13 @@ Feature: A node's status: addresses, conditions, capacity and system info
       | containerRuntimeVersion | docker://1.13.1        |
       | operatingSystem         | linux                  |
       | architecture            | amd64                  |
+
+  @NODE-INFO @profile-kubernetes-1.32
+  Scenario: The 1.32 profile's machine: Ubuntu 24.04, kernel 6.8, containerd 1.7
+    Given a ready node "10.4.42.5"
+    Then node "10.4.42.5" reports node info:
+      | osImage                 | Ubuntu 24.04.1 LTS  |
+      | kernelVersion           | 6.8.0-45-generic    |
+      | containerRuntimeVersion | containerd://1.7.22 |
+      | operatingSystem         | linux               |
+      | architecture            | amd64               |

@@ -27,6 +27,11 @@ export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/Z$/, '000Z');
 }
 
+/** Go's time.RFC3339Nano: the fraction with its trailing zeros trimmed, none when whole. */
+export function nanoTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.?0*Z$/, 'Z');
+}
+
 export function parseTime(s: string | undefined | null): number | undefined {
   if (!s) return undefined;
   const t = Date.parse(s);

@@ -1,4 +1,4 @@
-import { Clock, isoTime } from '../clock';
+import { Clock, isoTime, nanoTime } from '../clock';
 import { Node, Pod, PodCondition } from '../api/core';
 import { clone } from '../api/meta';
 import { isStatusError } from '../api/errors';
@@ -24,6 +24,8 @@ export class PodRunner {
   /** Pods admitted and not yet gone, by uid (what admission counts). */
   private readonly admitted = new Map<string, Pod>();
   private readonly lifecycle: PodLifecycle;
+  /** When this kubelet first received each pod, by uid (its kubernetes.io/config.seen). */
+  private readonly firstSeen = new Map<string, number>();
 
   constructor(
     private readonly config: KubeletConfig,
@@ -56,12 +58,16 @@ export class PodRunner {
       this.clock,
     );
     this.informer.addEventHandler({
-      onAdd: (pod) => void this.sync(pod).catch((e) => this.report('kubelet', e)),
+      onAdd: (pod) => {
+        if (!this.firstSeen.has(pod.metadata.uid ?? '')) this.firstSeen.set(pod.metadata.uid ?? '', this.clock.now());
+        void this.sync(pod).catch((e) => this.report('kubelet', e));
+      },
       onUpdate: (_old, pod) => void this.sync(pod).catch((e) => this.report('kubelet', e)),
       onDelete: (pod) => {
         this.ips?.release(pod.metadata.uid ?? '');
         this.admitted.delete(pod.metadata.uid ?? '');
         this.lifecycle.forget(pod.metadata.uid ?? '');
+        this.firstSeen.delete(pod.metadata.uid ?? '');
       },
     });
     await this.informer.run();
@@ -69,6 +75,7 @@ export class PodRunner {
 
   stop(): void {
     this.active = false;
+    this.firstSeen.clear();
     this.lifecycle.stop();
     this.informer?.stop();
     this.nodeInformer?.stop();
@@ -76,6 +83,26 @@ export class PodRunner {
 
   running(): Pod[] {
     return this.informer?.list() ?? [];
+  }
+
+  /**
+   * The kubelet's own view of its pods (what its /pods serves): each as received from the API
+   * server plus the annotations the kubelet's pod config adds locally, where the stored object
+   * has none — kubernetes.io/config.source ("api", the source it came from) and
+   * kubernetes.io/config.seen (when this kubelet first received it, RFC 3339 with nanoseconds).
+   * Upstream: pkg/kubelet/config/config.go (podStorage.merge: ConfigSourceAnnotationKey,
+   * recordFirstSeenTime).
+   */
+  view(): Pod[] {
+    return this.running().map((pod) => {
+      const seen = this.firstSeen.get(pod.metadata.uid ?? '') ?? this.clock.now();
+      const annotations = {
+        ...pod.metadata.annotations,
+        'kubernetes.io/config.source': 'api',
+        'kubernetes.io/config.seen': nanoTime(seen),
+      };
+      return { ...pod, metadata: { ...pod.metadata, annotations } };
+    });
   }
 
   /** The pod does not fit this node: it fails without running (kubelet admission). */

@@ -146,7 +146,12 @@ export class KubeletServer {
     const p = url.pathname;
     if (p === '/healthz') return text(200, 'ok');
     if (p === '/pods' || p === '/pods/')
-      return json(200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: this.pods() });
+      return json(200, {
+        kind: 'PodList',
+        apiVersion: 'v1',
+        metadata: {},
+        items: this.kubelet.isRunning ? this.kubelet.pods.view() : [],
+      });
     if (p === '/stats/summary') {
       return json(200, {
         node: {

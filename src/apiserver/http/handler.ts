@@ -10,7 +10,7 @@ import { alwaysAllow, Authorizer, forbiddenMessage } from '../auth/authorizer';
 import { asksImpersonation, impersonate } from '../auth/impersonation';
 import { parseFieldSelector } from '../../api/fields';
 import { requestInfo, RequestInfo } from './request-info';
-import { pageNotFound, writeError, writeJSON } from './respond';
+import { methodNotAllowed, pageNotFound, writeError, writeJSON } from './respond';
 import { InflightLimit } from './inflight';
 import { serveNonResource } from './non-resource';
 import { IncludeObject, toTable, wantsTable } from './table';
@@ -259,12 +259,7 @@ export class ApiHttpHandler {
       : info.name
         ? OBJECT_VERBS
         : (COLLECTION_VERBS[rt.resource] ?? undefined);
-    if (verbs && !verbs.includes(info.verb)) {
-      throw errors.methodNotSupported(
-        { kind: info.subresource ? `${rt.resource}/${info.subresource}` : rt.resource, group: rt.group || undefined },
-        info.verb,
-      );
-    }
+    if (verbs && !verbs.includes(info.verb)) throw methodNotAllowed();
     return served;
   }
 

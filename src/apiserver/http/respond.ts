@@ -40,3 +40,16 @@ export function pageNotFound() {
   e.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
   return e;
 }
+
+/**
+ * upstream's answer for a method a path's routes do not serve (DELETE on /api/v1/namespaces,
+ * POST to an object): go-restful's plain-text "405: Method Not Allowed" (RouterJSR311/
+ * CurlyRouter), which client-go turns into 405 MethodNotAllowed "the server does not allow
+ * this method on the requested resource" (NewGenericServerResponse) — seen on v1.32.13.
+ */
+export function methodNotAllowed() {
+  const e = errors.methodNotSupported({ kind: '' }, '');
+  e.status.message = 'the server does not allow this method on the requested resource';
+  e.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '405: Method Not Allowed' }] };
+  return e;
+}
