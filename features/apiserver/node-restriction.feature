@@ -119,6 +119,21 @@ Feature: A node writes only what is its own: NodeRestriction
     When I run "kubectl get node n1 -o jsonpath={.spec.taints[*].key}"
     Then kubectl prints "dedicated"
 
+  @NODE-RESTRICTION-OWN-NODE
+  Scenario: A stale write the plugin refuses is refused, not a conflict
+    NodeRestriction is a mutating plugin (Plugin.Admit): on an update it runs inside
+    UpdatedObject, before Store.Update compares the request's resourceVersion with the stored
+    one. A node's stale write that changes its taints is therefore 403, and only a stale write
+    the plugin lets through is 409. (A resourceVersion inside a patch is such a precondition.)
+    When I run "kubectl taint node n1 dedicated=db:NoSchedule"
+    Then kubectl succeeds
+    When I run "kubectl patch node n1 --type merge -p '{"metadata":{"resourceVersion":"1"},"spec":{"taints":[]}}'" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "nodes "n1" is forbidden: node "n1" is not allowed to modify taints"
+    When I run "kubectl patch node n1 --type merge -p '{"metadata":{"resourceVersion":"1","labels":{"a":"b"}}}'" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "Operation cannot be fulfilled on nodes "n1": the object has been modified"
+    When I run "kubectl get node n1 -o jsonpath={.spec.taints[*].key}"
+    Then kubectl prints "dedicated"
+
   @NODE-RESTRICTION-LABELS @profile-kubernetes-1.32
   Scenario: A node sets only the kubelet's labels on itself, none that steer workloads to it
     Kubelets were bounded to this label set in v1.13–v1.16 (KEP "Bounding Self-Labeling
