@@ -84,6 +84,26 @@ Feature: A node writes only what is its own: NodeRestriction
     When I run "kubectl create -f static.yaml" as user "system:node:n1" in groups "system:nodes"
     Then kubectl prints "pod/static-web created"
 
+  @NODE-RESTRICTION-MIRROR-POD
+  Scenario: A node reads a config map only when a pod bound to it uses it
+    The Node authorizer relates a node to the config maps its pods name, as to their secrets
+    (authorizeReadNamespacedObject, configMapVertexType). ConfigMaps are core/v1 in every
+    release (the reference once served none: 404).
+    When I run "kubectl create configmap settings --from-literal=mode=fast"
+    Then kubectl prints "configmap/settings created"
+    When I run "kubectl get configmap settings" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "no relationship found between node 'n1' and this object"
+    Given a pod "app" running on node "n1" with container:
+      """
+      {name: c, image: busybox, envFrom: [{configMapRef: {name: settings}}]}
+      """
+    When I run "kubectl get configmap settings -o jsonpath={.data.mode}" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl prints "fast"
+    When I run "kubectl get configmap settings" as user "system:node:n2" in groups "system:nodes"
+    Then kubectl fails with "no relationship found between node 'n2' and this object"
+    When I run "kubectl get configmaps" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "cannot list resource "configmaps""
+
   @NODE-RESTRICTION-OWN-NODE
   Scenario: A node cannot take off the taints an admin put on it, nor touch another node
     When I run "kubectl taint node n1 dedicated=db:NoSchedule"
@@ -116,6 +136,21 @@ Feature: A node writes only what is its own: NodeRestriction
       """
     When I run "kubectl replace --subresource=status -f n1-status.yaml" as user "system:node:n1" in groups "system:nodes"
     Then kubectl fails with "nodes "n1" is forbidden: node "n1" is not allowed to modify taints"
+    When I run "kubectl get node n1 -o jsonpath={.spec.taints[*].key}"
+    Then kubectl prints "dedicated"
+
+  @NODE-RESTRICTION-OWN-NODE
+  Scenario: A stale write the plugin refuses is refused, not a conflict
+    NodeRestriction is a mutating plugin (Plugin.Admit): on an update it runs inside
+    UpdatedObject, before Store.Update compares the request's resourceVersion with the stored
+    one. A node's stale write that changes its taints is therefore 403, and only a stale write
+    the plugin lets through is 409. (A resourceVersion inside a patch is such a precondition.)
+    When I run "kubectl taint node n1 dedicated=db:NoSchedule"
+    Then kubectl succeeds
+    When I run "kubectl patch node n1 --type merge -p '{"metadata":{"resourceVersion":"1"},"spec":{"taints":[]}}'" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "nodes "n1" is forbidden: node "n1" is not allowed to modify taints"
+    When I run "kubectl patch node n1 --type merge -p '{"metadata":{"resourceVersion":"1","labels":{"a":"b"}}}'" as user "system:node:n1" in groups "system:nodes"
+    Then kubectl fails with "Operation cannot be fulfilled on nodes "n1": the object has been modified"
     When I run "kubectl get node n1 -o jsonpath={.spec.taints[*].key}"
     Then kubectl prints "dedicated"
 

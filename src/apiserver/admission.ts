@@ -34,6 +34,25 @@ export interface AdmissionPlugin {
   validate?(attrs: AdmissionAttributes): void | Promise<void>;
 }
 
+/**
+ * The order plugins run in, whatever order they are added in: upstream's AllOrderedPlugins
+ * (pkg/kubeapiserver/options/plugins.go) for the plugins the reference has. The order is
+ * observable: ServiceAccount's refusal of a mirror pod naming a secret comes before
+ * NodeRestriction's. RBACEscalationCheck is upstream's rbac registry check, made before the
+ * store's validation and so before any validating plugin; a plugin not listed runs last.
+ */
+const ORDER = [
+  'NamespaceLifecycle',
+  'LimitRanger',
+  'ServiceAccount',
+  'NodeRestriction',
+  'TaintNodesByCondition',
+  'DefaultTolerationSeconds',
+  'RBACEscalationCheck',
+  'ResourceQuota',
+];
+const rank = (name: string) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
+
 /** Runs every plugin's admit() in order, then every validate(), as the API server does. */
 export class AdmissionChain {
   private readonly plugins: AdmissionPlugin[] = [];
@@ -41,7 +60,8 @@ export class AdmissionChain {
   use(plugin: AdmissionPlugin): this {
     if (this.plugins.some((p) => p.name === plugin.name))
       throw new Error(`admission plugin ${plugin.name} added twice`);
-    this.plugins.push(plugin);
+    const after = this.plugins.findIndex((p) => rank(p.name) > rank(plugin.name));
+    this.plugins.splice(after < 0 ? this.plugins.length : after, 0, plugin);
     return this;
   }
 

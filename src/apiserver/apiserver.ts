@@ -229,35 +229,41 @@ export class ApiServer {
       );
     }
     incoming.metadata.name = name;
-    const held = this.updateReservations(rt, target, ctx);
-    return held.around(
-      storage.guaranteedUpdate(
-        namespace,
-        name,
-        async (current) => {
-          return this.admitUpdate(rt, target, ctx, held, incoming, current);
-        },
-        { dryRun: ctx.dryRun, expectedResourceVersion: incoming.metadata.resourceVersion },
-      ),
+    const phases = this.updatePhases(rt, target, ctx);
+    return phases.held.around(
+      storage.guaranteedUpdate(namespace, name, (current) => phases.updated(incoming, current), {
+        dryRun: ctx.dryRun,
+        expectedResourceVersion: incoming.metadata.resourceVersion,
+        validateUpdate: phases.validate,
+      }),
     );
   }
 
-  /** One attempt of an update or patch: the object to store, admitted, its reservations taken. */
-  private async admitUpdate(
-    rt: ResourceType,
-    target: RequestTarget,
-    ctx: RequestContext,
-    held: ReturnType<ApiServer['updateReservations']>,
-    incoming: KubeObject,
-    current: KubeObject,
-  ): Promise<KubeObject> {
-    const next = mergeForUpdate(rt, target.subresource, incoming, current);
-    const attrs = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
-    if (target.subresource) attrs.sent = incoming;
-    await this.admission.admit(attrs);
-    await this.admission.validate(attrs);
-    await held.reserve(next, current);
-    return next;
+  /**
+   * An update's two admission phases, as upstream's Store.Update calls them on each attempt:
+   * `updated` is objInfo.UpdatedObject (the object the request makes of the current one,
+   * through mutating admission); the store then checks the resourceVersion and the strategy,
+   * and `validate` is updateValidation (validating admission on the formed object, then the
+   * attempt's reservations).
+   */
+  private updatePhases(rt: ResourceType, target: RequestTarget, ctx: RequestContext) {
+    const held = this.updateReservations(rt, target, ctx);
+    let attempt: AdmissionAttributes | undefined;
+    return {
+      held,
+      updated: async (incoming: KubeObject, current: KubeObject): Promise<KubeObject> => {
+        const next = mergeForUpdate(rt, target.subresource, incoming, current);
+        attempt = this.attributes('UPDATE', rt, next, current, ctx, target.subresource);
+        if (target.subresource) attempt.sent = incoming;
+        await this.admission.admit(attempt);
+        return next;
+      },
+      validate: async (next: KubeObject, current: KubeObject): Promise<void> => {
+        if (attempt?.object !== next) throw new Error(`update of ${next.metadata.name} validated before it was formed`);
+        await this.admission.validate(attempt);
+        await held.reserve(next, current);
+      },
+    };
   }
 
   /**
@@ -325,8 +331,8 @@ export class ApiServer {
     }
     // A resourceVersion inside the patch is a precondition, as upstream treats it.
     const pinned = type !== 'json' ? (patch as KubeObject)?.metadata?.resourceVersion : undefined;
-    const held = this.updateReservations(rt, target, ctx);
-    return held.around(
+    const phases = this.updatePhases(rt, target, ctx);
+    return phases.held.around(
       storage.guaranteedUpdate(
         namespace,
         name,
@@ -349,9 +355,9 @@ export class ApiServer {
             throw errors.badRequest(
               `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
             );
-          return this.admitUpdate(rt, target, ctx, held, incoming, current);
+          return phases.updated(incoming, current);
         },
-        { dryRun: ctx.dryRun, expectedResourceVersion: pinned },
+        { dryRun: ctx.dryRun, expectedResourceVersion: pinned, validateUpdate: phases.validate },
       ),
     );
   }

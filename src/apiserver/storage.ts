@@ -268,21 +268,30 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
        * sets spec.nodeName through the raw storage, without the pod strategy's ValidateUpdate).
        */
       registryWrite?: boolean;
+      /**
+       * Upstream's updateValidation (validating admission): called on the fully formed object,
+       * after the resourceVersion check and the strategy's PrepareForUpdate and validation.
+       */
+      validateUpdate?: (next: T, current: T) => Promise<void>;
     } = {},
   ): Promise<T> {
     return retryOnRevisionMismatch(async (guard) => {
       const kv = await this.getKV(namespace, name);
       const current = this.decorate(kv);
+      // As upstream's Store.Update: the new object first (objInfo.UpdatedObject: the request's
+      // object or patch, then mutating admission), and only then the optimistic-concurrency
+      // check, so a stale write a mutating plugin refuses (NodeRestriction) is its 403, not 409.
+      const next = await mutate(clone(current));
       if (options.expectedResourceVersion && options.expectedResourceVersion !== current.metadata.resourceVersion) {
         throw errors.conflict(
           this.target(name),
           'the object has been modified; please apply your changes to the latest version and try again',
         );
       }
-      const next = await mutate(clone(current));
       next.metadata.resourceVersion = current.metadata.resourceVersion;
       this.type.prepareForUpdate?.(next, current);
       this.validate(next, current, options.registryWrite);
+      await options.validateUpdate?.(next, current);
       if (sameObject(next, current)) return current; // no-op writes keep the resourceVersion
       if (this.type.tracksGeneration && specChanged(next, current))
         next.metadata.generation = (current.metadata.generation ?? 0) + 1;

@@ -4,7 +4,7 @@ import { Cluster } from '../../src/cluster/cluster';
 import { clusterConfig } from '../../src/profile/config';
 import { loadProfile } from '../../src/profile/profile';
 import { Pod, Node } from '../../src/api/core';
-import { StatusError } from '../../src/api/errors';
+import { StatusError, errors } from '../../src/api/errors';
 import { ApiWatchEvent } from '../../src/api/request';
 
 async function cluster(): Promise<Cluster> {
@@ -196,4 +196,40 @@ test("reads are counted per caller (API-CACHE); the API server's own reads, with
   } finally {
     await c.stop();
   }
+});
+
+test('an update runs as Store.Update: mutating admission, the resourceVersion (409), the strategy (422), validating admission (403)', async () => {
+  const c = await cluster();
+  const ref = { resource: 'pods', namespace: 'default' };
+  const created = await c.client.create(ref, pod('a'));
+  await c.client.update(ref, { ...created, metadata: { ...created.metadata, labels: { app: 'db' } } });
+  // refusals keyed by a label the update sets
+  const refuse =
+    (phase: string) => (attrs: { operation: string; object?: { metadata: { labels?: Record<string, string> } } }) => {
+      if (attrs.operation === 'UPDATE' && attrs.object?.metadata.labels?.refuse === phase)
+        throw errors.forbidden({ kind: 'pods', name: 'a' }, phase);
+    };
+  c.api.admission.use({ name: 'TestMutating', admit: refuse('admit') });
+  c.api.admission.use({ name: 'TestValidating', validate: refuse('validate') });
+  const stale = (labels: Record<string, string>, spec: Partial<Pod['spec']> = {}) =>
+    c.client.update(ref, { ...created, metadata: { ...created.metadata, labels }, spec: { ...created.spec, ...spec } });
+  const code = (p: Promise<unknown>) =>
+    p.then(
+      () => 200,
+      (e) => statusOf(e).code,
+    );
+  // stale (created's resourceVersion is behind): a mutating refusal comes first, a validating one after the 409
+  assert.equal(await code(stale({ refuse: 'admit' })), 403);
+  assert.equal(await code(stale({ refuse: 'validate' })), 409);
+  // stale and invalid (a pod's containers cannot change name): the 409 comes first
+  assert.equal(await code(stale({}, { containers: [{ name: 'other', image: 'nginx:1.25' }] })), 409);
+  // current: the strategy's 422 before a validating refusal
+  const current = await c.client.get<Pod>(ref, 'a');
+  const invalid = { ...current, metadata: { ...current.metadata, labels: { refuse: 'validate' } } };
+  invalid.spec = { ...current.spec, containers: [{ name: 'other', image: 'nginx:1.25' }] };
+  assert.equal(await code(c.client.update(ref, invalid)), 422);
+  assert.equal(
+    await code(c.client.update(ref, { ...current, metadata: { ...current.metadata, labels: { refuse: 'validate' } } })),
+    403,
+  );
 });

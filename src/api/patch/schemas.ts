@@ -104,6 +104,7 @@ export const STRATEGIC_SCHEMAS: ReadonlyMap<string, StrategicSchema> = new Map<s
   ['Endpoints', withMeta({})],
   ['ConfigMap', withMeta({})],
   ['Secret', withMeta({})],
+  ['ConfigMap', withMeta({})],
   ['Event', withMeta({})],
   ['LimitRange', withMeta({})],
   ['ResourceQuota', withMeta({})],

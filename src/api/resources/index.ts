@@ -16,6 +16,7 @@ import { endpoints } from './endpoints';
 import { endpointslices } from './endpointslice';
 import { serviceaccounts } from './serviceaccount';
 import { secrets } from './secret';
+import { configmaps } from './configmap';
 import { resourcequotas } from './resourcequota';
 import { limitranges } from './limitrange';
 import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac';
@@ -23,7 +24,7 @@ import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './rbac';
 export { nodes, pods, namespaces, leases, events, daemonsets };
 export { replicasets, deployments, statefulsets, controllerrevisions };
 export { replicationcontrollers, jobs, services, endpoints, serviceaccounts, secrets, resourcequotas, limitranges };
-export { endpointslices };
+export { endpointslices, configmaps };
 
 /** A registry holding every resource the control plane serves. */
 /** Every built-in resource; a release's validation differences come as options (from its profile). */
@@ -50,6 +51,7 @@ export function coreRegistry(
     .register(endpoints)
     .register(serviceaccounts)
     .register(secrets)
+    .register(configmaps)
     .register(resourcequotas)
     .register(limitranges)
     .register(roles)

@@ -206,6 +206,7 @@ export const KIND_FIELDS: Record<string, Record<string, Type>> = {
   },
   Namespace: { spec: struct('NamespaceSpec', { finalizers: strings }), status: 'object' },
   Secret: { data: labels, stringData: labels, type: S, immutable: B },
+  ConfigMap: { data: labels, binaryData: labels, immutable: B },
   ServiceAccount: {
     secrets: list('object', '[]v1.ObjectReference'),
     imagePullSecrets: list('object', '[]v1.LocalObjectReference'),

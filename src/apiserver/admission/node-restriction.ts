@@ -27,7 +27,9 @@ const MIRROR = 'kubernetes.io/config.mirror';
 export function nodeRestriction(api: ApiServer): AdmissionPlugin {
   return {
     name: 'NodeRestriction',
-    validate(attrs) {
+    // A mutating plugin upstream (Plugin.Admit): on an update it runs inside UpdatedObject,
+    // before the resourceVersion check, so a stale write it refuses is 403, not 409.
+    admit(attrs) {
       const node = attrs.user ? nodeIdentity(attrs.user) : undefined;
       if (!node) return;
       const rt = attrs.resource;

@@ -2,14 +2,14 @@ import type { UserInfo, AuthorizationAttributes } from '../../api/request';
 import type { ApiServer } from '../apiserver';
 import type { Pod } from '../../api/core';
 import type { Authorizer, Decision } from './authorizer';
-import { podSecretNames } from '../../api/pod-references';
+import { podConfigMapNames, podSecretNames } from '../../api/pod-references';
 import { isStatusError } from '../../api/errors';
 
 /**
  * The Node authorizer (plugin/pkg/auth/authorizer/node, with bootstrappolicy's NodeRules):
  * a kubelet identity (user system:node:<name>, group system:nodes) may read what any node
  * needs (nodes, pods, services, endpoints), write nodes, pod status and events, and read a
- * secret only when a pod bound to its node uses it; its own Lease only. It has no opinion
+ * secret or config map only when a pod bound to its node uses it; its own Lease only. It has no opinion
  * on anyone else. What a node may write to *which* object is NodeRestriction's.
  *
  * With AuthorizeNodeWithSelectors (beta and on by default in v1.32: the kubernetes-1.32
@@ -35,6 +35,12 @@ const RULES: Record<string, string[]> = {
   events: ['create', 'update', 'patch'],
 };
 
+/** The graph's pod → object edges a node may read through (secretVertexType, configMapVertexType). */
+const USED_BY_PODS: Record<string, (pod: Pod) => string[]> = {
+  secrets: podSecretNames,
+  configmaps: podConfigMapNames,
+};
+
 export class NodeAuthorizer implements Authorizer {
   constructor(
     private readonly api: ApiServer,
@@ -54,16 +60,15 @@ export class NodeAuthorizer implements Authorizer {
       return own ? { allowed: true, reason: 'node lease' } : { allowed: false };
     }
     if (a.apiGroup !== '') return { allowed: false };
-    if (resource === 'secrets') {
+    const uses = USED_BY_PODS[a.resource];
+    if (uses) {
       // authorizeReadNamespacedObject's reasons, which the 403 carries
       if (!['get', 'list', 'watch'].includes(a.verb))
         return { allowed: false, reason: 'can only read resources of this type' };
       if (a.subresource) return { allowed: false, reason: 'cannot read subresource' };
       if (!a.name || a.verb !== 'get') return { allowed: false, reason: 'No Object name found' };
-      return (await this.podsOn(node)).some(
-        (p) => p.metadata.namespace === a.namespace && podSecretNames(p).includes(a.name),
-      )
-        ? { allowed: true, reason: `secret used by a pod on node ${node}` }
+      return (await this.podsOn(node)).some((p) => p.metadata.namespace === a.namespace && uses(p).includes(a.name))
+        ? { allowed: true, reason: `${a.resource} used by a pod on node ${node}` }
         : { allowed: false, reason: `no relationship found between node '${node}' and this object` };
     }
     if (this.ownNodeOnly && resource === 'nodes' && ['get', 'list', 'watch'].includes(a.verb)) {

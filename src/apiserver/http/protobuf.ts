@@ -218,6 +218,12 @@ const MESSAGES: Record<string, Message> = {
     4: f('stringData', { map: 'string' }),
     5: f('immutable', 'bool'),
   },
+  'v1/ConfigMap': {
+    1: f('metadata', ObjectMeta),
+    2: f('data', { map: 'string' }),
+    3: f('binaryData', { map: 'bytes' }),
+    4: f('immutable', 'bool'),
+  },
   'v1/ServiceAccount': {
     1: f('metadata', ObjectMeta),
     2: f('secrets', ObjectReference, true),
