@@ -217,9 +217,16 @@ export interface LeaderElectionOptions {
 }
 
 export function leaderElectionOptions(c: ClusterConfig): LeaderElectionOptions | undefined {
+  return c.flags['kube-controller-manager']['leader-elect'] ? leaderElectionSettings(c) : undefined;
+}
+
+/**
+ * The lock and timings the flags state, whether --leader-elect is on or not: what a target
+ * that turns the election on itself (an HA pair of masters) runs its components with.
+ */
+export function leaderElectionSettings(c: ClusterConfig): LeaderElectionOptions {
   const kcm = c.flags['kube-controller-manager'];
   const p = c.profile;
-  if (!kcm['leader-elect']) return undefined;
   return {
     lock: required(kcm['leader-elect-resource-lock'], 'leader-elect-resource-lock', p),
     leaseDurationMs: required(kcm['leader-elect-lease-duration'], 'leader-elect-lease-duration', p),

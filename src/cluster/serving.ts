@@ -49,12 +49,6 @@ export interface ServedEndpoints extends Listening {
   kubeletCAFile: string;
 }
 
-/**
- * kube-apiserver's --authorization-mode when none is stated (BuiltInAuthorizationOptions, v1.12
- * as v1.32). `kubespec serve` itself defaults to RBAC; the serve target states this instead.
- */
-export const DEFAULT_AUTHORIZATION_MODE = 'AlwaysAllow';
-
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 export function kubeconfigYaml(

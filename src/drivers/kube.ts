@@ -7,7 +7,7 @@ import { withWriteHooks } from '../client/after-writes';
 import { reportTo } from '../client/background';
 import { RealClock } from '../clock';
 import { clusterConfig } from '../profile/config';
-import { kubeletConfig, KubeletSpec } from '../cluster/config';
+import { kubeletConfig, KubeletSpec, servingOptions, ServingOptions } from '../cluster/config';
 import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { HollowKubelet } from '../kubelet/kubelet';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
@@ -75,6 +75,15 @@ export class KubeDriver implements ClusterDriver {
       () => this.settle(),
       (ref, made) => this.created.push({ ref, name: made.metadata.name! }),
     );
+  }
+
+  /**
+   * kube-apiserver's serving as the profile states its defaults, translated by config.ts: what
+   * a target that starts its own API server gets where the scenario names no value (the
+   * scenario's own values go to the server as their text).
+   */
+  protected profileServing(): ServingOptions {
+    return servingOptions(clusterConfig(this.profile));
   }
 
   configure(flags: Flags): void {

@@ -2,7 +2,9 @@ import { KubeObject } from '../api/meta';
 import { isStatusError } from '../api/errors';
 import { Client } from '../client/client';
 import { KubeconfigClient } from '../client/kubeconfig';
-import { Flags, mergeFlags, Profile } from '../profile/profile';
+import { Flags, Profile } from '../profile/profile';
+import { clusterConfig } from '../profile/config';
+import { leaderElectionSettings } from '../cluster/config';
 import { EtcdServer } from '../store/etcd-process';
 import { ApiServerMember, KubeletSpec } from './driver';
 import { ServeDriver } from './serve';
@@ -133,8 +135,8 @@ export class ServeHaDriver extends ServeDriver {
 
   /** The holder of a leader lock in kube-system, whichever kind --leader-elect-resource-lock names. */
   private async holder(c: Client, name: string): Promise<string | undefined> {
-    const flags = mergeFlags(this.profile.flags, {});
-    const lock = flags['kube-controller-manager']?.['leader-elect-resource-lock'] ?? 'leases';
+    // The profile's lock (the servers run with its --leader-elect-resource-lock), as config.ts reads it.
+    const { lock } = leaderElectionSettings(clusterConfig(this.profile));
     const ref = {
       resource: lock === 'leases' ? 'leases.coordination.k8s.io' : lock,
       namespace: 'kube-system',

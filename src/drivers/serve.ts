@@ -7,13 +7,7 @@ import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { KubeDriver } from './kube';
 import { Capabilities, Credentials, HttpAccess, HttpEndpoint, kubeletCaller, NotApplicableError } from './driver';
 import { CertificateAuthority } from '../apiserver/auth/pki';
-import {
-  basicAuthKubeconfig,
-  clientCertKubeconfig,
-  DEFAULT_AUTHORIZATION_MODE,
-  kubeconfigYaml,
-  tokenKubeconfig,
-} from '../cluster/serving';
+import { basicAuthKubeconfig, clientCertKubeconfig, kubeconfigYaml, tokenKubeconfig } from '../cluster/serving';
 import { TargetDeclaration } from './targets';
 import { EtcdServer } from '../store/etcd-process';
 import { WatchedProcess } from '../util/process';
@@ -29,8 +23,6 @@ const BIN = __filename.endsWith('.js')
 const START_TIMEOUT_MS = 300_000;
 /** How long a scenario waits for the secure port it must have (6443, or the one it names). */
 const PORT_WAIT_MS = 300_000;
-/** kube-apiserver's --secure-port default, should a profile not state it. */
-const DEFAULT_SECURE_PORT = 6443;
 
 export interface ServeOptions {
   /** The profile as given on the command line (a name or a YAML path), passed to the server. */
@@ -56,8 +48,7 @@ export async function waitForPort(port: number, host: string, deadline: number):
   }
 }
 
-/** kube-apiserver's --bind-address default (every interface), and what the serve target binds otherwise. */
-const KUBE_APISERVER_BIND_ADDRESS = '0.0.0.0';
+/** What the serve target binds where the scenario neither names an address nor judges the profile's default. */
 const LOOPBACK = '127.0.0.1';
 
 /**
@@ -195,8 +186,7 @@ export class ServeDriver extends KubeDriver {
   private wantedPort(): number | undefined {
     const asked = mergeFlags(this.flags, this.options.forcedFlags ?? {})['kube-apiserver']?.['secure-port'];
     if (asked && asked !== '0') return Number(asked);
-    if (this.judgesDefaults)
-      return Number(this.profile.flags['kube-apiserver']?.['secure-port'] ?? DEFAULT_SECURE_PORT);
+    if (this.judgesDefaults) return this.profileServing().securePort;
     return undefined;
   }
 
@@ -232,7 +222,7 @@ export class ServeDriver extends KubeDriver {
    */
   private bindAddress(): string {
     const stated = mergeFlags(this.flags, this.options.forcedFlags ?? {})['kube-apiserver']?.['bind-address'];
-    return stated ?? (this.judgesDefaults ? KUBE_APISERVER_BIND_ADDRESS : LOOPBACK);
+    return stated ?? (this.judgesDefaults ? this.profileServing().bindAddress : LOOPBACK);
   }
 
   private async launch(port: number): Promise<void> {
@@ -243,16 +233,15 @@ export class ServeDriver extends KubeDriver {
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['secure-port'];
     // The insecure port, where the scenario or the profile has one (the seed's 8080), on a
     // free port too: parallel servers would all ask for the same one.
-    const insecurePort =
-      flags['kube-apiserver']?.['insecure-port'] ?? this.profile.flags['kube-apiserver']?.['insecure-port'];
+    const named = flags['kube-apiserver']?.['insecure-port'];
+    const insecurePort = named !== undefined ? Number(named) : this.profileServing().insecurePort;
     if (flags['kube-apiserver']) delete flags['kube-apiserver']['insecure-port'];
-    const insecureArgs =
-      insecurePort === undefined ? [] : ['--insecure-port', insecurePort === '0' ? '0' : String(await freePort())];
+    const insecureArgs = ['--insecure-port', insecurePort === 0 ? '0' : String(await freePort())];
     // kube-apiserver's default where the scenario states no mode (`kubespec serve` alone
     // defaults to RBAC, a safer default for a server people start by hand).
     const authz = flags['kube-apiserver']?.['authorization-mode']
       ? []
-      : ['--authorization-mode', DEFAULT_AUTHORIZATION_MODE];
+      : ['--authorization-mode', this.profileServing().authorizationMode];
     // The data dir is shared by the run's servers (for the PKI): each keeps its objects in
     // a store of its own, or every scenario would start with the previous one's objects.
     const args = [

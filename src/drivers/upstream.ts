@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { coreRegistry } from '../api/resources';
 import { KubeconfigClient } from '../client/kubeconfig';
 import { Flags, mergeFlags, Profile } from '../profile/profile';
+import { clusterConfig } from '../profile/config';
+import { leaderElectionSettings } from '../cluster/config';
 import { tokenKubeconfig } from '../cluster/serving';
 import { isStatusError } from '../api/errors';
 import { freePort, portFree } from '../util/ports';
@@ -36,6 +38,7 @@ import {
   schedulerArgs,
   schedulerConfigYaml,
   SchedulerElection,
+  TARGET_AUTHORIZATION_MODE,
 } from './upstream/commands';
 import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
@@ -314,7 +317,7 @@ export class UpstreamDriver extends KubeDriver {
     const cmd = this.translate(mergeFlags(this.profile.flags, this.flags));
     await this.runner.check();
     // The controllers are new for every scenario; an API server (and its etcd) may be reused.
-    this.reuse.key = JSON.stringify([cmd.apiserver, this.flags['kube-apiserver']?.['secure-port'] ?? '']);
+    this.reuse.key = JSON.stringify([cmd.apiserver, this.flags['kube-apiserver']?.['secure-port']]);
     const idle = this.reuse.allowed && !this.options.apiServerOnly ? pool.take(this.reuse.key) : undefined;
     if (idle) this.adopt(idle);
     else await this.launchApiServer(cmd);
@@ -360,10 +363,8 @@ export class UpstreamDriver extends KubeDriver {
     // parallel run would compete for it and the one that names it could lose (found in the
     // second full run). Scenarios judging that default need @needs-api-server-defaults.
     // A scenario judging kube-apiserver's own defaults gets the profile's port (6443), waited for as the serve target does.
-    const wanted = Number(
-      this.flags['kube-apiserver']?.['secure-port'] ??
-        (this.judgesDefaults ? (this.profile.flags['kube-apiserver']?.['secure-port'] ?? 6443) : 0),
-    );
+    const named = this.flags['kube-apiserver']?.['secure-port'];
+    const wanted = named !== undefined ? Number(named) : this.judgesDefaults ? this.profileServing().securePort : 0;
     const deadline = Date.now() + START_TIMEOUT_MS;
     const claim = async (): Promise<number> => {
       // Another scenario of this run may hold it for a while: wait for it, never settle for another.
@@ -559,12 +560,8 @@ export class UpstreamDriver extends KubeDriver {
   /** kube-scheduler elects its leader with kube-controller-manager's timings (the scenario states them once). */
   private schedulerElection(): SchedulerElection | undefined {
     if (!this.pairAsked) return undefined;
-    const kcm = mergeFlags(this.profile.flags, this.flags)['kube-controller-manager'] ?? {};
-    return {
-      leaseDuration: kcm['leader-elect-lease-duration'] ?? '15s',
-      renewDeadline: kcm['leader-elect-renew-deadline'] ?? '10s',
-      retryPeriod: kcm['leader-elect-retry-period'] ?? '2s',
-    };
+    // The merged flags parse (configure's translateFlags checked them); the pair elects, --leader-elect or not.
+    return leaderElectionSettings(clusterConfig(this.profile, this.flags));
   }
 
   /**
@@ -773,8 +770,13 @@ ${scheduler.tail()}`);
     // default, as kubeadm's). A scenario naming other modes (RBAC alone, AlwaysAllow) grants
     // system:nodes nothing — v1.32's RBAC binds no role to that group — so there the kubelet
     // keeps the admin's identity, as before (found in the first full run: 19 scenarios).
+    const named = this.flags['kube-apiserver']?.['authorization-mode'];
     const modes =
-      this.flags['kube-apiserver']?.['authorization-mode'] ?? (this.judgesDefaults ? 'AlwaysAllow' : 'Node,RBAC');
+      named !== undefined
+        ? named
+        : this.judgesDefaults
+          ? this.profileServing().authorizationMode
+          : TARGET_AUTHORIZATION_MODE;
     // In a pair the kubelets speak to the second master, so that they outlive the kill of the first.
     const server = this.pair?.second.server ?? this.server!;
     const [user, groups] = modes.split(',').includes('Node')

@@ -85,15 +85,22 @@ test("a leader lock's holder is read from the successful lock writes an API serv
 test("kube-scheduler's configuration elects a leader only when told, with the timings given", () => {
   assert.match(schedulerConfigYaml('/k'), /leaderElection: \{ leaderElect: false \}/);
   const elected = schedulerConfigYaml('/k', undefined, undefined, {
-    leaseDuration: '15s',
-    renewDeadline: '10s',
-    retryPeriod: '2s',
+    leaseDurationMs: 15_000,
+    renewDeadlineMs: 10_000,
+    retryPeriodMs: 2_000,
   });
   assert.match(
     elected,
     /leaderElect: true, leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 2s, resourceLock: leases/,
   );
   assert.match(elected, /resourceNamespace: kube-system, resourceName: kube-scheduler/);
+  // A timing that is not whole seconds stays exact (Go's "1500ms").
+  const fine = schedulerConfigYaml('/k', undefined, undefined, {
+    leaseDurationMs: 1_500,
+    renewDeadlineMs: 1_000,
+    retryPeriodMs: 250,
+  });
+  assert.match(fine, /leaseDuration: 1500ms, renewDeadline: 1s, retryPeriod: 250ms,/);
 });
 
 test('the address a port listens on is what the kernel says', async () => {

@@ -1,3 +1,4 @@
+import type { LeaderElectionOptions } from '../../cluster/config';
 import { UpstreamCommand } from './flags';
 
 /**
@@ -25,6 +26,13 @@ export function etcdArgs(dataDir: string, clientPort: number, peerPort: number):
     '--log-level=warn',
   ];
 }
+
+/**
+ * The upstream targets' --authorization-mode where the scenario names none (kubeadm's): the
+ * target's own choice, not kube-apiserver's default (the profile's AlwaysAllow), which only a
+ * scenario judging the defaults gets.
+ */
+export const TARGET_AUTHORIZATION_MODE = 'Node,RBAC';
 
 /**
  * kube-apiserver. `judgesDefaults`: a scenario judging kube-apiserver's own defaults gets its
@@ -60,7 +68,7 @@ export function apiServerArgs(
     // judges kube-apiserver's default (AlwaysAllow).
     ...(cmd.apiserver.some((a) => a.startsWith('--authorization-mode=')) || at.judgesDefaults
       ? []
-      : ['--authorization-mode=Node,RBAC']),
+      : [`--authorization-mode=${TARGET_AUTHORIZATION_MODE}`]),
     ...cmd.apiserver,
   ];
 }
@@ -104,10 +112,11 @@ export function schedulerArgs(at: { config: string; kubeconfig: string; port: nu
 }
 
 /** kube-scheduler's leader election, as kube-controller-manager's flags state it (an HA pair runs both elected). */
-export interface SchedulerElection {
-  leaseDuration: string;
-  renewDeadline: string;
-  retryPeriod: string;
+export type SchedulerElection = Pick<LeaderElectionOptions, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>;
+
+/** Milliseconds as a Go duration string ("15s", "1500ms"), as KubeSchedulerConfiguration takes them. */
+function goDuration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
 /**
@@ -127,7 +136,7 @@ export function schedulerConfigYaml(
     'kind: KubeSchedulerConfiguration',
     `clientConnection: { kubeconfig: ${JSON.stringify(kubeconfig)}${qps ? `, qps: ${qps}, burst: ${qps}` : ''} }`,
     election
-      ? `leaderElection: { leaderElect: true, leaseDuration: ${election.leaseDuration}, renewDeadline: ${election.renewDeadline}, retryPeriod: ${election.retryPeriod}, resourceLock: leases, resourceNamespace: kube-system, resourceName: kube-scheduler }`
+      ? `leaderElection: { leaderElect: true, leaseDuration: ${goDuration(election.leaseDurationMs)}, renewDeadline: ${goDuration(election.renewDeadlineMs)}, retryPeriod: ${goDuration(election.retryPeriodMs)}, resourceLock: leases, resourceNamespace: kube-system, resourceName: kube-scheduler }`
       : 'leaderElection: { leaderElect: false }',
     ...(schedulerName ? [`profiles: [ { schedulerName: ${JSON.stringify(schedulerName)} } ]`] : []),
     '',
