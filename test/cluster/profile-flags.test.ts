@@ -126,6 +126,16 @@ const PROFILE_TEXT_READS: { file: string; line: RegExp; why: string }[] = [
     line: /mergeFlags\(this\.profile\.flags, this\.flags\)(\['kube-controller-manager'\] \?\? \{\};|\)?;)$/,
     why: "the merged text becomes upstream's command lines (translateFlags) or its cloud's; `?? {}`: a profile that states no flag of the component",
   },
+  {
+    file: 'src/drivers/upstream.ts',
+    line: /return translateFlags\(all, this\.flags, this\.profile\.flags\);$/,
+    why: "translateFlags passes on a flag the profile's release lacks (kube-controller-manager then refuses it: 'unknown flag'), which only the profile's text tells",
+  },
+  {
+    file: 'src/cluster/config.ts',
+    line: /if \(set\[flag\] !== undefined && c\.profile\.flags\[component\]\?\.\[flag\] === undefined\)/,
+    why: "a flag set that the profile's release does not state is a removed flag (REMOVED_FLAGS): refused as 'unknown flag', as the release's binary does",
+  },
 ];
 
 test('only src/cluster/config.ts turns flags into options, and no flag gets a default in code (drivers included)', () => {
