@@ -83,8 +83,12 @@ export class KubeDriver implements ClusterDriver {
    * scenario's own values go to the server as their text).
    */
   protected profileServing(): ServingOptions {
-    return servingOptions(clusterConfig(this.profile));
+    // The profile is the driver's for its life: its serving defaults are worked out once.
+    this.servingDefaults ??= servingOptions(clusterConfig(this.profile));
+    return this.servingDefaults;
   }
+
+  private servingDefaults?: ServingOptions;
 
   configure(flags: Flags): void {
     if (this.declaration.configurableFlags)
