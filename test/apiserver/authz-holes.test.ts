@@ -672,6 +672,11 @@ test('authz: a Service update allocates what it newly needs, releases what it dr
  * woken by each arriving byte, and fails after `limitMs` naming what it waited for (no polling
  * sleep races the server).
  */
+/** `user` creates secret `name` in NS: one write, its answer. */
+function createSecret(s: Served, user: string, name: string): Promise<Answer> {
+  return s.as(user)('POST', `/api/v1/namespaces/${NS}/secrets`, JSON.stringify({ metadata: { name } }));
+}
+
 function stalledBodies(s: Served, user: string, count: number) {
   const url = new URL(s.url);
   const { cert, key } = credentialsOf(s.server.kubeconfigFor(s.url, user, []));
@@ -742,19 +747,11 @@ test('hostile: 200 stalled bodies from one user leave other users their writes',
         assert.equal(eve.answered(429), 150);
         assert.equal(eve.unanswered(), 50);
         // bob is answered while eve's 50 hold their slots, unanswered
-        const bob = await s.as('bob')(
-          'POST',
-          `/api/v1/namespaces/${NS}/secrets`,
-          JSON.stringify({ metadata: { name: 'b' } }),
-        );
+        const bob = await createSecret(s, 'bob', 'b');
         ok(bob, 201);
         assert.equal(eve.unanswered(), 50, 'eve’s requests were answered before bob’s');
         // and eve herself, at her share, is refused at once
-        const more = await s.as('eve')(
-          'POST',
-          `/api/v1/namespaces/${NS}/secrets`,
-          JSON.stringify({ metadata: { name: 'e' } }),
-        );
+        const more = await createSecret(s, 'eve', 'e');
         isStatus(more, 429);
       } finally {
         eve.close();
@@ -774,11 +771,7 @@ test('hostile: a request body is read under --request-timeout (504 past it), and
         await eve.until('50 stalled bodies answered 504', () => eve.answered(504) === 50, 90_000);
         assert.equal(eve.answered(504), 50);
         // their slots were given back: had one been kept, eve (at her share) would be refused 429
-        const after = await s.as('eve')(
-          'POST',
-          `/api/v1/namespaces/${NS}/secrets`,
-          JSON.stringify({ metadata: { name: 'e' } }),
-        );
+        const after = await createSecret(s, 'eve', 'e');
         ok(after, 201);
       } finally {
         eve.close();
