@@ -327,6 +327,8 @@ export async function runCommand(argv: string[]): Promise<number> {
                     .href,
                 ]
               : [],
+          // …by what they took in the last run into this report directory, where it was longer.
+          pluginOptions: Number(parallel) > 1 ? { measured: report.measuredSeconds(reportDir) } : {},
           worldParameters: { target: prepared.target, profile: profileName, ...prepared.options },
           ...(shard ? { shard } : {}),
           tags,

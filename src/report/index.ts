@@ -245,6 +245,23 @@ export function mergeShards(runs: RunResult[]): RunResult[] {
 }
 
 /** Locations (uri:line) of the scenarios that did not pass in a report directory's run (its reruns merged). */
+/**
+ * What each scenario of the run recorded in `dir` took, in seconds by "uri:line", for the next
+ * parallel run's order (cli/longest-first.ts); empty when there is none or it cannot be read
+ * (an order is a hint: a run must not fail for want of one).
+ */
+export function measuredSeconds(dir: string): Record<string, number> {
+  const measured: Record<string, number> = {};
+  try {
+    for (const f of messageFiles(dir).filter((m) => fs.existsSync(m)))
+      for (const s of reportFromMessages(f, { target: '', profile: '' }).scenarios)
+        measured[`${s.uri}:${s.line}`] = Math.max(measured[`${s.uri}:${s.line}`] ?? 0, s.durationMs / 1000);
+  } catch {
+    return {};
+  }
+  return measured;
+}
+
 export function failedLocations(dir: string): string[] {
   const { scenarios } = mergeShards(
     messageFiles(dir).map((f) => reportFromMessages(f, { target: '', profile: '' })),

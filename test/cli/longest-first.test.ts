@@ -74,3 +74,21 @@ test('the plugin reorders what Cucumber would run ("pickles:order")', () => {
   plugin.coordinator({ transform: (event) => seen.push(event) });
   assert.deepEqual(seen, ['pickles:order']);
 });
+
+test('a scenario that took longer last time than its stated waits goes first', () => {
+  const p = (name: string, line: number, ...steps: string[]) => ({
+    pickle: { name, uri: 'features/x.feature', steps: steps.map((text) => ({ text })) },
+    location: { line },
+  });
+  const pickles = [p('short', 3), p('waits', 5, '2 minutes pass'), p('heavy', 7), p('waited', 9, '1 minute passes')];
+  const names = (measured?: Record<string, number>) =>
+    (longestFirst(pickles as never[], measured) as unknown as { pickle: { name: string } }[]).map((x) => x.pickle.name);
+  assert.deepEqual(names(), ['waits', 'waited', 'short', 'heavy']);
+  // 10 minutes of work last time: first; a measured time below the stated waits changes nothing.
+  assert.deepEqual(names({ 'features/x.feature:7': 600, 'features/x.feature:9': 30 }), [
+    'heavy',
+    'waits',
+    'waited',
+    'short',
+  ]);
+});

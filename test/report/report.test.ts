@@ -11,6 +11,7 @@ import {
   buildConformance,
   formatSummary,
   loadRun,
+  measuredSeconds,
   parseMessages,
   readMessages,
   reportFromMessages,
@@ -396,4 +397,13 @@ test('a scenario whose run stopped midway is not a pass', () => {
   const { scenarios } = parseMessages(lines.map((l) => JSON.stringify(l)).join('\n'));
   assert.equal(scenarios[0]?.status, 'failed');
   assert.match(scenarios[0]?.error ?? '', /did not finish/);
+});
+
+test('measuredSeconds gives what each scenario of the recorded run took, by its location; nothing where no run is recorded', async () => {
+  const dir = await runFixture();
+  const run = reportFromMessages(path.join(dir, 'messages.ndjson'), { target: 'reference', profile: 'seed' });
+  const measured = measuredSeconds(dir);
+  assert.equal(Object.keys(measured).length, new Set(run.scenarios.map((s) => `${s.uri}:${s.line}`)).size);
+  for (const s of run.scenarios) assert.ok(measured[`${s.uri}:${s.line}`] >= s.durationMs / 1000);
+  assert.deepEqual(measuredSeconds(tempDir('kubespec-no-run-')), {});
 });
