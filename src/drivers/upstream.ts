@@ -22,6 +22,7 @@ import { ApiServerMember, Capabilities, Credentials, HttpAccess, HttpEndpoint, N
 import { TargetDeclaration } from './targets';
 import {
   answers200,
+  answers200AsItself,
   Binary,
   Component,
   ComponentRunner,
@@ -297,7 +298,11 @@ export class UpstreamDriver extends KubeDriver {
       );
       await scheduler.waitUntil(
         'kube-scheduler /healthz',
-        () => answers200(`https://127.0.0.1:${schedPort}/healthz`, { rejectUnauthorized: false }),
+        () =>
+          answers200AsItself(
+            `https://127.0.0.1:${schedPort}/healthz`,
+            path.join(work, 'scheduler-certs', 'kube-scheduler.crt'),
+          ),
         START_TIMEOUT_MS,
       );
     });
@@ -489,10 +494,14 @@ export class UpstreamDriver extends KubeDriver {
         ),
         work,
       );
-      // /healthz is always allowed; their serving certificates are self-signed.
+      // /healthz is always allowed; the serving certificate is the one it wrote itself.
       await proc.waitUntil(
         'kube-controller-manager /healthz',
-        () => answers200(`https://127.0.0.1:${kcmPort}/healthz`, { rejectUnauthorized: false }),
+        () =>
+          answers200AsItself(
+            `https://127.0.0.1:${kcmPort}/healthz`,
+            path.join(work, 'kcm-certs', 'kube-controller-manager.crt'),
+          ),
         START_TIMEOUT_MS,
       );
       return proc;

@@ -112,6 +112,25 @@ function startComponent(binDir: string, workDir: string, name: Binary, args: str
 }
 
 /** GET url once: true on 200, else what it answered (for the error when it never does). */
+/**
+ * answers200 for a component's /healthz, answered by that component itself: the TLS peer must
+ * present the self-signed serving certificate the component wrote into its own --cert-dir
+ * (`certFile`; not there yet: not ready). A 200 alone was not enough: with 20 control planes
+ * starting at once, another one's kube-scheduler took the port between freePort() and this
+ * one's bind and answered the health check; this one exited a second later ("bind: address
+ * already in use") and failed the scenario instead of being started again on another port.
+ */
+export function answers200AsItself(url: string, certFile: string): Promise<true | string> {
+  let ca: Buffer;
+  try {
+    ca = fs.readFileSync(certFile);
+  } catch (e) {
+    return Promise.resolve(`no serving certificate yet (${(e as Error).message})`);
+  }
+  // The chain is what tells the components apart; their names (localhost, 127.0.0.1) are the same.
+  return answers200(url, { ca, checkServerIdentity: () => undefined });
+}
+
 export function answers200(url: string, tls?: https.RequestOptions): Promise<true | string> {
   return new Promise((resolve) => {
     const mod = url.startsWith('https:') ? https : http;
