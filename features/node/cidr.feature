@@ -11,21 +11,27 @@ Feature: The node controller gives each node its own pod CIDR
   RangeAllocator.AllocateOrOccupyCIDR/ReleaseCIDR (ipam/range_allocator.go).
 
   Scenario: Distinct /24 blocks in order, and a pod IP from its node's block
+    Later nodes get later blocks. Which block is exact
+    only where each node is handled once (the reference; "The cursor moves on past a released
+    block" judges the consecutive order): upstream's allocator may handle a node a second
+    time from an informer copy that lacks the podCIDR it has just written, take the next
+    block, find the node already has one and release it ("Node already has a CIDR
+    allocated. Releasing the new one", updateCIDRsAllocation) with the cursor moved on — on
+    upstream v1.32.13 n2 got 172.20.2.0/24 in 2 of 6 runs, once alone (ninth full run), and
+    the preset and exhaustion scenarios below missed their exact blocks in 3 of 3 reruns
+    beside other work: they judge what every cluster shows (later blocks, both blocks held).
     Given the flag "--allocate-node-cidrs" is "true"
     And the flag "--cluster-cidr" is "172.20.0.0/16"
     And ready nodes "n1", "n2", "n3"
-    Then the node "n1" has:
-      | spec.podCIDR | 172.20.0.0/24 |
-    And the node "n2" has:
-      | spec.podCIDR  | 172.20.1.0/24     |
-      | spec.podCIDRs | ["172.20.1.0/24"] |
-    And the node "n3" has:
-      | spec.podCIDR | 172.20.2.0/24 |
+    Then the pod CIDRs of nodes "n1", "n2", "n3" are distinct /24 blocks of "172.20.0.0/16", in that order
     Given a pod "web" running on node "n2"
-    Then the pod "web" has:
-      | status.podIP | 172.20.1.2 |
+    Then the pod "web" has address 2 of node "n2"'s pod CIDR
 
   Scenario: A preset podCIDR is kept and its block is not handed out again
+    The allocator must have seen the preset node before the next one registers: upstream's
+    allocator handles nodes on several workers at once, and on v1.32.13 n1 was given the
+    preset node's 10.0.0.0/24 when it registered at once after it (the preset node is
+    occupied when its own add event is handled, AllocateOrOccupyCIDR).
     Given the flag "--allocate-node-cidrs" is "true"
     And the flag "--cluster-cidr" is "10.0.0.0/22"
     When I create this node:
@@ -38,11 +44,11 @@ Feature: The node controller gives each node its own pod CIDR
         podCIDR: 10.0.0.0/24
         podCIDRs: ["10.0.0.0/24"]
       """
+    And 3 seconds pass
     And ready nodes "n1"
     Then the node "preset" has:
       | spec.podCIDR | 10.0.0.0/24 |
-    And the node "n1" has:
-      | spec.podCIDR | 10.0.1.0/24 |
+    And the pod CIDRs of nodes "preset", "n1" are distinct /24 blocks of "10.0.0.0/22", in that order
 
   Scenario: A deleted node's block is released and handed out again
     Four blocks, four live nodes: each holds one, so n1's released block went to a new node.
@@ -50,8 +56,7 @@ Feature: The node controller gives each node its own pod CIDR
     Given the flag "--allocate-node-cidrs" is "true"
     And the flag "--cluster-cidr" is "10.0.0.0/22"
     And ready nodes "n1", "n2"
-    Then the node "n1" has:
-      | spec.podCIDR | 10.0.0.0/24 |
+    Then the nodes "n1", "n2" hold the pod CIDRs "10.0.0.0/24", "10.0.1.0/24" between them
     When the kubelet on "n1" stops
     And I delete node "n1"
     And ready nodes "n3", "n4", "n5"
@@ -85,8 +90,7 @@ Feature: The node controller gives each node its own pod CIDR
     Given the flag "--allocate-node-cidrs" is "true"
     And the flag "--cluster-cidr" is "10.0.0.0/23"
     And ready nodes "n1", "n2", "n3"
-    Then the node "n2" has:
-      | spec.podCIDR | 10.0.1.0/24 |
+    Then the nodes "n1", "n2" hold the pod CIDRs "10.0.0.0/24", "10.0.1.0/24" between them
     And the node "n3" has:
       | spec.podCIDR | <none> |
     And there is an event "CIDRNotAvailable" for node "n3" with message "Node n3 status is now: CIDRNotAvailable"
