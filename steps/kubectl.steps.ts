@@ -156,6 +156,36 @@ Then(
   }),
 );
 
+/**
+ * A `kubectl describe` table section (Events) holds exactly these rows, in any order: the
+ * columns named are compared cell for cell, the others (Age) ignored. A row too many or too few
+ * fails; order does not, since events written in one instant have no order the suite can judge
+ * (kubectl sorts them by their timestamps, which are seconds). `<none>` after the header, as
+ * kubectl prints an empty section, is no rows.
+ */
+Then(
+  'kubectl prints the {string} section with these rows, in any order:',
+  step(function (this: KubeWorld, header: string, table: DataTable) {
+    const last = kubectlState(this).last;
+    if (!last) throw new Error('no kubectl command ran');
+    const section = describeSection(last.stdout, header);
+    expect(section.length, `no ${header} section in:\n${last.stdout}`).to.be.greaterThan(0);
+    const empty = new RegExp(`^${header}:\\s+<none>$`).test(section[0]);
+    // The section's first line is its header alone; then the column header and its dashes.
+    const parsed = empty ? { header: [], rows: [] } : parseColumns(section.slice(1).join('\n'));
+    const [wantHeader, ...wantRows] = table.raw();
+    if (!empty) for (const h of wantHeader) expect(parsed.header, `column ${h}\n${section.join('\n')}`).to.include(h);
+    const dashes = (row: Record<string, string>) => Object.values(row).every((v) => /^-*$/.test(v));
+    const key = (cells: string[]) => JSON.stringify(cells);
+    const got = parsed.rows
+      .filter((row) => !dashes(row))
+      .map((row) => key(wantHeader.map((h) => row[h])))
+      .sort();
+    const want = wantRows.map(key).sort();
+    expect(got, `the ${header} section:\n${section.join('\n')}`).to.deep.equal(want);
+  }),
+);
+
 When(
   'I note the resourceVersion of the pod list',
   step(async function (this: KubeWorld) {

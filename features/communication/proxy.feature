@@ -39,6 +39,24 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
       | kubernetes.io/config.source | api                                                                        |
       | kubernetes.io/config.seen   | <matches /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z\|[+-]\d\d:\d\d)$/> |
 
+  @COMM-PROXY @needs-kubelet-api
+  Scenario: The node proxy is named by the node's name: a node's IP is not a name
+    The seed names its nodes by their IPs, so there the two look alike; but upstream resolves
+    nodes/{name}/proxy by the Node's name alone (ResourceLocation in
+    pkg/registry/core/node/strategy.go asks the kubelet connection info getter, which gets the
+    Node by that name and only then dials its preferred address). For a node named otherwise,
+    its IP names no node: 404 NotFound, in both releases.
+    When a kubelet starts on node "worker-1" with:
+      | --node-ip | 10.4.42.9 |
+    Then node "worker-1" is Ready
+    When I run "kubectl get --raw /api/v1/nodes/worker-1/proxy/healthz"
+    Then kubectl prints exactly:
+      """
+      ok
+      """
+    When I run "kubectl get --raw /api/v1/nodes/10.4.42.9/proxy/healthz"
+    Then kubectl fails with the line "Error from server (NotFound): nodes "10.4.42.9" not found"
+
   @COMM-PROXY
   Scenario: Once the kubelet is gone the node proxy cannot reach it, while the stored pod still runs there
     When the kubelet on "10.4.42.5" stops

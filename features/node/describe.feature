@@ -5,11 +5,14 @@ Feature: kubectl describe node: the sections the node's status and its pods fill
   kubectl 1.32's PodCIDRs), the Lease (the seed's v1.12 kubelet holds none: kubectl 1.32
   says it failed to get it), the Conditions table in the release's order (the seed's
   OutOfDisk first), the System Info the kubelet reported, and the node's non-terminated pods
-  only: a pod that finished is left out of the list and the totals.
+  only: a pod that finished is left out of the list and the totals; the Events the kubelet
+  and the node controller wrote about the node, compared as a set of rows.
   Source: 000 §1.1 "kubectl describe node". Upstream: kubectl v1.32 describe.go
   (NodeDescriber.Describe, describeNodeResource: PodCIDR/PodCIDRs, describeNodeLease,
   Conditions, System Info; the pods listed by a field selector excluding Succeeded and
-  Failed).
+  Failed; DescribeEvents); the kubelet's events: its StartingKubelet event (kubelet.go),
+  containerManager's NodeAllocatableEnforced, the nodestatus setters' recordEventFunc for each
+  condition's healthy value; the node lifecycle controller's RecordNodeEvent "RegisteredNode".
 
   Background:
     Given the flag "--allocate-node-cidrs" is "true"
@@ -126,3 +129,34 @@ Feature: kubectl describe node: the sections the node's status and its pods fill
         Kubelet Version:            v1.32.0
         Kube-Proxy Version:         v1.32.0
       """
+
+  @profile-seed
+  Scenario: The seed's ready node's Events: the kubelet's start and each healthy condition, the node controller's registration
+    The rows are compared as a set (type, reason, from, message; not their age or order:
+    events of one instant have none the suite can judge), so a row too many or too few fails.
+    The seed's own describe, of a node 17 hours old, shows "Events: <none>": events live
+    --event-ttl (1 h) in etcd, and these were written at registration. The reference keeps
+    events, so the suite judges them on a node that has just registered.
+    Then kubectl prints the "Events" section with these rows, in any order:
+      | Type   | Reason                  | From            | Message                                                          |
+      | Normal | Starting                | kubelet         | Starting kubelet.                                                |
+      | Normal | NodeAllocatableEnforced | kubelet         | Updated Node Allocatable limit across pods                       |
+      | Normal | NodeHasSufficientDisk   | kubelet         | Node 10.4.42.5 status is now: NodeHasSufficientDisk              |
+      | Normal | NodeHasSufficientMemory | kubelet         | Node 10.4.42.5 status is now: NodeHasSufficientMemory            |
+      | Normal | NodeHasNoDiskPressure   | kubelet         | Node 10.4.42.5 status is now: NodeHasNoDiskPressure              |
+      | Normal | NodeHasSufficientPID    | kubelet         | Node 10.4.42.5 status is now: NodeHasSufficientPID               |
+      | Normal | NodeReady               | kubelet         | Node 10.4.42.5 status is now: NodeReady                          |
+      | Normal | RegisteredNode          | node-controller | Node 10.4.42.5 event: Registered Node 10.4.42.5 in Controller    |
+
+  @profile-kubernetes-1.32
+  Scenario: The 1.32 ready node's Events: the kubelet's start and each healthy condition, the node controller's registration
+    As on the seed's node, but without OutOfDisk (gone in v1.13), so no NodeHasSufficientDisk.
+    Then kubectl prints the "Events" section with these rows, in any order:
+      | Type   | Reason                  | From            | Message                                                          |
+      | Normal | Starting                | kubelet         | Starting kubelet.                                                |
+      | Normal | NodeAllocatableEnforced | kubelet         | Updated Node Allocatable limit across pods                       |
+      | Normal | NodeHasSufficientMemory | kubelet         | Node 10.4.42.5 status is now: NodeHasSufficientMemory            |
+      | Normal | NodeHasNoDiskPressure   | kubelet         | Node 10.4.42.5 status is now: NodeHasNoDiskPressure              |
+      | Normal | NodeHasSufficientPID    | kubelet         | Node 10.4.42.5 status is now: NodeHasSufficientPID               |
+      | Normal | NodeReady               | kubelet         | Node 10.4.42.5 status is now: NodeReady                          |
+      | Normal | RegisteredNode          | node-controller | Node 10.4.42.5 event: Registered Node 10.4.42.5 in Controller    |
