@@ -51,8 +51,11 @@ Feature: The real kubectl works against the API server
   Scenario: describe node shows its name, roles, labels, annotations, taints, schedulability and its pod
     Each section line for line (not as a subsequence of the output): a label or annotation too
     many, a role, a taint or a pod row off fails. The addresses, capacity and allocatable are
-    compared the same way in the next scenario, the rest of describe in describe.feature.
+    compared the same way in the next scenario, the rest of describe in describe.feature. The
+    TTL controller's annotation is waited for first: on a real clock it may come after the pod
+    (upstream v1.32.13).
     Given a pod "web" running on node "10.4.42.5"
+    And the node "10.4.42.5" has annotation "node.alpha.kubernetes.io/ttl" = "0"
     When I run "kubectl describe node 10.4.42.5"
     Then kubectl prints the "Name" section as:
       """

@@ -45,9 +45,14 @@ Feature: Proxying through the API server, and kubectl proxy in front of it
     nodes/{name}/proxy by the Node's name alone (ResourceLocation in
     pkg/registry/core/node/strategy.go asks the kubelet connection info getter, which gets the
     Node by that name and only then dials its preferred address). For a node named otherwise,
-    its IP names no node: 404 NotFound, in both releases.
+    its IP names no node: 404 NotFound, in both releases. The node's Hostname address is its
+    IP (--hostname-override), as the seed's are: upstream resolves the preferred address
+    (Hostname first by default) through DNS before it proxies (isProxyableHostname), and a
+    bare "worker-1" resolves nowhere on a test machine — 400 "lookup worker-1 … no such host"
+    on upstream v1.32.13.
     When a kubelet starts on node "worker-1" with:
-      | --node-ip | 10.4.42.9 |
+      | --node-ip           | 10.4.42.9 |
+      | --hostname-override | 10.4.42.9 |
     Then node "worker-1" is Ready
     When I run "kubectl get --raw /api/v1/nodes/worker-1/proxy/healthz"
     Then kubectl prints exactly:
