@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Clock, isoTime } from '../clock';
 import { errors } from '../api/errors';
-import { clone, deepFreeze, jsonEqual, KubeList, KubeObject, reuseFrozen } from '../api/meta';
+import { clone, jsonEqual, KubeList, KubeObject, reuseFrozen } from '../api/meta';
 import { apiVersionOf, ResourceType } from '../api/registry';
 import { Selector } from '../api/labels/selector';
 import { FieldSelector } from '../api/fields';
@@ -17,6 +17,7 @@ import { ListReadOptions } from './storage-list';
 import { share } from './serialized';
 import { withPropagationFinalizers } from './deletion-policy';
 import { flatString } from '../util/flat-string';
+import { shareSubtrees } from '../api/shared-subtrees';
 
 /** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions), and its read options. */
 export interface StorageListOptions extends ListReadOptions {
@@ -177,7 +178,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
 
   async create(obj: T, dryRun = false): Promise<T> {
     this.validate(obj);
-    const value = deepFreeze(withoutResourceVersion(obj));
+    const value = shareSubtrees(withoutResourceVersion(obj));
     if (dryRun) {
       if (await this.store.get(this.key(obj.metadata.namespace, obj.metadata.name!)))
         throw errors.alreadyExists(this.target(obj.metadata.name));
@@ -296,7 +297,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       if (this.type.tracksGeneration && specChanged(next, current))
         next.metadata.generation = (current.metadata.generation ?? 0) + 1;
       // The parts this write left as they were stay the stored version's (frozen, shared).
-      const value = deepFreeze(reuseFrozen(withoutResourceVersion(next), current));
+      const value = shareSubtrees(reuseFrozen(withoutResourceVersion(next), current));
       if (options.dryRun) return value;
       if (shouldDeleteDuringUpdate(value)) {
         const deleted = await guard(() => this.store.delete<T>(kv.key, kv.modRevision));
@@ -370,7 +371,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
             await guard(() =>
               this.store.update(
                 kv.key,
-                deepFreeze(reuseFrozen(withoutResourceVersion(marked), current)),
+                shareSubtrees(reuseFrozen(withoutResourceVersion(marked), current)),
                 kv.modRevision,
               ),
             ),
@@ -400,7 +401,11 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       return {
         object: this.decorate(
           await guard(() =>
-            this.store.update(kv.key, deepFreeze(reuseFrozen(withoutResourceVersion(next), current)), kv.modRevision),
+            this.store.update(
+              kv.key,
+              shareSubtrees(reuseFrozen(withoutResourceVersion(next), current)),
+              kv.modRevision,
+            ),
           ),
         ),
         deleted: false,
