@@ -79,7 +79,8 @@ export function clone<T>(value: T): T {
   return value === undefined ? value : (copyJson(value) as T);
 }
 
-function absent(v: unknown): boolean {
+/** A member JSON leaves out (null in an array): undefined, a function, a symbol. */
+export function absent(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';
 }
 
@@ -134,11 +135,13 @@ export function jsonEqual(a: unknown, b: unknown, skip?: readonly string[]): boo
   return j === kb.length;
 }
 
-function hasToJSON(v: unknown): boolean {
+/** A value JSON writes through its toJSON (a Date), not member by member. */
+export function hasToJSON(v: unknown): boolean {
   return v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function';
 }
 
-function normNumber(v: unknown): unknown {
+/** A number as JSON writes it: NaN and the infinities are null. */
+export function normNumber(v: unknown): unknown {
   return typeof v === 'number' && !Number.isFinite(v) ? null : v;
 }
 

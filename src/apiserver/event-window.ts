@@ -10,11 +10,13 @@ import { KeyValue, WatchEvent } from '../store';
  * (watchCache.getAllEventsSinceLocked); one within it is served from here, even when the
  * store has compacted that history away.
  *
- * A kept event outlives the young generation of the garbage collector (at 5000 nodes, a Lease
- * version every 2 ms for over a minute), so it is kept as what a late reader needs, its
- * value's JSON text, which the collector does not trace, rather than as an object graph; a
- * reader that replays it parses it again (watches from the past and exact lists are rare,
- * the events are many).
+ * A kept event is the very one the store delivered (and every live watcher received): its
+ * versions are the stored ones, frozen, sharing their unchanged parts with the version
+ * before (../api/update-walk) and their repeated parts with other objects
+ * (../api/shared-subtrees). Keeping one costs a slot of the ring and what its version added;
+ * the memory store holds the same event in its history anyway. (96a2e9f kept each event's
+ * value as JSON text, which the collector does not trace, but that was a second copy of every
+ * version kept, parsed again for each late reader; the shared versions cost less.)
  */
 
 /** upstream watch_cache.go eventFreshDuration. */
@@ -23,32 +25,16 @@ export const EVENT_FRESH_MS = 75_000;
 export const LOWER_CAPACITY = 100;
 export const UPPER_CAPACITY = 100 * 1024;
 
-/** One event past its moment: the stored version it made and the one before, as text. */
-interface Past {
-  readonly time: number;
-  readonly deleted: boolean;
-  readonly created: boolean;
-  readonly key: string;
-  readonly modRevision: number;
-  readonly createRevision: number;
-  readonly version: number;
-  /** JSON of the value (for a deletion, the last value). */
-  readonly text: string;
-  /** The version before, flat (one object per event): undefined when created, or when the backend gave none. */
-  readonly prevText?: string;
-  readonly prevModRevision: number;
-  readonly prevVersion: number;
-}
-
 export class EventWindow<V> {
-  private ring: (Past | undefined)[] = [];
+  /** The events kept, oldest first, from index start (older slots are emptied). */
+  private ring: (WatchEvent<V> | undefined)[] = [];
+  /** When each event in ring was added (the API server's clock). */
+  private times: number[] = [];
   /** Index in ring of the oldest event kept; ring.length - start events are kept. */
   private start = 0;
   private capacity = LOWER_CAPACITY;
   /** Whether an event has left the window since the list it began from. */
   private evicted = false;
-  /** The newest event kept per key: the text of the version before the next event of that key. */
-  private readonly newest = new Map<string, Past>();
 
   constructor(
     /** The revision of the list the cache began from. */
@@ -65,7 +51,7 @@ export class EventWindow<V> {
   /** The oldest revision a watch may start after and be served from here. */
   get oldestServable(): number {
     const first = this.ring[this.start];
-    return this.bounded && first ? first.modRevision - 1 : this.listRevision;
+    return this.bounded && first ? first.kv.modRevision - 1 : this.listRevision;
   }
 
   /**
@@ -81,38 +67,15 @@ export class EventWindow<V> {
     const time = this.now();
     this.resize(time);
     if (this.size >= this.capacity) this.evict(this.size - this.capacity + 1);
-    const key = e.kv.key;
-    const last = this.newest.get(key);
-    const prevKv = e.prevKv;
-    // The text kept for the event that made the version before, or made now.
-    const prevText = !prevKv
-      ? undefined
-      : last && !last.deleted && last.modRevision === prevKv.modRevision
-        ? last.text
-        : JSON.stringify(prevKv.value);
-    const deleted = e.type === 'DELETE';
-    const past: Past = {
-      time,
-      deleted,
-      created: e.created,
-      key,
-      modRevision: e.kv.modRevision,
-      createRevision: e.kv.createRevision,
-      version: e.kv.version,
-      text: deleted && prevText !== undefined ? prevText : JSON.stringify(e.kv.value),
-      prevText,
-      prevModRevision: prevKv?.modRevision ?? 0,
-      prevVersion: prevKv?.version ?? 0,
-    };
-    this.ring.push(past);
-    this.newest.set(key, past);
+    this.ring.push(e);
+    this.times.push(time);
   }
 
-  /** The events after `after` under prefix, in order, rebuilt from their text. */
+  /** The events after `after` under prefix, in order, as the store delivered them. */
   *since(after: number, prefix: string): Generator<WatchEvent<V>> {
     for (let i = this.start; i < this.ring.length; i++) {
-      const p = this.ring[i]!;
-      if (p.modRevision > after && p.key.startsWith(prefix)) yield rebuild<V>(p);
+      const e = this.ring[i]!;
+      if (e.kv.modRevision > after && e.kv.key.startsWith(prefix)) yield e;
     }
   }
 
@@ -122,30 +85,34 @@ export class EventWindow<V> {
    */
   changedSince(revision: number): Map<string, KeyValue<V> | undefined> | undefined {
     const then = new Map<string, KeyValue<V> | undefined>();
-    for (let i = this.ring.length - 1; i >= this.start && this.ring[i]!.modRevision > revision; i--) {
-      const p = this.ring[i]!;
-      if (p.created) then.set(p.key, undefined);
-      else if (p.prevText === undefined) return undefined;
-      else then.set(p.key, rebuild<V>(p).prevKv);
+    for (let i = this.ring.length - 1; i >= this.start && this.ring[i]!.kv.modRevision > revision; i--) {
+      const e = this.ring[i]!;
+      if (e.created) then.set(e.kv.key, undefined);
+      else if (e.prevKv === undefined) return undefined;
+      else then.set(e.kv.key, e.prevKv);
     }
     return then;
   }
 
   clear(): void {
     this.ring = [];
+    this.times = [];
     this.start = 0;
-    this.newest.clear();
   }
 
   /** upstream watchCache.resizeCacheLocked, before each event is added. */
   private resize(time: number): void {
     if (this.size < this.capacity) return;
-    if (time - this.ring[this.start]!.time < EVENT_FRESH_MS) {
+    if (time - this.times[this.start] < EVENT_FRESH_MS) {
       this.capacity = Math.min(this.capacity * 2, UPPER_CAPACITY);
       return;
     }
-    const quarterBack = this.ring[this.ring.length - Math.floor(this.capacity / 4)];
-    if (quarterBack && time - quarterBack.time > EVENT_FRESH_MS) {
+    const quarterBack = this.ring.length - Math.floor(this.capacity / 4);
+    if (
+      quarterBack >= this.start &&
+      quarterBack < this.ring.length &&
+      time - this.times[quarterBack] > EVENT_FRESH_MS
+    ) {
       this.capacity = Math.max(Math.floor(this.capacity / 2), LOWER_CAPACITY);
       // The ring keeps the newest events that fit (doCacheResizeLocked).
       if (this.size > this.capacity) this.evict(this.size - this.capacity);
@@ -153,37 +120,13 @@ export class EventWindow<V> {
   }
 
   private evict(n: number): void {
-    for (let i = 0; i < n; i++) {
-      const p = this.ring[this.start]!;
-      this.ring[this.start++] = undefined;
-      if (this.newest.get(p.key) === p) this.newest.delete(p.key);
-    }
+    for (let i = 0; i < n; i++) this.ring[this.start++] = undefined;
     this.evicted = true;
     // Dropped in bulk, not per event: shifting a long array on every event is quadratic.
     if (this.start > 1024 && this.start * 2 > this.ring.length) {
       this.ring = this.ring.slice(this.start);
+      this.times = this.times.slice(this.start);
       this.start = 0;
     }
   }
-}
-
-function rebuild<V>(p: Past): WatchEvent<V> {
-  const prevKv: KeyValue<V> | undefined =
-    p.prevText === undefined
-      ? undefined
-      : {
-          key: p.key,
-          value: JSON.parse(p.prevText) as V,
-          createRevision: p.createRevision,
-          modRevision: p.prevModRevision,
-          version: p.prevVersion,
-        };
-  const kv: KeyValue<V> = {
-    key: p.key,
-    value: p.deleted && prevKv ? prevKv.value : (JSON.parse(p.text) as V),
-    createRevision: p.createRevision,
-    modRevision: p.modRevision,
-    version: p.version,
-  };
-  return { type: p.deleted ? 'DELETE' : 'PUT', kv, prevKv, created: p.created };
 }

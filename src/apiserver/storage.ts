@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Clock, isoTime } from '../clock';
 import { errors } from '../api/errors';
-import { clone, deepFreeze, jsonEqual, KubeList, KubeObject, reuseFrozen } from '../api/meta';
+import { clone, KubeList, KubeObject, reuseFrozen } from '../api/meta';
+import { walkUpdate } from '../api/update-walk';
 import { apiVersionOf, ResourceType } from '../api/registry';
 import { Selector } from '../api/labels/selector';
 import { FieldSelector } from '../api/fields';
@@ -17,6 +18,7 @@ import { ListReadOptions } from './storage-list';
 import { share } from './serialized';
 import { withPropagationFinalizers } from './deletion-policy';
 import { flatString } from '../util/flat-string';
+import { shareSubtrees } from '../api/shared-subtrees';
 
 /** A list's selectors, parsed (the wire form, strings, is api/request's ListOptions), and its read options. */
 export interface StorageListOptions extends ListReadOptions {
@@ -177,7 +179,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
 
   async create(obj: T, dryRun = false): Promise<T> {
     this.validate(obj);
-    const value = deepFreeze(withoutResourceVersion(obj));
+    const value = shareSubtrees(withoutResourceVersion(obj));
     if (dryRun) {
       if (await this.store.get(this.key(obj.metadata.namespace, obj.metadata.name!)))
         throw errors.alreadyExists(this.target(obj.metadata.name));
@@ -292,11 +294,16 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       this.type.prepareForUpdate?.(next, current);
       this.validate(next, current, options.registryWrite);
       await options.validateUpdate?.(next, current);
-      if (sameObject(next, current)) return current; // no-op writes keep the resourceVersion
-      if (this.type.tracksGeneration && specChanged(next, current))
+      // One walk (../api/update-walk): is it a no-op, did the spec change, and the parts this
+      // write left as they were become the stored version's (frozen, shared).
+      const walk = walkUpdate(next, current);
+      if (walk.same) return current; // no-op writes keep the resourceVersion
+      if (this.type.tracksGeneration && !walk.specSame) {
+        // The walk may have given next the stored metadata (frozen) when only the spec changed.
+        if (Object.isFrozen(next.metadata)) next.metadata = { ...next.metadata };
         next.metadata.generation = (current.metadata.generation ?? 0) + 1;
-      // The parts this write left as they were stay the stored version's (frozen, shared).
-      const value = deepFreeze(reuseFrozen(withoutResourceVersion(next), current));
+      }
+      const value = shareSubtrees(withoutResourceVersion(next));
       if (options.dryRun) return value;
       if (shouldDeleteDuringUpdate(value)) {
         const deleted = await guard(() => this.store.delete<T>(kv.key, kv.modRevision));
@@ -370,7 +377,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
             await guard(() =>
               this.store.update(
                 kv.key,
-                deepFreeze(reuseFrozen(withoutResourceVersion(marked), current)),
+                shareSubtrees(reuseFrozen(withoutResourceVersion(marked), current)),
                 kv.modRevision,
               ),
             ),
@@ -400,7 +407,11 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       return {
         object: this.decorate(
           await guard(() =>
-            this.store.update(kv.key, deepFreeze(reuseFrozen(withoutResourceVersion(next), current)), kv.modRevision),
+            this.store.update(
+              kv.key,
+              shareSubtrees(reuseFrozen(withoutResourceVersion(next), current)),
+              kv.modRevision,
+            ),
           ),
         ),
         deleted: false,
@@ -434,18 +445,8 @@ function withoutResourceVersion<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata };
 }
 
-function sameObject(a: KubeObject, b: KubeObject): boolean {
-  return jsonEqual(a, b);
-}
-
 function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-const METADATA_AND_STATUS = ['metadata', 'status'];
-
-function specChanged(a: KubeObject, b: KubeObject): boolean {
-  return !jsonEqual(a, b, METADATA_AND_STATUS);
 }
 
 function shouldDeleteDuringUpdate(obj: KubeObject): boolean {

@@ -27,7 +27,7 @@ function fieldValue(value: unknown, field: IndexedField): string {
  * store watch after one range, the current objects in key order (what lists are served
  * from, as v1.32's btree watch cache keeps them), a window of recent events for watches
  * that start a little in the past and for lists at an older revision (./event-window: at
- * least 75 s of them, kept as text), and watchers indexed
+ * least 75 s of them, the events the store delivered), and watchers indexed
  * by the field value they pin (a kubelet watching the pods on its node, or its own Node by
  * name), so one event reaches only the watchers it concerns.
  */
