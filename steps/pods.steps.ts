@@ -73,6 +73,15 @@ When(
   }),
 );
 
+When(
+  'I create {int} pods whose names start with {string}',
+  step(async function (this: KubeWorld, count: number, prefix: string) {
+    const cluster = await this.cluster();
+    for (let i = 1; i <= count; i++)
+      await cluster.client.create(pods('default'), podManifest(`${prefix}${i}`, 'default'));
+  }),
+);
+
 Then(
   'pod {string}{in-namespace} is Running on node {node}',
   step(async function (this: KubeWorld, name: string, namespace: string, node: string) {

@@ -61,6 +61,20 @@ Feature: List and watch over HTTP
     And I start "kubectl get --raw /api/v1/namespaces/default/pods?watch=true&resourceVersion=$RV" in the background
     Then the background kubectl prints a line matching "^\{"type":"ADDED","object":\{.*"name":"web""
 
+  @profile-kubernetes-1.32
+  Scenario: A resourceVersion whose event the watch cache has dropped answers 410 Expired
+    v1.32's ring keeps 75 s of events at least (eventFreshDuration): while it is full of
+    fresher ones it grows (watchCache.resizeCacheLocked, 100 up to 102400), and once it is
+    full with an older event first it drops that one; a watch from before the first event
+    kept is then "too old" (watchCache.getAllEventsSinceLocked), whatever etcd still holds.
+    150 pod creations fill a ring of 100 after the pod "web" is 80 s old.
+    When I note the resourceVersion of the pod list
+    And I create a pod "web"
+    And 80 seconds pass
+    And I create 150 pods whose names start with "batch-"
+    And I run "kubectl get --raw /api/v1/namespaces/default/pods?watch=true&resourceVersion=$RV --request-timeout=15s"
+    Then the watch answers 410 Expired with "too old resource version"
+
   Scenario: A list in chunks: limit answers part of it with a continue token, and kubectl follows the tokens
     With limit=2 of three pods the answer has two and a token to fetch the rest (and, with
     no selector, how many remain); kubectl get --chunk-size=1 pages through all three.
