@@ -1,5 +1,8 @@
 import { DataTable, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
+import * as fs from 'node:fs';
+import { ConfigMap } from '../src/api/resources/configmap';
+import { NotApplicableError } from '../src/drivers';
 import { Secret } from '../src/api/resources/secret';
 import { Service } from '../src/api/resources/service';
 import { ServiceAccount } from '../src/api/resources/serviceaccount';
@@ -150,6 +153,39 @@ Then(
       expect(Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8'), `secret ${name}: ${key}`).to.equal(
         value,
       );
+  }),
+);
+
+/**
+ * COMM-SERVICE-ACCOUNT: "the cluster root CA" a pod is given is the CA the API server's
+ * serving certificate chains to (the file the target's kubeconfigs trust), byte for byte.
+ */
+async function servingCA(world: KubeWorld): Promise<string> {
+  const cluster = await world.cluster();
+  if (!cluster.http) throw new NotApplicableError(`target ${cluster.target} does not serve HTTP`);
+  return fs.readFileSync((await cluster.http.serve()).caFile, 'utf8');
+}
+
+Then(
+  "the first secret of service account {string}{in-namespace} holds the API server's CA certificate as {string}",
+  step(async function (this: KubeWorld, account: string, ns: string, key: string) {
+    const ca = await servingCA(this);
+    const cluster = await this.cluster();
+    const sa = await cluster.client.get<ServiceAccount>({ resource: 'serviceaccounts', namespace: ns }, account);
+    const name = sa.secrets?.[0]?.name;
+    expect(name, `service account ${account} lists a secret`).to.be.a('string');
+    const secret = await cluster.client.get<Secret>({ resource: 'secrets', namespace: ns }, name!);
+    expect(Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8'), `secret ${name}: ${key}`).to.equal(ca);
+  }),
+);
+
+Then(
+  "the configmap {string}{in-namespace} holds exactly the API server's CA certificate as {string}",
+  step(async function (this: KubeWorld, name: string, ns: string, key: string) {
+    const ca = await servingCA(this);
+    const cluster = await this.cluster();
+    const cm = await cluster.client.get<ConfigMap>({ resource: 'configmaps', namespace: ns }, name);
+    expect(cm.data ?? {}, `configmap ${ns}/${name}'s data`).to.deep.equal({ [key]: ca });
   }),
 );
 

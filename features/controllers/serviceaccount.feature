@@ -8,10 +8,13 @@ Feature: Service accounts, their tokens, and the kubernetes service
   API server is the `kubernetes` service in `default`: the first address of
   --service-cluster-ip-range (10.96.0.1), port 443, with Endpoints at the API server's
   --advertise-address and --secure-port, re-asserted by the API server.
-  The cluster root CA in the token secret (ca.crt) is added when the cluster has a CA;
-  the reference cluster gets one with the secure port (COMM-SECURE-PORT), not here.
+  "The cluster root CA" is the CA the API server's serving certificate chains to (the
+  controller manager's --root-ca-file): v1.12's token controller puts it into every token
+  secret as ca.crt; v1.20+'s root-ca-cert-publisher keeps it in the ConfigMap
+  kube-root-ca.crt of every namespace, which the projected volume mounts as ca.crt.
   Source: 000 §2.2 "Cluster to Master"; 002 §4. Upstream: ServiceAccountsController,
-  TokensController (pkg/controller/serviceaccount), the ServiceAccount admission plugin,
+  TokensController (pkg/controller/serviceaccount), the root CA publisher
+  (pkg/controller/certificates/rootcacertpublisher, Publisher.syncNamespace), the ServiceAccount admission plugin,
   legacy token validator (pkg/serviceaccount/legacy.go), kubernetesservice controller
   (pkg/controlplane/controller/kubernetesservice), ipallocator.
 
@@ -38,6 +41,14 @@ Feature: Service accounts, their tokens, and the kubernetes service
     And I delete the serviceaccount "default"
     Then the kept token of service account "default" is refused
     And the token of service account "default" authenticates as "system:serviceaccount:default:default" in groups "system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"
+
+  @COMM-SERVICE-ACCOUNT @profile-seed
+  Scenario: (v1.12) The token secret holds the cluster's root CA, the CA the API server is served with
+    The token controller adds the root CA to the secret it makes (tokens_controller.go,
+    generateTokenIfNeeded: ca.crt from --root-ca-file); a pod mounting the secret verifies
+    the API server at kubernetes.default with it. Compared byte for byte with the CA file
+    the target's own kubeconfigs trust.
+    Then the first secret of service account "default" holds the API server's CA certificate as "ca.crt"
 
   @COMM-SERVICE-ACCOUNT @profile-seed
   Scenario: (v1.12) A pod runs as the default account with its token secret mounted
@@ -88,6 +99,31 @@ Feature: Service accounts, their tokens, and the kubernetes service
     Then the token of secret "default-token" authenticates as "system:serviceaccount:default:default" in groups "system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"
     And the secret "default-token" holds:
       | namespace | default |
+
+  @COMM-SERVICE-ACCOUNT @profile-kubernetes-1.32
+  Scenario: (v1.32) Every namespace holds the root CA in the ConfigMap kube-root-ca.crt, kept as published
+    The publisher creates it in a namespace that appears, and puts it back when it is changed
+    or deleted: data other than exactly ca.crt is replaced whole, the description annotation
+    restored (Publisher.syncNamespace; its configMapUpdated and configMapDeleted handlers).
+    When I create this object:
+      """
+      apiVersion: v1
+      kind: Namespace
+      metadata: { name: team-a }
+      """
+    Then the configmap "kube-root-ca.crt" in namespace "team-a" holds exactly the API server's CA certificate as "ca.crt"
+    When I run "kubectl -n team-a get configmap kube-root-ca.crt -o jsonpath={.metadata.annotations.kubernetes\.io/description}"
+    Then kubectl prints exactly:
+      """
+      Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.
+      """
+    When I run "kubectl -n team-a patch configmap kube-root-ca.crt --type merge -p '{"data":{"ca.crt":"forged","extra":"x"},"metadata":{"annotations":{"kubernetes.io/description":null}}}'"
+    Then the configmap "kube-root-ca.crt" in namespace "team-a" holds exactly the API server's CA certificate as "ca.crt"
+    When I run "kubectl -n team-a get configmap kube-root-ca.crt -o jsonpath={.metadata.annotations}"
+    Then kubectl prints "kubernetes.io/description"
+    When I delete the configmap "kube-root-ca.crt" in namespace "team-a"
+    Then the configmap "kube-root-ca.crt" in namespace "team-a" is a new object, not the one deleted
+    And the configmap "kube-root-ca.crt" in namespace "team-a" holds exactly the API server's CA certificate as "ca.crt"
 
   @COMM-SERVICE-ACCOUNT
   Scenario: A pod naming a service account that does not exist is refused

@@ -13,6 +13,8 @@ import { describeStore, openStore, parseStoreSpec } from '../store/open';
 import { Store } from '../store';
 import { Compactor } from '../store/compactor';
 import { loadOrCreateServiceAccountKey } from '../serviceaccount/keyfile';
+import { loadOrCreateCA } from '../cluster/pki-files';
+import { securePkiDir } from '../apiserver/auth/pki';
 import { SERVE_HELP } from './help';
 
 const OWN = [
@@ -82,7 +84,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const quiescence = new Quiescence();
   const store = await openStore(storeSpec, quiescence);
   // The signing key lives with the CA: tokens issued before a restart still verify after it.
-  const serviceAccountKey = loadOrCreateServiceAccountKey(path.join(dir, 'pki'));
+  const pkiDir = path.join(dir, 'pki');
+  securePkiDir(pkiDir);
+  const serviceAccountKey = loadOrCreateServiceAccountKey(pkiDir);
+  // The CA the API server is served with (ClusterServer loads the same one) is the cluster's
+  // root CA, which the controller manager hands to pods (upstream: --root-ca-file).
+  const rootCA = loadOrCreateCA(pkiDir, 'ca', 'kubernetes', false).keyPair.certPem;
   // A virtual clock goes on from the latest instant the stored objects record, not back to
   // its epoch: timestamps never run backwards across a restart (nor collide: event names).
   const startTime = clock === 'real' ? Date.now() : await latestRecordedTime(store);
@@ -93,6 +100,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     store,
     quiescence,
     serviceAccountKey,
+    rootCA,
     startTime,
     electScheduler: storeSpec.kind === 'etcd',
   });

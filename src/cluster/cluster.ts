@@ -55,6 +55,13 @@ export interface ClusterOptions {
   quiescence?: Quiescence;
   /** PEM of the service-account signing key (kept under --data-dir by `kubespec serve`); default a new one. */
   serviceAccountKey?: string;
+  /**
+   * PEM of the cluster's root CA, which the controller manager hands to pods (its
+   * --root-ca-file, or the CA its own client trusts the API server by): ca.crt in token
+   * secrets, the kube-root-ca.crt ConfigMaps. The CA the cluster's HTTPS is served with
+   * (`kubespec serve`, the reference target); none for a cluster only reached in-process.
+   */
+  rootCA?: string;
   startTime?: number;
   /**
    * With --leader-elect, the scheduler campaigns for its own lock kube-system/kube-scheduler
@@ -167,6 +174,10 @@ export class Cluster {
 
   get config(): ClusterConfig {
     return this.options.config;
+  }
+
+  get rootCA(): string | undefined {
+    return this.options.rootCA;
   }
 
   get serviceAccountKey(): string | undefined {

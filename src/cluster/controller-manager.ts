@@ -27,6 +27,7 @@ import { StatefulSetController } from '../controllers/statefulset/controller';
 import { ResourceQuotaController } from '../controllers/resourcequota/controller';
 import { ServiceAccountsController } from '../controllers/serviceaccount/controller';
 import { TokensController } from '../controllers/serviceaccount/tokens';
+import { RootCACertPublisher } from '../controllers/rootcacertpublisher/publisher';
 import { ServiceController } from '../controllers/service/controller';
 import { TokenSigner } from '../serviceaccount/jwt';
 import { Store } from '../store';
@@ -45,6 +46,8 @@ interface Parts {
   reportError: ErrorSink;
   /** The service-account key pair (--service-account-private-key-file). */
   serviceAccountSigner: TokenSigner;
+  /** The cluster's root CA (PEM), when it has one. */
+  rootCA?: string;
 }
 
 /**
@@ -67,6 +70,8 @@ export class ControllerManager {
   readonly namespaces: NamespaceController;
   readonly serviceAccounts: ServiceAccountsController;
   readonly tokens: TokensController;
+  /** The kube-root-ca.crt publisher, in releases that run it (v1.20+). */
+  readonly rootCACertPublisher?: RootCACertPublisher;
   readonly endpoints: EndpointsController;
   /** The EndpointSlice controllers, in releases that serve discovery.k8s.io/v1 (v1.21+). */
   readonly endpointSlices?: EndpointSliceController;
@@ -138,7 +143,11 @@ export class ControllerManager {
     this.serviceAccounts = new ServiceAccountsController(ctx('serviceaccount-controller'));
     this.tokens = new TokensController(ctx('serviceaccount-token-controller'), p.serviceAccountSigner, {
       autoGenerate: features.legacyServiceAccountTokens ?? false,
+      rootCA: p.rootCA,
     });
+    // Nothing to publish without a CA (a cluster reached only in-process: benchmarks, unit tests).
+    if (features.rootCACertPublisher && p.rootCA)
+      this.rootCACertPublisher = new RootCACertPublisher(ctx('root-ca-cert-publisher'), p.rootCA);
     // The endpoints controller's rules are modelled at the two profiles' releases, v1.12 and v1.32.
     this.endpoints = new EndpointsController(ctx('endpoints-controller'), {
       rules: minor >= 20 ? 'v1.32' : 'v1.12',
@@ -206,6 +215,7 @@ export class ControllerManager {
       this.namespaces,
       this.serviceAccounts,
       this.tokens,
+      ...(this.rootCACertPublisher ? [this.rootCACertPublisher] : []),
       this.endpoints,
       ...(this.endpointSlices ? [this.endpointSlices] : []),
       ...(this.endpointSliceMirroring ? [this.endpointSliceMirroring] : []),

@@ -3,11 +3,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Cluster } from '../cluster/cluster';
 import { ClusterServer, kubeconfigYaml } from '../cluster/serving';
+import { loadOrCreateCA } from '../cluster/pki-files';
 import { Credentials, HttpAccess, HttpEndpoint, kubeletCaller } from './driver';
 
 /** One PKI per process, made on first use and shared by every scenario's cluster (RSA keys are slow). */
 const PKI_DIR = path.join(os.tmpdir(), `kubespec-pki-${process.pid}`);
 process.once('exit', () => fs.rmSync(PKI_DIR, { recursive: true, force: true }));
+let rootCA: string | undefined;
+
+/** The certificate of the CA the process's clusters are served with, made on first use. */
+export function referenceRootCA(): string {
+  return (rootCA ??= loadOrCreateCA(PKI_DIR, 'ca', 'kubernetes', true).keyPair.certPem);
+}
 
 /**
  * The reference target's HTTP(S) face: on demand, the scenario's in-process cluster is

@@ -7,7 +7,7 @@ import { KubeletSpec } from '../cluster/config';
 import { Flags, mergeFlags, Profile } from '../profile/profile';
 import { Capabilities, ClusterDriver, NotApplicableError } from './driver';
 import { SchedulingDecision } from '../scheduler/decision';
-import { ReferenceHttp } from './reference-http';
+import { ReferenceHttp, referenceRootCA } from './reference-http';
 
 /**
  * The reference target: the control plane in this process, on a virtual clock. Each
@@ -56,7 +56,12 @@ export class ReferenceDriver implements ClusterDriver {
 
   async start(): Promise<void> {
     if (this.instance) return;
-    const cluster = new Cluster({ config: clusterConfig(this.profile, this.flags), clock: 'virtual' });
+    // Served over HTTPS on demand with the process's CA: that CA is the cluster's root CA from the start.
+    const cluster = new Cluster({
+      config: clusterConfig(this.profile, this.flags),
+      clock: 'virtual',
+      rootCA: referenceRootCA(),
+    });
     // This cluster's failures only: another cluster in the process reports to its own.
     this.stopListening = cluster.background.onHandledError((e) =>
       this.handled.push(`${new Date(cluster.clock.now()).toISOString()} ${e.component}: ${e.message}`),

@@ -34,6 +34,8 @@ export interface Profile {
     schedulerFramework?: boolean;
     /** Token secrets made for every service account and mounted into pods (before v1.22/v1.24). */
     legacyServiceAccountTokens?: boolean;
+    /** The root-ca-cert-publisher controller: kube-root-ca.crt in every namespace (v1.20+). */
+    rootCACertPublisher?: boolean;
     /** Load balancers keep NotReady nodes (KEP-3458, v1.30+). */
     stableLoadBalancerNodeSet?: boolean;
     /** ResourceQuota's "must specify … for: <containers>" wording (newer releases). */
