@@ -22,6 +22,19 @@ export function isStatusError(e: unknown, reason?: string): e is StatusError {
   return e instanceof StatusError && (reason === undefined || e.status.reason === reason);
 }
 
+/** The cause the NamespaceLifecycle plugin gives a write into a namespace being deleted (v1.NamespaceTerminatingCause). */
+export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
+
+/**
+ * A write refused because its namespace is being deleted (Forbidden with the
+ * NamespaceTerminating cause): controllers drop it, as upstream's do, instead of retrying.
+ */
+export function isNamespaceTerminating(e: unknown): boolean {
+  return (
+    isStatusError(e, 'Forbidden') && !!e.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE)
+  );
+}
+
 interface Target {
   group?: string;
   kind: string; // plural resource name as Kubernetes prints it in messages, e.g. "nodes"

@@ -1,4 +1,4 @@
-import { errors } from '../../api/errors';
+import { errors, NAMESPACE_TERMINATING_CAUSE } from '../../api/errors';
 import { Namespace } from '../../api/core';
 import type { ApiServer } from '../apiserver';
 import { AdmissionAttributes, AdmissionPlugin } from '../admission';
@@ -49,7 +49,7 @@ export function namespaceLifecycle(api: ApiServer): AdmissionPlugin {
         ...err.status.details,
         causes: [
           {
-            reason: 'NamespaceTerminating',
+            reason: NAMESPACE_TERMINATING_CAUSE,
             message: `namespace ${attrs.namespace} is being terminated`,
             field: 'metadata.namespace',
           },

@@ -1,6 +1,6 @@
 import { Pod } from '../../api/core';
 import { clone, jsonEqual } from '../../api/meta';
-import { isStatusError } from '../../api/errors';
+import { isNamespaceTerminating, isStatusError } from '../../api/errors';
 import { Endpoints } from '../../api/resources/endpoints';
 import { Service } from '../../api/resources/service';
 import { ControllerContext } from '../../client/controller-context';
@@ -120,8 +120,7 @@ export class EndpointsController extends ControllerBase {
       }
     } catch (e) {
       // A terminating namespace refuses new Endpoints: nothing to do (upstream drops the error).
-      if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
-        return;
+      if (isNamespaceTerminating(e)) return;
       // A write from a stale cache (AlreadyExists, Conflict, NotFound) is retried with backoff, as
       // upstream's syncService returns the error to its queue: no event of the Endpoints would
       // sync the service again (found here: 5 pods of a new service, 1 address listed).

@@ -1,6 +1,6 @@
 import { Node, Pod } from '../../api/core';
 import { clone, jsonEqual, KubeObject } from '../../api/meta';
-import { isStatusError } from '../../api/errors';
+import { isNamespaceTerminating } from '../../api/errors';
 import { EndpointSlice, SlicePort } from '../../api/resources/endpointslice';
 import { Service } from '../../api/resources/service';
 import { ControllerContext } from '../../client/controller-context';
@@ -169,8 +169,7 @@ export class EndpointSliceController extends ControllerBase {
       if (!mine) this.written.set(key, (mine = new Map()));
       mine.set(obj.metadata.name!, deleted ? undefined : obj.metadata.resourceVersion);
     } catch (e) {
-      if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
-        return;
+      if (isNamespaceTerminating(e)) return;
       throw e;
     }
   }

@@ -1,5 +1,5 @@
 import { clone, jsonEqual } from '../../api/meta';
-import { isStatusError } from '../../api/errors';
+import { isNamespaceTerminating, isStatusError } from '../../api/errors';
 import { Endpoints } from '../../api/resources/endpoints';
 import {
   EndpointSlice,
@@ -128,8 +128,7 @@ export class EndpointSliceMirroringController extends ControllerBase {
     try {
       await op();
     } catch (e) {
-      if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
-        return;
+      if (isNamespaceTerminating(e)) return;
       if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
     }
   }

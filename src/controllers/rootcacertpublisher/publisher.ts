@@ -1,5 +1,5 @@
 import { Namespace } from '../../api/core';
-import { isStatusError } from '../../api/errors';
+import { isNamespaceTerminating, isStatusError } from '../../api/errors';
 import { ConfigMap } from '../../api/resources/configmap';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -68,7 +68,7 @@ export class RootCACertPublisher extends ControllerBase {
         );
       } catch (e) {
         // Not retried: the namespace is gone or going (upstream's NotFound and NamespaceTerminatingCause).
-        if (isStatusError(e, 'NotFound') || isTerminating(e)) return;
+        if (isStatusError(e, 'NotFound') || isNamespaceTerminating(e)) return;
         throw e;
       }
       return;
@@ -83,8 +83,4 @@ export class RootCACertPublisher extends ControllerBase {
     };
     await this.client.update<ConfigMap>({ resource: 'configmaps', namespace }, next);
   }
-}
-
-function isTerminating(e: unknown): boolean {
-  return isStatusError(e, 'Forbidden') && !!e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating');
 }

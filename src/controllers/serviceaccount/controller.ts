@@ -1,5 +1,5 @@
 import { Namespace } from '../../api/core';
-import { isStatusError } from '../../api/errors';
+import { isNamespaceTerminating, isStatusError } from '../../api/errors';
 import { ServiceAccount } from '../../api/resources/serviceaccount';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
@@ -48,8 +48,7 @@ export class ServiceAccountsController extends ControllerBase {
         );
       } catch (e) {
         if (isStatusError(e, 'AlreadyExists')) continue;
-        if (isStatusError(e, 'Forbidden') && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating'))
-          return;
+        if (isNamespaceTerminating(e)) return;
         throw e;
       }
     }
