@@ -18,7 +18,11 @@ Feature: services/{name}/proxy reaches an endpoint of the service through the AP
   k8s.io/apimachinery/pkg/util/net SplitSchemeNamePort; kubernetes#59884 (root /proxy removed).
 
   Background:
-    Given a ready node "n1" with pod CIDR "10.244.1.0/24"
+    # A caller with a bearer token, to see whether the API server passes it on to the pod.
+    Given a token file for the API server with:
+      | token  | user  | uid | groups         |
+      | s3cr3t | alice | 1   | system:masters |
+    And a ready node "n1" with pod CIDR "10.244.1.0/24"
     When I create this object:
       """
       apiVersion: v1
@@ -67,6 +71,32 @@ Feature: services/{name}/proxy reaches an endpoint of the service through the AP
     Then kubectl prints "hollow pod default/a on node n1 (10.244.1.2) port 8080 answered GET /by-number"
     When I run "kubectl get --raw /api/v1/namespaces/default/services/solo/proxy/"
     Then kubectl prints "hollow pod default/a on node n1 (10.244.1.2) port 8080 answered GET /"
+
+  @COMM-PROXY
+  Scenario: The API server reaches pods over plain HTTP with no credentials; https: is TLS that verifies nothing
+    The seed: from the API server to nodes, pods and services the connections are plain
+    HTTP, neither authenticated nor encrypted; an https prefix in the request URL makes them
+    HTTPS, but the certificate is not verified and no client credentials are given. A hollow
+    pod answers TLS with a certificate of a CA nobody is given, so a handshake that completes
+    is one that did not verify it, and its answer says what its caller presented. The caller
+    here authenticates to the API server with a bearer token, which the API server keeps to
+    itself: WithAuthentication removes the Authorization header once the request is
+    authenticated. A pod named without a port is reached at the first port its containers
+    declare. (The node proxy at the kubelet's port is HTTPS with the API server's kubelet
+    client certificate: the kubelet features.)
+    Upstream: CreateProxyTransport (cmd/kube-apiserver/app/server.go: InsecureSkipVerify, no
+    client certificate), SplitSchemeNamePort, pod and service ResourceLocation,
+    k8s.io/apiserver pkg/endpoints/filters/authentication.go (Authorization removed).
+    When I run "kubectl get --raw /api/v1/namespaces/default/services/web:http/proxy/index.html" with bearer token "s3cr3t"
+    Then kubectl prints "hollow pod default/a on node n1 (10.244.1.2) port 8080 answered GET /index.html over HTTP, no credentials"
+    When I run "kubectl get --raw /api/v1/namespaces/default/services/https:web:http/proxy/index.html" with bearer token "s3cr3t"
+    Then kubectl prints "hollow pod default/a on node n1 (10.244.1.2) port 8080 answered GET /index.html over HTTPS, no credentials"
+    When I run "kubectl get --raw /api/v1/namespaces/default/pods/https:a:8080/proxy/status" with bearer token "s3cr3t"
+    Then kubectl prints "hollow pod default/a on node n1 (10.244.1.2) port 8080 answered GET /status over HTTPS, no credentials"
+    When I run "kubectl get --raw /api/v1/namespaces/default/pods/a/proxy/status" with bearer token "s3cr3t"
+    Then kubectl prints "hollow pod default/a on node n1 (10.244.1.2) port 8080 answered GET /status over HTTP, no credentials"
+    When I run "kubectl get --raw /api/v1/namespaces/default/pods/ftp:a:8080/proxy/"
+    Then kubectl fails with "(BadRequest): invalid pod request "ftp:a:8080""
 
   @COMM-PROXY
   Scenario: Without a port, only a port without a name matches; an unknown port number is refused

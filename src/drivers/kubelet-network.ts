@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Duplex } from 'node:stream';
+import * as tls from 'node:tls';
 import type { AuthorizationAttributes, UserInfo } from '../api/request';
 import { CertificateAuthority } from '../apiserver/auth/pki';
 import type { KubeconfigClient } from '../client/kubeconfig';
@@ -9,7 +10,7 @@ import { reportTo } from '../client/background';
 import type { Clock } from '../clock';
 import { HollowNetwork } from '../cluster/hollow-network';
 import type { KubeletReviews } from '../kubelet/auth';
-import { hollowPodAnswer, listensOn, refusedDial } from '../kubelet/hollow-pod';
+import { HollowPodCaller, hollowPodAnswer, listensOn, refusedDial } from '../kubelet/hollow-pod';
 import type { HollowKubelet } from '../kubelet/kubelet';
 import type { Pod } from '../api/core';
 import { Credentials, kubeletCaller } from './driver';
@@ -127,7 +128,15 @@ export class KubeletNetwork {
   private proxy?: http.Server;
   /** Answers HTTP over the tunnels to pods: each socket's pod and port. */
   private readonly podServer: http.Server;
-  private readonly tunnels = new WeakMap<object, { pod: Pod; nodeName: string; port: number }>();
+  private readonly tunnels = new WeakMap<
+    object,
+    { pod: Pod; nodeName: string; port: number; caller: HollowPodCaller }
+  >();
+  /**
+   * What a hollow pod serves HTTPS with: a certificate of its own CA, which nobody is given,
+   * so a caller that completes the handshake has not verified it (made on first use).
+   */
+  private podTLS?: tls.SecureContext;
   private readonly sockets = new Set<Duplex>();
 
   constructor(
@@ -152,6 +161,7 @@ export class KubeletNetwork {
         t.port,
         req.method ?? 'GET',
         new URL(req.url ?? '/', 'http://pod').pathname,
+        { ...t.caller, authorization: req.headers.authorization !== undefined },
       );
       res.writeHead(a.code, { 'Content-Type': a.contentType });
       res.end(a.body);
@@ -272,8 +282,73 @@ export class KubeletNetwork {
       return;
     }
     socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-    this.tunnels.set(socket, d);
-    if (head.length) socket.unshift(head);
-    this.podServer.emit('connection', socket);
+    // A hollow pod answers whichever the API server speaks first: a TLS ClientHello (the
+    // proxy id's https: prefix) or a plain HTTP request (no prefix).
+    const first = (chunk: Buffer): void => {
+      const tunnel = replaying(socket, chunk);
+      if (chunk[0] !== TLS_HANDSHAKE) {
+        this.tunnels.set(tunnel, { ...d, caller: { scheme: 'http' } });
+        this.podServer.emit('connection', tunnel);
+        return;
+      }
+      const secure = new tls.TLSSocket(tunnel, {
+        isServer: true,
+        secureContext: this.podSecureContext(),
+        requestCert: true,
+        rejectUnauthorized: false,
+      });
+      secure.on('error', () => socket.destroy());
+      secure.once('secure', () => {
+        const subject = secure.getPeerCertificate()?.subject;
+        this.tunnels.set(secure, {
+          ...d,
+          caller: { scheme: 'https', clientCertificate: subject?.CN ? `CN=${subject.CN}` : undefined },
+        });
+        this.podServer.emit('connection', secure);
+      });
+    };
+    if (head.length) first(head);
+    else socket.once('data', first);
   }
+
+  private podSecureContext(): tls.SecureContext {
+    if (!this.podTLS) {
+      const pair = CertificateAuthority.create('hollow-pods-ca').issue({ commonName: 'hollow-pod', usage: 'server' });
+      this.podTLS = tls.createSecureContext({ cert: pair.certPem, key: pair.keyPem });
+    }
+    return this.podTLS;
+  }
+}
+
+/** The first byte of a TLS record carrying a handshake (a ClientHello, when a client speaks first). */
+const TLS_HANDSHAKE = 0x16;
+
+/**
+ * The tunnel as a stream that gives its first chunk again: the chunk read to tell TLS from
+ * HTTP is the start of what the pod's server must read.
+ */
+function replaying(socket: Duplex, firstChunk: Buffer): Duplex {
+  const tunnel = new Duplex({
+    read: () => {
+      socket.resume();
+    },
+    write: (chunk, encoding, callback) => {
+      socket.write(chunk, encoding, callback);
+    },
+    final: (callback) => {
+      socket.end();
+      callback();
+    },
+    destroy: (error, callback) => {
+      socket.destroy();
+      callback(error);
+    },
+  });
+  tunnel.push(firstChunk);
+  socket.on('data', (chunk: Buffer) => {
+    if (!tunnel.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => tunnel.push(null));
+  socket.on('close', () => tunnel.destroy());
+  return tunnel;
 }

@@ -22,6 +22,28 @@ export function listensOn(pod: Pod, port: number): boolean {
 }
 
 /**
+ * How a request reached a hollow pod: the scheme the API server dialed it with (http unless
+ * the proxy's id said `https:`), and the credentials it presented there, if any (a client
+ * certificate's subject on a TLS connection, an Authorization header). What the pod answers
+ * says both, so a scenario sees the seed's "HTTP, no authentication, no encryption; an https
+ * prefix whose certificate is not verified" from the pod's side.
+ */
+export interface HollowPodCaller {
+  scheme: 'http' | 'https';
+  clientCertificate?: string;
+  authorization?: boolean;
+}
+
+/** "over HTTPS, no credentials", "over HTTP, an Authorization header": how a request arrived. */
+export function describeCaller(caller: HollowPodCaller): string {
+  const credentials = [
+    ...(caller.clientCertificate !== undefined ? [`a client certificate (${caller.clientCertificate})`] : []),
+    ...(caller.authorization ? ['an Authorization header'] : []),
+  ];
+  return `over ${caller.scheme.toUpperCase()}, ${credentials.length ? credentials.join(' and ') : 'no credentials'}`;
+}
+
+/**
  * A hollow pod's answer to `method path`, at one of its ports or (port undefined) at the pod
  * as a whole. It has no network of its own: its kubelet stands for the pod network, both
  * behind the kubelet's /hollowPods/ (the in-process API server's pod and service proxies)
@@ -34,10 +56,15 @@ export function hollowPodAnswer(
   port: number | undefined,
   method: string,
   path: string,
+  caller: HollowPodCaller,
 ): HollowPodAnswer {
   const who = `hollow pod ${pod.metadata.namespace}/${pod.metadata.name} on node ${nodeName} (${pod.status?.podIP ?? 'no IP'})`;
   if (port === undefined)
-    return { code: 200, contentType: 'text/plain; charset=utf-8', body: `${who} answered ${method} ${path}\n` };
+    return {
+      code: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body: `${who} answered ${method} ${path} ${describeCaller(caller)}\n`,
+    };
   if (!listensOn(pod, port)) {
     return {
       code: 503,
@@ -56,7 +83,7 @@ export function hollowPodAnswer(
   return {
     code: 200,
     contentType: 'text/plain; charset=utf-8',
-    body: `${who} port ${port} answered ${method} ${path}\n`,
+    body: `${who} port ${port} answered ${method} ${path} ${describeCaller(caller)}\n`,
   };
 }
 

@@ -7,6 +7,7 @@ import { Clock, isoTime } from '../clock';
 import type { HollowKubelet } from './kubelet';
 import { KubeletStreaming, refuseUpgrade } from './streaming';
 import { debuggingDisabled, guard, KubeletReviews } from './auth';
+import { splitSchemeNamePort } from '../api/scheme-name-port';
 import { hollowPodAnswer } from './hollow-pod';
 
 /**
@@ -182,14 +183,21 @@ export class KubeletServer {
     }
     const hollow = /^\/hollowPods\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (hollow) {
-      // {pod}:{port} reaches one port of the pod (services/{name}/proxy): the kubelet stands
-      // for the pod network (hollow-pod.ts).
+      // [scheme:]{pod}[:{port}] reaches the pod, or one port of it, over that scheme: the
+      // kubelet stands for the pod network (hollow-pod.ts). What the API server sends the
+      // pod arrives here as it would there: its own client certificate is the kubelet
+      // connection's, not the pod's (the reference's proxy presents none to a pod), but an
+      // Authorization header it passed on would be the pod's to see.
       const [, ns, target] = hollow;
-      const [name, portText] = target.split(':');
-      const pod = this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === name);
-      if (!pod) return text(404, `pod ${ns}/${name} not found`);
-      const port = portText === undefined ? undefined : Number(portText);
-      const a = hollowPodAnswer(this.kubelet.name, pod, port, req.method ?? 'GET', hollow[3] ?? '/');
+      const id = splitSchemeNamePort(decodeURIComponent(target));
+      if (!id) return text(400, `invalid hollow pod ${target}`);
+      const pod = this.pods().find((x) => x.metadata.namespace === ns && x.metadata.name === id.name);
+      if (!pod) return text(404, `pod ${ns}/${id.name} not found`);
+      const port = id.port === '' ? undefined : Number(id.port);
+      const a = hollowPodAnswer(this.kubelet.name, pod, port, req.method ?? 'GET', hollow[3] ?? '/', {
+        scheme: id.scheme === 'https' ? 'https' : 'http',
+        authorization: req.headers.authorization !== undefined,
+      });
       res.writeHead(a.code, { 'Content-Type': a.contentType });
       res.end(a.body);
       return;

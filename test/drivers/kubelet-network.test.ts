@@ -35,7 +35,7 @@ function connect(udsName: string, authority: string): Promise<{ status: number; 
 }
 
 /** One HTTP/1.1 GET over a tunnel (optionally inside TLS), its raw answer. */
-function get(socket: Duplex, p: string): Promise<string> {
+function get(socket: Duplex, p: string, headers = ''): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     socket.on('data', (c: Buffer) => {
@@ -43,7 +43,7 @@ function get(socket: Duplex, p: string): Promise<string> {
     });
     socket.on('end', () => resolve(out));
     socket.on('error', reject);
-    socket.write(`GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    socket.write(`GET ${p} HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n`);
   });
 }
 
@@ -105,8 +105,39 @@ test('the egress proxy pipes node:10250 to its kubelet and answers as a pod at p
     assert.match(
       answer,
       new RegExp(
-        `hollow pod default/a on node n1 \\(${ip.replace(/\./g, '\\.')}\\) port 8080 answered GET /index.html`,
+        `hollow pod default/a on node n1 \\(${ip.replace(/\./g, '\\.')}\\) port 8080 answered GET /index.html over HTTP, no credentials`,
       ),
+    );
+    // What the caller presents, the pod sees: an Authorization header; over TLS (the proxy
+    // id's https:), a client certificate or none. Its certificate is of a CA nobody has.
+    const withHeader = await connect(udsName, `${ip}:8080`);
+    assert.match(
+      await get(withHeader.socket, '/h', 'Authorization: Bearer x\r\n'),
+      /over HTTP, an Authorization header\n/,
+    );
+    for (const cert of [undefined, apiserver]) {
+      const t = await connect(udsName, `${ip}:8080`);
+      const secure = tls.connect({
+        socket: t.socket as never,
+        rejectUnauthorized: false,
+        cert: cert?.certPem,
+        key: cert?.keyPem,
+      });
+      await new Promise<void>((resolve, reject) => secure.once('secureConnect', resolve).once('error', reject));
+      assert.equal(secure.getPeerCertificate().issuer.CN, 'hollow-pods-ca');
+      assert.match(
+        await get(secure, '/tls'),
+        cert
+          ? /port 8080 answered GET \/tls over HTTPS, a client certificate \(CN=kube-apiserver-kubelet-client\)\n/
+          : /port 8080 answered GET \/tls over HTTPS, no credentials\n/,
+      );
+    }
+    const verifying = await connect(udsName, `${ip}:8080`);
+    const refusedTLS = tls.connect({ socket: verifying.socket as never, ca: clusterCA.certPem });
+    await assert.rejects(
+      new Promise<void>((resolve, reject) => refusedTLS.once('secureConnect', resolve).once('error', reject)),
+      /self.signed|unable to verify|unable to get local issuer/,
+      'a caller that verifies the pod certificate against the cluster CA fails the handshake',
     );
     const refused = await connect(udsName, `${ip}:9102`);
     assert.equal(refused.status, 503);

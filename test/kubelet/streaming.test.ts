@@ -7,7 +7,7 @@ import * as zlib from 'node:zlib';
 import { SpdySession, SpdyStream } from '../../src/kubelet/spdy';
 import { SPDY_DICTIONARY } from '../../src/util/spdy-dictionary';
 import { runCommand } from '../../src/kubelet/exec';
-import { splitSchemeNamePort } from '../../src/apiserver/http/service-proxy';
+import { splitSchemeNamePort } from '../../src/api/scheme-name-port';
 import { debuggingDisabled, subresourceOf } from '../../src/kubelet/auth';
 import { selfSubjectAccessReview, subjectAccessReview, tokenReview } from '../../src/apiserver/auth/reviews';
 import { alwaysAllow, alwaysDeny } from '../../src/apiserver/auth/authorizer';

@@ -8,6 +8,8 @@ import type { ApiServer } from '../apiserver';
 import { checkKubeletResponse, KubeletClient, KubeletUnreachable } from './kubelet-client';
 import { RequestInfo } from './request-info';
 import { pageNotFound } from './respond';
+import { splitSchemeNamePort } from '../../api/scheme-name-port';
+import { hollowPodPath } from './pod-network';
 import { serviceLocation } from './service-proxy';
 
 /* The subresources the API server answers by asking a kubelet: pods/log, and nodes, pods and services /proxy. */
@@ -85,7 +87,11 @@ export async function proxyToKubelet(
     node = (await api.get({ resource: 'nodes', name: target.name })) as Node;
     path = rest;
   } else if (rt.resource === 'pods') {
-    const pod = (await api.get({ ...target, subresource: undefined })) as Pod;
+    // The id is [scheme:]name[:port]; without a port, the first port a container declares
+    // (pod ResourceLocation, pkg/registry/core/pod/strategy.go).
+    const id = splitSchemeNamePort(target.name ?? '');
+    if (!id) throw errors.badRequest(`invalid pod request "${target.name}"`);
+    const pod = (await api.get({ ...target, name: id.name, subresource: undefined })) as Pod;
     if (!pod.spec.nodeName || pod.status?.phase !== 'Running')
       throw errors.serviceUnavailable(`pod ${pod.metadata.name} is not running`);
     // The pod's primary IP must be a global unicast address, or there is nothing to dial
@@ -94,7 +100,8 @@ export async function proxyToKubelet(
     if (!globalUnicast(pod.status?.podIPs?.[0]?.ip ?? pod.status?.podIP ?? ''))
       throw errors.badRequest('address not allowed');
     node = (await api.get({ resource: 'nodes', name: pod.spec.nodeName })) as Node;
-    path = `/hollowPods/${pod.metadata.namespace}/${pod.metadata.name}${rest}`;
+    const port = id.port || String(pod.spec.containers.find((c) => c.ports?.length)?.ports?.[0].containerPort ?? '');
+    path = `${hollowPodPath(pod, id.scheme, port)}${rest}`;
   } else if (rt.resource === 'services') {
     const location = await serviceLocation(api, target.namespace ?? '', target.name ?? '');
     node = location.node;

@@ -2,7 +2,9 @@ import { errors, isStatusError } from '../../api/errors';
 import { Node, Pod } from '../../api/core';
 import { Endpoints } from '../../api/resources/endpoints';
 import { Service } from '../../api/resources/service';
+import { splitSchemeNamePort } from '../../api/scheme-name-port';
 import type { ApiServer } from '../apiserver';
+import { hollowPodPath } from './pod-network';
 
 /**
  * services/{name}/proxy (COMM-PROXY): where the API server sends a request for a service,
@@ -14,7 +16,7 @@ import type { ApiServer } from '../apiserver';
  *
  * The API server dials the endpoint's IP and port directly upstream; hollow pods have no
  * network of their own, so the request travels to the pod's kubelet, which stands for the
- * pod network (/hollowPods/{ns}/{pod}:{port}/…, see src/kubelet/server.ts).
+ * pod network (/hollowPods/{ns}/[{scheme}:]{pod}:{port}/…, pod-network.ts).
  * Upstream: pkg/registry/core/service/storage (ResourceLocation), ProxyREST.
  */
 export interface ServiceLocation {
@@ -23,20 +25,6 @@ export interface ServiceLocation {
   path: string;
   ip: string;
   port: number;
-}
-
-/** SplitSchemeNamePort: "name", "name:port", "scheme:name:port" (scheme http or https). */
-export function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
-  const parts = id.split(':');
-  let scheme = '';
-  let name: string;
-  let port = '';
-  if (parts.length === 1) name = parts[0];
-  else if (parts.length === 2) [name, port] = parts;
-  else if (parts.length === 3) [scheme, name, port] = parts;
-  else return undefined;
-  if (!name || (scheme !== '' && scheme !== 'http' && scheme !== 'https')) return undefined;
-  return { scheme, name, port };
 }
 
 export async function serviceLocation(
@@ -81,7 +69,7 @@ export async function serviceLocation(
           node,
           ip: addr.ip,
           port: p.port,
-          path: `/hollowPods/${encodeURIComponent(pod.metadata.namespace!)}/${encodeURIComponent(pod.metadata.name!)}:${p.port}`,
+          path: hollowPodPath(pod, parsed.scheme, String(p.port)),
         };
       }
     }
