@@ -340,6 +340,22 @@ Then(
 );
 
 Then(
+  'node {node} has providerID {string}',
+  step(async function (this: KubeWorld, name: string, expected: string) {
+    // "<cloud>" stands for the provider's own name (simulated, kubespec, gce…): each cloud
+    // names its machines its way; the rest is exact.
+    const node = await getNode(this, name);
+    const form = new RegExp(
+      `^${expected
+        .split('<cloud>')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[a-z][a-z0-9-]*')}$`,
+    );
+    expect(node.spec?.providerID ?? '', `spec.providerID of node ${name}`).to.match(form);
+  }),
+);
+
+Then(
   'node {node} has no taints',
   step(async function (this: KubeWorld, name: string) {
     const node = await getNode(this, name);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run test:upstream — the kubernetes-1.32 profile against upstream v1.32 (built by
-# npm run upstream:build), KUBESPEC_UPSTREAM_PARALLEL scenarios at a time (default 20, as
+# npm run upstream:build), KUBESPEC_UPSTREAM_PARALLEL scenarios at a time (default 28, as
 # measured on 2 cores / 24 GiB: README), the longest scenarios first, then reports/all/conformance.html with the upstream column beside the reference (and
 # serve) runs that exist. Progress: a line per finished scenario and a heartbeat per scenario
 # running longer than 30 s, each with the run's elapsed time. Extra arguments go to kubespec
@@ -13,7 +13,7 @@ start=$(date +%s)
 # at load 10, 27 s from dist/ at load 23 (8 workers, README).
 node bin/build.js || exit 2
 # kubespec run hands a parallel run's scenarios out longest first (src/cli/longest-first.ts).
-node bin/kubespec run --target upstream --profile kubernetes-1.32 --parallel "${KUBESPEC_UPSTREAM_PARALLEL:-20}" \
+node bin/kubespec run --target upstream --profile kubernetes-1.32 --parallel "${KUBESPEC_UPSTREAM_PARALLEL:-28}" \
   --report-dir reports/upstream/kubernetes-1.32 "$@"
 rc=$?
 echo "test:upstream: $(( $(date +%s) - start )) s wall"

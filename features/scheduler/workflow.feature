@@ -77,3 +77,99 @@ Feature: A created pod is scheduled, bound and run
     When I try to bind pod "web" to node "n2"
     Then the request fails with 409 Conflict and message "Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1""
     And pod "web" is Running on node "n1"
+
+  Scenario Outline: The kubelet has a container's image before it starts it, pulling it by the image's pull policy
+    The seed: the kubelet sees the binding, gets the pod's manifest, downloads the image and
+    starts the containers. The API defaults imagePullPolicy (Always for an untagged or
+    :latest image, else IfNotPresent); the kubelet pulls an Always image every time, an
+    IfNotPresent one only when its machine lacks it, a Never one never: a Never image the
+    machine lacks keeps the container waiting (ErrImageNeverPull) and the pod Pending. A new
+    machine has no images. The Pulled message says the pull's durations and the image's size
+    since v1.30, any value of them ("…") as the runtime measured.
+    Upstream: SetDefaults_Container; kubelet EnsureImageExists and shouldPullImage
+    (pkg/kubelet/images/image_manager.go).
+    Given the nodes:
+      | name | podCIDR       |
+      | n1   | 10.244.1.0/24 |
+    When I create this pod:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: first, namespace: default }
+      spec:
+        containers: [{ name: app, image: "nginx:1.27" }]
+      """
+    Then pod "first" is Running on node "n1"
+    And the pod "first" has:
+      | spec.containers[0].imagePullPolicy | IfNotPresent |
+    And the events of pod "first" include:
+      | type   | reason  | message                 | from    |
+      | Normal | Pulling | <pulling> "nginx:1.27"  | kubelet |
+      | Normal | Pulled  | <pulled>                | kubelet |
+      | Normal | Created | Created container app   | kubelet |
+      | Normal | Started | Started container app   | kubelet |
+    When I create this pod:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: second, namespace: default }
+      spec:
+        containers: [{ name: app, image: "nginx:1.27" }]
+      """
+    Then pod "second" is Running on node "n1"
+    And the events of pod "second" include:
+      | type   | reason  | message                                            | from    |
+      | Normal | Pulled  | Container image "nginx:1.27" already present on machine | kubelet |
+    When I create this pod:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: latest, namespace: default }
+      spec:
+        containers: [{ name: app, image: nginx }]
+      """
+    Then pod "latest" is Running on node "n1"
+    And the pod "latest" has:
+      | spec.containers[0].imagePullPolicy | Always |
+    And the events of pod "latest" include:
+      | type   | reason  | message             | from    |
+      | Normal | Pulling | <pulling> "nginx"   | kubelet |
+    When I create this pod:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: again, namespace: default }
+      spec:
+        containers: [{ name: app, image: nginx }]
+      """
+    Then pod "again" is Running on node "n1"
+    And the events of pod "again" include:
+      | type   | reason  | message             | from    |
+      | Normal | Pulling | <pulling> "nginx"   | kubelet |
+    When I create this pod:
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: never, namespace: default }
+      spec:
+        containers: [{ name: app, image: "redis:7", imagePullPolicy: Never }]
+      """
+    And 10 seconds pass
+    Then pod "never" is Pending
+    And the pod "never" has:
+      | spec.nodeName                                       | n1                                                       |
+      | status.containerStatuses[0].state.waiting.reason    | ErrImageNeverPull                                        |
+      | status.containerStatuses[0].state.waiting.message   | Container image "redis:7" is not present with pull policy of Never |
+    And the events of pod "never" include:
+      | type    | reason            | message                                                        | from    |
+      | Warning | ErrImageNeverPull | Container image "redis:7" is not present with pull policy of Never | kubelet |
+
+    @profile-seed
+    Examples: v1.12
+      | pulling       | pulled                                   |
+      | pulling image | Successfully pulled image "nginx:1.27" |
+
+    @profile-kubernetes-1.32
+    Examples: v1.32
+      | pulling       | pulled                                                                                   |
+      | Pulling image | Successfully pulled image "nginx:1.27" in … (… including waiting). Image size: … bytes. |

@@ -31,7 +31,16 @@ export class SimulatedCloud implements CloudProvider {
   }
 
   async instanceExists(nodeName: string, providerID?: string): Promise<boolean> {
-    const name = providerID?.startsWith('simulated://') ? providerID.slice('simulated://'.length) : nodeName;
-    return this.machines.has(name);
+    return this.machines.has(this.machineOf(nodeName, providerID));
+  }
+
+  async instanceMetadata(nodeName: string, providerID?: string): Promise<{ providerID: string } | undefined> {
+    const name = this.machineOf(nodeName, providerID);
+    return this.machines.has(name) ? { providerID: this.providerID(name) } : undefined;
+  }
+
+  /** A node's machine: the one its providerID names, else the one of its name (not yet initialized). */
+  private machineOf(nodeName: string, providerID?: string): string {
+    return providerID?.startsWith('simulated://') ? providerID.slice('simulated://'.length) : nodeName;
   }
 }

@@ -317,8 +317,17 @@ export class Cluster {
 
   async addKubelet(spec: KubeletSpec): Promise<HollowKubelet> {
     if (this.kubelets.has(spec.name)) throw new Error(`a kubelet for node "${spec.name}" already runs`);
-    const config = kubeletConfig(this.config, spec); // a bad spec fails before anything exists
-    this.nodeControllers.cloud?.addMachine(spec.name);
+    // On a cloud the kubelet runs on a machine of it, and learns its node's metadata there:
+    // itself in releases with in-tree providers, else (--cloud-provider=external) from the
+    // cloud node controller, which initializes the node it registers tainted.
+    const cloud = this.nodeControllers.cloud;
+    const inTree = this.config.profile.features.inTreeCloudProviders ?? false;
+    const external = cloud && !inTree ? { 'cloud-provider': 'external', ...spec.flags } : spec.flags;
+    const config = {
+      ...kubeletConfig(this.config, { ...spec, ...(external ? { flags: external } : {}) }), // a bad spec fails before anything exists
+      ...(cloud && inTree ? { providerID: cloud.providerID(spec.name) } : {}),
+    };
+    cloud?.addMachine(spec.name);
     const kubelet = new HollowKubelet(
       config,
       this.clientFor(`system:node:${spec.name}`, ['system:nodes', 'system:authenticated']),

@@ -327,6 +327,7 @@ export function kubeletConfig(c: ClusterConfig, spec: KubeletSpec): KubeletConfi
     nodeStatusReportFrequency: required(f['node-status-report-frequency'], 'node-status-report-frequency', p),
     nodeLeaseDurationSeconds: required(f['node-lease-duration-seconds'], 'node-lease-duration-seconds', p),
     useLease: p.features.nodeLease,
+    imagePullDurations: p.features.imagePullDurations ?? true,
     podCIDR: spec.podCIDR,
     capacity: spec.capacity,
     allocatable: spec.allocatable,

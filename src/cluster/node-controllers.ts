@@ -7,6 +7,7 @@ import { Client } from '../client/client';
 import { ControllerContext } from '../client/controller-context';
 import { InformerFactory } from '../client/informer';
 import { SimulatedCloud } from '../cloud/simulated';
+import { CloudNodeController } from '../controllers/cloudnode/controller';
 import { CloudNodeLifecycleController } from '../controllers/cloudnodelifecycle/controller';
 import { DaemonSetController } from '../controllers/daemonset/controller';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/controller';
@@ -81,6 +82,9 @@ export class NodeControllers {
       this.all.push(
         new CloudNodeLifecycleController(ctx('cloud-node-lifecycle-controller'), this.cloud, options.nodeMonitorPeriod),
       );
+      // Releases without in-tree providers initialize the external kubelets' nodes (cluster.addKubelet).
+      if (!(config.profile.features.inTreeCloudProviders ?? false))
+        this.all.push(new CloudNodeController(ctx('cloud-node-controller'), this.cloud));
     }
     // Every release both profiles follow runs it (kube-controller-manager's "ttl" controller, v1.6+).
     this.all.push(new TTLController(ctx('ttl-controller')));

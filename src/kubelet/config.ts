@@ -24,6 +24,8 @@ export interface KubeletConfig {
   nodeLeaseDurationSeconds: number;
   /** Heartbeat through a Lease in kube-node-lease (NodeLease, v1.13+). */
   useLease: boolean;
+  /** The Pulled event says the pull's durations and the image's size (v1.30+; v1.12: "Successfully pulled image"). */
+  imagePullDurations: boolean;
   /** --pod-cidr: used for pod IPs until the node gets spec.podCIDR. */
   podCIDR?: string;
   capacity?: Record<string, string>;
@@ -47,4 +49,10 @@ export interface KubeletConfig {
    * --node-ip, and keeps the addresses the cloud set (upstream initialNode, nodestatus.NodeAddress).
    */
   externalCloudProvider?: boolean;
+  /**
+   * --cloud-provider naming an in-tree provider (until v1.30): the providerID the kubelet read
+   * from its cloud as it started, which it registers its Node with (initialNode:
+   * GetInstanceProviderID).
+   */
+  providerID?: string;
 }

@@ -185,7 +185,10 @@ export class HollowKubelet {
           ...(external && this.config.nodeIP ? { 'alpha.kubernetes.io/provided-node-ip': this.config.nodeIP } : {}),
         },
       },
-      spec: taints.length ? { taints } : {},
+      spec: {
+        ...(this.config.providerID ? { providerID: this.config.providerID } : {}),
+        ...(taints.length ? { taints } : {}),
+      },
       status: {
         capacity: this.capacity(),
         allocatable: this.allocatable(),

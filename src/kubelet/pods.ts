@@ -1,3 +1,4 @@
+import { ImageManager, ImageOutcome } from './images';
 import { Clock, isoTime, nanoTime, TimerHandle } from '../clock';
 import { Node, Pod, PodCondition } from '../api/core';
 import { clone } from '../api/meta';
@@ -39,6 +40,8 @@ export class PodRunner {
   private readonly firstSeen = new Map<string, number>();
   /** Syncs to retry after a failure (cleared by stop()). */
   private readonly retries = new Set<TimerHandle>();
+  /** The machine's images: made once, so they outlive a restart of the kubelet. */
+  private readonly images: ImageManager;
 
   constructor(
     private readonly config: KubeletConfig,
@@ -47,6 +50,7 @@ export class PodRunner {
     private readonly events: EventRecorder,
     private readonly report: ErrorSink,
   ) {
+    this.images = new ImageManager(config.imagePullDurations);
     this.lifecycle = new PodLifecycle(
       client,
       clock,
@@ -197,6 +201,10 @@ export class PodRunner {
     }
     const hostIP = node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? this.config.nodeIP;
     const podIP = pod.spec.hostNetwork ? hostIP : this.allocator()?.allocate(pod.metadata.uid ?? pod.metadata.name!);
+    // Each container's image first (EnsureImageExists); a hollow kubelet starts a pod's
+    // containers together, so one that cannot have its image keeps them all waiting.
+    const images = pod.spec.containers.map((c) => this.images.ensure(c));
+    if (images.some((i) => i.failure)) return this.waitForImages(pod, images, now, hostIP, podIP);
     const next = clone(pod);
     const cond = (type: string): PodCondition => ({
       type,
@@ -227,11 +235,71 @@ export class PodRunner {
     try {
       const updated = await this.client.update<Pod>(ref, next, { subresource: 'status' });
       this.lifecycle.started(updated);
-      for (const c of pod.spec.containers) {
-        this.events.normal(updated, 'Pulled', `Container image "${c.image}" already present on machine`);
+      pod.spec.containers.forEach((c, i) => {
+        for (const e of images[i].events) this.events.record(updated, e.type, e.reason, e.message);
         this.events.normal(updated, 'Created', `Created container ${c.name}`);
         this.events.normal(updated, 'Started', `Started container ${c.name}`);
-      }
+      });
+    } catch (e) {
+      if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
+    }
+  }
+
+  /**
+   * A container whose image the kubelet may not pull (Never, and not on the machine): the pod
+   * stays Pending, its sandbox made (an IP) and its containers waiting, that one with the
+   * image manager's reason (ErrImageNeverPull) and message, as upstream's status shows it.
+   * Written once: the next sync of an unchanged pod finds the same status and leaves it.
+   */
+  private async waitForImages(
+    pod: Pod,
+    images: ImageOutcome[],
+    now: string,
+    hostIP: string | undefined,
+    podIP: string | undefined,
+  ): Promise<void> {
+    const waiting = pod.spec.containers.map((c, i) => ({
+      name: c.name,
+      ready: false,
+      restartCount: 0,
+      started: false,
+      image: c.image ?? '',
+      imageID: '',
+      state: { waiting: images[i].failure ?? { reason: 'ContainerCreating' } },
+    }));
+    const same = (pod.status?.containerStatuses ?? []).map((s) => JSON.stringify(s.state));
+    if (JSON.stringify(waiting.map((s) => JSON.stringify(s.state))) === JSON.stringify(same)) return;
+    const unready = `containers with unready status: [${pod.spec.containers.map((c) => c.name).join(' ')}]`;
+    const notReady = (type: string): PodCondition => ({
+      type,
+      status: 'False',
+      lastProbeTime: null,
+      lastTransitionTime: now,
+      reason: 'ContainersNotReady',
+      message: unready,
+    });
+    const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    const next = clone(pod);
+    next.status = {
+      ...next.status,
+      phase: 'Pending',
+      conditions: [
+        { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: now },
+        notReady('Ready'),
+        notReady('ContainersReady'),
+        ...(scheduled ? [scheduled] : []),
+      ],
+      hostIP,
+      ...(hostIP ? { hostIPs: [{ ip: hostIP }] } : {}),
+      ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
+      startTime: now,
+      containerStatuses: waiting,
+    };
+    try {
+      const updated = await this.client.update<Pod>({ resource: 'pods', namespace: pod.metadata.namespace }, next, {
+        subresource: 'status',
+      });
+      for (const i of images) for (const e of i.events) this.events.record(updated, e.type, e.reason, e.message);
     } catch (e) {
       if (!isStatusError(e, 'Conflict') && !isStatusError(e, 'NotFound')) throw e;
     }

@@ -36,6 +36,14 @@ export interface Profile {
     legacyServiceAccountTokens?: boolean;
     /** The root-ca-cert-publisher controller: kube-root-ca.crt in every namespace (v1.20+). */
     rootCACertPublisher?: boolean;
+    /**
+     * The kubelet reads its node's metadata from the cloud itself (in-tree providers, until
+     * v1.30); without them it registers with --cloud-provider=external and the cloud node
+     * controller of the cloud-controller-manager writes the metadata.
+     */
+    inTreeCloudProviders?: boolean;
+    /** The kubelet's image events: "Pulling image", and durations and size in Pulled (v1.30+), not v1.12's "pulling image". */
+    imagePullDurations?: boolean;
     /** Load balancers keep NotReady nodes (KEP-3458, v1.30+). */
     stableLoadBalancerNodeSet?: boolean;
     /** ResourceQuota's "must specify … for: <containers>" wording (newer releases). */
