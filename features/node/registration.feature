@@ -59,21 +59,6 @@ Feature: Nodes register themselves, or an administrator creates them by hand
     When 20 seconds pass
     Then node "n1" does not exist
 
-  @NODE-SELF-REGISTER @needs-cloud-provider
-  Scenario: On a cloud the node is registered with the providerID the cloud gives its machine
-    The seed lists --cloud-provider among the kubelet's registration options, "to read the
-    node's own metadata from the cloud provider". The v1.12 kubelet asks its cloud itself as
-    it builds its Node (initialNode: GetInstanceProviderID). Since the in-tree providers went
-    (v1.31) a kubelet on a cloud runs with --cloud-provider=external: it registers tainted
-    node.cloudprovider.kubernetes.io/uninitialized, and the cloud-controller-manager's cloud
-    node controller writes the metadata and lifts the taint (k8s.io/cloud-provider
-    controllers/node, syncNode). Either way the node ends up named by its machine, with no
-    taint left. Each provider names machines its own way: "<cloud>" is its name.
-    Given the flag "--cloud-provider" is "simulated"
-    And a ready node "vm-1"
-    Then node "vm-1" has providerID "<cloud>://vm-1"
-    And node "vm-1" has no taints
-
   @NODE-MANUAL @NODE-STARTUP-GRACE
   Scenario: A hand-made node (the seed's node3.yaml) is kept, Unknown, until deleted
     Given the node monitor period is 5 seconds
