@@ -4,6 +4,8 @@ import { Node, Taint, TaintEffect, Toleration } from './core';
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
 export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+/** A --cloud-provider=external kubelet's node until the cloud node controller initializes it (cloudproviderapi.TaintExternalCloudProvider). */
+export const TAINT_CLOUD_UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
 export const TAINT_MEMORY_PRESSURE = 'node.kubernetes.io/memory-pressure';
 export const TAINT_DISK_PRESSURE = 'node.kubernetes.io/disk-pressure';
 export const TAINT_NETWORK_UNAVAILABLE = 'node.kubernetes.io/network-unavailable';

@@ -1,3 +1,4 @@
+import { TAINT_CLOUD_UNINITIALIZED } from '../api/taints';
 import { createHash } from 'node:crypto';
 import { jsonEqual } from '../api/meta';
 import { Clock, isoTime, microTime, TimerHandle } from '../clock';
@@ -15,7 +16,7 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** What a kubelet with --cloud-provider=external registers with, until the cloud node controller initializes the node. */
 const UNINITIALIZED_TAINT = {
-  key: 'node.cloudprovider.kubernetes.io/uninitialized',
+  key: TAINT_CLOUD_UNINITIALIZED,
   value: 'true',
   effect: 'NoSchedule' as const,
 };

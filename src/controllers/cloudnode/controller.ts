@@ -1,12 +1,10 @@
 import { Node } from '../../api/core';
 import { isStatusError } from '../../api/errors';
+import { TAINT_CLOUD_UNINITIALIZED } from '../../api/taints';
 import { ControllerContext } from '../../client/controller-context';
 import { Informer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { CloudProvider } from '../../cloud/provider';
-
-/** The taint a kubelet with --cloud-provider=external registers with (cloudproviderapi.TaintExternalCloudProvider). */
-export const UNINITIALIZED_TAINT_KEY = 'node.cloudprovider.kubernetes.io/uninitialized';
 
 /**
  * The cloud node controller of the cloud-controller-manager (k8s.io/cloud-provider
@@ -49,7 +47,7 @@ export class CloudNodeController {
       throw new Error(`the cloud has no instance for node "${name}" (InstanceNotFound): it stays uninitialized`);
     const spec = { ...node.spec };
     if (!spec.providerID) spec.providerID = metadata.providerID;
-    spec.taints = (spec.taints ?? []).filter((t) => t.key !== UNINITIALIZED_TAINT_KEY);
+    spec.taints = (spec.taints ?? []).filter((t) => t.key !== TAINT_CLOUD_UNINITIALIZED);
     if (spec.taints.length === 0) delete spec.taints;
     try {
       await this.ctx.client.update<Node>({ resource: 'nodes' }, { ...node, spec });
@@ -63,5 +61,5 @@ export class CloudNodeController {
 }
 
 function uninitialized(node: Node): boolean {
-  return (node.spec?.taints ?? []).some((t) => t.key === UNINITIALIZED_TAINT_KEY);
+  return (node.spec?.taints ?? []).some((t) => t.key === TAINT_CLOUD_UNINITIALIZED);
 }
