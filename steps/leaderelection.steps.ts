@@ -21,7 +21,7 @@ interface Record {
 }
 
 function lockRef(world: KubeWorld) {
-  const lock = world.flag('leader-elect-resource-lock') ?? 'leases';
+  const lock = world.requiredFlag('leader-elect-resource-lock');
   return { lock, ref: { resource: lock === 'leases' ? 'leases.coordination.k8s.io' : lock, namespace: 'kube-system' } };
 }
 

@@ -108,6 +108,13 @@ export class KubeWorld extends World<RunParameters> {
     return this.pendingFlags[c]?.[flag] ?? this.driver.profile.flags[c]?.[flag];
   }
 
+  /** The flag's value in force; the profiles hold every default, so a missing one is a profile bug. */
+  requiredFlag(flag: string): string {
+    const v = this.flag(flag);
+    if (v === undefined) throw new Error(`profile ${this.driver.profile.name} sets no --${flag}`);
+    return v;
+  }
+
   /** The driver, started with the flags set so far. */
   async cluster(): Promise<ClusterDriver> {
     if (!this.started) {

@@ -7,7 +7,8 @@ Feature: The profile's defaults, judged without stating them
   --node-monitor-period 5 s, --node-eviction-rate 0.1 nodes per second,
   --secondary-node-eviction-rate 0.01, --unhealthy-zone-threshold 0.55,
   --large-cluster-size-threshold 50, --pod-eviction-timeout 5 min (seed), and the grace
-  period of each release (40 s in the seed, 50 s in 1.32).
+  period of each release (40 s in the seed, 50 s in 1.32). "none" on a real clock is judged
+  from the monitor pass that made the zone partially disrupted, as in zones.feature.
   Source: 000 §1.2 "节点控制" (the flags and their defaults). Upstream:
   NodeLifecycleControllerConfiguration defaults (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go,
   cmd/kube-controller-manager/app/options).

@@ -12,6 +12,11 @@ Feature: Each zone is judged and rate-limited on its own
   topology.kubernetes.io/zone label (failure-domain.beta.kubernetes.io/zone wins).
   At 0.01 the gap is 100.1 s, not 100 s: upstream's rate is a float32, just under 0.01,
   so the token is due a hair after 100 s and taken at the next 100 ms pass.
+  On a real clock nodes stopped together can go Unknown in two monitor passes (the controller
+  stamps a lease renewal with the pass that first sees it), and the zone is judged at the end
+  of each pass: "none" then holds from the pass that made the zone partially disrupted, and a
+  node marked in an earlier pass, while the zone was Normal, may have gone at the normal rate
+  (steps/zone-passes.ts; the reading is attached to the scenario).
   Source: 000 §1.2 "节点控制" (--unhealthy-zone-threshold, --large-cluster-size-threshold,
   --secondary-node-eviction-rate). Upstream: ComputeZoneState, handleDisruption,
   setLimiterInZone, ReducedQPSFunc, HealthyQPSFunc (node_lifecycle_controller.go);

@@ -89,6 +89,11 @@ export class TimelineRecorder {
     return d && d.length > 0 ? Math.min(...d.map((x) => x.at)) : undefined;
   }
 
+  /** When the node's Ready condition first turned Unknown at or after `since`, if it did. */
+  becameUnknown(node: string, since: number): number | undefined {
+    return this.tracks.get(node)?.ready.find(([at, status]) => at >= since && status === 'Unknown')?.[0];
+  }
+
   data(): TimelineData {
     return {
       start: this.start,
