@@ -95,3 +95,18 @@ Feature: Pods leave a node that stays not ready, one node at a time per zone
     And 1 minute passes
     Then pod "z1-node-1-pod-1" has condition Ready "False"
     And pod "z1-node-2-pod-1" has condition Ready "True"
+
+  Scenario: A pod marked not ready is Ready again at its kubelet's next status sync once the node is back
+    The node controller only ever marks pods not ready; setting them Ready again is the kubelet's:
+    its status manager compares every pod's status in the API server with its own each 10 s
+    (status_manager.go syncBatch, needsReconcile) and writes back the Ready condition it owns.
+    Given zone "z1" has 10 ready nodes, each running 2 pods
+    When 1 node of zone "z1" stops reporting
+    And 1 minute passes
+    Then pod "z1-node-1-pod-1" has condition Ready "False"
+    When node "z1-node-1" of zone "z1" reports again
+    And 5 seconds pass
+    Then pod "z1-node-1-pod-1" has condition Ready "False"
+    When 10 seconds pass
+    Then pod "z1-node-1-pod-1" has condition Ready "True"
+    And pod "z1-node-1-pod-2" has condition Ready "True"
