@@ -12,9 +12,11 @@ start=$(date +%s)
 # of the workers transpiles src/ through ts-node first — measured 110 s to the first scenario
 # at load 10, 27 s from dist/ at load 23 (8 workers, README).
 node bin/build.js || exit 2
-# kubespec run hands a parallel run's scenarios out longest first (src/cli/longest-first.ts).
+# kubespec run hands a parallel run's scenarios out longest first (src/cli/longest-first.ts): by
+# the last run's lengths in the report directory, else by upstream/scenario-seconds.json (a full
+# run's, npm run upstream:lengths): on a fresh clone without it the twelfth run took 51 min, not 36.
 node bin/kubespec run --target upstream --profile kubernetes-1.32 --parallel "${KUBESPEC_UPSTREAM_PARALLEL:-28}" \
-  --report-dir reports/upstream/kubernetes-1.32 "$@"
+  --lengths upstream/scenario-seconds.json --report-dir reports/upstream/kubernetes-1.32 "$@"
 rc=$?
 echo "test:upstream: $(( $(date +%s) - start )) s wall"
 scripts/report-all.sh || rc=2

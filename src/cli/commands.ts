@@ -50,6 +50,7 @@ export const RUN: CommandDef = {
     { name: 'label', type: 'string', value: 'NAME' },
     { name: 'fail-fast', type: 'boolean' },
     { name: 'parallel', type: 'string', value: 'N' },
+    { name: 'lengths', type: 'string', value: 'FILE.json' },
     { name: 'rerun-failed', type: 'boolean' },
     { name: 'shard', type: 'string', value: 'INDEX/TOTAL' },
     { name: 'quiet-summary', type: 'boolean' },

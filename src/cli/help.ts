@@ -46,7 +46,11 @@ ${synopsis(RUN)}
                             their results into that run's record (messages, JUnit, conformance)
   --shard INDEX/TOTAL       run every TOTAL-th scenario starting at INDEX (1-based), for CI splits;
                             merge the shards' report dirs with kubespec report
-  --parallel N              run scenarios in N worker processes
+  --parallel N              run scenarios in N worker processes, the longest first: by what each took
+                            in the last run into DIR, else by --lengths, else by its stated waits
+  --lengths FILE.json       seconds per scenario ({"features/x.feature:12": 300, …}) for that order
+                            when DIR holds no earlier run (upstream/scenario-seconds.json: the
+                            upstream target's, written from a full run by npm run upstream:lengths)
   --quiet-summary           print only the summary, no per-step progress
   --all-applicable          fail when a selected scenario is not applicable: for fixed selections
                             (CI smokes) that must really run, not be set aside by a flag or capability

@@ -129,6 +129,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--shard ${shard}: INDEX is larger than TOTAL`);
   const parallel = str(args, 'parallel', '0')!;
   if (!/^\d+$/.test(parallel)) throw new UsageError(`--parallel wants a number, got "${parallel}"`);
+  const lengths = readLengths(str(args, 'lengths'));
   // What would run comes first: a misspelled path or tag is told before the control plane loads.
   const reportDir = path.resolve(str(args, 'report-dir', 'reports')!);
   const rerun = flag(args, 'rerun-failed');
@@ -327,8 +328,8 @@ export async function runCommand(argv: string[]): Promise<number> {
                     .href,
                 ]
               : [],
-          // …by what they took in the last run into this report directory, where it was longer.
-          pluginOptions: Number(parallel) > 1 ? { measured: report.measuredSeconds(reportDir) } : {},
+          // …by what they took in the last run into this report directory (else --lengths), where it was longer.
+          pluginOptions: Number(parallel) > 1 ? { measured: { ...lengths, ...report.measuredSeconds(reportDir) } } : {},
           worldParameters: { target: prepared.target, profile: profileName, ...prepared.options },
           ...(shard ? { shard } : {}),
           tags,
@@ -361,6 +362,25 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (interruption) return new Promise<number>(() => undefined);
     return finish();
   }
+}
+
+/** --lengths: seconds per scenario (file:line), for the longest-first order of a first run. */
+function readLengths(file: string | undefined): Record<string, number> {
+  if (file === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`--lengths ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const bad = (why: string) => new UsageError(`--lengths ${file}: ${why}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw bad('wants an object of "file.feature:line": seconds');
+  for (const [k, v] of Object.entries(parsed)) {
+    if (!/^.+\.feature:\d+$/.test(k)) throw bad(`"${k}" is not file.feature:line`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw bad(`"${k}": ${JSON.stringify(v)} is not seconds`);
+  }
+  return parsed as Record<string, number>;
 }
 
 function prepareServeFlags(args: Parsed): Flags {

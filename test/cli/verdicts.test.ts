@@ -107,6 +107,29 @@ test('every command answers -h/--help, kubespec --version its version, and an un
   assert.match(bad.stderr, /--dry-runx/);
 });
 
+test('--lengths: a file that is not seconds per file.feature:line is exit 2 naming it; the upstream one names real scenarios', async () => {
+  const bad = path.join(tmp('lengths'), 'bad.json');
+  for (const [text, why] of [
+    ['{"features/x.feature": 3}', /"features\/x\.feature" is not file\.feature:line/],
+    ['{"features/x.feature:3": "long"}', /"features\/x\.feature:3": "long" is not seconds/],
+    ['[1]', /wants an object/],
+  ] as const) {
+    fs.writeFileSync(bad, text);
+    const r = await kubespec(['run', '--dry-run', '--lengths', bad, 'features/node/lease.feature']);
+    assert.equal(r.code, 2, out(r));
+    assert.match(r.stderr, why);
+  }
+  const committed = JSON.parse(fs.readFileSync(path.join(ROOT, 'upstream/scenario-seconds.json'), 'utf8')) as Record<
+    string,
+    number
+  >;
+  for (const key of Object.keys(committed)) {
+    const [file, line] = key.split(':');
+    const lines = fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n');
+    assert.ok(Number(line) <= lines.length, `${key}: ${file} has ${lines.length} lines`);
+  }
+});
+
 test('an empty selection is exit 2, names the path or tag, and leaves the previous report as it was', async () => {
   const cwd = tmp('cwd');
   const prev = previousReport();
