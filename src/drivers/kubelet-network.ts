@@ -132,11 +132,6 @@ export class KubeletNetwork {
     object,
     { pod: Pod; nodeName: string; port: number; caller: HollowPodCaller }
   >();
-  /**
-   * What a hollow pod serves HTTPS with: a certificate of its own CA, which nobody is given,
-   * so a caller that completes the handshake has not verified it (made on first use).
-   */
-  private podTLS?: tls.SecureContext;
   private readonly sockets = new Set<Duplex>();
 
   constructor(
@@ -170,6 +165,8 @@ export class KubeletNetwork {
 
   /** Listens for CONNECT on a Unix socket (removed first if a stale one is there). */
   async listen(endpoint: EgressEndpoint): Promise<void> {
+    // The pods' certificate is made now, off the path of the first https: handshake.
+    setImmediate(hollowPodSecureContext).unref();
     fs.rmSync(endpoint.udsName, { force: true });
     const proxy = http.createServer((_req, res) => {
       res.writeHead(405, { 'Content-Type': 'text/plain' }).end('only CONNECT\n');
@@ -293,7 +290,7 @@ export class KubeletNetwork {
       }
       const secure = new tls.TLSSocket(tunnel, {
         isServer: true,
-        secureContext: this.podSecureContext(),
+        secureContext: hollowPodSecureContext(),
         requestCert: true,
         rejectUnauthorized: false,
       });
@@ -310,14 +307,22 @@ export class KubeletNetwork {
     if (head.length) first(head);
     else socket.once('data', first);
   }
+}
 
-  private podSecureContext(): tls.SecureContext {
-    if (!this.podTLS) {
-      const pair = CertificateAuthority.create('hollow-pods-ca').issue({ commonName: 'hollow-pod', usage: 'server' });
-      this.podTLS = tls.createSecureContext({ cert: pair.certPem, key: pair.keyPem });
-    }
-    return this.podTLS;
+/**
+ * What hollow pods serve HTTPS with: a certificate of a CA of their own, which nobody is given,
+ * so a caller that completes the handshake has not verified it. One per process, made before
+ * it is needed (KubeletNetwork.listen): made inside the first handshake (two RSA keys, two
+ * signatures) it took the API server past net/http's 10 s TLS handshake timeout at load 40
+ * (upstream, twelfth and thirteenth full runs, service-proxy.feature "https:").
+ */
+let hollowPodTLS: tls.SecureContext | undefined;
+function hollowPodSecureContext(): tls.SecureContext {
+  if (!hollowPodTLS) {
+    const pair = CertificateAuthority.create('hollow-pods-ca').issue({ commonName: 'hollow-pod', usage: 'server' });
+    hollowPodTLS = tls.createSecureContext({ cert: pair.certPem, key: pair.keyPem });
   }
+  return hollowPodTLS;
 }
 
 /** The first byte of a TLS record carrying a handshake (a ClientHello, when a client speaks first). */
