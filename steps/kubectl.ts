@@ -163,9 +163,10 @@ export async function startKubectl(world: KubeWorld, command: string, options: K
 
 /**
  * Waits (real time: kubectl is another process) until the background kubectl has printed a
- * line matching the pattern. Fails with what it printed.
+ * line matching the pattern. Fails with what it printed. 60 s, as long as a foreground kubectl
+ * may run: at load 40 (upstream, thirteenth full run) `kubectl port-forward` printed nothing in 15 s.
  */
-export async function backgroundPrints(world: KubeWorld, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+export async function backgroundPrints(world: KubeWorld, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
   const s = kubectlState(world);
   if (!s.background) throw new Error('no kubectl runs in the background');
   const deadline = Date.now() + timeoutMs;
