@@ -252,10 +252,14 @@ When(
 
 // ── when pods go ────────────────────────────────────────────────────────────────────────
 
-function lastStop(world: KubeWorld, nodes: string[]): number {
+function stopTimesOf(world: KubeWorld, nodes: string[]): number[] {
   const times = nodes.map((n) => world.stopTimes.get(n)).filter((t): t is number => t !== undefined);
   if (times.length === 0) throw new Error(`none of ${nodes.join(', ')} was stopped in this scenario`);
-  return Math.max(...times);
+  return times;
+}
+
+function lastStop(world: KubeWorld, nodes: string[]): number {
+  return Math.max(...stopTimesOf(world, nodes));
 }
 
 async function advanceTo(world: KubeWorld, at: number): Promise<void> {
@@ -320,7 +324,7 @@ async function expectNoneFromDisruptingPass(
 ): Promise<void> {
   const r = await timedTimeline(world);
   const nodes = zoneNodes(world, zone);
-  const since = Math.min(...nodes.map((n) => world.stopTimes.get(n) ?? Number.POSITIVE_INFINITY));
+  const since = Math.min(...stopTimesOf(world, nodes));
   const reading = readPasses(
     nodes.map((node) => ({ node, at: r.becameUnknown(node, since) })),
     {
