@@ -14,6 +14,18 @@ import { SpdySession, SpdyStream } from './spdy';
 export const REMOTE_COMMAND_WEBSOCKET = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
 export const REMOTE_COMMAND_SPDY = ['v4.channel.k8s.io', 'v3.channel.k8s.io', 'v2.channel.k8s.io', 'channel.k8s.io'];
 
+/**
+ * How long after the WebSocket upgrade a hollow session starts, in real time: a container
+ * runtime's exec takes tens of milliseconds to start the process, and client-go counts on it.
+ * Its WebSocket executor (tools/remotecommand/websocket.go, StreamWithContext) starts the read
+ * loop and registers the streams in two goroutines at once; a frame that arrives before its
+ * stream is registered is dropped ("Unknown stream id 1, discarding message") and kubectl
+ * prints nothing. A hollow `echo` answered 0.2 ms after the upgrade, often in the same TCP read
+ * as the 101, and lost its output about once in a few hundred runs under load. SPDY needs no
+ * wait: the client opens each stream itself and the session starts when all are there.
+ */
+export const WEBSOCKET_SESSION_START_MS = 50;
+
 enum Channel {
   Stdin = 0,
   Stdout = 1,
@@ -92,6 +104,8 @@ export function runSession(
 
 export function websocketIO(ws: WebSocket, v5: boolean): CommandIO {
   const stdin: ((b: Buffer) => void)[] = [];
+  // stdin that arrives before the session reads it (it starts WEBSOCKET_SESSION_START_MS late)
+  const unread: Buffer[] = [];
   const stdinEnd: (() => void)[] = [];
   let stdinClosed = false;
   const closeStdin = () => {
@@ -106,15 +120,20 @@ export function websocketIO(ws: WebSocket, v5: boolean): CommandIO {
   ws.on('message', (data: Buffer, isBinary) => {
     const b = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
     if (!isBinary || b.length === 0) return;
-    if (b[0] === Channel.Stdin) for (const cb of stdin) cb(b.subarray(1));
-    else if (v5 && b[0] === Channel.Close && b[1] === Channel.Stdin) closeStdin();
+    if (b[0] === Channel.Stdin) {
+      if (stdin.length === 0) unread.push(b.subarray(1));
+      for (const cb of stdin) cb(b.subarray(1));
+    } else if (v5 && b[0] === Channel.Close && b[1] === Channel.Stdin) closeStdin();
     // Resize (4) changes nothing in a hollow terminal.
   });
   ws.on('close', closeStdin);
   return {
     stdout: (b) => send(Channel.Stdout, b),
     stderr: (b) => send(Channel.Stderr, b),
-    onStdin: (cb) => stdin.push(cb),
+    onStdin: (cb) => {
+      stdin.push(cb);
+      for (const b of unread.splice(0)) cb(b);
+    },
     onStdinEnd: (cb) => (stdinClosed ? cb() : stdinEnd.push(cb)),
     finish: (status) => {
       send(Channel.Error, Buffer.from(JSON.stringify(status)));

@@ -10,6 +10,7 @@ import {
   runSession,
   spdyCommand,
   websocketIO,
+  WEBSOCKET_SESSION_START_MS,
 } from './remotecommand';
 
 /**
@@ -135,9 +136,10 @@ export class KubeletStreaming {
           400,
           `unable to upgrade: none of the offered subprotocols ${JSON.stringify(offered)} is supported (want one of ${REMOTE_COMMAND_WEBSOCKET.join(', ')})`,
         );
-      this.wss.handleUpgrade(req, socket, head, (ws) =>
-        runSession(kind, pod, container, argv, opts, websocketIO(ws, ws.protocol === 'v5.channel.k8s.io')),
-      );
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        const io = websocketIO(ws, ws.protocol === 'v5.channel.k8s.io');
+        setTimeout(() => runSession(kind, pod, container, argv, opts, io), WEBSOCKET_SESSION_START_MS);
+      });
       return;
     }
     if (upgrade === 'spdy/3.1') {

@@ -3,7 +3,10 @@
 // and the access review APIs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
+import { WebSocket } from 'ws';
 import { SpdySession, SpdyStream } from '../../src/kubelet/spdy';
 import { SPDY_DICTIONARY } from '../../src/util/spdy-dictionary';
 import { runCommand } from '../../src/kubelet/exec';
@@ -14,6 +17,8 @@ import { alwaysAllow, alwaysDeny } from '../../src/apiserver/auth/authorizer';
 import { isStatusError } from '../../src/api/errors';
 import { Pod } from '../../src/api/core';
 import { KubeletConfig } from '../../src/kubelet/config';
+import { KubeletStreaming } from '../../src/kubelet/streaming';
+import { WEBSOCKET_SESSION_START_MS } from '../../src/kubelet/remotecommand';
 
 /** A SPDY client's side of the wire, as Go's framer writes it: one zlib stream with the dictionary, sync-flushed per block. */
 class Client {
@@ -311,4 +316,61 @@ test("TokenReview: the API server's token authenticators say who a token is", as
   );
   // Upstream's tokenreview REST answers a missing token with 400 BadRequest, not 422.
   await assert.rejects(tokenReview(tokens, { spec: {} }), (e) => isStatusError(e, 'BadRequest'));
+});
+
+// client-go's WebSocket executor registers its streams while its read loop already runs and
+// drops a frame for a stream not yet registered ("Unknown stream id 1"): the hollow session
+// starts WEBSOCKET_SESSION_START_MS after the upgrade, and stdin sent before it is kept.
+test('a WebSocket exec session starts after the upgrade and keeps the stdin sent before it', async () => {
+  const streaming = new KubeletStreaming({ nodeName: 'n1', pod: () => ctx.pod });
+  const server = http.createServer();
+  server.on('upgrade', (req, socket, head) => streaming.upgrade(req, socket, head));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const session = (command: string, sendStdin: boolean) =>
+    new Promise<{ upgradedAt: number; frames: { at: number; channel: number; text: string }[] }>((resolve, reject) => {
+      const input = sendStdin ? '&input=1' : '';
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/exec/default/web/app?command=${command}&output=1${input}`, [
+        'v5.channel.k8s.io',
+      ]);
+      const frames: { at: number; channel: number; text: string }[] = [];
+      let upgradedAt = 0;
+      ws.on('upgrade', () => (upgradedAt = performance.now()));
+      ws.on('open', () => {
+        if (!sendStdin) return;
+        ws.send(Buffer.from([0, ...Buffer.from('typed early\n')]));
+        ws.send(Buffer.from([255, 0]));
+      });
+      ws.on('message', (b: Buffer) =>
+        frames.push({ at: performance.now(), channel: b[0], text: b.subarray(1).toString() }),
+      );
+      ws.on('close', () => resolve({ upgradedAt, frames }));
+      ws.on('error', reject);
+    });
+  try {
+    const echo = await session('echo&command=hi', false);
+    assert.deepEqual(
+      echo.frames.map((f) => [f.channel, f.text]),
+      [
+        [1, 'hi\n'],
+        [3, '{"metadata":{},"status":"Success"}'],
+      ],
+    );
+    // a timer may fire a millisecond early against performance.now(); without the wait the
+    // output followed the upgrade by 0.2 ms
+    assert.ok(
+      echo.frames[0].at - echo.upgradedAt >= WEBSOCKET_SESSION_START_MS - 5,
+      `output ${echo.frames[0].at - echo.upgradedAt} ms after the upgrade`,
+    );
+    const cat = await session('cat', true);
+    assert.deepEqual(
+      cat.frames.map((f) => [f.channel, f.text]),
+      [
+        [1, 'typed early\n'],
+        [3, '{"metadata":{},"status":"Success"}'],
+      ],
+    );
+  } finally {
+    server.close();
+  }
 });
