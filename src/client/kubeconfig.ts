@@ -71,18 +71,46 @@ class KeptAgents {
   }
 }
 
+/** Methods Go's net/http may send again (Request.isReplayable): they change nothing. */
+const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
 /**
  * One HTTP(S) exchange with node's own client. The agent is the one client-node builds from
  * the kubeconfig (CA, client certificate, skip-verify, proxy); an https agent is not offered
  * to a plain-HTTP server.
+ *
+ * A kept connection may be closed by the server just as a request goes out on it ("socket
+ * hang up", ECONNRESET before any answer). client-go's transport (Go's net/http,
+ * persistConn.shouldRetryRequest) then sends a replayable request again on another
+ * connection, and so does this: only when the connection was a reused one, so a server that
+ * refuses a fresh connection still fails the request.
  */
-function send(
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  agent: http.Agent | undefined,
-): Promise<{ status: number; statusText: string; text: string }> {
+async function send(exchange: Exchange): Promise<Answer> {
+  for (;;) {
+    try {
+      return await sendOnce(exchange);
+    } catch (e) {
+      const { reusedSocket, code } = e as { reusedSocket?: boolean; code?: string };
+      if (!(reusedSocket && REPLAYABLE.has(exchange.method) && (code === 'ECONNRESET' || code === 'EPIPE'))) throw e;
+    }
+  }
+}
+
+interface Exchange {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  agent: http.Agent | undefined;
+}
+
+interface Answer {
+  status: number;
+  statusText: string;
+  text: string;
+}
+
+function sendOnce({ url, method, headers, body, agent }: Exchange): Promise<Answer> {
   const secure = url.protocol === 'https:';
   const request = secure ? https.request : http.request;
   const usable = secure || !(agent instanceof https.Agent) ? agent : undefined;
@@ -100,7 +128,7 @@ function send(
       );
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (e) => reject(Object.assign(e, { reusedSocket: req.reusedSocket })));
     req.end(body);
   });
 }
@@ -179,13 +207,13 @@ export class KubeconfigClient implements Client {
     else Object.assign(headers, given ?? {});
     headers.accept = 'application/json';
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-    const res = await send(
+    const res = await send({
       url,
       method,
       headers,
-      options.body === undefined ? undefined : JSON.stringify(options.body),
-      this.kept.for(agentFor(init.agent, url)),
-    );
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      agent: this.kept.for(agentFor(init.agent, url)),
+    });
     const text = res.text;
     let parsed: unknown;
     try {
