@@ -369,10 +369,26 @@ export class KubeDriver implements ClusterDriver {
           return undefined;
         });
     const watches = await Promise.all([wakeUp('nodes'), wakeUp('pods')]);
+    // A check whose request failed for a reason that passes (a reset connection, 429, a
+    // server-side timeout) is "not yet", as upstream's e2e polls judge (IsRetryableAPIError):
+    // at load 44 a list of 1001 pods was cut off mid-answer (fourteenth and fifteenth full runs).
+    let lastError: Error | undefined;
+    const checked = async () => {
+      try {
+        return await check();
+      } catch (e) {
+        if (!retryableApiError(e)) throw e;
+        lastError = e as Error;
+        return false;
+      }
+    };
     try {
-      while (!(await check())) {
+      while (!(await checked())) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${description}`);
+        if (left <= 0)
+          throw new Error(
+            `timed out after ${timeoutMs / 1000}s waiting for ${description}${lastError ? ` (the last check failed: ${lastError.message})` : ''}`,
+          );
         await new Promise<void>((resolve) => {
           const timer = this.realClock.setTimeout(resolve, Math.min(1000, left));
           wake = () => {
@@ -534,4 +550,15 @@ export class KubeDriver implements ClusterDriver {
     );
     return list.items;
   }
+}
+
+/**
+ * What upstream's e2e polls retry (test/utils IsRetryableAPIError, with utilnet's
+ * IsConnectionReset and IsProbableEOF): an overloaded server's 429, a request timed out on the
+ * server (504 Timeout, 500 ServerTimeout), a connection reset or cut before the answer ended.
+ */
+export function retryableApiError(e: unknown): boolean {
+  if (isStatusError(e)) return ['TooManyRequests', 'Timeout', 'ServerTimeout'].includes(e.status.reason ?? '');
+  const code = (e as { code?: string } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
