@@ -190,7 +190,14 @@ export class PodRunner {
       this.statusSync = undefined;
       const due = this.running().filter((p) => this.toReconcile.has(p.metadata.uid ?? ''));
       this.toReconcile.clear();
-      for (const pod of due) void this.restoreReady(pod).catch((e) => this.report('kubelet', e));
+      for (const pod of due)
+        void this.restoreReady(pod).catch((e) => {
+          // Upstream's next syncBatch looks at every pod again, so a write that failed is
+          // tried again at the next tick: at load 44 a reset connection had left 7 of 1001
+          // pods Ready=False for good (fifteenth full run).
+          this.report('kubelet', e);
+          if (this.active) this.reconcileAtNextSync(pod.metadata.uid ?? '');
+        });
     }, wait);
   }
 
