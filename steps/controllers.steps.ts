@@ -5,7 +5,7 @@ import { KubeObject } from '../src/api/meta';
 import { isStatusError } from '../src/api/errors';
 import { NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { advanceUntil, step } from './support';
 import { fieldAt, refFor, showField } from './objects';
 
 /** Controller vocabulary: pods a replication controller or job owns, scaling, relabelling, binding. */
@@ -206,6 +206,32 @@ Then(
     expect(Object.keys(q.status?.hard ?? {}).sort(), `resourcequota ${name}: status.hard`).to.deep.equal(
       Object.keys(q.spec?.hard ?? {}).sort(),
     );
+  }),
+);
+
+// Anchored to the moment a pod's run time counts from (the hollow kubelet ends a container
+// kubespec.io/run-seconds after it started it), not to the end of the preceding checks, which
+// at load 44 ended more than the 9 s after it (job.feature, fourteenth full run). startedAt
+// has whole seconds: the wait may end up to 1 s early, never late.
+When(
+  '{duration} pass(es) after the pods of {controller} {string}{in-namespace} started',
+  step(async function (this: KubeWorld, ms: number, kind: string, name: string, namespace: string) {
+    const cluster = await this.cluster();
+    let latest = 0;
+    await cluster.waitFor(
+      `every active pod of ${kind} ${name} started`,
+      async () => {
+        const started = (await ownedPods(this, kind, name, namespace)).map((p) => {
+          const at = p.status?.containerStatuses?.map((c) => c.state?.running?.startedAt);
+          return at?.length && at.every(Boolean) ? Math.max(...at.map((t) => Date.parse(String(t)))) : Number.NaN;
+        });
+        if (started.length === 0 || started.some(Number.isNaN)) return false;
+        latest = Math.max(...started);
+        return true;
+      },
+      60_000,
+    );
+    await advanceUntil(this, latest, ms, `the pods of ${kind} ${name} started`);
   }),
 );
 

@@ -1,6 +1,7 @@
 import { DataTable, Then, When } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { KubeObject } from '../src/api/meta';
+import { isStatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
 
@@ -93,38 +94,51 @@ When(
   'another controller manager {string} takes the leader lock',
   step(async function (this: KubeWorld, identity: string) {
     const cluster = await this.cluster();
-    const { lock, ref } = lockRef(this);
-    const { obj, record } = await readLock(this);
-    const now = new Date(cluster.now()).toISOString();
-    const next: Record = {
-      holderIdentity: identity,
-      leaseDurationSeconds: record.leaseDurationSeconds,
-      acquireTime: now,
-      renewTime: now,
-      leaderTransitions: record.leaderTransitions + 1,
-    };
-    const updated =
-      lock === 'leases'
-        ? {
-            ...obj,
-            spec: {
-              holderIdentity: next.holderIdentity,
-              leaseDurationSeconds: next.leaseDurationSeconds,
-              acquireTime: now.replace('Z', '000Z'),
-              renewTime: now.replace('Z', '000Z'),
-              leaseTransitions: next.leaderTransitions,
-            },
-          }
-        : {
-            ...obj,
-            metadata: {
-              ...obj.metadata,
-              annotations: { ...obj.metadata.annotations, [ANNOTATION]: JSON.stringify(next) },
-            },
-          };
-    await cluster.client.update(ref, updated as KubeObject);
+    // Read-modify-write, retried on a conflict as a contender's tryAcquireOrRenew is (client-go
+    // leaderelection): on a real cluster the holder may renew between the read and the write.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await takeLock(this, cluster.now(), identity);
+      } catch (e) {
+        if (!isStatusError(e, 'Conflict') || attempt >= 5) throw e;
+      }
+    }
   }),
 );
+
+async function takeLock(world: KubeWorld, at: number, identity: string): Promise<void> {
+  const cluster = await world.cluster();
+  const { lock, ref } = lockRef(world);
+  const { obj, record } = await readLock(world);
+  const now = new Date(at).toISOString();
+  const next: Record = {
+    holderIdentity: identity,
+    leaseDurationSeconds: record.leaseDurationSeconds,
+    acquireTime: now,
+    renewTime: now,
+    leaderTransitions: record.leaderTransitions + 1,
+  };
+  const updated =
+    lock === 'leases'
+      ? {
+          ...obj,
+          spec: {
+            holderIdentity: next.holderIdentity,
+            leaseDurationSeconds: next.leaseDurationSeconds,
+            acquireTime: now.replace('Z', '000Z'),
+            renewTime: now.replace('Z', '000Z'),
+            leaseTransitions: next.leaderTransitions,
+          },
+        }
+      : {
+          ...obj,
+          metadata: {
+            ...obj.metadata,
+            annotations: { ...obj.metadata.annotations, [ANNOTATION]: JSON.stringify(next) },
+          },
+        };
+  await cluster.client.update(ref, updated as KubeObject);
+}
 
 // The renewals themselves, watched for a while: every distinct renewTime seen, twice a
 // second. On a virtual clock each gap is exactly the period; on a real one within the age

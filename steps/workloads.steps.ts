@@ -41,18 +41,29 @@ async function replicaSetsOf(world: KubeWorld, name: string, ns: string): Promis
 
 /** Active pods whose controller is one of the Deployment's ReplicaSets. */
 async function podsOf(world: KubeWorld, name: string, ns: string): Promise<Pod[]> {
+  return (await podsAndAskedFor(world, name, ns)).pods;
+}
+
+/** The active pods of a Deployment's ReplicaSets, and how many their specs ask for in all. */
+async function podsAndAskedFor(world: KubeWorld, name: string, ns: string): Promise<{ pods: Pod[]; askedFor: number }> {
   const cluster = await world.cluster();
-  const uids = new Set((await replicaSetsOf(world, name, ns)).map((rs) => rs.metadata.uid));
+  const sets = await replicaSetsOf(world, name, ns);
+  const uids = new Set(sets.map((rs) => rs.metadata.uid));
   const pods = await cluster.client.list<Pod>({ resource: 'pods', namespace: ns });
-  return pods.items
-    .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && uids.has(r.uid)))
-    .filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  return {
+    pods: pods.items
+      .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && uids.has(r.uid)))
+      .filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed'),
+    askedFor: sets.reduce((n, rs) => n + (rs.spec?.replicas ?? 0), 0),
+  };
 }
 
 /**
  * When the last of a Deployment's active pods became Ready (ms since the epoch), as the
  * controllers read it: the Ready condition's lastTransitionTime, which the API keeps to the
- * whole second. On a real clock a pod just made may not be Ready yet: wait for all of them.
+ * whole second. On a real clock a pod just made may not be Ready yet, nor made at all (the
+ * ReplicaSet controller behind at load 44, fourteenth full run): wait until its ReplicaSets
+ * have every pod they ask for, each Ready.
  */
 async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<number> {
   const cluster = await world.cluster();
@@ -60,7 +71,8 @@ async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<
   await cluster.waitFor(
     `every active pod of deployment ${name} Ready`,
     async () => {
-      const pods = await podsOf(world, name, ns);
+      const { pods, askedFor } = await podsAndAskedFor(world, name, ns);
+      if (pods.length !== askedFor) return false;
       const times = pods.map((p) => {
         const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
         return ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : Number.NaN;

@@ -49,7 +49,7 @@ Feature: A Job runs its pods to completion
       | spec.backoffLimit | 6        |
       | status.active     | 2        |
       | status.succeeded  | <none>   |
-    When 9 seconds pass
+    When 9 seconds pass after the pods of job "pi" started
     Then the job "pi" has:
       | status.active    | 2      |
       | status.succeeded | <none> |
