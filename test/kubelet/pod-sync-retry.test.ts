@@ -9,6 +9,26 @@ import { POD_SYNC_BACKOFF_MS, STATUS_SYNC_PERIOD_MS } from '../../src/kubelet/po
 import { clusterConfig } from '../../src/profile/config';
 import { loadProfile } from '../../src/profile/profile';
 
+/** The client with its next pod status writes failing (as many as failNext asks), each with the message. */
+function failingPodStatusWrites(client: Client, message: string): { client: Client; failNext(n: number): void } {
+  let failures = 0;
+  const flaky: Client = new Proxy(client, {
+    get(target, prop, receiver) {
+      const real = Reflect.get(target, prop, receiver);
+      if (prop !== 'update') return typeof real === 'function' ? real.bind(target) : real;
+      return async (...args: unknown[]) => {
+        const [ref, , options] = args as [{ resource: string }, unknown, { subresource?: string } | undefined];
+        if (ref.resource === 'pods' && options?.subresource === 'status' && failures > 0) {
+          failures--;
+          throw new Error(message);
+        }
+        return (real as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { client: flaky, failNext: (n) => (failures = n) };
+}
+
 // A pod whose status write failed is synced again after the kubelet's backOffPeriod (10 s),
 // as upstream's pod workers requeue a failed sync; before, it stayed Pending until its object
 // changed (on upstream, 432 of 1001 pods never started after TLS connections were dropped).
@@ -18,21 +38,11 @@ test('a pod whose first status write fails is started by the retry after the bac
   await c.start();
   const errors: string[] = [];
   try {
-    let failures = 1;
-    const flaky: Client = new Proxy(c.client, {
-      get(target, prop, receiver) {
-        const real = Reflect.get(target, prop, receiver);
-        if (prop !== 'update') return typeof real === 'function' ? real.bind(target) : real;
-        return async (...args: unknown[]) => {
-          const [ref, , options] = args as [{ resource: string }, unknown, { subresource?: string } | undefined];
-          if (ref.resource === 'pods' && options?.subresource === 'status' && failures > 0) {
-            failures--;
-            throw new Error('Client network socket disconnected before secure TLS connection was established');
-          }
-          return (real as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { client: flaky, failNext } = failingPodStatusWrites(
+      c.client,
+      'Client network socket disconnected before secure TLS connection was established',
+    );
+    failNext(1);
     const kubelet = new HollowKubelet(kubeletConfig(c.config, { name: 'n1' }), flaky, c.clock, (what, e) =>
       errors.push(`${what}: ${(e as Error).message}`),
     );
@@ -69,21 +79,7 @@ test('a Ready written back after the node controller marked the pod not ready is
   await c.start();
   const errors: string[] = [];
   try {
-    let failures = 0;
-    const flaky: Client = new Proxy(c.client, {
-      get(target, prop, receiver) {
-        const real = Reflect.get(target, prop, receiver);
-        if (prop !== 'update') return typeof real === 'function' ? real.bind(target) : real;
-        return async (...args: unknown[]) => {
-          const [ref, , options] = args as [{ resource: string }, unknown, { subresource?: string } | undefined];
-          if (ref.resource === 'pods' && options?.subresource === 'status' && failures > 0) {
-            failures--;
-            throw new Error('socket hang up');
-          }
-          return (real as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { client: flaky, failNext } = failingPodStatusWrites(c.client, 'socket hang up');
     const kubelet = new HollowKubelet(kubeletConfig(c.config, { name: 'n1' }), flaky, c.clock, (what, e) =>
       errors.push(`${what}: ${(e as Error).message}`),
     );
@@ -104,7 +100,7 @@ test('a Ready written back after the node controller marked the pod not ready is
       const stored = await c.client.get<Pod>(ref, 'web');
       const conditions = stored.status!.conditions!.map((x) => (x.type === 'Ready' ? { ...x, status: 'False' } : x));
       const pod = { ...stored, status: { ...stored.status, conditions } } as Pod;
-      failures = 1;
+      failNext(1);
       await c.client.update<Pod>(ref, pod, { subresource: 'status' });
       await c.advance(STATUS_SYNC_PERIOD_MS + 500);
       assert.equal(await ready(), 'False', 'the first write back failed');
