@@ -152,11 +152,8 @@ Feature: Deployments roll pods from one ReplicaSet to the next
       | minReadySeconds                        | 10            |
       | strategy.rollingUpdate.maxSurge        | <surge>       |
       | strategy.rollingUpdate.maxUnavailable  | <unavailable> |
-    When 11 seconds pass after the pods of deployment "web" became ready
-    Then the ReplicaSets of deployment "web" are:
-      | revision | replicas   | available  | image      |
-      | 1        | <replicas> | <replicas> | nginx:1.14 |
-    When I set the image of deployment "web" to "nginx:1.15"
+    When 10 seconds pass
+    And I set the image of deployment "web" to "nginx:1.15"
     Then the ReplicaSets of deployment "web" are:
       | revision | replicas | image      |
       | 1        | <old>    | nginx:1.14 |
