@@ -5,7 +5,7 @@ import { KubeObject } from '../src/api/meta';
 import { isStatusError } from '../src/api/errors';
 import { NotApplicableError } from '../src/drivers';
 import { KubeWorld } from './world';
-import { advanceUntil, step } from './support';
+import { advanceUntil, latestOnceAllKnown, step } from './support';
 import { fieldAt, refFor, showField } from './objects';
 
 /** Controller vocabulary: pods a replication controller or job owns, scaling, relabelling, binding. */
@@ -216,20 +216,11 @@ Then(
 When(
   '{duration} pass(es) after the pods of {controller} {string}{in-namespace} started',
   step(async function (this: KubeWorld, ms: number, kind: string, name: string, namespace: string) {
-    const cluster = await this.cluster();
-    let latest = 0;
-    await cluster.waitFor(
-      `every active pod of ${kind} ${name} started`,
-      async () => {
-        const started = (await ownedPods(this, kind, name, namespace)).map((p) => {
-          const at = p.status?.containerStatuses?.map((c) => c.state?.running?.startedAt);
-          return at?.length && at.every(Boolean) ? Math.max(...at.map((t) => Date.parse(String(t)))) : Number.NaN;
-        });
-        if (started.length === 0 || started.some(Number.isNaN)) return false;
-        latest = Math.max(...started);
-        return true;
-      },
-      60_000,
+    const latest = await latestOnceAllKnown(this, `every active pod of ${kind} ${name} started`, async () =>
+      (await ownedPods(this, kind, name, namespace)).map((p) => {
+        const at = p.status?.containerStatuses?.map((c) => c.state?.running?.startedAt);
+        return at?.length && at.every(Boolean) ? Math.max(...at.map((t) => Date.parse(String(t)))) : Number.NaN;
+      }),
     );
     await advanceUntil(this, latest, ms, `the pods of ${kind} ${name} started`);
   }),

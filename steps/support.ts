@@ -128,6 +128,31 @@ export function expectCell(actual: unknown, expected: string, what: string): voi
   else expect(actual, what).to.equal(expected);
 }
 
+/**
+ * The latest of some objects' times (ms since the epoch), once every one is known: `read` gives
+ * each object's time (NaN while it has none) or undefined while the set is not complete yet.
+ * Waits up to a minute: on a real clock the objects are still being made and started.
+ */
+export async function latestOnceAllKnown(
+  world: KubeWorld,
+  description: string,
+  read: () => Promise<number[] | undefined>,
+): Promise<number> {
+  const cluster = await world.cluster();
+  let latest = 0;
+  await cluster.waitFor(
+    description,
+    async () => {
+      const times = await read();
+      if (!times || times.length === 0 || times.some(Number.isNaN)) return false;
+      latest = Math.max(...times);
+      return true;
+    },
+    60_000,
+  );
+  return latest;
+}
+
 /** Lets time pass until `ms` after `since` (the cluster's clock), or fails if that is past. */
 export async function advanceUntil(world: KubeWorld, since: number, ms: number, what: string): Promise<void> {
   const cluster = await world.cluster();

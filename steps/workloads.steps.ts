@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Pod } from '../src/api/core';
 import { KubeObject } from '../src/api/meta';
 import { KubeWorld } from './world';
-import { advanceUntil, step } from './support';
+import { advanceUntil, latestOnceAllKnown, step } from './support';
 import { fieldAt, showField } from './objects';
 
 /**
@@ -66,24 +66,14 @@ async function podsAndAskedFor(world: KubeWorld, name: string, ns: string): Prom
  * have every pod they ask for, each Ready.
  */
 async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<number> {
-  const cluster = await world.cluster();
-  let latest = 0;
-  await cluster.waitFor(
-    `every active pod of deployment ${name} Ready`,
-    async () => {
-      const { pods, askedFor } = await podsAndAskedFor(world, name, ns);
-      if (pods.length !== askedFor) return false;
-      const times = pods.map((p) => {
-        const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
-        return ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : Number.NaN;
-      });
-      if (times.length === 0 || times.some(Number.isNaN)) return false;
-      latest = Math.max(...times);
-      return true;
-    },
-    60_000,
-  );
-  return latest;
+  return latestOnceAllKnown(world, `every active pod of deployment ${name} Ready`, async () => {
+    const { pods, askedFor } = await podsAndAskedFor(world, name, ns);
+    if (pods.length !== askedFor) return undefined;
+    return pods.map((p) => {
+      const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
+      return ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : Number.NaN;
+    });
+  });
 }
 
 // Anchored to the moment the rule counts from (IsPodAvailable: the pods' Ready time;
