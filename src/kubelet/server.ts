@@ -1,4 +1,4 @@
-import * as https from 'node:https';
+import type * as https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -9,6 +9,7 @@ import { KubeletStreaming, refuseUpgrade } from './streaming';
 import { debuggingDisabled, guard, KubeletReviews } from './auth';
 import { splitSchemeNamePort } from '../api/scheme-name-port';
 import { hollowPodAnswer } from './hollow-pod';
+import { createHttpsServer } from '../util/https-server';
 
 /**
  * The hollow kubelet's HTTPS API (port 10250 upstream), what the API server reaches for
@@ -69,7 +70,7 @@ export class KubeletServer {
 
   async start(host = '127.0.0.1'): Promise<number> {
     // Client certificates are asked for, not required: tokens and anonymous requests connect too.
-    this.server = https.createServer(
+    this.server = createHttpsServer(
       {
         cert: this.tls.certPem,
         key: this.tls.keyPem,

@@ -1,8 +1,9 @@
 import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ApiHttpHandler, HttpHandlerOptions } from './handler';
 import { KeyPair } from '../auth/pki';
+import { createHttpsServer } from '../../util/https-server';
 
 /**
  * The API server's ports, as the seed's §2.4 describes them: the secure port (HTTPS,
@@ -124,7 +125,7 @@ export class ApiHttpServer {
         ...this.handlerOptions,
         serverAddress: () => `${this.listening.secure?.host}:${this.listening.secure?.port}`,
       });
-      this.secure = https.createServer(
+      this.secure = createHttpsServer(
         {
           cert: s.serving.certPem,
           key: s.serving.keyPem,
