@@ -242,6 +242,14 @@ When(
 );
 
 When(
+  'every node of zones/groups {string} and {string} stops reporting',
+  step(async function (this: KubeWorld, first: string, second: string) {
+    const cluster = await this.cluster();
+    await stopTogether(this, cluster, [...zoneNodes(this, first), ...zoneNodes(this, second)]);
+  }),
+);
+
+When(
   'node {node} of zone/group {string} reports again',
   step(async function (this: KubeWorld, name: string, zone: string) {
     expect(zoneNodes(this, zone)).to.include(name);
