@@ -15,9 +15,6 @@ node bin/build.js || exit 2
 # kubespec run hands a parallel run's scenarios out longest first (src/cli/longest-first.ts): by
 # the last run's lengths in the report directory, else by upstream/scenario-seconds.json (a full
 # run's, npm run upstream:lengths): on a fresh clone without it the twelfth run took 51 min, not 36.
-# A scenario's control plane starts when the 1-minute load average is at most 8 per core
-# (src/drivers/upstream/load-gate.ts): at load 41–44 checks due at an instant came late.
-export KUBESPEC_UPSTREAM_MAX_LOAD="${KUBESPEC_UPSTREAM_MAX_LOAD:-$(( 8 * $(nproc) ))}"
 node bin/kubespec run --target upstream --profile kubernetes-1.32 --parallel "${KUBESPEC_UPSTREAM_PARALLEL:-28}" \
   --lengths upstream/scenario-seconds.json --report-dir reports/upstream/kubernetes-1.32 "$@"
 rc=$?

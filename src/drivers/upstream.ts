@@ -45,7 +45,6 @@ import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
 import { auditFlags, auditOffset, lockIdentities, readAudit } from './upstream/audit';
 import { EtcdAccess } from './upstream/storage';
-import { loadGateFromEnv, passLoadGate } from './upstream/load-gate';
 import { decisionsFromLog } from './upstream/scheduler-log';
 import type { SchedulingDecision } from '../scheduler/decision';
 
@@ -328,9 +327,6 @@ export class UpstreamDriver extends KubeDriver {
   private async launch(): Promise<void> {
     const cmd = this.translate(mergeFlags(this.profile.flags, this.flags));
     await this.runner.check();
-    // In a full run, a control plane starts once the machine's load allows (upstream/load-gate.ts).
-    const gate = loadGateFromEnv();
-    if (gate) await passLoadGate(gate);
     // The controllers are new for every scenario; an API server (and its etcd) may be reused.
     this.reuse.key = JSON.stringify([cmd.apiserver, this.flags['kube-apiserver']?.['secure-port']]);
     const idle = this.reuse.allowed && !this.options.apiServerOnly ? pool.take(this.reuse.key) : undefined;
