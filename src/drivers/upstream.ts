@@ -707,10 +707,25 @@ ${scheduler.tail()}`);
     this.procs.length = 0;
     for (const p of old) {
       // A scenario that restarts its control plane never gets one from the pool (need()), so every process is its own.
-      const args = this.commands.get(p);
+      let args = this.commands.get(p);
       if (!args) throw new Error(`${p.name} was not started by this scenario: its command line is not known`);
-      const proc = this.spawn(p.name as Binary, args);
-      await waitServing(proc, args, this.server!, this.adminTls(), START_TIMEOUT_MS);
+      for (;;) {
+        const proc = this.spawn(p.name as Binary, args);
+        try {
+          await waitServing(proc, args, this.server!, this.adminTls(), START_TIMEOUT_MS);
+          break;
+        } catch (e) {
+          // While it was down another process of this machine may have taken its port (seen for
+          // kube-controller-manager with 28 scenarios starting control planes, twentieth full run).
+          // Only the controllers' ports are theirs to change: the API server's and etcd's are
+          // what the scenario and the API server dial.
+          const movable = p.name === 'kube-controller-manager' || p.name === 'kube-scheduler';
+          if (!movable || !/address already in use/.test((e as Error).message)) throw e;
+          this.procs.pop(); // it has exited
+          const port = await freePort();
+          args = args.map((a) => (a.startsWith('--secure-port=') ? `--secure-port=${port}` : a));
+        }
+      }
     }
   }
 
