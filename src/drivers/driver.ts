@@ -218,6 +218,12 @@ export interface ClusterDriver {
    * by how much storage's revision moved in all (capability audit).
    */
   apiAudit?(): Promise<ApiAuditReport>;
+  /**
+   * When the API server received each successful `verb` of one object in this scenario (ms
+   * since the epoch, in order), from its own record: on a real clock, exact where a watch tells
+   * a change only when its event arrives (seconds late on a loaded machine).
+   */
+  requestTimes?(verb: string, ref: { resource: string; namespace?: string; name: string }): Promise<number[]>;
   /** Compacts the API server's storage up to now (older resourceVersions answer 410). */
   compactStorage?(): Promise<void>;
   /**

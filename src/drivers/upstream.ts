@@ -43,7 +43,7 @@ import {
 } from './upstream/commands';
 import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
-import { auditFlags, auditOffset, lockIdentities, readAudit } from './upstream/audit';
+import { auditFlags, auditOffset, lockIdentities, readAudit, requestTimes } from './upstream/audit';
 import { EtcdAccess } from './upstream/storage';
 import { decisionsFromLog } from './upstream/scheduler-log';
 import type { SchedulingDecision } from '../scheduler/decision';
@@ -551,6 +551,13 @@ export class UpstreamDriver extends KubeDriver {
     await this.start();
     if (this.startError) throw this.startError;
     return this.auditOf(this.workDir!, this.marks.audit);
+  }
+
+  /** When kube-apiserver received each successful `verb` of one object since the scenario's controllers started. */
+  async requestTimes(verb: string, ref: { resource: string; namespace?: string; name: string }): Promise<number[]> {
+    await this.start();
+    if (this.startError) throw this.startError;
+    return requestTimes(this.workDir!, this.marks.audit, verb, ref);
   }
 
   /** What the API server logging to `dir` handled since the audit log's offset `from`, and etcd's revisions. */

@@ -11,7 +11,7 @@ export interface NodeTrack {
   /** Taint intervals: key:effect from → to (undefined while still present). */
   taints: { taint: string; from: number; to?: number }[];
   /** When each of its pods was marked for deletion (or deleted outright). */
-  podDeletions: { pod: string; at: number }[];
+  podDeletions: { pod: string; namespace: string; at: number }[];
   deletedAt?: number;
 }
 
@@ -79,14 +79,22 @@ export class TimelineRecorder {
     if (!node || this.podSeen.has(key)) return;
     if (type === 'DELETED' || pod.metadata.deletionTimestamp) {
       this.podSeen.add(key);
-      this.track(node).podDeletions.push({ pod: pod.metadata.name!, at: this.now() });
+      this.track(node).podDeletions.push({
+        pod: pod.metadata.name!,
+        namespace: pod.metadata.namespace!,
+        at: this.now(),
+      });
     }
   }
 
   /** When the node's first pod was marked for deletion, if any was. */
   firstDeletion(node: string): number | undefined {
-    const d = this.tracks.get(node)?.podDeletions;
-    return d && d.length > 0 ? Math.min(...d.map((x) => x.at)) : undefined;
+    return this.podDeletions(node)[0]?.at;
+  }
+
+  /** The node's pods marked for deletion (or deleted outright), the first seen first. */
+  podDeletions(node: string): { pod: string; namespace: string; at: number }[] {
+    return [...(this.tracks.get(node)?.podDeletions ?? [])].sort((a, b) => a.at - b.at);
   }
 
   /** When the node's Ready condition first turned Unknown at or after `since`, if it did. */

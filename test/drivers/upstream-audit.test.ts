@@ -4,7 +4,14 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { auditFlags, auditLog, auditOffset, lockIdentities, readAudit } from '../../src/drivers/upstream/audit';
+import {
+  auditFlags,
+  auditLog,
+  auditOffset,
+  lockIdentities,
+  readAudit,
+  requestTimes,
+} from '../../src/drivers/upstream/audit';
 import { schedulerConfigYaml } from '../../src/drivers/upstream/commands';
 import { listeningAddress, listeningIn } from '../../src/drivers/upstream/listen';
 
@@ -118,4 +125,84 @@ test('the address a port listens on is what the kernel says', async () => {
   assert.equal(listeningIn(tcp6, 6443), '0.0.0.0');
   assert.equal(listeningIn(`${header}   0: 0100007F:192B 00000000:0000 0A 0\n`, 6443), '127.0.0.1');
   assert.equal(listeningIn(`${header}   0: 0100007F:192B 0100007F:9C40 01 0\n`, 6443), undefined);
+});
+
+test('requestTimes: when kube-apiserver received each successful DELETE of one pod, from the offset, to the microsecond', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-audit-test-'));
+  const pod = (o: object) => ({ resource: 'pods', namespace: 'default', name: 'p1', ...o });
+  try {
+    fs.writeFileSync(
+      auditLog(dir),
+      line({
+        stage: 'ResponseComplete',
+        verb: 'delete',
+        objectRef: pod({}),
+        responseStatus: { code: 200 },
+        requestReceivedTimestamp: '2026-12-07T03:00:00.000000Z',
+      }),
+    );
+    const from = auditOffset(dir);
+    fs.appendFileSync(
+      auditLog(dir),
+      [
+        // Not the object's DELETE: a status patch, another pod, another namespace, a refused one, the start of one.
+        line({
+          stage: 'ResponseComplete',
+          verb: 'patch',
+          objectRef: pod({ subresource: 'status' }),
+          responseStatus: { code: 200 },
+          requestReceivedTimestamp: '2026-12-07T03:37:48.100000Z',
+        }),
+        line({
+          stage: 'ResponseComplete',
+          verb: 'delete',
+          objectRef: pod({ name: 'p2' }),
+          responseStatus: { code: 200 },
+          requestReceivedTimestamp: '2026-12-07T03:37:48.200000Z',
+        }),
+        line({
+          stage: 'ResponseComplete',
+          verb: 'delete',
+          objectRef: pod({ namespace: 'other' }),
+          responseStatus: { code: 200 },
+          requestReceivedTimestamp: '2026-12-07T03:37:48.300000Z',
+        }),
+        line({
+          stage: 'ResponseComplete',
+          verb: 'delete',
+          objectRef: pod({}),
+          responseStatus: { code: 403 },
+          requestReceivedTimestamp: '2026-12-07T03:37:48.400000Z',
+        }),
+        line({
+          stage: 'ResponseStarted',
+          verb: 'delete',
+          objectRef: pod({}),
+          requestReceivedTimestamp: '2026-12-07T03:37:49.211934Z',
+        }),
+        line({
+          stage: 'ResponseComplete',
+          verb: 'delete',
+          objectRef: pod({}),
+          responseStatus: { code: 200 },
+          requestReceivedTimestamp: '2026-12-07T03:37:49.211934Z',
+        }),
+        line({
+          stage: 'ResponseComplete',
+          verb: 'delete',
+          objectRef: pod({}),
+          responseStatus: { code: 200 },
+          requestReceivedTimestamp: '2026-12-07T03:37:50.5Z',
+        }),
+        '{"kind":"Event","stage":"ResponseComplete","verb":"delete","objectRef":{"name":"p1"',
+      ].join(''),
+    );
+    assert.deepEqual(requestTimes(dir, from, 'delete', { resource: 'pods', namespace: 'default', name: 'p1' }), [
+      Date.parse('2026-12-07T03:37:49.211Z'),
+      Date.parse('2026-12-07T03:37:50.500Z'),
+    ]);
+    assert.deepEqual(requestTimes(dir, from, 'delete', { resource: 'pods', namespace: 'default', name: 'nobody' }), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -53,6 +53,7 @@ interface AuditEvent {
   requestURI?: string;
   responseStatus?: { code?: number };
   requestObject?: { spec?: { holderIdentity?: string } };
+  requestReceivedTimestamp?: string;
 }
 
 /** The Leases kube-controller-manager and kube-scheduler elect their leader with (--leader-elect-resource-lock leases). */
@@ -93,6 +94,46 @@ export function lockIdentities(workDir: string): { controllerManager?: string; s
 
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
+/**
+ * When kube-apiserver received each successful `verb` of one object since `from` (ms since the
+ * epoch, from the event's requestReceivedTimestamp: microseconds, this machine's clock), in the
+ * log's order. A request of a subresource (pods/status) is not one of the object's.
+ */
+export function requestTimes(
+  workDir: string,
+  from: number,
+  verb: string,
+  ref: { resource: string; namespace?: string; name: string },
+): number[] {
+  const times: number[] = [];
+  const lines = readFrom(workDir, from).split('\n');
+  lines.pop(); // the last line may still be being written
+  for (const line of lines) {
+    // Most lines are other requests: a cheap test before the parse.
+    if (!line.includes(`"name":${JSON.stringify(ref.name)}`)) continue;
+    const ev = JSON.parse(line) as AuditEvent;
+    const r = ev.objectRef;
+    if (ev.stage !== 'ResponseComplete' || ev.verb !== verb || r?.subresource) continue;
+    if (r?.resource !== ref.resource || r.name !== ref.name || (r.namespace ?? '') !== (ref.namespace ?? '')) continue;
+    const code = ev.responseStatus?.code ?? 0;
+    if (code >= 200 && code < 300 && ev.requestReceivedTimestamp) times.push(Date.parse(ev.requestReceivedTimestamp));
+  }
+  return times;
+}
+
+/** The log from byte offset `from` on. */
+function readFrom(workDir: string, from: number): string {
+  const fd = fs.openSync(auditLog(workDir), 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.max(0, size - from));
+    fs.readSync(fd, buf, 0, buf.length, from);
+    return buf.toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Where a reader left off in the log (a byte offset), so a scenario counts only its own requests. */
 export function auditOffset(workDir: string): number {
   try {
@@ -117,16 +158,7 @@ export function readAudit(
   writesByUserResource: Record<string, Record<string, number>>;
   readsByUser: Record<string, ReadCounts>;
 } {
-  const fd = fs.openSync(auditLog(workDir), 'r');
-  let text: string;
-  try {
-    const size = fs.fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.max(0, size - from));
-    fs.readSync(fd, buf, 0, buf.length, from);
-    text = buf.toString('utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
+  const text = readFrom(workDir, from);
   const writesByUser: Record<string, number> = {};
   const writesByUserResource: Record<string, Record<string, number>> = {};
   const readsByUser: Record<string, ReadCounts> = {};
