@@ -190,6 +190,13 @@ export interface ClusterDriver {
   addKubelet(spec: KubeletSpec): Promise<void>;
   /** Posts one last heartbeat, then silences the kubelet; returns that heartbeat's time. */
   stopKubelet(name: string): Promise<number>;
+  /**
+   * stopKubelet for several at once on a real clock: every last status first, then every Lease
+   * renewal, then every kubelet stops, so their last renewals are as close together as the
+   * target's answers allow (the node lifecycle controller stamps a renewal with the monitor pass
+   * that first sees it). Returns each one's last heartbeat time, in the order given.
+   */
+  stopKubelets?(names: string[]): Promise<number[]>;
   startKubelet(name: string): Promise<void>;
   events(filter?: { involvedName?: string; reason?: string; namespace?: string }): Promise<Event[]>;
   /**

@@ -443,6 +443,22 @@ export class KubeDriver implements ClusterDriver {
     return at;
   }
 
+  async stopKubelets(names: string[]): Promise<number[]> {
+    const local = names.map((n) => this.localKubelets.get(n));
+    // Kubelets a kubespec serve hosts keep its virtual clock: one at a time is together there.
+    if (local.some((k) => !k)) {
+      const times: number[] = [];
+      for (const n of names) times.push(await this.stopKubelet(n));
+      return times;
+    }
+    const kubelets = local as NonNullable<(typeof local)[number]>[];
+    await Promise.all(kubelets.map((k) => k.syncNodeStatus(true)));
+    await Promise.all(kubelets.map((k) => (k.config.useLease ? k.renewLease() : undefined)));
+    const at = Date.now();
+    for (const k of kubelets) k.stop();
+    return names.map(() => at);
+  }
+
   async startKubelet(name: string): Promise<void> {
     if (this.remoteKubelets.has(name)) {
       await this.api.request('POST', `/kubespec/v1/kubelets/${encodeURIComponent(name)}/start`, { body: {} });
