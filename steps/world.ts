@@ -66,6 +66,8 @@ export class KubeWorld extends World<RunParameters> {
   readonly zoneNodes = new Map<string, string[]>();
   /** When each node's kubelet stopped reporting (ms). */
   readonly stopTimes = new Map<string, number>();
+  /** When each node's first Ready=False, written as its kubelet would, was answered (ms; taints.steps.ts). */
+  readonly readyFalseTimes = new Map<string, number>();
   /** The uid of each object a step deleted, by "resource/namespace/name". */
   readonly deletedUids = new Map<string, string>();
 

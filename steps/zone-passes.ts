@@ -34,14 +34,43 @@ export interface PassReading {
 }
 
 export function readPasses(marks: { node: string; at: number | undefined }[], rules: ZoneRules): PassReading {
-  const sorted = marks.filter((x): x is { node: string; at: number } => x.at !== undefined).sort((a, b) => a.at - b.at);
   // A pass's marks are status writes a few workers make at once; passes are a period apart.
   const passes: { node: string; at: number }[][] = [];
-  for (const m of sorted) {
+  for (const m of inOrder(marks)) {
     const last = passes[passes.length - 1];
     if (last && m.at - last[last.length - 1].at < rules.monitorPeriodMs / 2) last.push(m);
     else passes.push([m]);
   }
+  // A mark is queued for its taint at the pass after it.
+  return judgePasses(passes, rules, -rules.monitorPeriodMs);
+}
+
+/**
+ * The same reading for nodes whose kubelets wrote Ready=False themselves (`at`: when each
+ * write was answered). The controller writes nothing there that shows its passes, and a pass
+ * sees the writes made before it lists the nodes: so a boundary may fall between any two of
+ * them, and each is read as a pass of its own. Writes closer together than a period still
+ * leave one token of the normal rate to the nodes written before the one that disrupted the zone.
+ */
+export function readWrites(writes: { node: string; at: number | undefined }[], rules: ZoneRules): PassReading {
+  // A write is queued for its taint by the pass that first sees it, up to a period after it;
+  // the rate falls at the end of the pass that sees the disrupting write, up to a period after that.
+  const passes: { node: string; at: number }[][] = [];
+  for (const w of inOrder(writes)) {
+    const last = passes[passes.length - 1];
+    if (last && w.at === last[0].at)
+      last.push(w); // one instant: no pass between them
+    else passes.push([w]);
+  }
+  return judgePasses(passes, rules, rules.monitorPeriodMs);
+}
+
+function inOrder(marks: { node: string; at: number | undefined }[]): { node: string; at: number }[] {
+  return marks.filter((x): x is { node: string; at: number } => x.at !== undefined).sort((a, b) => a.at - b.at);
+}
+
+/** `slackMs`: from the first mark to when its taint may first be taken, before the disrupting pass. */
+function judgePasses(passes: { node: string; at: number }[][], rules: ZoneRules, slackMs: number): PassReading {
   // PartialDisruption as ComputeZoneState decides it (float32 fraction): more than 2 not ready
   // and a not-ready share of at least the threshold.
   const partial = (notReady: number) =>
@@ -50,7 +79,7 @@ export function readPasses(marks: { node: string; at: number | undefined }[], ru
   const disrupting = passes.findIndex((p) => partial((seen += p.length)));
   const early = new Set(disrupting > 0 ? passes.slice(0, disrupting).flatMap((p) => p.map((m) => m.node)) : []);
   // Burst 1, then one token per 1/rate s; 0.1 of a token's slack for when the watch saw the marks.
-  const window = disrupting > 0 ? passes[disrupting][0].at - (passes[0][0].at + rules.monitorPeriodMs) : 0;
+  const window = disrupting > 0 ? passes[disrupting][0].at - passes[0][0].at + slackMs : 0;
   const tokens =
     early.size === 0
       ? 0
@@ -58,11 +87,20 @@ export function readPasses(marks: { node: string; at: number | undefined }[], ru
   return { passes, disrupting, early, tokens };
 }
 
-export function describePasses(r: PassReading, since: number): string {
+export function describePasses(r: PassReading, since: number, what = 'Unknown marks by monitor pass'): string {
   const passes = r.passes.map((p) => `${p.length} at ${((p[0].at - since) / 1000).toFixed(1)} s`).join(', ');
-  return `Unknown marks by monitor pass: ${passes || 'none'} after the stop; ${
+  return `${what}: ${passes || 'none'} after the stop; ${
     r.early.size === 0
       ? 'no node was marked before the zone stopped evicting, so none may go'
       : `${r.early.size} marked while the zone still evicted (${[...r.early].join(', ')}): at most ${r.tokens} of them may go`
   }`;
+}
+
+/**
+ * The origin for a schedule of `offsets` (seconds) that `actual` (seconds after the first) fits
+ * best: the shift that brings the farthest of them closest (the midrange of the differences).
+ */
+export function bestOrigin(actual: number[], offsets: number[]): number {
+  const d = actual.map((a, i) => a - offsets[i]);
+  return d.length === 0 ? 0 : (Math.max(...d) + Math.min(...d)) / 2;
 }
