@@ -436,11 +436,7 @@ export class KubeDriver implements ClusterDriver {
     }
     const k = this.localKubelets.get(name);
     if (!k) throw new Error(`no hollow kubelet for node "${name}" in this scenario`);
-    await k.syncNodeStatus(true);
-    if (k.config.useLease) await k.renewLease();
-    const at = Date.now();
-    k.stop();
-    return at;
+    return this.stopLocal([k]);
   }
 
   async stopKubelets(names: string[]): Promise<number[]> {
@@ -451,12 +447,17 @@ export class KubeDriver implements ClusterDriver {
       for (const n of names) times.push(await this.stopKubelet(n));
       return times;
     }
-    const kubelets = local as NonNullable<(typeof local)[number]>[];
+    const at = await this.stopLocal(local as HollowKubelet[]);
+    return names.map(() => at);
+  }
+
+  /** Every last status, then every last Lease renewal, then each stops; returns when they stopped. */
+  private async stopLocal(kubelets: HollowKubelet[]): Promise<number> {
     await Promise.all(kubelets.map((k) => k.syncNodeStatus(true)));
     await Promise.all(kubelets.map((k) => (k.config.useLease ? k.renewLease() : undefined)));
     const at = Date.now();
     for (const k of kubelets) k.stop();
-    return names.map(() => at);
+    return at;
   }
 
   async startKubelet(name: string): Promise<void> {

@@ -129,71 +129,29 @@ test('the address a port listens on is what the kernel says', async () => {
 
 test('requestTimes: when kube-apiserver received each successful DELETE of one pod, from the offset, to the microsecond', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-audit-test-'));
-  const pod = (o: object) => ({ resource: 'pods', namespace: 'default', name: 'p1', ...o });
+  // One audit event: verb on default/p1 (or `ref`'s changes), its answer's code (none: not answered yet), when received.
+  const ev = (verb: string, at: string, code: number | undefined, ref: object = {}, stage = 'ResponseComplete') =>
+    line({
+      stage,
+      verb,
+      objectRef: { resource: 'pods', namespace: 'default', name: 'p1', ...ref },
+      ...(code === undefined ? {} : { responseStatus: { code } }),
+      requestReceivedTimestamp: `2026-12-07T03:${at}Z`,
+    });
   try {
-    fs.writeFileSync(
-      auditLog(dir),
-      line({
-        stage: 'ResponseComplete',
-        verb: 'delete',
-        objectRef: pod({}),
-        responseStatus: { code: 200 },
-        requestReceivedTimestamp: '2026-12-07T03:00:00.000000Z',
-      }),
-    );
+    fs.writeFileSync(auditLog(dir), ev('delete', '00:00.000000', 200));
     const from = auditOffset(dir);
     fs.appendFileSync(
       auditLog(dir),
       [
         // Not the object's DELETE: a status patch, another pod, another namespace, a refused one, the start of one.
-        line({
-          stage: 'ResponseComplete',
-          verb: 'patch',
-          objectRef: pod({ subresource: 'status' }),
-          responseStatus: { code: 200 },
-          requestReceivedTimestamp: '2026-12-07T03:37:48.100000Z',
-        }),
-        line({
-          stage: 'ResponseComplete',
-          verb: 'delete',
-          objectRef: pod({ name: 'p2' }),
-          responseStatus: { code: 200 },
-          requestReceivedTimestamp: '2026-12-07T03:37:48.200000Z',
-        }),
-        line({
-          stage: 'ResponseComplete',
-          verb: 'delete',
-          objectRef: pod({ namespace: 'other' }),
-          responseStatus: { code: 200 },
-          requestReceivedTimestamp: '2026-12-07T03:37:48.300000Z',
-        }),
-        line({
-          stage: 'ResponseComplete',
-          verb: 'delete',
-          objectRef: pod({}),
-          responseStatus: { code: 403 },
-          requestReceivedTimestamp: '2026-12-07T03:37:48.400000Z',
-        }),
-        line({
-          stage: 'ResponseStarted',
-          verb: 'delete',
-          objectRef: pod({}),
-          requestReceivedTimestamp: '2026-12-07T03:37:49.211934Z',
-        }),
-        line({
-          stage: 'ResponseComplete',
-          verb: 'delete',
-          objectRef: pod({}),
-          responseStatus: { code: 200 },
-          requestReceivedTimestamp: '2026-12-07T03:37:49.211934Z',
-        }),
-        line({
-          stage: 'ResponseComplete',
-          verb: 'delete',
-          objectRef: pod({}),
-          responseStatus: { code: 200 },
-          requestReceivedTimestamp: '2026-12-07T03:37:50.5Z',
-        }),
+        ev('patch', '37:48.100000', 200, { subresource: 'status' }),
+        ev('delete', '37:48.200000', 200, { name: 'p2' }),
+        ev('delete', '37:48.300000', 200, { namespace: 'other' }),
+        ev('delete', '37:48.400000', 403),
+        ev('delete', '37:49.211934', undefined, {}, 'ResponseStarted'),
+        ev('delete', '37:49.211934', 200),
+        ev('delete', '37:50.5', 200),
         '{"kind":"Event","stage":"ResponseComplete","verb":"delete","objectRef":{"name":"p1"',
       ].join(''),
     );
