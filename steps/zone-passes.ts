@@ -35,12 +35,7 @@ export interface PassReading {
 
 export function readPasses(marks: { node: string; at: number | undefined }[], rules: ZoneRules): PassReading {
   // A pass's marks are status writes a few workers make at once; passes are a period apart.
-  const passes: { node: string; at: number }[][] = [];
-  for (const m of inOrder(marks)) {
-    const last = passes[passes.length - 1];
-    if (last && m.at - last[last.length - 1].at < rules.monitorPeriodMs / 2) last.push(m);
-    else passes.push([m]);
-  }
+  const passes = groupInOrder(marks, (prev, m) => m.at - prev.at < rules.monitorPeriodMs / 2);
   // A mark is queued for its taint at the pass after it.
   return judgePasses(passes, rules, -rules.monitorPeriodMs);
 }
@@ -55,18 +50,24 @@ export function readPasses(marks: { node: string; at: number | undefined }[], ru
 export function readWrites(writes: { node: string; at: number | undefined }[], rules: ZoneRules): PassReading {
   // A write is queued for its taint by the pass that first sees it, up to a period after it;
   // the rate falls at the end of the pass that sees the disrupting write, up to a period after that.
-  const passes: { node: string; at: number }[][] = [];
-  for (const w of inOrder(writes)) {
-    const last = passes[passes.length - 1];
-    if (last && w.at === last[0].at)
-      last.push(w); // one instant: no pass between them
-    else passes.push([w]);
-  }
+  // Writes in one instant have no pass between them.
+  const passes = groupInOrder(writes, (prev, w) => w.at === prev.at);
   return judgePasses(passes, rules, rules.monitorPeriodMs);
 }
 
-function inOrder(marks: { node: string; at: number | undefined }[]): { node: string; at: number }[] {
-  return marks.filter((x): x is { node: string; at: number } => x.at !== undefined).sort((a, b) => a.at - b.at);
+/** The marks that have a time, in order, grouped: each joins the group of the one before when `together` says so. */
+function groupInOrder(
+  marks: { node: string; at: number | undefined }[],
+  together: (prev: { at: number }, m: { at: number }) => boolean,
+): { node: string; at: number }[][] {
+  const sorted = marks.filter((x): x is { node: string; at: number } => x.at !== undefined).sort((a, b) => a.at - b.at);
+  const groups: { node: string; at: number }[][] = [];
+  for (const m of sorted) {
+    const last = groups[groups.length - 1];
+    if (last && together(last[last.length - 1], m)) last.push(m);
+    else groups.push([m]);
+  }
+  return groups;
 }
 
 /** `slackMs`: from the first mark to when its taint may first be taken, before the disrupting pass. */
