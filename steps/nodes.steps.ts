@@ -438,6 +438,7 @@ Then(
         at >= first && at + 2 ** (32 - bits) <= first + size,
         `${name}'s block ${cidr} lies in ${cluster}`,
       ).to.equal(true);
+      expect(at % 2 ** (32 - bits), `${name}'s block ${cidr} starts on a /${bits} boundary`).to.equal(0);
       expect(at, `${name}'s block ${cidr} comes after the previous node's`).to.be.above(previous);
       previous = at;
     }
