@@ -4,7 +4,7 @@ import { KubeObject } from '../src/api/meta';
 import { loadKubernetesYaml } from '../src/api/yaml';
 import { StatusError, isStatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
-import { ageTolerance, step } from './support';
+import { ageTolerance, expectObjectHeld, step } from './support';
 import { fieldAt, refFor, resourceFor, resourceNamed, showField } from './objects';
 
 /** Generic object vocabulary: create from a manifest, check fields, delete, expect errors. */
@@ -113,27 +113,26 @@ Then(
   'the {kind} {string}{in-namespace} has:',
   step(async function (this: KubeWorld, kind: string, name: string, namespace: string, table: DataTable) {
     const cluster = await this.cluster();
-    const r = resourceNamed(kind);
-    const obj = await cluster.client.get(
-      { resource: r.resource, namespace: r.namespaced ? namespace : undefined },
-      name,
-    );
-    for (const [path, expected] of table.raw()) {
-      const actual = showField(fieldAt(obj, path));
-      // A time relative to the cluster's clock: "<now>", "<20 seconds ago>" (exact on a
-      // virtual clock; within the age tolerance on a real one, where no epoch is fixed).
-      const rel = /^<(?:now|(\d+) seconds? ago)>$/.exec(expected);
-      if (rel) {
-        const want = Math.floor((cluster.now() - Number(rel[1] ?? 0) * 1000) / 1000) * 1000;
-        const slack = ageTolerance(this);
-        expect(
-          Date.parse(actual),
-          `${r.kind} ${name}: ${path} = ${actual}, want ${new Date(want).toISOString()}`,
-        ).to.be.within(want - slack, want + slack);
-        continue;
+    const { r, ref } = refFor(kind, namespace);
+    await expectObjectHeld(this, ref, name, (obj) => {
+      expect(obj, `${r.kind} ${name} does not exist`).to.not.equal(undefined);
+      for (const [path, expected] of table.raw()) {
+        const actual = showField(fieldAt(obj, path));
+        // A time relative to the cluster's clock: "<now>", "<20 seconds ago>" (exact on a
+        // virtual clock; within the age tolerance on a real one, where no epoch is fixed).
+        const rel = /^<(?:now|(\d+) seconds? ago)>$/.exec(expected);
+        if (rel) {
+          const want = Math.floor((cluster.now() - Number(rel[1] ?? 0) * 1000) / 1000) * 1000;
+          const slack = ageTolerance(this);
+          expect(
+            Date.parse(actual),
+            `${r.kind} ${name}: ${path} = ${actual}, want ${new Date(want).toISOString()}`,
+          ).to.be.within(want - slack, want + slack);
+          continue;
+        }
+        expect(actual, `${r.kind} ${name}: ${path}`).to.equal(expected);
       }
-      expect(actual, `${r.kind} ${name}: ${path}`).to.equal(expected);
-    }
+    });
   }),
 );
 
@@ -281,15 +280,17 @@ async function expectObjectCondition(
   status: string,
   reason?: string,
 ): Promise<void> {
-  const cluster = await world.cluster();
   const { ref } = refFor(kind, ns);
-  const obj = (await cluster.client.get(ref, name)) as KubeObject & {
-    status?: { conditions?: { type: string; status: string; reason?: string }[] };
-  };
-  const cond = obj.status?.conditions?.find((c) => c.type === type);
-  expect(cond, `${kind} ${name} condition ${type}`).to.not.equal(undefined);
-  expect(cond!.status).to.equal(status);
-  if (reason !== undefined) expect(cond!.reason).to.equal(reason);
+  await expectObjectHeld(world, ref, name, (found) => {
+    const obj = found as
+      | (KubeObject & { status?: { conditions?: { type: string; status: string; reason?: string }[] } })
+      | undefined;
+    expect(obj, `${kind} ${name} does not exist`).to.not.equal(undefined);
+    const cond = obj!.status?.conditions?.find((c) => c.type === type);
+    expect(cond, `${kind} ${name} condition ${type}`).to.not.equal(undefined);
+    expect(cond!.status).to.equal(status);
+    if (reason !== undefined) expect(cond!.reason).to.equal(reason);
+  });
 }
 
 Then(

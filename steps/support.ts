@@ -1,6 +1,7 @@
 import { setDefaultTimeout } from '@cucumber/cucumber';
 import { expect } from 'chai';
 import { NotApplicableError } from '../src/drivers';
+import type { KubeObject } from '../src/api/meta';
 
 // Steps on real targets wait for real time (a server starting, "41 seconds pass"); how
 // long a scenario may take there is the target's maxScenarioTime (upstream's: 20 min), not
@@ -61,19 +62,104 @@ export function step<A extends unknown[]>(
   arity = body.length,
 ): (this: KubeWorld, ...args: A) => Promise<unknown> {
   const wrapped = async function (this: KubeWorld, ...args: A) {
+    const outcome = this.stepType === 'Outcome';
+    if (outcome) this.readPast = false;
+    else this.late = undefined;
     try {
-      return await runBody(this, body, args);
+      const result = await runBody(this, body, args);
+      // Outcomes are judged from the instant the last action or wait ended (or named, when
+      // it was already past): what held since then (expectHeld).
+      if (!outcome) this.judgedFrom = this.late?.at ?? Date.now();
+      return result;
     } catch (e) {
       if (e instanceof NotApplicableError) {
         this.attach(e.message, NOT_APPLICABLE);
         return 'skipped';
       }
+      if (outcome && this.late && !this.readPast) throw lateError(this.late, e);
       throw e;
     }
   };
   // Cucumber checks a step's arity against its parameters.
   Object.defineProperty(wrapped, 'length', { value: arity });
   return wrapped;
+}
+
+/** An outcome that failed now, after a wait that ended past the instant it named: what it saw now may not be what held then. */
+function lateError(late: NonNullable<KubeWorld['late']>, e: unknown): Error {
+  const err = new Error(
+    `already ${late.by} ms past ${late.what}, and this check reads the cluster only as it is now: ${(e as Error).message}`,
+  );
+  err.stack = `${err.message}\n${(e as Error).stack ?? ''}`;
+  return err;
+}
+
+/**
+ * The objects a check reads, judged as they are now, and else — on a real clock, where the
+ * target keeps their states (objectStates) — as they were at any instant since the last
+ * action or wait ended, or since the instant it named. On a loaded machine a check reads the
+ * cluster seconds after that instant: a rollout's first step lasts minReadySeconds and was
+ * over when read, a wait anchored to the pods' Ready time began after its own instant
+ * (twenty-first full run). Held at some instant since is what the retried check judges
+ * already, moving forward; the target's record adds the seconds before the read.
+ */
+export async function expectHeld(
+  world: KubeWorld,
+  ref: { resource: string; namespace?: string; name?: string },
+  readNow: () => Promise<KubeObject[]>,
+  check: (objects: KubeObject[]) => void,
+): Promise<void> {
+  let failure: unknown;
+  try {
+    check(await readNow());
+    return;
+  } catch (e) {
+    if (!retryable(e)) throw e;
+    failure = e;
+  }
+  const cluster = await world.cluster();
+  const since = world.judgedFrom;
+  if (cluster.capabilities.virtualTime || !cluster.objectStates || since === undefined) throw failure;
+  const states = await cluster.objectStates(ref, since);
+  if (!states) throw failure;
+  world.readPast = true;
+  for (const { at, objects } of states) {
+    try {
+      check(objects);
+    } catch (e) {
+      if (!retryable(e)) throw e;
+      continue;
+    }
+    world.attach(
+      `held at ${new Date(at).toISOString()}, ${at - since} ms after the instant judged from (the API server's audit record); not any more when read`,
+      'text/plain',
+    );
+    return;
+  }
+  throw failure;
+}
+
+/** One object's check judged as expectHeld does: `check` gets it, or undefined where it does not exist. */
+export async function expectObjectHeld(
+  world: KubeWorld,
+  ref: { resource: string; namespace?: string },
+  name: string,
+  check: (obj: KubeObject | undefined) => void,
+): Promise<void> {
+  const cluster = await world.cluster();
+  await expectHeld(
+    world,
+    { ...ref, name },
+    async () => {
+      try {
+        return [await cluster.client.get(ref, name)];
+      } catch (e) {
+        if ((e as { code?: number }).code === 404) return [];
+        throw e;
+      }
+    },
+    (objects) => check(objects.find((o) => o.metadata.name === name)),
+  );
 }
 
 /** Some event with this reason names the object (and, when given, one of them has this message). */
@@ -157,6 +243,12 @@ export async function latestOnceAllKnown(
 export async function advanceUntil(world: KubeWorld, since: number, ms: number, what: string): Promise<void> {
   const cluster = await world.cluster();
   const wait = since + ms - cluster.now();
-  if (wait < 0) throw new Error(`already ${-wait} ms past ${ms / 1000} s after ${what}`);
+  if (wait < 0) {
+    const late = { at: since + ms, by: -wait, what: `${ms / 1000} s after ${what}` };
+    // Where the target keeps the objects' states, the outcomes judge what held from that instant on.
+    if (!cluster.objectStates) throw new Error(`already ${late.by} ms past ${late.what}`);
+    world.late = late;
+    return;
+  }
   await cluster.advance(wait);
 }

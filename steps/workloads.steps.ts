@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Pod } from '../src/api/core';
 import { KubeObject } from '../src/api/meta';
 import { KubeWorld } from './world';
-import { advanceUntil, latestOnceAllKnown, step } from './support';
+import { advanceUntil, expectHeld, latestOnceAllKnown, step } from './support';
 import { fieldAt, showField } from './objects';
 
 /**
@@ -33,8 +33,13 @@ async function replicaSetsOf(world: KubeWorld, name: string, ns: string): Promis
   const cluster = await world.cluster();
   const d = await deployment(world, name, ns);
   const list = await cluster.client.list<Workload>({ resource: 'replicasets.apps', namespace: ns });
+  return controlledBy(d, list.items);
+}
+
+/** Of some ReplicaSets, those the Deployment controls, lowest revision first. */
+function controlledBy(d: KubeObject, sets: Workload[]): Workload[] {
   const rev = (rs: Workload) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
-  return list.items
+  return sets
     .filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid))
     .sort((a, b) => rev(a) - rev(b));
 }
@@ -140,9 +145,18 @@ Then(
   'the ReplicaSets of deployment {string}{in-namespace} are:',
   step(async function (this: KubeWorld, name: string, ns: string, table: DataTable) {
     const [header, ...rows] = table.raw();
-    const sets = await replicaSetsOf(this, name, ns);
-    const actual = sets.map((rs) => header.map((c) => column(rs, c)));
-    expect(actual, `ReplicaSets of deployment ${name} (${header.join(', ')})`).to.deep.equal(rows);
+    const cluster = await this.cluster();
+    const d = await deployment(this, name, ns);
+    const ref = { resource: 'replicasets.apps', namespace: ns };
+    await expectHeld(
+      this,
+      ref,
+      async () => (await cluster.client.list<Workload>(ref)).items,
+      (sets) => {
+        const actual = controlledBy(d, sets as Workload[]).map((rs) => header.map((c) => column(rs, c)));
+        expect(actual, `ReplicaSets of deployment ${name} (${header.join(', ')})`).to.deep.equal(rows);
+      },
+    );
   }),
 );
 

@@ -54,6 +54,12 @@ export class KubeWorld extends World<RunParameters> {
   readonly marks = new Map<string, number>();
   /** The kind of the step running now (Context = Given, Action = When, Outcome = Then). */
   stepType?: string;
+  /** When the last step that was not an outcome ended, or the past instant its wait named (ms): outcomes judge what held since. */
+  judgedFrom?: number;
+  /** The last wait found its instant already past (a real clock: support.ts advanceUntil). */
+  late?: { at: number; by: number; what: string };
+  /** The outcome running now judged the objects' recorded states since judgedFrom (expectHeld). */
+  readPast = false;
   /** The API server's reads per caller when a step noted them (API-CACHE). */
   readsMark?: Record<string, { get: number; list: number; watch: number }>;
   /** Bearer tokens steps kept, by the account they belong to ("ns/name"). */

@@ -1,4 +1,5 @@
 import { Event } from '../api/core';
+import type { KubeObject } from '../api/meta';
 import type { ApiAuditReport } from '../apiserver/audit';
 import type { SchedulingDecision } from '../scheduler/decision';
 import { Client } from '../client/client';
@@ -231,6 +232,17 @@ export interface ClusterDriver {
    * a change only when its event arrives (seconds late on a loaded machine).
    */
   requestTimes?(verb: string, ref: { resource: string; namespace?: string; name: string }): Promise<number[]>;
+  /**
+   * The objects of a resource in a namespace (or the one named) as the API server stored them
+   * at `since` (ms since the epoch) and after each write since, from its own record; an instant
+   * at which one's state is not known is left out. Undefined where the target does not keep
+   * the resource's states. On a real clock a check reads the cluster some time after the
+   * instant it names: this tells what held at that instant.
+   */
+  objectStates?(
+    ref: { resource: string; namespace?: string; name?: string },
+    since: number,
+  ): Promise<{ at: number; objects: KubeObject[] }[] | undefined>;
   /** Compacts the API server's storage up to now (older resourceVersions answer 410). */
   compactStorage?(): Promise<void>;
   /**

@@ -43,7 +43,15 @@ import {
 } from './upstream/commands';
 import { upstreamPki, UpstreamPki } from './upstream/pki';
 import * as pool from './upstream/pool';
-import { auditFlags, auditOffset, lockIdentities, readAudit, requestTimes } from './upstream/audit';
+import {
+  auditFlags,
+  auditOffset,
+  lockIdentities,
+  ObjectsAt,
+  objectStates,
+  readAudit,
+  requestTimes,
+} from './upstream/audit';
 import { EtcdAccess } from './upstream/storage';
 import { decisionsFromLog } from './upstream/scheduler-log';
 import type { SchedulingDecision } from '../scheduler/decision';
@@ -558,6 +566,16 @@ export class UpstreamDriver extends KubeDriver {
     await this.start();
     if (this.startError) throw this.startError;
     return requestTimes(this.workDir!, this.marks.audit, verb, ref);
+  }
+
+  /** The objects of `ref` at `since` and after each write since, from the audit log's bodies (KEPT_STATES). */
+  async objectStates(
+    ref: { resource: string; namespace?: string; name?: string },
+    since: number,
+  ): Promise<ObjectsAt[] | undefined> {
+    await this.start();
+    if (this.startError) throw this.startError;
+    return objectStates(this.workDir!, this.marks.audit, ref, since);
   }
 
   /** What the API server logging to `dir` handled since the audit log's offset `from`, and etcd's revisions. */

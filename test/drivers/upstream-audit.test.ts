@@ -9,6 +9,7 @@ import {
   auditLog,
   auditOffset,
   lockIdentities,
+  objectStates,
   readAudit,
   requestTimes,
 } from '../../src/drivers/upstream/audit';
@@ -160,6 +161,155 @@ test('requestTimes: when kube-apiserver received each successful DELETE of one p
       Date.parse('2026-12-07T03:37:50.500Z'),
     ]);
     assert.deepEqual(requestTimes(dir, from, 'delete', { resource: 'pods', namespace: 'default', name: 'nobody' }), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('objectStates: what the objects of a kept resource were at an instant and after each write since, from the bodies the policy logs', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-audit-test-'));
+  try {
+    auditFlags(dir);
+    const policy = fs.readFileSync(path.join(dir, 'audit-policy.yaml'), 'utf8');
+    assert.match(policy, /level: RequestResponse/);
+    assert.match(
+      policy,
+      /group: "apps", resources: \[deployments, deployments\/status, deployments\/finalize, replicasets/,
+    );
+    // Written before the scenario's offset: not its history.
+    fs.writeFileSync(auditLog(dir), '');
+    const from = auditOffset(dir);
+    const at = (s: number) => new Date(Date.UTC(2026, 11, 7, 5, 0, s)).toISOString().replace('.000Z', '.000000Z');
+    const rs = (name: string, replicas: number) => ({
+      kind: 'ReplicaSet',
+      metadata: { name, namespace: 'default' },
+      spec: { replicas },
+    });
+    const write = (s: number, verb: string, name: string | undefined, body: object | undefined, extra: object = {}) =>
+      line({
+        stage: 'ResponseComplete',
+        verb,
+        objectRef: { resource: 'replicasets', apiGroup: 'apps', namespace: 'default', name, ...extra },
+        responseStatus: { code: 200 },
+        responseObject: body,
+        stageTimestamp: at(s),
+      });
+    fs.appendFileSync(
+      auditLog(dir),
+      [
+        // A create names its object in the body only.
+        write(1, 'create', undefined, rs('a', 3)),
+        write(2, 'update', 'a', rs('a', 2)),
+        // Refused: not a state.
+        line({
+          stage: 'ResponseComplete',
+          verb: 'update',
+          objectRef: { resource: 'replicasets', apiGroup: 'apps', namespace: 'default', name: 'a' },
+          responseStatus: { code: 409 },
+          stageTimestamp: at(3),
+        }),
+        write(4, 'create', undefined, rs('b', 1)),
+        write(5, 'update', 'a', { ...rs('a', 2), status: { replicas: 2 } }, { subresource: 'status' }),
+        // Another namespace's, another group's.
+        line({
+          stage: 'ResponseComplete',
+          verb: 'create',
+          objectRef: { resource: 'replicasets', apiGroup: 'apps', namespace: 'other', name: 'c' },
+          responseStatus: { code: 201 },
+          responseObject: rs('c', 1),
+          stageTimestamp: at(5),
+        }),
+        // A scale answers with a Scale: a's state is not known until its next write.
+        write(6, 'update', 'a', { kind: 'Scale', metadata: { name: 'a' } }, { subresource: 'scale' }),
+        write(7, 'update', 'a', rs('a', 1)),
+        write(8, 'delete', 'b', { kind: 'Status', status: 'Success' }),
+        '{"kind":"Event","stage":"Respo',
+      ].join(''),
+    );
+    const t = (s: number) => Date.parse(at(s));
+    const states = (since: number, name?: string) =>
+      objectStates(dir, from, { resource: 'replicasets.apps', namespace: 'default', name }, since)?.map((s) => [
+        (s.at - t(0)) / 1000,
+        s.objects.map((o) => `${o.metadata.name}=${(o as unknown as { spec: { replicas: number } }).spec.replicas}`).join(' '),
+      ]);
+    assert.deepEqual(states(t(2) + 500), [
+      [2.5, 'a=2'],
+      [4, 'a=2 b=1'],
+      [5, 'a=2 b=1'],
+      [7, 'a=1 b=1'],
+      [8, 'a=1'],
+    ]);
+    assert.deepEqual(states(t(0)), [
+      [0, ''],
+      [1, 'a=3'],
+      [2, 'a=2'],
+      [4, 'a=2 b=1'],
+      [5, 'a=2 b=1'],
+      [7, 'a=1 b=1'],
+      [8, 'a=1'],
+    ]);
+    assert.deepEqual(states(t(3), 'b'), [
+      [3, ''],
+      [4, 'b=1'],
+      [8, ''],
+    ]);
+    // Not kept: no history.
+    assert.equal(objectStates(dir, from, { resource: 'pods', namespace: 'default' }, t(0)), undefined);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('objectStates: an object last written before the offset, or by a deletecollection, has no known state; a delete waiting for finalizers leaves it', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-audit-test-'));
+  try {
+    fs.writeFileSync(auditLog(dir), '');
+    const at = (s: number) => new Date(Date.UTC(2026, 11, 7, 5, 0, s)).toISOString();
+    const ns = (phase: string, finalizers: string[], deleting = false) => ({
+      kind: 'Namespace',
+      metadata: { name: 'shop', ...(deleting ? { deletionTimestamp: at(2) } : {}) },
+      spec: { finalizers },
+      status: { phase },
+    });
+    const write = (s: number, verb: string, body: object, subresource?: string) =>
+      line({
+        stage: 'ResponseComplete',
+        verb,
+        objectRef: { resource: 'namespaces', namespace: 'shop', name: 'shop', apiVersion: 'v1', subresource },
+        responseStatus: { code: 200 },
+        responseObject: body,
+        stageTimestamp: at(s),
+      });
+    fs.appendFileSync(
+      auditLog(dir),
+      [
+        write(2, 'delete', ns('Terminating', ['kubernetes'], true)),
+        write(3, 'update', ns('Terminating', [], true), 'finalize'),
+        write(4, 'delete', ns('Terminating', [], true)),
+      ].join(''),
+    );
+    const phases = (since: number) =>
+      objectStates(dir, 0, { resource: 'namespaces', name: 'shop' }, since)?.map((s) => [
+        new Date(s.at).toISOString(),
+        s.objects.map((o) => (o as unknown as { status: { phase: string } }).status.phase).join(),
+      ]);
+    // Its first write here is no creation: before it, its state is not known.
+    assert.deepEqual(phases(Date.parse(at(1))), [
+      [at(2), 'Terminating'],
+      [at(3), 'Terminating'],
+      [at(4), ''],
+    ]);
+    fs.appendFileSync(
+      auditLog(dir),
+      line({
+        stage: 'ResponseComplete',
+        verb: 'deletecollection',
+        objectRef: { resource: 'namespaces' },
+        responseStatus: { code: 200 },
+        stageTimestamp: at(5),
+      }),
+    );
+    assert.deepEqual(phases(Date.parse(at(6))), []);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

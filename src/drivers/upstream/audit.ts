@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ReadCounts } from '../../apiserver/audit';
+import type { KubeObject } from '../../api/meta';
 
 /**
  * kube-apiserver's own audit (k8s.io/apiserver/pkg/audit): a policy that records every
@@ -16,6 +17,10 @@ import type { ReadCounts } from '../../apiserver/audit';
  * (hostname_uuid, made at start and logged nowhere; see lockIdentities).
  */
 export function auditFlags(workDir: string, options: { lockBodies?: boolean } = {}): string[] {
+  const bodies = Object.entries(KEPT_STATES).map(
+    ([group, resources]) =>
+      `      - { group: "${group}", resources: [${resources.flatMap((r) => [r, ...BODY_SUBRESOURCES.map((s) => `${r}/${s}`)]).join(', ')}] }`,
+  );
   const policy = path.join(workDir, 'audit-policy.yaml');
   fs.writeFileSync(
     policy,
@@ -33,6 +38,11 @@ export function auditFlags(workDir: string, options: { lockBodies?: boolean } = 
             `    resources: [ { group: coordination.k8s.io, resources: [leases], resourceNames: [${LOCKS.join(', ')}] } ]`,
           ]
         : []),
+      // The objects whose states objectStates replays: each write with the object it left.
+      '  - level: RequestResponse',
+      '    verbs: [create, update, patch, delete]',
+      '    resources:',
+      ...bodies,
       '  - level: Metadata',
       '',
     ].join('\n'),
@@ -53,7 +63,9 @@ interface AuditEvent {
   requestURI?: string;
   responseStatus?: { code?: number };
   requestObject?: { spec?: { holderIdentity?: string } };
+  responseObject?: KubeObject & { spec?: { finalizers?: string[] } };
   requestReceivedTimestamp?: string;
+  stageTimestamp?: string;
 }
 
 /** The Leases kube-controller-manager and kube-scheduler elect their leader with (--leader-elect-resource-lock leases). */
@@ -193,4 +205,108 @@ export function readAudit(
     if (verb === 'watch' && /[?&]sendInitialEvents=true(&|$)/.test(ev.requestURI ?? '')) c.list++;
   }
   return { writesByUser, writesByUserResource, readsByUser };
+}
+
+/**
+ * The resources (by API group) whose every write the policy logs with the object it left, so
+ * that objectStates can tell what they were at an instant already past: a real clock's check
+ * comes seconds after the moment a step names when the machine is loaded (a rollout's first
+ * step, which lasts minReadySeconds, was already over when read: twenty-first full run).
+ */
+export const KEPT_STATES: Record<string, readonly string[]> = {
+  apps: ['deployments', 'replicasets'],
+  '': ['namespaces'],
+};
+
+/** Subresources whose answer is the whole object (a scale's is a Scale: the object's state after it is not known). */
+const BODY_SUBRESOURCES = ['status', 'finalize'];
+
+/** The objects of one resource (or the one named) at an instant, as the API server stored them. */
+export interface ObjectsAt {
+  at: number;
+  objects: KubeObject[];
+}
+
+/** A write's object is not in the log (a scale, a deletecollection): its state is unknown until its next logged write. */
+const UNKNOWN = Symbol('unknown');
+type Kept = KubeObject | typeof UNKNOWN;
+
+/**
+ * What the objects of `ref` (a resource as the client names it, "replicasets.apps"; one
+ * namespace; one name, or all) were at `since` (ms since the epoch) and after each write
+ * since, from the log written since byte offset `from`; each write counts at its
+ * stageTimestamp (ResponseComplete: stored). An instant at which some object's state is not
+ * known is left out: one written before the log's offset and not since, or last written by a
+ * request whose answer is not the object. Undefined when the policy does not keep `ref`'s bodies.
+ */
+export function objectStates(
+  workDir: string,
+  from: number,
+  ref: { resource: string; namespace?: string; name?: string },
+  since: number,
+): ObjectsAt[] | undefined {
+  const [resource, ...groupParts] = ref.resource.split('.');
+  const group = groupParts.join('.');
+  if (!KEPT_STATES[group]?.includes(resource)) return undefined;
+  const writes: { at: number; name?: string; create: boolean; kept: Kept | undefined }[] = [];
+  const lines = readFrom(workDir, from).split('\n');
+  lines.pop(); // the last line may still be being written
+  for (const line of lines) {
+    if (!line.includes(`"resource":"${resource}"`)) continue;
+    const ev = JSON.parse(line) as AuditEvent & { objectRef?: { apiGroup?: string } };
+    const r = ev.objectRef;
+    if (ev.stage !== 'ResponseComplete' || !WRITES.has(ev.verb) || !ev.stageTimestamp) continue;
+    if (r?.resource !== resource || (r.apiGroup ?? '') !== group) continue;
+    // A namespace's own requests name it as their namespace too: only namespaced refs compare.
+    if (ref.namespace !== undefined && r.namespace !== ref.namespace) continue;
+    const code = ev.responseStatus?.code ?? 0;
+    if (code < 200 || code >= 300) continue;
+    const body = ev.responseObject;
+    const name = r.name || body?.metadata?.name;
+    const at = Date.parse(ev.stageTimestamp);
+    if (ev.verb === 'deletecollection' || !name) {
+      // Every object of the resource here may have gone or changed, the one named too.
+      writes.push({ at, create: false, kept: UNKNOWN });
+      continue;
+    }
+    if (ref.name !== undefined && name !== ref.name) continue;
+    const whole = body?.metadata?.name === name && (!r.subresource || BODY_SUBRESOURCES.includes(r.subresource));
+    const kept = ev.verb === 'delete' && body && gone(body) ? undefined : whole ? body : UNKNOWN;
+    writes.push({ at, name, create: ev.verb === 'create' && !r.subresource, kept });
+  }
+  writes.sort((a, b) => a.at - b.at);
+  // Before its first logged write an object is absent if that write made it; otherwise it
+  // existed before the log's offset, in a state not logged.
+  const state = new Map<string, Kept | undefined>();
+  for (const w of writes)
+    if (w.name !== undefined && !state.has(w.name)) state.set(w.name, w.create ? undefined : UNKNOWN);
+  let allUnknown = false;
+  const apply = (w: (typeof writes)[number]): void => {
+    if (w.name === undefined) {
+      allUnknown = true;
+      return;
+    }
+    state.set(w.name, w.kept);
+  };
+  const out: ObjectsAt[] = [];
+  const record = (at: number): void => {
+    const kept = [...state.values()];
+    if (allUnknown || kept.includes(UNKNOWN)) return;
+    out.push({ at, objects: kept.filter((k): k is KubeObject => k !== undefined && k !== UNKNOWN) });
+  };
+  let i = 0;
+  for (; i < writes.length && writes[i].at <= since; i++) apply(writes[i]);
+  record(since);
+  for (; i < writes.length; i++) {
+    apply(writes[i]);
+    record(writes[i].at);
+  }
+  return out;
+}
+
+/** A delete's answer: the object gone (no deletionTimestamp, or no finalizer left to wait for), or still there, being deleted. */
+function gone(body: KubeObject & { spec?: { finalizers?: string[] } }): boolean {
+  if ((body as { kind?: string }).kind === 'Status') return true;
+  const waiting = (body.metadata.finalizers?.length ?? 0) + (body.spec?.finalizers?.length ?? 0);
+  return !body.metadata.deletionTimestamp || waiting === 0;
 }
