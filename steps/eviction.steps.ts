@@ -281,33 +281,36 @@ async function advanceTo(world: KubeWorld, at: number): Promise<void> {
   if (at > cluster.now()) await cluster.advance(at - cluster.now());
 }
 
-async function evictionsIn(world: KubeWorld, zone: string): Promise<{ node: string; at: number }[]> {
-  const got = await Promise.all(
-    zoneNodes(world, zone).map(async (node) => ({ node, at: await firstDeletionAt(world, node) })),
-  );
-  return got.filter((x): x is { node: string; at: number } => x.at !== undefined).sort((a, b) => a.at - b.at);
+/** When the first pod of each node of the zone was marked for deletion (firstDeletions). */
+function evictionsIn(world: KubeWorld, zone: string): Promise<{ node: string; at: number }[]> {
+  return firstDeletions(world, zoneNodes(world, zone));
 }
 
 /**
- * When the first pod of `node` was marked for deletion, if one was: as the timeline's watch saw
- * it or, on a real clock where the target keeps the API server's own record of its requests
- * (requestTimes: upstream's audit log), when the API server received the DELETE: a watch event
- * reaches the suite late on a loaded machine (up to half a second on upstream v1.32.13), which
- * counted against checks within 1 s.
+ * When the first pod of each of `nodes` was marked for deletion, for the nodes where one was,
+ * earliest first: as the timeline's watch saw it or, on a real clock where the target keeps
+ * the API server's own record of its requests (requestTimes: upstream's audit log), when the
+ * API server received the DELETE: a watch event reaches the suite late on a loaded machine (up
+ * to half a second on upstream v1.32.13), which counted against checks within 1 s.
  */
-async function firstDeletionAt(world: KubeWorld, node: string): Promise<number | undefined> {
-  const seen = (await timedTimeline(world)).podDeletions(node);
-  if (seen.length === 0) return undefined;
+async function firstDeletions(world: KubeWorld, nodes: readonly string[]): Promise<{ node: string; at: number }[]> {
+  const timeline = await timedTimeline(world);
+  const seen = nodes
+    .map((node) => ({ node, deletions: timeline.podDeletions(node) }))
+    .filter((x) => x.deletions.length > 0);
   const cluster = await world.cluster();
-  if (cluster.capabilities.virtualTime || !cluster.requestTimes) return seen[0].at;
-  const received = await Promise.all(
-    seen.map(
-      async (d) =>
-        // A pod removed by no DELETE of its own (none such on upstream so far) keeps the watch's time.
-        (await cluster.requestTimes!('delete', { resource: 'pods', namespace: d.namespace, name: d.pod }))[0] ?? d.at,
-    ),
-  );
-  return Math.min(...received);
+  let firstAt = (x: (typeof seen)[number]) => x.deletions[0].at;
+  if (!cluster.capabilities.virtualTime && cluster.requestTimes) {
+    const all = seen.flatMap((x) => x.deletions);
+    const received = await cluster.requestTimes(
+      'delete',
+      all.map((d) => ({ resource: 'pods', namespace: d.namespace, name: d.pod })),
+    );
+    // A pod removed by no DELETE of its own (none such on upstream so far) keeps the watch's time.
+    const at = new Map(all.map((d, i) => [d, received[i][0] ?? d.at]));
+    firstAt = (x) => Math.min(...x.deletions.map((d) => at.get(d)!));
+  }
+  return seen.map((x) => ({ node: x.node, at: firstAt(x) })).sort((a, b) => a.at - b.at);
 }
 
 /** When each node's pods went, in seconds after the first node's; first, when given, at that time after the nodes stopped. */
@@ -331,7 +334,7 @@ async function expectGoneNodeByNode(
     return;
   }
   // On a real clock each deletion is timed by the API server's receipt of its DELETE where the
-  // target records it (firstDeletionAt), else when its watch event arrives (under load, up to
+  // target records it (firstDeletions), else when its watch event arrives (under load, up to
   // half a second late: 4.7 / 9.9 s for 5 / 10 on upstream v1.32.13); the evictor takes its
   // token at a 100 ms tick (NodeEvictionPeriod): each offset within 1 s. The schedule's origin
   // is the one that fits best, not the first deletion: that one has the same jitter as the
@@ -476,7 +479,7 @@ Then(
     const stoppedAt = this.lastHeartbeat.get(node) ?? this.stopTimes.get(node);
     if (stoppedAt === undefined) throw new Error(`the kubelet on ${node} was not stopped in this scenario`);
     await advanceTo(this, stoppedAt + to * 1000);
-    const at = await firstDeletionAt(this, node);
+    const at = (await firstDeletions(this, [node]))[0]?.at;
     expect(at, `no pod of ${node} was marked for deletion within ${to} s`).to.not.equal(undefined);
     expect((at! - stoppedAt) / 1000, 'seconds after the kubelet stopped').to.be.within(from, to);
   }),

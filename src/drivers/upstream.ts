@@ -561,11 +561,14 @@ export class UpstreamDriver extends KubeDriver {
     return this.auditOf(this.workDir!, this.marks.audit);
   }
 
-  /** When kube-apiserver received each successful `verb` of one object since the scenario's controllers started. */
-  async requestTimes(verb: string, ref: { resource: string; namespace?: string; name: string }): Promise<number[]> {
+  /** When kube-apiserver received each successful `verb` of each object since the scenario's controllers started. */
+  async requestTimes(
+    verb: string,
+    refs: readonly { resource: string; namespace?: string; name: string }[],
+  ): Promise<number[][]> {
     await this.start();
     if (this.startError) throw this.startError;
-    return requestTimes(this.workDir!, this.marks.audit, verb, ref);
+    return requestTimes(this.workDir!, this.marks.audit, verb, refs);
   }
 
   /** The objects of `ref` at `since` and after each write since, from the audit log's bodies (KEPT_STATES). */

@@ -107,28 +107,34 @@ export function lockIdentities(workDir: string): { controllerManager?: string; s
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 /**
- * When kube-apiserver received each successful `verb` of one object since `from` (ms since the
- * epoch, from the event's requestReceivedTimestamp: microseconds, this machine's clock), in the
- * log's order. A request of a subresource (pods/status) is not one of the object's.
+ * When kube-apiserver received each successful `verb` of each of some objects since `from` (ms
+ * since the epoch, from the event's requestReceivedTimestamp: microseconds, this machine's
+ * clock), in the log's order, read in one pass. A request of a subresource (pods/status) is not
+ * one of the object's.
  */
 export function requestTimes(
   workDir: string,
   from: number,
   verb: string,
-  ref: { resource: string; namespace?: string; name: string },
-): number[] {
-  const times: number[] = [];
+  refs: readonly { resource: string; namespace?: string; name: string }[],
+): number[][] {
+  const key = (resource: string, namespace: string | undefined, name: string) =>
+    `${resource}/${namespace ?? ''}/${name}`;
+  const wanted = new Map(refs.map((r, i) => [key(r.resource, r.namespace, r.name), i]));
+  const times: number[][] = refs.map(() => []);
+  const names = [...new Set(refs.map((r) => `"name":${JSON.stringify(r.name)}`))];
   const lines = readFrom(workDir, from).split('\n');
   lines.pop(); // the last line may still be being written
   for (const line of lines) {
     // Most lines are other requests: a cheap test before the parse.
-    if (!line.includes(`"name":${JSON.stringify(ref.name)}`)) continue;
+    if (!names.some((n) => line.includes(n))) continue;
     const ev = JSON.parse(line) as AuditEvent;
     const r = ev.objectRef;
-    if (ev.stage !== 'ResponseComplete' || ev.verb !== verb || r?.subresource) continue;
-    if (r?.resource !== ref.resource || r.name !== ref.name || (r.namespace ?? '') !== (ref.namespace ?? '')) continue;
+    if (ev.stage !== 'ResponseComplete' || ev.verb !== verb || r?.subresource || !r?.resource || !r.name) continue;
+    const i = wanted.get(key(r.resource, r.namespace, r.name));
     const code = ev.responseStatus?.code ?? 0;
-    if (code >= 200 && code < 300 && ev.requestReceivedTimestamp) times.push(Date.parse(ev.requestReceivedTimestamp));
+    if (i !== undefined && code >= 200 && code < 300 && ev.requestReceivedTimestamp)
+      times[i].push(Date.parse(ev.requestReceivedTimestamp));
   }
   return times;
 }
