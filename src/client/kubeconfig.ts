@@ -54,6 +54,9 @@ function same(a: unknown, b: unknown): boolean {
 class KeptAgents {
   private kept?: { secure: boolean; settings: unknown[]; agent: http.Agent };
 
+  /** At most this many connections at once (requests beyond wait for one); unbounded when not given. */
+  constructor(private readonly maxConnections?: number) {}
+
   for(agent: http.Agent | undefined): http.Agent | undefined {
     if (!agent || (agent.constructor !== https.Agent && agent.constructor !== http.Agent)) return agent;
     const options = (agent as http.Agent & { options: Record<string, unknown> }).options;
@@ -65,10 +68,23 @@ class KeptAgents {
     // A rotated credential (an exec plugin's new certificate) makes a new agent; the old one's sockets close.
     this.kept?.agent.destroy();
     // Idle connections are closed after a minute (the servers' keep-alive lasts longer).
-    const keep = { ...options, keepAlive: true, timeout: (options.timeout as number | undefined) ?? 60_000 };
+    const keep = {
+      ...options,
+      keepAlive: true,
+      timeout: (options.timeout as number | undefined) ?? 60_000,
+      ...(this.maxConnections ? { maxSockets: this.maxConnections } : {}),
+    };
     this.kept = { secure, settings, agent: secure ? new https.Agent(keep) : new http.Agent(keep) };
     return this.kept.agent;
   }
+}
+
+export interface ClientOptions {
+  /**
+   * At most this many connections to the server at once, requests beyond waiting for one
+   * (watches have their own). Unbounded when not given, as client-go's HTTP/1.1 transport is.
+   */
+  maxConnections?: number;
 }
 
 /** Methods Go's net/http may send again (Request.isReplayable): they change nothing. */
@@ -141,19 +157,26 @@ function sendOnce({ url, method, headers, body, agent }: Exchange): Promise<Answ
  */
 export class KubeconfigClient implements Client {
   private readonly watcher: KubeWatch;
-  private readonly kept = new KeptAgents();
+  private readonly kept: KeptAgents;
 
   readonly kubeConfig: KubeConfig;
 
   constructor(
     kubeConfig: KubeConfig,
     private readonly registry: ResourceRegistry,
+    options: ClientOptions = {},
   ) {
     this.kubeConfig = allowPlainHttp(kubeConfig);
     this.watcher = new KubeWatch(kubeConfig);
+    this.kept = new KeptAgents(options.maxConnections);
   }
 
-  static fromFile(file: string, registry: ResourceRegistry, context?: string): KubeconfigClient {
+  static fromFile(
+    file: string,
+    registry: ResourceRegistry,
+    context?: string,
+    options: ClientOptions = {},
+  ): KubeconfigClient {
     const kc = new KubeConfig();
     kc.loadFromFile(file);
     if (context) {
@@ -168,7 +191,7 @@ export class KubeconfigClient implements Client {
         );
       kc.setCurrentContext(context);
     }
-    return new KubeconfigClient(allowPlainHttp(kc), registry);
+    return new KubeconfigClient(allowPlainHttp(kc), registry, options);
   }
 
   get server(): string {

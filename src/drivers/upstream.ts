@@ -68,6 +68,18 @@ const PORT_WAIT_MS = 600_000;
 /** The admin's client certificate: CN kubernetes-admin, O system:masters, as kubeadm and every other target name it. */
 const ADMIN = 'kubernetes-admin';
 
+/**
+ * How many connections a hollow kubelet opens to kube-apiserver at most. Upstream's kubelet
+ * multiplexes its requests on one HTTP/2 connection (client-go); node's client speaks
+ * HTTP/1.1, one request per connection at a time, so a kubelet given 101 pods at once opened
+ * some 400 connections (status writes and their events), each a TLS handshake with a client
+ * certificate. At load 46 kube-apiserver dropped them before the handshake ended ("Client
+ * network socket disconnected before secure TLS connection was established", "socket hang
+ * up"); each pod's sync failed, was retried 10 s later with the others, and 10 minutes later
+ * 30 of the 101 were Ready (endpointslices.feature:70, twenty-second full run).
+ */
+const KUBELET_CONNECTIONS = 8;
+
 /** One master of the control plane: its API server's URL and the directory of its files and logs. */
 interface Master {
   server: string;
@@ -846,7 +858,9 @@ ${scheduler.tail()}`);
     fs.writeFileSync(file, this.pki().kubeconfig(server, user, groups), {
       mode: 0o600,
     });
-    return KubeconfigClient.fromFile(file, coreRegistry({ endpointSlices: true }));
+    return KubeconfigClient.fromFile(file, coreRegistry({ endpointSlices: true }), undefined, {
+      maxConnections: KUBELET_CONNECTIONS,
+    });
   }
 
   /** A component that died mid-scenario fails it, with its log's tail. */
