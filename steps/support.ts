@@ -131,7 +131,7 @@ export async function expectHeld(
       continue;
     }
     world.attach(
-      `held at ${new Date(at).toISOString()}, ${at - since} ms after the instant judged from (the API server's audit record); not any more when read`,
+      `held at ${new Date(at).toISOString()}, ${at - since} ms after the instant judged from (the API server's audit record), though not when read`,
       'text/plain',
     );
     return;
