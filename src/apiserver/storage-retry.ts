@@ -3,8 +3,15 @@ import { StoreError } from '../store';
 /** Thrown by a guarded write that lost the race: the attempt starts over from a fresh read. */
 const RETRY = Symbol('retry on revision mismatch');
 
-/** How often an attempt is retried before the mismatch reaches the caller (a 409 or 500). */
-const MAX_RETRIES = 16;
+/**
+ * How often an attempt is retried before the mismatch reaches the caller (a 409 or 500).
+ * Upstream's GuaranteedUpdate loop has no cap: each round one writer wins, so every writer
+ * gets through. 16 was too few for 20 writers on one key (two API servers, 10 in flight
+ * each: a writer loses a round with p = 19/20, all 16 with p = 0.44; ha-services.test.ts
+ * failed with a 500 under load). The cap only turns a store that never settles into an error
+ * instead of a hang.
+ */
+const MAX_RETRIES = 1000;
 
 export type Guard = <W>(write: () => Promise<W>) => Promise<W>;
 
