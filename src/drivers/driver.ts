@@ -227,14 +227,14 @@ export interface ClusterDriver {
    */
   apiAudit?(): Promise<ApiAuditReport>;
   /**
-   * When the API server received each successful `verb` of each object in this scenario (ms
+   * When the API server received each successful `verb` of each object (or the subresource named) in this scenario (ms
    * since the epoch, in order; one list per object), from its own record: on a real clock,
    * exact where a watch tells a change only when its event arrives (seconds late on a loaded
    * machine).
    */
   requestTimes?(
     verb: string,
-    refs: readonly { resource: string; namespace?: string; name: string }[],
+    refs: readonly { resource: string; namespace?: string; name: string; subresource?: string }[],
   ): Promise<number[][]>;
   /**
    * The objects of a resource in a namespace (or the one named) as the API server stored them

@@ -51,6 +51,7 @@ import {
   objectStates,
   readAudit,
   requestTimes,
+  type RequestRef,
 } from './upstream/audit';
 import { EtcdAccess } from './upstream/storage';
 import { decisionsFromLog } from './upstream/scheduler-log';
@@ -574,10 +575,7 @@ export class UpstreamDriver extends KubeDriver {
   }
 
   /** When kube-apiserver received each successful `verb` of each object since the scenario's controllers started. */
-  async requestTimes(
-    verb: string,
-    refs: readonly { resource: string; namespace?: string; name: string }[],
-  ): Promise<number[][]> {
+  async requestTimes(verb: string, refs: readonly RequestRef[]): Promise<number[][]> {
     await this.start();
     if (this.startError) throw this.startError;
     return requestTimes(this.workDir!, this.marks.audit, verb, refs);

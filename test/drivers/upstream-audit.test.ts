@@ -128,7 +128,7 @@ test('the address a port listens on is what the kernel says', async () => {
   assert.equal(listeningIn(`${header}   0: 0100007F:192B 0100007F:9C40 01 0\n`, 6443), undefined);
 });
 
-test('requestTimes: when kube-apiserver received each successful DELETE of each pod, from the offset, to the microsecond, in one read', () => {
+test('requestTimes: when kube-apiserver received each successful DELETE of each pod (or a subresource named), from the offset, to the microsecond, in one read', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-audit-test-'));
   // One audit event: verb on default/p1 (or `ref`'s changes), its answer's code (none: not answered yet), when received.
   const ev = (verb: string, at: string, code: number | undefined, ref: object = {}, stage = 'ResponseComplete') =>
@@ -162,6 +162,11 @@ test('requestTimes: when kube-apiserver received each successful DELETE of each 
       [],
       [Date.parse('2026-12-07T03:37:48.200Z')],
       [Date.parse('2026-12-07T03:37:48.300Z')],
+    ]);
+    // A subresource's requests where the ref names it: the status patch, and not the pod's own DELETEs.
+    assert.deepEqual(requestTimes(dir, from, 'patch', [{ ...pod('p1'), subresource: 'status' }, pod('p1')]), [
+      [Date.parse('2026-12-07T03:37:48.100Z')],
+      [],
     ]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -104,23 +104,25 @@ export function lockIdentities(workDir: string): { controllerManager?: string; s
   return { controllerManager: found['kube-controller-manager'], scheduler: found['kube-scheduler'] };
 }
 
+/** An object (or one of its subresources: nodes/status) whose requests requestTimes reads. */
+export interface RequestRef {
+  resource: string;
+  namespace?: string;
+  name: string;
+  subresource?: string;
+}
+
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 /**
  * When kube-apiserver received each successful `verb` of each of some objects since `from` (ms
  * since the epoch, from the event's requestReceivedTimestamp: microseconds, this machine's
- * clock), in the log's order, read in one pass. A request of a subresource (pods/status) is not
- * one of the object's.
+ * clock), in the log's order, read in one pass. A request of a subresource (pods/status) is one
+ * of the object's only where the ref names that subresource.
  */
-export function requestTimes(
-  workDir: string,
-  from: number,
-  verb: string,
-  refs: readonly { resource: string; namespace?: string; name: string }[],
-): number[][] {
-  const key = (resource: string, namespace: string | undefined, name: string) =>
-    `${resource}/${namespace ?? ''}/${name}`;
-  const wanted = new Map(refs.map((r, i) => [key(r.resource, r.namespace, r.name), i]));
+export function requestTimes(workDir: string, from: number, verb: string, refs: readonly RequestRef[]): number[][] {
+  const key = (r: RequestRef) => `${r.resource}/${r.namespace ?? ''}/${r.name}/${r.subresource ?? ''}`;
+  const wanted = new Map(refs.map((r, i) => [key(r), i]));
   const times: number[][] = refs.map(() => []);
   const names = [...new Set(refs.map((r) => `"name":${JSON.stringify(r.name)}`))];
   const lines = readFrom(workDir, from).split('\n');
@@ -130,8 +132,10 @@ export function requestTimes(
     if (!names.some((n) => line.includes(n))) continue;
     const ev = JSON.parse(line) as AuditEvent;
     const r = ev.objectRef;
-    if (ev.stage !== 'ResponseComplete' || ev.verb !== verb || r?.subresource || !r?.resource || !r.name) continue;
-    const i = wanted.get(key(r.resource, r.namespace, r.name));
+    if (ev.stage !== 'ResponseComplete' || ev.verb !== verb || !r?.resource || !r.name) continue;
+    const i = wanted.get(
+      key({ resource: r.resource, namespace: r.namespace, name: r.name, subresource: r.subresource }),
+    );
     const code = ev.responseStatus?.code ?? 0;
     if (i !== undefined && code >= 200 && code < 300 && ev.requestReceivedTimestamp)
       times[i].push(Date.parse(ev.requestReceivedTimestamp));
