@@ -68,24 +68,26 @@ function readySince(pod: Pod): number {
 /**
  * When the last of a Deployment's pods became Ready (ms since the epoch), as the controllers
  * read it: the Ready condition's lastTransitionTime, which the API keeps to the whole second.
- * The pods meant are the ones its ReplicaSets ask for as the step begins. On a real clock they
- * may not be made or Ready yet (the ReplicaSet controller behind at load 44, fourteenth full
- * run): each ReplicaSet's are waited for. Nor may the rollout have stood still meanwhile: a
- * pod its next step adds (a ReplicaSet asking for more than at the first read) is not one of
- * them — counting it put the wait 10 s late, the rollout a step further than the scenario
- * reads (deployment.feature:104, twenty-second full run). A ReplicaSet that asks for fewer
- * now needs only what it keeps.
+ * The pods meant are the ones its ReplicaSets asked for when the step before ended (on a
+ * virtual clock: now). On a real clock they may not be made or Ready yet (the ReplicaSet
+ * controller behind at load 44, fourteenth full run): each ReplicaSet's are waited for. Nor
+ * may the rollout have stood still meanwhile: a pod its next step added since (a ReplicaSet
+ * asking for more) is not one of them — counting it put the wait 10 s late, the rollout a step
+ * further than the scenario reads (deployment.feature:104, twenty-second and twenty-third full
+ * runs). What they asked for then is the API server's record where the target keeps it
+ * (objectStates), else what they ask for at the step's first read. A ReplicaSet that asks for
+ * fewer now needs only what it keeps.
  */
 async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<number> {
-  let askedAtFirst: Map<string | undefined, number> | undefined;
+  let askedThen = await askedWhenJudged(world, name, ns);
   return latestOnceAllKnown(world, `every active pod of deployment ${name} Ready`, async () => {
     const sets = await replicaSetsOf(world, name, ns);
     const pods = await activePodsOf(world, sets, ns);
-    askedAtFirst ??= new Map(sets.map((rs) => [rs.metadata.uid, rs.spec.replicas ?? 0]));
+    askedThen ??= new Map(sets.map((rs) => [rs.metadata.uid, rs.spec.replicas ?? 0]));
     const times: number[] = [];
     for (const rs of sets) {
       const asked = rs.spec.replicas ?? 0;
-      const meant = Math.min(asked, askedAtFirst.get(rs.metadata.uid) ?? asked);
+      const meant = Math.min(asked, askedThen.get(rs.metadata.uid) ?? asked);
       const ready = pods
         .filter((p) => p.metadata.ownerReferences?.some((r) => r.controller && r.uid === rs.metadata.uid))
         .map(readySince)
@@ -96,6 +98,21 @@ async function lastReadyAt(world: KubeWorld, name: string, ns: string): Promise<
     }
     return times;
   });
+}
+
+/** How many pods each of a Deployment's ReplicaSets asked for when the step before ended, from the target's record (undefined where it keeps none). */
+async function askedWhenJudged(
+  world: KubeWorld,
+  name: string,
+  ns: string,
+): Promise<Map<string | undefined, number> | undefined> {
+  const cluster = await world.cluster();
+  const since = world.judgedFrom;
+  if (cluster.capabilities.virtualTime || !cluster.objectStates || since === undefined) return undefined;
+  const first = (await cluster.objectStates({ resource: 'replicasets.apps', namespace: ns }, since))?.[0];
+  if (!first || first.at > since) return undefined;
+  const sets = controlledBy(await deployment(world, name, ns), first.objects as Workload[]);
+  return new Map(sets.map((rs) => [rs.metadata.uid, rs.spec.replicas ?? 0]));
 }
 
 // Anchored to the moment the rule counts from (IsPodAvailable: the pods' Ready time;
