@@ -21,12 +21,14 @@ Feature: When every zone is fully disrupted the controller stops evicting
     Zone "b"'s pods go 20–21 min after the stop (the mode left at 15 min, the grace period
     again, the taints 10 s apart, the 300 s toleration): judged at 22 min, which a real
     clock's 24 min per scenario holds (it was 30 min: not applicable on upstream).
-    Both zones stop in one step: stopped in two, seconds apart on a real clock, a monitor pass
-    could see zone "a" down while "b" was still Normal and taint "a"'s first node at the normal
-    rate before the mode began (upstream v1.32.13, seventeenth run).
-    When every node of zones "a" and "b" stops reporting
-    And 15 minutes pass
-    Then no pod of zone "a" has been marked for deletion
+    Both zones stop in one step, and the node controller must see them go in one monitor pass:
+    where a pass saw zone "a" down while "b" was still Normal (stopped in two steps, seconds
+    apart, in the seventeenth run; final Lease renewals straddling a pass in the
+    twenty-third), "b"'s first node was tainted at the normal rate, and upstream's entry into
+    the mode, working from the nodes it had listed before that taint was written, kept it.
+    On a real clock the nodes are started and stopped again until one pass sees them all go.
+    When every node of zones "a" and "b" stops reporting, seen down by the node controller in one pass
+    Then 15 minutes after the nodes stopped reporting, no pod of zone "a" has been marked for deletion
     And no pod of zone "b" has been marked for deletion
     And no node of zone "a" has a NoExecute taint
     And no node of zone "b" has a NoExecute taint
