@@ -11,7 +11,7 @@ const RETRY = Symbol('retry on revision mismatch');
  * failed with a 500 under load). The cap only turns a store that never settles into an error
  * instead of a hang.
  */
-const MAX_RETRIES = 1000;
+export const MAX_RETRIES = 1000;
 
 export type Guard = <W>(write: () => Promise<W>) => Promise<W>;
 

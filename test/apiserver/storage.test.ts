@@ -6,6 +6,7 @@ import { MemoryStore, StoreError } from '../../src/store';
 import { VirtualClock } from '../../src/clock';
 import { StatusError } from '../../src/api/errors';
 import { Secret } from '../../src/api/resources/secret';
+import { MAX_RETRIES } from '../../src/apiserver/storage-retry';
 
 // ResourceStorage's optimistic concurrency (upstream's GuaranteedUpdate): a write that loses
 // the race reads again and retries; a pinned resourceVersion is a 409 instead.
@@ -63,7 +64,7 @@ test('a delete whose guarded write loses the race reads again and deletes; past 
   failures = 3;
   assert.equal((await s.delete('default', 'c')).deleted, true);
   await s.create(cm());
-  failures = 17;
+  failures = MAX_RETRIES + 1;
   await assert.rejects(s.delete('default', 'c'), (e) => e instanceof StoreError && e.code === 'RevisionMismatch');
 });
 
