@@ -300,36 +300,28 @@ Then(
   }),
 );
 
+/** The condition with one of the reasons the step names. */
+async function expectConditionWithReason(
+  this: KubeWorld,
+  kind: string,
+  name: string,
+  ns: string,
+  type: string,
+  status: string,
+  ...reasons: string[]
+): Promise<void> {
+  await expectObjectCondition(this, kind, name, ns, type, status, reasons);
+}
+
 Then(
   'the {kind} {string}{in-namespace} has a condition {word} {condition-status} with reason {string}',
-  step(async function (
-    this: KubeWorld,
-    kind: string,
-    name: string,
-    ns: string,
-    type: string,
-    status: string,
-    reason: string,
-  ) {
-    await expectObjectCondition(this, kind, name, ns, type, status, [reason]);
-  }),
+  step(expectConditionWithReason, 6),
 );
 
 // Where a release leaves the reason to a race between two controllers (the scenario says which).
 Then(
   'the {kind} {string}{in-namespace} has a condition {word} {condition-status} with reason {string} or {string}',
-  step(async function (
-    this: KubeWorld,
-    kind: string,
-    name: string,
-    ns: string,
-    type: string,
-    status: string,
-    reason: string,
-    other: string,
-  ) {
-    await expectObjectCondition(this, kind, name, ns, type, status, [reason, other]);
-  }),
+  step(expectConditionWithReason, 7),
 );
 
 Then(
