@@ -6,7 +6,15 @@ import { parseDuration } from '../src/api/duration';
 import { isStatusError } from '../src/api/errors';
 import { renderTimeline, TimelineRecorder } from '../src/report/timeline';
 import { KubeWorld } from './world';
-import { bestOrigin, describePasses, PassReading, readPasses, readWrites, ZoneRules } from './zone-passes';
+import {
+  bestOrigin,
+  describePasses,
+  monitorPasses,
+  PassReading,
+  readPasses,
+  readWrites,
+  ZoneRules,
+} from './zone-passes';
 import { expectEvent, step } from './support';
 import { runPodOn } from './pods.steps';
 
@@ -302,8 +310,12 @@ async function stopInOnePass(
     );
     const at = marks as number[];
     const seen = nodes.map((n, i) => `${n} ${((at[i] - since) / 1000).toFixed(1)} s`).join(', ');
-    // Marks of one pass are a few workers' writes; passes are a period apart (zone-passes.ts).
-    if (Math.max(...at) - Math.min(...at) < periodMs / 2) {
+    if (
+      monitorPasses(
+        nodes.map((node, i) => ({ node, at: at[i] })),
+        periodMs,
+      ).length === 1
+    ) {
       if (attempt > 1)
         world.attach(
           `attempt ${attempt}: every node marked Unknown in one pass (${seen} after the stop)`,

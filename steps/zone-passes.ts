@@ -34,8 +34,7 @@ export interface PassReading {
 }
 
 export function readPasses(marks: { node: string; at: number | undefined }[], rules: ZoneRules): PassReading {
-  // A pass's marks are status writes a few workers make at once; passes are a period apart.
-  const passes = groupInOrder(marks, (prev, m) => m.at - prev.at < rules.monitorPeriodMs / 2);
+  const passes = monitorPasses(marks, rules.monitorPeriodMs);
   // A mark is queued for its taint at the pass after it.
   return judgePasses(passes, rules, -rules.monitorPeriodMs);
 }
@@ -53,6 +52,14 @@ export function readWrites(writes: { node: string; at: number | undefined }[], r
   // Writes in one instant have no pass between them.
   const passes = groupInOrder(writes, (prev, w) => w.at === prev.at);
   return judgePasses(passes, rules, rules.monitorPeriodMs);
+}
+
+/** Unknown marks grouped by the monitor pass that wrote them: a pass's marks are status writes a few workers make at once; passes are a period apart. */
+export function monitorPasses(
+  marks: { node: string; at: number | undefined }[],
+  monitorPeriodMs: number,
+): { node: string; at: number }[][] {
+  return groupInOrder(marks, (prev, m) => m.at - prev.at < monitorPeriodMs / 2);
 }
 
 /** The marks that have a time, in order, grouped: each joins the group of the one before when `together` says so. */

@@ -161,6 +161,14 @@ export interface HttpEndpoint {
  */
 export class NotApplicableError extends Error {}
 
+/** An object (or one of its subresources: nodes/status) whose requests requestTimes reads. */
+export interface RequestRef {
+  resource: string;
+  namespace?: string;
+  name: string;
+  subresource?: string;
+}
+
 /**
  * The only thing steps touch. The reference driver runs the control plane in-process in
  * virtual time; other drivers reach real clusters. Same features, same verdicts.
@@ -227,15 +235,12 @@ export interface ClusterDriver {
    */
   apiAudit?(): Promise<ApiAuditReport>;
   /**
-   * When the API server received each successful `verb` of each object (or the subresource named) in this scenario (ms
-   * since the epoch, in order; one list per object), from its own record: on a real clock,
-   * exact where a watch tells a change only when its event arrives (seconds late on a loaded
-   * machine).
+   * When the API server received each successful `verb` of each object (or the subresource
+   * named) in this scenario (ms since the epoch, in order; one list per object), from its own
+   * record: on a real clock, exact where a watch tells a change only when its event arrives
+   * (seconds late on a loaded machine).
    */
-  requestTimes?(
-    verb: string,
-    refs: readonly { resource: string; namespace?: string; name: string; subresource?: string }[],
-  ): Promise<number[][]>;
+  requestTimes?(verb: string, refs: readonly RequestRef[]): Promise<number[][]>;
   /**
    * The objects of a resource in a namespace (or the one named) as the API server stored them
    * at `since` (ms since the epoch) and after each write since, from its own record; an instant

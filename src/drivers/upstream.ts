@@ -18,7 +18,15 @@ import type { ApiAuditReport } from '../apiserver/audit';
 import { waitServing } from './upstream/restart';
 import { listeningAddress } from './upstream/listen';
 import { apiReviews, egressSelectorConfiguration, KubeletNetwork } from './kubelet-network';
-import { ApiServerMember, Capabilities, Credentials, HttpAccess, HttpEndpoint, NotApplicableError } from './driver';
+import {
+  ApiServerMember,
+  Capabilities,
+  Credentials,
+  HttpAccess,
+  HttpEndpoint,
+  NotApplicableError,
+  type RequestRef,
+} from './driver';
 import { TargetDeclaration } from './targets';
 import {
   answers200,
@@ -51,7 +59,6 @@ import {
   objectStates,
   readAudit,
   requestTimes,
-  type RequestRef,
 } from './upstream/audit';
 import { EtcdAccess } from './upstream/storage';
 import { decisionsFromLog } from './upstream/scheduler-log';

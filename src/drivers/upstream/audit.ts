@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ReadCounts } from '../../apiserver/audit';
 import type { KubeObject } from '../../api/meta';
+import type { RequestRef } from '../driver';
 
 /**
  * kube-apiserver's own audit (k8s.io/apiserver/pkg/audit): a policy that records every
@@ -102,14 +103,6 @@ export function lockIdentities(workDir: string): { controllerManager?: string; s
     if (code >= 200 && code < 300 && holder) found[ref.name] = holder;
   }
   return { controllerManager: found['kube-controller-manager'], scheduler: found['kube-scheduler'] };
-}
-
-/** An object (or one of its subresources: nodes/status) whose requests requestTimes reads. */
-export interface RequestRef {
-  resource: string;
-  namespace?: string;
-  name: string;
-  subresource?: string;
 }
 
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
