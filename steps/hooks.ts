@@ -1,7 +1,24 @@
-import { After, Before, BeforeStep, ITestCaseHookParameter, ITestStepHookParameter } from '@cucumber/cucumber';
+import {
+  After,
+  Before,
+  BeforeStep,
+  ITestCaseHookParameter,
+  ITestStepHookParameter,
+  setDefaultTimeout,
+  setWorldConstructor,
+} from '@cucumber/cucumber';
 import { KubeWorld, NOT_APPLICABLE } from './world';
 import { CAPABILITY_NAMES, Capabilities } from '../src/drivers';
 import { applicability } from '../src/report/applicability';
+
+// Cucumber's registrations live here, with the hooks: the step helpers (support.ts, world.ts)
+// stay plain modules that unit tests import outside a Cucumber run.
+setWorldConstructor(KubeWorld);
+
+// Steps on real targets wait for real time (a server starting, "41 seconds pass"); how
+// long a scenario may take there is the target's maxScenarioTime (upstream's: 20 min), not
+// Cucumber's 5 s. Above the longest a step may wait ("15 minutes pass" timed out at 15 min).
+setDefaultTimeout(25 * 60 * 1000);
 
 type Capability = keyof Capabilities;
 

@@ -1,6 +1,6 @@
 import { Given, When } from '@cucumber/cucumber';
 import { KubeWorld } from './world';
-import { step } from './support';
+import { letTimePass, step } from './support';
 import { durationMs } from './parameters';
 
 /** Time vocabulary: the control plane's periods and flags, and cluster time passing. */
@@ -34,8 +34,7 @@ Given(
 When(
   '{duration} pass(es)',
   step(async function (this: KubeWorld, ms: number) {
-    const cluster = await this.cluster();
-    await cluster.advance(ms);
+    await letTimePass(this, ms);
   }),
 );
 
@@ -44,7 +43,6 @@ When(
 When(
   /^(\d+(?:\.\d+)?) more (seconds?|minutes?|hours?) pass(?:es)?$/,
   step(async function (this: KubeWorld, amount: string, unit: string) {
-    const cluster = await this.cluster();
-    await cluster.advance(durationMs(String(amount), unit));
+    await letTimePass(this, durationMs(String(amount), unit));
   }),
 );

@@ -1,5 +1,5 @@
 import { KubeObject } from '../src/api/meta';
-import { IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
+import { IWorldOptions, World } from '@cucumber/cucumber';
 import { ClusterDriver, Component, componentOf, createDriver, Flags, TargetOptions } from '../src/drivers';
 import { Node, Pod } from '../src/api/core';
 import { StatusError } from '../src/api/errors';
@@ -173,5 +173,3 @@ export class KubeWorld extends World<RunParameters> {
     return this.driver.profile.name;
   }
 }
-
-setWorldConstructor(KubeWorld);

@@ -194,6 +194,11 @@ export interface ClusterDriver {
   now(): number;
   /** Lets time pass; the cluster is at rest when it returns. */
   advance(ms: number): Promise<void>;
+  /**
+   * How many times advance (by more than nothing) or a waitFor that did not hold at once has
+   * let time pass: a check that let it pass moved the scenario's timeline (steps/support.ts).
+   */
+  timeMoves(): number;
   /** Polls check (after letting the cluster settle) until it holds or the time is up. */
   waitFor(description: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void>;
   addKubelet(spec: KubeletSpec): Promise<void>;

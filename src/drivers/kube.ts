@@ -41,6 +41,8 @@ export class KubeDriver implements ClusterDriver {
   private readonly created: { ref: ResourceRef; name: string }[] = [];
   private readonly tracking: Client;
   private waitedMs = 0;
+  /** See timeMoves. */
+  private moves = 0;
   private started = false;
   private readonly realClock = new RealClock();
 
@@ -318,7 +320,12 @@ export class KubeDriver implements ClusterDriver {
     this.serverNow = Date.parse(c.now);
   }
 
+  timeMoves(): number {
+    return this.moves;
+  }
+
   async advance(ms: number): Promise<void> {
+    if (ms > 0) this.moves++;
     if (this.clockMode === 'virtual') {
       const r = await this.api.request<ClockAnswer>('POST', '/kubespec/v1/clock', {
         body: { advanceSeconds: ms / 1000 },
@@ -384,6 +391,7 @@ export class KubeDriver implements ClusterDriver {
     };
     try {
       while (!(await checked())) {
+        this.moves++;
         const left = deadline - Date.now();
         if (left <= 0)
           throw new Error(

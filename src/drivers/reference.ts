@@ -37,6 +37,8 @@ export class ReferenceDriver implements ClusterDriver {
   private settling?: Client;
   private readonly handled: string[] = [];
   private stopListening?: () => void;
+  /** See timeMoves. */
+  private moves = 0;
 
   constructor(readonly profile: Profile) {}
 
@@ -102,7 +104,12 @@ export class ReferenceDriver implements ClusterDriver {
     return this.cluster.clock.now();
   }
 
+  timeMoves(): number {
+    return this.moves;
+  }
+
   async advance(ms: number): Promise<void> {
+    if (ms > 0) this.moves++;
     await this.cluster.advance(ms);
   }
 
@@ -113,6 +120,7 @@ export class ReferenceDriver implements ClusterDriver {
     while (!(await check())) {
       if (this.now() >= deadline)
         throw new Error(`timed out after ${timeoutMs / 1000}s of cluster time waiting for ${description}`);
+      this.moves++;
       await this.cluster.advance(Math.min(1000, deadline - this.now()));
     }
   }

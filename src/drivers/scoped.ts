@@ -393,6 +393,9 @@ export class ScopedDriver implements ClusterDriver {
   advance(ms: number): Promise<void> {
     return this.inner.advance(ms);
   }
+  timeMoves(): number {
+    return this.inner.timeMoves();
+  }
   waitFor(description: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
     return this.mapped(() => this.inner.waitFor(description, check, timeoutMs));
   }
