@@ -75,13 +75,17 @@ Feature: A DaemonSet rolls a changed pod template out node by node
 
   @DS-ROLLING-UPDATE @needs-http
   Scenario: kubectl rollout status follows a DaemonSet's rollout to its end
+    Each step of the rollout lasts minReadySeconds, 30 s here: longer than kubectl takes to
+    start and read the DaemonSet on a loaded machine (found on upstream v1.32.13 at load 50,
+    where with 10 s kubectl's first answer came after the first step, and it never printed
+    "1 out of 3").
     When I create this object:
       """
       apiVersion: apps/v1
       kind: DaemonSet
       metadata: { name: agent, namespace: default }
       spec:
-        minReadySeconds: 10
+        minReadySeconds: 30
         selector: { matchLabels: { app: agent } }
         template:
           metadata: { labels: { app: agent } }
@@ -89,17 +93,17 @@ Feature: A DaemonSet rolls a changed pod template out node by node
             containers:
             - { name: agent, image: "nginx:1.14" }
       """
-    And 11 seconds pass
+    And 31 seconds pass
     Then the daemonset "agent" has:
       | status.numberAvailable | 3 |
     When I set the image of daemonset "agent" to "nginx:1.15"
     And I start "kubectl rollout status daemonset/agent" in the background
     Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated\.\.\."
-    When 11 seconds pass
+    When 31 seconds pass
     Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 2 out of 3 new pods have been updated\.\.\."
-    When 11 seconds pass
+    When 31 seconds pass
     Then the background kubectl prints a line matching "Waiting for daemon set "agent" rollout to finish: 2 of 3 updated pods are available\.\.\."
-    When 11 seconds pass
+    When 31 seconds pass
     Then the background kubectl prints a line matching "daemon set "agent" successfully rolled out"
 
   @DS-ROLLING-UPDATE
