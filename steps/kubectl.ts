@@ -99,6 +99,9 @@ async function prepare(
 
 /** The longest one kubectl command may run (inside the steps' 90 s timeout). */
 const KUBECTL_LIMIT_MS = 60_000;
+/** How long a stopped kubectl may take to print its goroutines before it is killed, and how much of them a failure shows. */
+const KUBECTL_DUMP_MS = 3_000;
+const KUBECTL_DUMP_CHARS = 20_000;
 
 export async function runKubectl(
   world: KubeWorld,
@@ -122,22 +125,28 @@ export async function runKubectl(
     child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
     // A kubectl that does not end (a stream that never closes) is stopped by its PID and the
-    // step fails saying so, instead of a check failing later on a half output.
+    // step fails saying so, instead of a check failing later on a half output. SIGQUIT first:
+    // a Go program prints every goroutine's stack as it exits, which shows what it waited on
+    // (a request kube-apiserver never answered hung one for 60 s in the twenty-third full run).
     let timedOut = false;
+    let kill: NodeJS.Timeout | undefined;
     const guard = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      child.kill('SIGQUIT');
+      kill = setTimeout(() => child.kill('SIGKILL'), KUBECTL_DUMP_MS);
     }, KUBECTL_LIMIT_MS);
     child.on('error', (e) => {
       clearTimeout(guard);
+      clearTimeout(kill);
       reject(new Error(`could not run kubectl: ${e.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(guard);
+      clearTimeout(kill);
       if (timedOut)
         reject(
           new Error(
-            `"${command}" did not end within ${KUBECTL_LIMIT_MS / 1000} s and was killed (pid ${child.pid}); stdout:\n${stdout}\nstderr:\n${stderr}`,
+            `"${command}" did not end within ${KUBECTL_LIMIT_MS / 1000} s and was stopped (pid ${child.pid}; SIGQUIT, its goroutines below); stdout:\n${stdout}\nstderr:\n${stderr.slice(0, KUBECTL_DUMP_CHARS)}`,
           ),
         );
       else resolve({ command, code, stdout, stderr, ms: Date.now() - started });
