@@ -68,10 +68,11 @@ export class PodRunner {
   /** Pods whose Ready condition differs from the kubelet's, by uid: written back at the next status sync. */
   private readonly toReconcile = new Set<string>();
   private statusSync?: TimerHandle;
-  /** When this kubelet started: its status syncs fall every STATUS_SYNC_PERIOD_MS from then. */
-  private startedAt = 0;
-  /** Between start's beginning and its pods being known: no status sync is scheduled yet. */
-  private starting = false;
+  /**
+   * When this kubelet was up with its pods known: its status syncs fall every
+   * STATUS_SYNC_PERIOD_MS from then. Undefined while it starts: no sync is scheduled yet.
+   */
+  private startedAt?: number;
   /** The machine's images: made once, so they outlive a restart of the kubelet. */
   private readonly images: ImageManager;
 
@@ -93,7 +94,7 @@ export class PodRunner {
 
   async start(): Promise<void> {
     this.active = true;
-    this.starting = true;
+    this.startedAt = undefined;
     this.nodeInformer = new Informer<Node>(
       this.client,
       { resource: 'nodes' },
@@ -124,9 +125,8 @@ export class PodRunner {
     // The status manager's ticks count from the kubelet being up, with its pods known: on a
     // real clock a start took 14 s at load 38, and a tick counted from its beginning wrote the
     // pods Ready before the start was over (eviction.feature:99, twenty-fourth full run).
-    this.starting = false;
     this.startedAt = this.clock.now();
-    if (this.toReconcile.size > 0) this.scheduleStatusSync();
+    if (this.toReconcile.size > 0) this.scheduleStatusSync(this.startedAt);
   }
 
   stop(): void {
@@ -191,12 +191,12 @@ export class PodRunner {
    */
   private reconcileAtNextSync(uid: string): void {
     this.toReconcile.add(uid);
-    if (!this.starting) this.scheduleStatusSync();
+    if (this.startedAt !== undefined) this.scheduleStatusSync(this.startedAt);
   }
 
-  private scheduleStatusSync(): void {
+  private scheduleStatusSync(startedAt: number): void {
     if (this.statusSync) return;
-    const sinceStart = this.clock.now() - this.startedAt;
+    const sinceStart = this.clock.now() - startedAt;
     const wait = STATUS_SYNC_PERIOD_MS - (sinceStart % STATUS_SYNC_PERIOD_MS);
     this.statusSync = this.clock.setTimeout(() => {
       this.statusSync = undefined;
