@@ -4,7 +4,7 @@ import { Lease } from '../src/api/core';
 import { isStatusError } from '../src/api/errors';
 import { KubeWorld } from './world';
 import { ageTolerance, step } from './support';
-import { condition, describeConditions, getNode } from './nodes.steps';
+import { condition, describeConditions, expectFirstStatusWriteFrom, getNode } from './nodes.steps';
 
 /**
  * Vocabulary for a node's heartbeats: when its Ready condition was last posted and when it
@@ -54,15 +54,7 @@ for (const [state, expected] of [
       const what = `at +${(at - last) / 1000} s: ${describeConditions(node)}`;
       if (status === expected || !boundary || cluster.capabilities.virtualTime || !cluster.requestTimes)
         return expect(status, what).to.equal(expected);
-      const [updates] = await cluster.requestTimes('update', [{ resource: 'nodes', name, subresource: 'status' }]);
-      const marked = updates.find((t) => t > last);
-      const seen =
-        marked === undefined
-          ? "no status update of it since the heartbeat in the API server's audit record"
-          : `its first status update since the heartbeat received at +${((marked - last) / 1000).toFixed(3)} s (the API server's audit record)`;
-      expect(marked, `${what} when read; ${seen}`).to.not.equal(undefined);
-      expect(marked, `${what} when read; ${seen}`).to.be.at.least(at);
-      this.attach(`read late, ${status}; ${seen}`, 'text/plain');
+      await expectFirstStatusWriteFrom(this, name, ['update'], { since: last, at, what, state: String(status) });
     }),
   );
 }

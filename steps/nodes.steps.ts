@@ -252,17 +252,39 @@ Then(
     const what = `at +${(at - created) / 1000} s: ${describeConditions(node)}`;
     if (conditions.length === 0 || cluster.capabilities.virtualTime || !cluster.requestTimes)
       return expect(conditions, what).to.have.length(0);
-    const ref = { resource: 'nodes', name, subresource: 'status' };
-    const writes = await Promise.all(['update', 'patch'].map((verb) => cluster.requestTimes!(verb, [ref])));
-    const first = Math.min(...writes.flatMap(([times]) => times));
-    const seen = Number.isFinite(first)
-      ? `its first status write received at +${((first - created) / 1000).toFixed(3)} s (the API server's audit record)`
-      : "no status write of it in the API server's audit record";
-    expect(Number.isFinite(first), `${what} when read; ${seen}`).to.equal(true);
-    expect(first, `${what} when read; ${seen}`).to.be.at.least(at);
-    this.attach(`read late, with conditions; ${seen}`, 'text/plain');
+    await expectFirstStatusWriteFrom(this, name, ['update', 'patch'], {
+      since: created,
+      at,
+      what,
+      state: 'with conditions',
+    });
   }),
 );
+
+/**
+ * A read that came late on a real clock, judged by the API server's record: the first status
+ * write of node `name` by one of `verbs` received after `since` must come at or after `at`
+ * (ms). `what` says what the read saw, `state` what it found instead of what was expected.
+ */
+export async function expectFirstStatusWriteFrom(
+  world: KubeWorld,
+  name: string,
+  verbs: readonly string[],
+  judged: { since: number; at: number; what: string; state: string },
+): Promise<void> {
+  const cluster = await world.cluster();
+  if (!cluster.requestTimes) throw new Error(`target ${cluster.target} keeps no record of its requests`);
+  const ref = { resource: 'nodes', name, subresource: 'status' };
+  const writes = await Promise.all(verbs.map((verb) => cluster.requestTimes!(verb, [ref])));
+  const first = Math.min(...writes.flatMap(([times]) => times.filter((t) => t > judged.since)));
+  const written = `status ${verbs.join(' or ')}`;
+  const seen = Number.isFinite(first)
+    ? `its first ${written} received at +${((first - judged.since) / 1000).toFixed(3)} s (the API server's audit record)`
+    : `no ${written} of it in the API server's audit record`;
+  expect(Number.isFinite(first), `${judged.what} when read; ${seen}`).to.equal(true);
+  expect(first, `${judged.what} when read; ${seen}`).to.be.at.least(judged.at);
+  world.attach(`read late, ${judged.state}; ${seen}`, 'text/plain');
+}
 
 async function expectConditions(
   world: KubeWorld,
