@@ -21,6 +21,12 @@ import { flatString } from '../util/flat-string';
  * MAX_SIGNATURE, a value with toJSON (a Date), and anything above such a part. The pool is
  * two generations of POOL_GENERATION signatures: a subtree not met again for that long is
  * forgotten (the objects that hold it keep it), so the pool stays small whatever the churn.
+ *
+ * The strings of a part that is not pooled are shared too, one at a time (`intern`): a
+ * request body is decoded into fresh strings, so every Lease renewal kept in the history
+ * held its own "coordination.k8s.io/v1" and holder name, every Event its own "Started
+ * container c", and objects written in the same second their own copy of that second's
+ * RFC 3339 time. The same two-generation pool holds them (uids, which never repeat, stay out).
  */
 
 /** Longest string a pooled subtree may hold. */
@@ -30,12 +36,17 @@ export const MAX_SIGNATURE = 1024;
 /** Signatures per generation of the pool. */
 export const POOL_GENERATION = 16_384;
 
+/** Strings per generation of the string pool. */
+export const STRING_GENERATION = 16_384;
+
 /** The number of a pooled subtree (not enumerable: no JSON, spread or key list sees it). */
 const ID = Symbol('pooled');
 
 let nextId = 1;
 let young = new Map<string, object>();
 let old = new Map<string, object>();
+let youngStrings = new Map<string, string>();
+let oldStrings = new Map<string, string>();
 
 /**
  * Freezes `value` deeply, as deepFreeze does, giving each poolable subtree of it to the
@@ -57,11 +68,36 @@ export function isPooled(value: unknown): boolean {
 export function resetPool(): void {
   young = new Map();
   old = new Map();
+  youngStrings = new Map();
+  oldStrings = new Map();
+}
+
+/**
+ * The string equal to `s` kept in the pool, in one piece (`s` itself, flattened, when none
+ * is). A uid or a string longer than MAX_STRING is returned as it is: it would only push
+ * repeating strings out of the pool.
+ */
+export function intern(s: string): string {
+  if (s.length > MAX_STRING || isUid(s)) return s;
+  let kept = youngStrings.get(s);
+  if (kept !== undefined) return kept;
+  kept = oldStrings.get(s) ?? (s.length > 12 ? flatString(s) : s);
+  if (youngStrings.size >= STRING_GENERATION) {
+    oldStrings = youngStrings;
+    youngStrings = new Map();
+  }
+  youngStrings.set(kept, kept);
+  return kept;
 }
 
 /** The number of signatures pooled now. */
 export function poolSize(): number {
   return young.size + old.size;
+}
+
+/** The number of strings pooled now. */
+export function stringPoolSize(): number {
+  return youngStrings.size + oldStrings.size;
 }
 
 /** A member's value, pooled or frozen, and whether a signature can name it. */
@@ -100,9 +136,12 @@ function poolablePrimitive(v: unknown): boolean {
 /** A uid, an RFC 3339 time or a long text: values that do not repeat from object to object. */
 function looksUnique(s: string): boolean {
   const n = s.length;
-  if (n > MAX_STRING) return true;
-  if (n === 36 && s.charCodeAt(8) === 45 && s.charCodeAt(13) === 45 && s.charCodeAt(23) === 45) return true;
+  if (n > MAX_STRING || isUid(s)) return true;
   return n >= 20 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(10) === 84;
+}
+
+function isUid(s: string): boolean {
+  return s.length === 36 && s.charCodeAt(8) === 45 && s.charCodeAt(13) === 45 && s.charCodeAt(23) === 45;
 }
 
 /** A plain object or array not frozen yet: its members first, then itself. */
@@ -120,8 +159,12 @@ function visit(node: Record<string, unknown>): object {
       const id = (c as Record<symbol, number | undefined>)[ID];
       if (id === undefined) poolable = false;
       else if (poolable) parts.push([id]);
-    } else if (!poolablePrimitive(v)) poolable = false;
-    else if (poolable) parts.push(v);
+    } else {
+      // Always written back: two equal strings compare ===, but the pool's is the one to keep.
+      if (typeof v === 'string') (node as Record<string | number, unknown>)[k] = intern(v);
+      if (!poolablePrimitive(v)) poolable = false;
+      else if (poolable) parts.push(v);
+    }
   };
   if (isArray) {
     const a = node as unknown as unknown[];
@@ -148,13 +191,8 @@ function visit(node: Record<string, unknown>): object {
   return node;
 }
 
-/** Makes `node` the pooled subtree for its signature: its long strings in one piece, numbered, frozen. */
+/** Makes `node` the pooled subtree for its signature (its strings already interned): numbered, frozen. */
 function admit(node: Record<string, unknown>, signature: string): void {
-  for (const k of Object.keys(node)) {
-    const v = node[k];
-    // A short string is laid out in one piece already; a longer one may be a tree of pieces.
-    if (typeof v === 'string' && v.length > 12) node[k] = flatString(v);
-  }
   Object.defineProperty(node, ID, { value: nextId++ });
   Object.freeze(node);
   if (young.size >= POOL_GENERATION) {

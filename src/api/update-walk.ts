@@ -85,8 +85,9 @@ function walkArray(n: unknown[], p: unknown[]): number {
       continue;
     }
     const r = walk(x, y);
+    // A string too: equal strings compare ===, and prev's copy is the one to keep.
     if (r & SAME) {
-      if (x !== y) n[i] = y;
+      if (x !== y || typeof x === 'string') n[i] = y;
     } else same = false;
     if (!(r & EQ)) eq = false;
   }
@@ -117,8 +118,9 @@ function walkObject(n: Record<string, unknown>, p: Record<string, unknown>, skip
     if (Object.hasOwn(p, k)) {
       const y = p[k];
       r = walk(x, y);
+      // A string too: equal strings compare ===, and prev's copy is the one to keep.
       if (r & SAME) {
-        if (x !== y) n[k] = y;
+        if (x !== y || typeof x === 'string') n[k] = y;
       } else same = false;
     } else same = false;
     if (absent(x)) continue;

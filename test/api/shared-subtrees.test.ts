@@ -2,7 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { clone, deepFreeze } from '../../src/api/meta';
-import { isPooled, POOL_GENERATION, poolSize, resetPool, shareSubtrees } from '../../src/api/shared-subtrees';
+import {
+  intern,
+  isPooled,
+  POOL_GENERATION,
+  poolSize,
+  resetPool,
+  STRING_GENERATION,
+  shareSubtrees,
+  stringPoolSize,
+} from '../../src/api/shared-subtrees';
 
 /*
  * Pooling subtrees (src/api/shared-subtrees.ts) is a way to store objects, not a rule of
@@ -126,4 +135,24 @@ test('the pool forgets what it has not met for two generations, and stays bounde
   const again = shareSubtrees({ spec: { image: 'kept' } });
   assert.notEqual(again.spec, first.spec, 'forgotten: a new pooled one');
   assert.deepStrictEqual(again, first);
+});
+
+test('the strings of parts never pooled are pooled one by one: uids and long texts stay out, the pool stays bounded', () => {
+  resetPool();
+  const uid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const stored = shareSubtrees({
+    apiVersion: 'coordination.k8s.io/v1',
+    metadata: { name: 'node-1', uid, creationTimestamp: '2026-12-05T17:00:00Z' },
+    spec: { holderIdentity: 'node-1', renewTime: '2026-12-05T17:00:00.000000Z' },
+    message: 'x'.repeat(200),
+  });
+  assert.deepStrictEqual(stored.metadata, { name: 'node-1', uid, creationTimestamp: '2026-12-05T17:00:00Z' });
+  // apiVersion, name (twice: one entry), creationTimestamp, renewTime: not the uid, not the long text.
+  assert.equal(stringPoolSize(), 4);
+  assert.equal(intern(uid), uid);
+  assert.equal(stringPoolSize(), 4, 'a uid is never admitted');
+  for (let i = 0; i < 3 * STRING_GENERATION; i++) intern(`node-${i}`);
+  assert.ok(stringPoolSize() <= 2 * STRING_GENERATION, `bounded (${stringPoolSize()})`);
+  resetPool();
+  assert.equal(stringPoolSize(), 0);
 });
