@@ -1,3 +1,5 @@
+import { flatString } from '../util/flat-string';
+
 /** Time as every component sees it. Milliseconds since the epoch, like Date.now(). */
 export interface Clock {
   now(): number;
@@ -15,17 +17,34 @@ export interface TimerHandle {
 /** The last instant RFC 3339 with a four-digit year can write (metav1.Time's range). */
 const LAST_RFC3339 = Date.UTC(9999, 11, 31, 23, 59, 59);
 
-/** RFC 3339 in seconds; a time past year 9999 (now + a grace period of 2^62 s) is written as that year's end. */
-export function isoTime(ms: number): string {
-  return new Date(Number.isFinite(ms) ? Math.min(ms, LAST_RFC3339) : LAST_RFC3339)
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z');
+/**
+ * The last time written by a formatter, kept: components ask for the time they stamp many
+ * times at one instant (a virtual clock's instant; the kubelets renewing their Leases), and
+ * each answer would otherwise be a fresh string (made in pieces by replace()) kept by every
+ * object stamped with it.
+ */
+function lastWritten(format: (ms: number) => string, unit = 1): (ms: number) => string {
+  let lastKey = Number.NaN;
+  let last = '';
+  return (ms) => {
+    const key = Math.floor(ms / unit);
+    if (key !== lastKey) {
+      last = flatString(format(ms));
+      lastKey = key;
+    }
+    return last;
+  };
 }
 
+/** RFC 3339 in seconds; a time past year 9999 (now + a grace period of 2^62 s) is written as that year's end. */
+export const isoTime: (ms: number) => string = lastWritten(
+  (ms) =>
+    new Date(Number.isFinite(ms) ? Math.min(ms, LAST_RFC3339) : LAST_RFC3339).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  1000,
+);
+
 /** RFC 3339 with microseconds, as Kubernetes writes MicroTime (Lease renewTime). */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/Z$/, '000Z');
-}
+export const microTime: (ms: number) => string = lastWritten((ms) => new Date(ms).toISOString().replace(/Z$/, '000Z'));
 
 /** Go's time.RFC3339Nano: the fraction with its trailing zeros trimmed, none when whole. */
 export function nanoTime(ms: number): string {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Quiescence, VirtualClock } from '../../src/clock';
+import { isoTime, microTime } from '../../src/clock/clock';
 
 test('virtual clock fires timers in time order, ties in the order set', async () => {
   const clock = new VirtualClock(0);
@@ -77,4 +78,32 @@ test('a settle with a wall-time limit fails clearly when work stays in flight pa
   assert.ok(Date.now() - started < 5000);
   q.end();
   await q.settle(undefined, 50);
+});
+
+test('isoTime and microTime write each instant as before when asked again and again', () => {
+  const times = [
+    0,
+    999,
+    1000,
+    1000,
+    1500,
+    2000,
+    1999,
+    -1,
+    -1000,
+    Date.UTC(9999, 11, 31, 23, 59, 59) + 5000,
+    Infinity,
+    Number.NaN,
+  ];
+  for (const ms of times) {
+    const iso = Number.isFinite(ms)
+      ? new Date(Math.min(ms, Date.UTC(9999, 11, 31, 23, 59, 59))).toISOString()
+      : '9999-12-31T23:59:59.000Z';
+    assert.equal(isoTime(ms), iso.replace(/\.\d{3}Z$/, 'Z'), `isoTime(${ms})`);
+    if (Number.isFinite(ms) && ms >= 0 && ms < 1e12)
+      assert.equal(microTime(ms), new Date(ms).toISOString().replace(/Z$/, '000Z'));
+  }
+  assert.equal(isoTime(1999), '1970-01-01T00:00:01Z', 'the same second from another millisecond');
+  assert.equal(microTime(1999), '1970-01-01T00:00:01.999000Z');
+  assert.equal(microTime(1998), '1970-01-01T00:00:01.998000Z', 'microTime keeps each millisecond');
 });
