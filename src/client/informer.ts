@@ -1,4 +1,5 @@
 import { KubeObject, objectKey } from '../api/meta';
+import { intern } from '../api/shared-subtrees';
 import { isStatusError } from '../api/errors';
 import { Client, ResourceRef, Watch } from './client';
 import { ListOptions } from '../api/request';
@@ -221,6 +222,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   private upsert(key: string, obj: T): void {
     const old = this.cache.get(key);
     if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
+    // A key this cache keeps is the pooled one: every informer of a resource keeps one per
+    // object, each made from the object's namespace and name (issue 31: 5 per pod).
+    if (!old) key = intern(key);
     this.cache.set(key, obj);
     for (const [name, fn] of this.indexers) {
       if (!old) {
@@ -232,7 +236,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       const after = guarded(this.report, obj, () => fn(obj)) ?? [];
       if (sameValues(before, after)) continue;
       this.indexValuesRemove(name, key, before);
-      this.indexValuesAdd(name, key, after);
+      this.indexValuesAdd(name, intern(key), after);
     }
     for (const r of this.handlers) {
       if (r.active) guarded(this.report, obj, () => (old ? r.handler.onUpdate?.(old, obj) : r.handler.onAdd?.(obj)));
