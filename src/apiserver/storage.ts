@@ -87,16 +87,16 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
    * copy per stored version, shared by every reader and watcher: a KeyValue never changes, so
    * its decorated object is made once and kept in the KeyValue's DERIVED slot (the backends
    * that keep their KeyValues, as the memory store does, hand the same one to every get,
-   * range and watch event).
+   * range and watch event). `keep` false: a copy for one caller only, not kept with the version.
    */
-  decorate(kv: KeyValue<T>): T {
+  decorate(kv: KeyValue<T>, keep = true): T {
     const cached = kv[DERIVED];
     if (cached !== undefined) return cached as T;
     const metadata = Object.freeze({ ...kv.value.metadata, resourceVersion: String(kv.modRevision) });
     const obj = share(Object.freeze({ ...kv.value, metadata }) as T);
     // Not enumerable: no spread copy of the KeyValue carries it, no comparison of KeyValues sees it.
     // (A KeyValue a backend froze is decorated on each read.)
-    if (Object.isExtensible(kv)) Object.defineProperty(kv, DERIVED, { value: obj });
+    if (keep && Object.isExtensible(kv)) Object.defineProperty(kv, DERIVED, { value: obj });
     return obj;
   }
 
@@ -186,7 +186,10 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
       return value;
     }
     try {
-      return this.decorate(await this.store.create(this.key(obj.metadata.namespace, obj.metadata.name!), value));
+      // The creator's copy is not kept with the version: most Events are never read again, and
+      // a kept copy was a second top object and metadata for each of them (issue 31). A later
+      // reader or watcher decorates the version once, for all.
+      return this.decorate(await this.store.create(this.key(obj.metadata.namespace, obj.metadata.name!), value), false);
     } catch (e) {
       if (e instanceof StoreError && e.code === 'KeyExists') throw errors.alreadyExists(this.target(obj.metadata.name));
       throw e;
