@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
 import { spawn } from 'node:child_process';
 import { Cluster } from '../src/cluster/cluster';
 import { clusterConfig } from '../src/profile/config';
@@ -112,6 +113,11 @@ export async function measureNodes({
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const live = gc ? (process.memoryUsage().heapUsed + process.memoryUsage().external) / 2 ** 20 : Number.NaN;
+  // HEAP_SNAPSHOT=dir: what that live heap is made of, for Chrome's DevTools (Memory tab).
+  if (process.env.HEAP_SNAPSHOT) {
+    const file = path.join(process.env.HEAP_SNAPSHOT, `nodes-${nodes}-${process.pid}.heapsnapshot`);
+    console.log(`heap snapshot after the hour: ${v8.writeHeapSnapshot(file)}`);
+  }
   const hourPasses = [...passes].sort((a, b) => a - b);
   // The pass alone, on a cluster at rest (in the hour, passes share their instant with
   // the kubelets' heartbeats and the timing above includes that work).
@@ -292,7 +298,9 @@ export async function runNodesBenchmark(): Promise<void> {
       'ms',
       REPS,
     );
-    recordGoal(`peak heap, ${at}`, row['peak heap MiB'] as number, '<', 1536, 'MiB', REPS);
+    // Issue 31's goal is what the cluster keeps (the live heap once collected); the peak,
+    // which counts garbage V8 has not collected yet, is in the table beside it.
+    recordGoal(`live heap after the hour, ${at}`, row['live heap after hour MiB'] as number, '<', 1536, 'MiB', REPS);
   }
   printTable(`Node controller at scale (virtual time; medians of ${REPS} runs)`, rows);
 }
