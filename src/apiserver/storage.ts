@@ -166,9 +166,9 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     if (!m.name && m.generateName) {
       m.name = `${m.generateName}${randomSuffix()}`;
     }
-    // Kept as long as the object: one piece each (../util/flat-string).
+    // Kept as long as the object: one piece (../util/flat-string; isoTime's string is already).
     m.uid = flatString(randomUUID());
-    m.creationTimestamp = flatString(isoTime(this.clock.now()));
+    m.creationTimestamp = isoTime(this.clock.now());
     delete m.resourceVersion;
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;

@@ -74,7 +74,7 @@ export class EventRecorder {
     };
     // Cluster-scoped objects' events live in "default", as upstream records them.
     const namespace = obj.metadata.namespace ?? 'default';
-    const now = flatString(isoTime(this.clock.now()));
+    const now = isoTime(this.clock.now());
     const key = [ref.kind, namespace, ref.name, ref.uid, type, reason, message].join('\u0000');
     const previous = this.seen.get(key);
     if (previous) {

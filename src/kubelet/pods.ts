@@ -279,8 +279,8 @@ export class PodRunner {
       if (readyToRestore(pod)) this.reconcileAtNextSync(pod.metadata.uid ?? '');
       return;
     }
-    // Kept in the pod's status as long as it runs: one piece (../util/flat-string).
-    const now = flatString(isoTime(this.clock.now()));
+    // Kept in the pod's status as long as it runs: isoTime's string is one piece, shared by the instant.
+    const now = isoTime(this.clock.now());
     const node = this.nodeInformer?.getByName(this.config.nodeName);
     const uid = pod.metadata.uid ?? '';
     if (!this.admitted.has(uid)) {

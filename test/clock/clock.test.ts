@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Quiescence, VirtualClock } from '../../src/clock';
-import { isoTime, microTime } from '../../src/clock/clock';
+import { isoTime, microTime, Quiescence, VirtualClock } from '../../src/clock';
 
 test('virtual clock fires timers in time order, ties in the order set', async () => {
   const clock = new VirtualClock(0);
