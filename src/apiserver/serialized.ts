@@ -10,18 +10,24 @@ import type { WatchEventType } from '../api/request';
  * copy, a Status) is serialized each time, as before.
  */
 
-const shared = new WeakSet<object>();
+/**
+ * The mark of a shared version: a property of its own, not enumerable (no spread, Object.keys
+ * or JSON sees it, so no copy carries it), set before the object is frozen. Not a WeakSet: a
+ * weak table gains an entry for every version stored, and at thousands of nodes its growing
+ * backing store and its ephemeron entries were a tenth of what the young generation promoted.
+ */
+const SHARED = Symbol('kubespec.shared');
 const json = new WeakMap<object, Buffer>();
 const watchLines = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
 
-/** Marks a stored version as immutable and shared: its bytes may be cached. */
+/** Marks a stored version, not yet frozen, as immutable and shared: its bytes may be cached. */
 export function share<T extends object>(obj: T): T {
-  shared.add(obj);
+  Object.defineProperty(obj, SHARED, { value: true });
   return obj;
 }
 
 function isShared(value: unknown): value is object {
-  return value !== null && typeof value === 'object' && shared.has(value);
+  return value !== null && typeof value === 'object' && (value as { [SHARED]?: boolean })[SHARED] === true;
 }
 
 /** The JSON of a value, from the cache for a shared stored version. */

@@ -93,7 +93,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
     const cached = kv[DERIVED];
     if (cached !== undefined) return cached as T;
     const metadata = Object.freeze({ ...kv.value.metadata, resourceVersion: String(kv.modRevision) });
-    const obj = share(Object.freeze({ ...kv.value, metadata }) as T);
+    const obj = Object.freeze(share({ ...kv.value, metadata })) as T;
     // Not enumerable: no spread copy of the KeyValue carries it, no comparison of KeyValues sees it.
     // (A KeyValue a backend froze is decorated on each read.)
     if (keep && Object.isExtensible(kv)) Object.defineProperty(kv, DERIVED, { value: obj });
@@ -306,7 +306,7 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
         if (Object.isFrozen(next.metadata)) next.metadata = { ...next.metadata };
         next.metadata.generation = (current.metadata.generation ?? 0) + 1;
       }
-      const value = shareSubtrees(withoutResourceVersion(next));
+      const value = shareSubtrees(withoutResourceVersion(next, current, kv.value));
       if (options.dryRun) return value;
       if (shouldDeleteDuringUpdate(value)) {
         const deleted = await guard(() => this.store.delete<T>(kv.key, kv.modRevision));
@@ -442,8 +442,17 @@ export class ResourceStorage<T extends KubeObject = KubeObject> {
   }
 }
 
-function withoutResourceVersion<T extends KubeObject>(obj: T): T {
+/**
+ * The object as stored: without its resourceVersion (the store's revision is the version).
+ * When the update walk gave `obj` the current version's metadata (nothing in it changed), the
+ * stored version's own metadata is that same metadata without the resourceVersion (decorate
+ * made the one from the other): kept rather than copied, so an update that changes only the
+ * spec (a Lease renewal) stores no metadata of its own.
+ */
+function withoutResourceVersion<T extends KubeObject>(obj: T, current?: T, stored?: T): T {
   if (obj.metadata.resourceVersion === undefined) return obj;
+  if (current && stored && obj.metadata === current.metadata && stored.metadata.resourceVersion === undefined)
+    return { ...obj, metadata: stored.metadata };
   const { resourceVersion: _rv, ...metadata } = obj.metadata;
   return { ...obj, metadata };
 }

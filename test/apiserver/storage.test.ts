@@ -100,3 +100,29 @@ test('a copy of a KeyValue is decorated on its own: its revision, not the origin
   assert.equal(s.decorate(kv), first);
   assert.deepEqual(Object.keys(kv).sort(), ['createRevision', 'key', 'modRevision', 'value', 'version']);
 });
+
+test('an update that leaves metadata alike stores the previous version its metadata, not a copy', async () => {
+  const store = new MemoryStore();
+  const api = new ApiServer(coreRegistry(), store, new VirtualClock(0));
+  const s = api.storage<Secret>({ resource: 'secrets' });
+  // A uid and a time: metadata that the pool of repeated subtrees never shares.
+  const metadata = {
+    ...cm().metadata,
+    uid: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    creationTimestamp: '2026-12-07T00:00:00Z',
+  };
+  await s.create({ ...cm(), data: { a: 'MQ==' }, metadata: { ...metadata, labels: { x: 'y' } } });
+  const key = '/registry/secrets/default/c';
+  const before = (await store.get<Secret>(key))!;
+  const updated = await s.guaranteedUpdate('default', 'c', (cur) => ({ ...cur, data: { a: 'Mg==' } }));
+  const after = (await store.get<Secret>(key))!;
+  assert.equal(after.value.metadata, before.value.metadata, 'the stored metadata is shared by the two versions');
+  assert.equal(after.value.metadata.resourceVersion, undefined, 'and carries no resourceVersion');
+  assert.equal(updated.metadata.resourceVersion, String(after.modRevision));
+  // A change to metadata is stored as its own.
+  await s.guaranteedUpdate('default', 'c', (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { x: 'z' } } }));
+  const third = (await store.get<Secret>(key))!;
+  assert.notEqual(third.value.metadata, after.value.metadata);
+  assert.deepEqual(third.value.metadata.labels, { x: 'z' });
+  assert.equal(third.value.metadata.resourceVersion, undefined);
+});
