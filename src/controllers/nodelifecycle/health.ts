@@ -11,6 +11,8 @@ export interface NodeHealth {
   /** The node's Ready condition as last seen (undefined: none). */
   ready?: NodeCondition;
   lease?: Lease;
+  /** lease's spec.renewTime, parsed once when the lease was recorded (undefined: none or unreadable). */
+  leaseRenewTime?: number;
 }
 
 export const CONDITIONS_SET_UNKNOWN = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
@@ -45,17 +47,6 @@ export interface HealthResult {
 
 function sameCondition(a: NodeCondition | undefined, b: NodeCondition | undefined): boolean {
   return jsonEqual(a ?? null, b ?? null);
-}
-
-/** Parsed renew times of the (frozen) leases seen, so a pass does not parse each one again. */
-const renewTimes = new WeakMap<Lease, number | undefined>();
-
-function renewTime(lease: Lease | undefined): number | undefined {
-  if (!lease) return undefined;
-  if (renewTimes.has(lease)) return renewTimes.get(lease);
-  const t = parseTime(lease.spec?.renewTime);
-  if (Object.isFrozen(lease) && Object.isFrozen(lease.spec ?? {})) renewTimes.set(lease, t);
-  return t;
 }
 
 /** Whether the node has been silent past its grace period: strictly after probe + grace. */
@@ -120,11 +111,12 @@ export function assessNodeHealth(
 
   // Heartbeat by Lease: the first lease seen counts, then each strictly later renewTime.
   // The same (frozen) Lease as last pass cannot have been renewed: no need to compare.
+  // The seen lease's time is the record's (parsed when it was recorded): no table of parsed
+  // times, which at thousands of nodes gained an entry for every Lease version.
   if (lease && lease !== health.lease) {
-    const seen = health.lease;
-    const renewed = renewTime(lease);
-    if (!seen || (renewTime(seen) ?? -Infinity) < (renewed ?? -Infinity)) {
-      health = { ...health, lease, probeTimestamp: now };
+    const renewed = parseTime(lease.spec?.renewTime);
+    if (!health.lease || (health.leaseRenewTime ?? -Infinity) < (renewed ?? -Infinity)) {
+      health = { ...health, lease, leaseRenewTime: renewed, probeTimestamp: now };
     }
   }
 
