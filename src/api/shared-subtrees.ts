@@ -74,11 +74,12 @@ export function resetPool(): void {
 
 /**
  * The string equal to `s` kept in the pool, in one piece (`s` itself, flattened, when none
- * is). A uid or a string longer than MAX_STRING is returned as it is: it would only push
- * repeating strings out of the pool.
+ * is). A uid, an RFC 3339 time or a string longer than MAX_STRING is returned as it is: it
+ * would only push repeating strings out of the pool (a Lease's renewTime, new with every
+ * renewal, filled it; the clock already hands out one string per second or millisecond).
  */
 export function intern(s: string): string {
-  if (s.length > MAX_STRING || isUid(s)) return s;
+  if (looksUnique(s)) return s;
   let kept = youngStrings.get(s);
   if (kept !== undefined) return kept;
   kept = oldStrings.get(s) ?? (s.length > 12 ? flatString(s) : s);
