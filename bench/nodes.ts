@@ -264,7 +264,10 @@ function medianRow(rows: Record<string, string | number>[]): Record<string, stri
 async function repeated(run: NodesRun, reps = REPS): Promise<Record<string, string | number>> {
   const runs: Record<string, string | number>[] = [];
   for (let i = 0; i < reps; i++) {
-    console.error(`bench nodes: run ${i + 1} of ${reps} at ${run.nodes} nodes / ${run.pods} pods (${run.profile})`);
+    console.error(
+      `bench nodes: run ${i + 1} of ${reps} at ${run.nodes} nodes / ${run.pods} pods (${run.profile}), ` +
+        `the kubelets joining in ${JOIN_STEPS} groups over ${JOIN_SPREAD_MS / 1000} s`,
+    );
     runs.push(await measureInChild(run));
   }
   // Every run whole (the scaling table keeps a few columns of the medians only).
